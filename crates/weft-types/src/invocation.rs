@@ -1,0 +1,42 @@
+//! What a skill body is rendered with when it is invoked.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// The values a skill template can refer to (`$ARGUMENTS`, `$SESSION_ID`, `${CLAUDE_SKILL_DIR}`).
+///
+/// ```
+/// use weft_types::InvocationContext;
+///
+/// let ctx = InvocationContext::new(vec!["a".into(), "b c".into()], "sess-1");
+/// assert_eq!(ctx.args.len(), 2);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InvocationContext {
+    /// The arguments, already split (shell-word rules, quotes respected).
+    pub args: Vec<String>,
+    /// The session identifier.
+    pub session_id: String,
+    /// The skill's directory, for `${CLAUDE_SKILL_DIR}` and `{baseDir}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill_dir: Option<PathBuf>,
+}
+
+impl InvocationContext {
+    /// A context with `args` and `session_id` and no skill directory.
+    pub fn new(args: Vec<String>, session_id: impl Into<String>) -> Self {
+        Self {
+            args,
+            session_id: session_id.into(),
+            skill_dir: None,
+        }
+    }
+
+    /// Sets the skill directory.
+    #[must_use]
+    pub fn with_skill_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.skill_dir = Some(dir.into());
+        self
+    }
+}

@@ -1,0 +1,33 @@
+//! The shared vocabulary of weft.
+//!
+//! Plain data only: skills ([`Skill`]), agent definitions ([`AgentDefinition`]), tool policies in
+//! string form ([`ToolPolicy`]), invocation values for templates ([`InvocationContext`]), open-ended
+//! values ([`Value`]) and diagnostics ([`Diagnostic`]). Every other weft crate speaks in these
+//! types; this crate depends on nothing but `serde`.
+//!
+//! ```
+//! use weft_types::{Scope, Skill};
+//!
+//! let skill = Skill::in_memory("specification-engine", "Generates specifications", Scope::Builtin);
+//! assert!(skill.model_invocable());
+//! assert!(skill.tools.allow.is_none());
+//! ```
+
+mod agent;
+mod diagnostic;
+mod invocation;
+mod scope;
+mod skill;
+mod tools;
+mod value;
+
+pub use agent::AgentDefinition;
+pub use diagnostic::{Diagnostic, Position, Severity, has_errors};
+pub use invocation::InvocationContext;
+pub use scope::{AgentFormat, Scope, SkillFormat, Source};
+pub use skill::{
+    CompatibilityKind, CompatibilityRule, ComposabilityKind, ComposabilityRule, DescriptionSource,
+    OutputContract, Skill, SkillContext, SkillContract,
+};
+pub use tools::ToolPolicy;
+pub use value::Value;
