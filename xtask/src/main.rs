@@ -1,1 +1,277 @@
-fn main() {}
+//! `cargo xtask`: repository automation for weft.
+//!
+//! Run through the cargo alias in `.cargo/config.toml`, e.g.
+//! `cargo xtask fixtures --count 1000 --out /tmp/fx1000`. Arguments are parsed by hand to
+//! keep this crate dependency-free apart from `anyhow`.
+//!
+//! Exit status: 0 on success, 1 when a command fails, 2 on a usage error.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod fixtures;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Text printed by `cargo xtask help`.
+const USAGE: &str = "\
+cargo xtask - repository tasks for weft
+
+USAGE:
+    cargo xtask <COMMAND> [OPTIONS]
+
+COMMANDS:
+    fixtures    Generate a deterministic tree of synthetic skills (DIR/<name>/SKILL.md)
+    help        Print this message
+
+FIXTURES OPTIONS:
+    --count N   Number of skills to write (required)
+    --out DIR   Output directory, created if missing (required)
+    --seed S    PRNG seed, an unsigned 64-bit integer [default: 42]
+    --nested    Also place a few skills 2-3 levels deep under category directories
+    --force     Replace DIR if it is a tree written earlier by this command (recognised
+                by its .weft-fixtures marker file); anything else is never deleted
+
+EXAMPLE:
+    cargo xtask fixtures --count 1000 --out /tmp/fx1000 --seed 7
+";
+
+/// A parsed command line.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    /// Print [`USAGE`].
+    Help,
+    /// Generate a fixture tree.
+    Fixtures(fixtures::Options),
+}
+
+/// A malformed command line (exit status 2).
+#[derive(Debug, PartialEq, Eq)]
+struct UsageError(String);
+
+fn main() -> ExitCode {
+    match parse_args(std::env::args_os().skip(1)) {
+        Ok(Command::Help) => {
+            print!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Fixtures(opts)) => match fixtures::run(&opts) {
+            Ok(summary) => {
+                println!(
+                    "wrote {} skills ({} bytes) to {}",
+                    summary.skills,
+                    summary.bytes,
+                    opts.out.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(err) => {
+                eprintln!("error: {err:#}");
+                ExitCode::FAILURE
+            }
+        },
+        Err(UsageError(msg)) => {
+            eprintln!("error: {msg}\n\nRun `cargo xtask help` for usage.");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Parses the arguments after the program name.
+fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
+    let mut args = args.into_iter();
+    let Some(command) = args.next() else {
+        return Ok(Command::Help);
+    };
+    match command.to_str() {
+        Some("help" | "-h" | "--help") => Ok(Command::Help),
+        Some("fixtures") => parse_fixtures(args),
+        _ => Err(UsageError(format!(
+            "unknown command `{}`",
+            command.to_string_lossy()
+        ))),
+    }
+}
+
+/// Parses the options of `fixtures`. Accepts both `--flag value` and `--flag=value`.
+fn parse_fixtures(mut args: impl Iterator<Item = OsString>) -> Result<Command, UsageError> {
+    let mut count: Option<usize> = None;
+    let mut out: Option<PathBuf> = None;
+    let mut seed: Option<u64> = None;
+    let mut nested = false;
+    let mut force = false;
+
+    while let Some(arg) = args.next() {
+        let Some(arg_str) = arg.to_str() else {
+            return Err(UsageError(format!(
+                "unexpected argument `{}`",
+                arg.to_string_lossy()
+            )));
+        };
+        let (flag, inline) = match arg_str.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => (flag, Some(OsString::from(value))),
+            _ => (arg_str, None),
+        };
+        match flag {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--count" => {
+                let value = take_value(flag, inline, &mut args)?;
+                set_once(flag, &mut count, parse_number(flag, &value)?)?;
+            }
+            "--seed" => {
+                let value = take_value(flag, inline, &mut args)?;
+                set_once(flag, &mut seed, parse_number(flag, &value)?)?;
+            }
+            "--out" => {
+                let value = take_value(flag, inline, &mut args)?;
+                if value.is_empty() {
+                    return Err(UsageError("--out needs a non-empty path".into()));
+                }
+                set_once(flag, &mut out, PathBuf::from(value))?;
+            }
+            "--nested" | "--force" => {
+                if inline.is_some() {
+                    return Err(UsageError(format!("{flag} takes no value")));
+                }
+                let slot = if flag == "--nested" {
+                    &mut nested
+                } else {
+                    &mut force
+                };
+                if std::mem::replace(slot, true) {
+                    return Err(UsageError(format!("{flag} given more than once")));
+                }
+            }
+            _ if flag.starts_with('-') => {
+                return Err(UsageError(format!("unknown flag `{flag}` for `fixtures`")));
+            }
+            _ => return Err(UsageError(format!("unexpected argument `{arg_str}`"))),
+        }
+    }
+
+    let count = count.ok_or_else(|| UsageError("fixtures needs --count N".into()))?;
+    let out = out.ok_or_else(|| UsageError("fixtures needs --out DIR".into()))?;
+    Ok(Command::Fixtures(fixtures::Options {
+        count,
+        out,
+        seed: seed.unwrap_or(fixtures::DEFAULT_SEED),
+        nested,
+        force,
+    }))
+}
+
+/// The value of `flag`: the inline `--flag=value` part or the next argument.
+fn take_value(
+    flag: &str,
+    inline: Option<OsString>,
+    args: &mut impl Iterator<Item = OsString>,
+) -> Result<OsString, UsageError> {
+    if let Some(value) = inline {
+        return Ok(value);
+    }
+    match args.next() {
+        Some(value) if !value.to_string_lossy().starts_with("--") => Ok(value),
+        _ => Err(UsageError(format!("{flag} needs a value"))),
+    }
+}
+
+/// Parses a decimal number for `flag`.
+fn parse_number<T: std::str::FromStr>(flag: &str, value: &OsString) -> Result<T, UsageError> {
+    value.to_str().and_then(|s| s.parse().ok()).ok_or_else(|| {
+        UsageError(format!(
+            "{flag} expects a non-negative integer, got `{}`",
+            value.to_string_lossy()
+        ))
+    })
+}
+
+/// Stores `value` in `slot`, rejecting a repeated flag.
+fn set_once<T>(flag: &str, slot: &mut Option<T>, value: T) -> Result<(), UsageError> {
+    if slot.replace(value).is_some() {
+        return Err(UsageError(format!("{flag} given more than once")));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Command, UsageError> {
+        parse_args(args.iter().map(OsString::from))
+    }
+
+    fn fixtures_opts(args: &[&str]) -> fixtures::Options {
+        match parse(args) {
+            Ok(Command::Fixtures(opts)) => opts,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn help() {
+        for args in [
+            &[][..],
+            &["help"],
+            &["--help"],
+            &["-h"],
+            &["fixtures", "--help"],
+        ] {
+            assert_eq!(parse(args), Ok(Command::Help), "{args:?}");
+        }
+        assert!(USAGE.contains("fixtures") && USAGE.contains("--count N"));
+    }
+
+    #[test]
+    fn fixtures_flags() {
+        let opts = fixtures_opts(&["fixtures", "--count", "10", "--out", "/tmp/x"]);
+        assert_eq!(
+            opts,
+            fixtures::Options {
+                count: 10,
+                out: PathBuf::from("/tmp/x"),
+                seed: 42,
+                nested: false,
+                force: false,
+            }
+        );
+        let opts = fixtures_opts(&[
+            "fixtures",
+            "--out=/tmp/a=b",
+            "--seed=7",
+            "--count=3",
+            "--nested",
+            "--force",
+        ]);
+        assert_eq!(opts.out, PathBuf::from("/tmp/a=b"));
+        assert_eq!(
+            (opts.count, opts.seed, opts.nested, opts.force),
+            (3, 7, true, true)
+        );
+    }
+
+    #[test]
+    fn usage_errors() {
+        let bad: &[&[&str]] = &[
+            &["frobnicate"],
+            &["fixtures"],
+            &["fixtures", "--count", "10"],
+            &["fixtures", "--out", "/tmp/x"],
+            &["fixtures", "--count", "ten", "--out", "/tmp/x"],
+            &["fixtures", "--count", "-1", "--out", "/tmp/x"],
+            &["fixtures", "--count", "1", "--out", "/tmp/x", "--seed", "x"],
+            &["fixtures", "--count", "1", "--out", "/tmp/x", "--bogus"],
+            &["fixtures", "--count", "1", "--out", "/tmp/x", "extra"],
+            &[
+                "fixtures", "--count", "1", "--count", "2", "--out", "/tmp/x",
+            ],
+            &["fixtures", "--count", "1", "--out", "/tmp/x", "--force=yes"],
+            &["fixtures", "--count", "1", "--out"],
+            &["fixtures", "--count", "--out", "/tmp/x"],
+            &["fixtures", "--count", "1", "--out="],
+        ];
+        for args in bad {
+            assert!(parse(args).is_err(), "{args:?} should be rejected");
+        }
+    }
+}

@@ -1,0 +1,457 @@
+//! Agent definitions: `agent.yaml`, `agent.json`, `AGENT.md`, Claude Code's
+//! `.claude/agents/<name>.md`, and the Context Graph markdown template.
+
+use std::path::Path;
+
+use weft_types::{AgentDefinition, AgentFormat, Diagnostic, Source, has_errors};
+
+use crate::decode::decode;
+use crate::fields::{self, Fields};
+use crate::frontmatter::{SplitError, split};
+use crate::markdown::{bullet_items, first_paragraph, sections, tidy_body};
+use crate::name::{name_problems, shorten};
+use crate::node::{Node, NodeKind, parse_json};
+use crate::options::ParseOptions;
+use crate::report::Report;
+use crate::rules::Rule;
+use crate::skill_map::is_model_reference;
+use crate::skill_md::report_yaml_error;
+use crate::yaml;
+
+/// Claude Code's documented `permissionMode` values (`manual` is an alias of `default`).
+pub const PERMISSION_MODES: [&str; 7] = [
+    "default",
+    "acceptEdits",
+    "auto",
+    "dontAsk",
+    "bypassPermissions",
+    "plan",
+    "manual",
+];
+
+/// Claude Code's documented agent colours.
+pub const AGENT_COLORS: [&str; 8] = [
+    "red", "blue", "green", "yellow", "purple", "orange", "pink", "cyan",
+];
+
+/// The result of parsing one agent file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedAgent {
+    /// The agent, when it can be used: `None` whenever an error was reported.
+    pub agent: Option<AgentDefinition>,
+    /// The best name known for reports.
+    pub name: Option<String>,
+    /// Errors and warnings.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ParsedAgent {
+    /// True when the agent can be used.
+    pub fn is_valid(&self) -> bool {
+        self.agent.is_some() && !has_errors(&self.diagnostics)
+    }
+}
+
+/// The name an agent file implies: its stem, or the directory for `agent.yaml` / `AGENT.md`.
+fn default_name(path: &Path) -> Option<String> {
+    let stem = path.file_stem()?.to_str()?;
+    if stem.eq_ignore_ascii_case("agent") {
+        path.parent()?.file_name()?.to_str().map(str::to_owned)
+    } else {
+        Some(stem.to_owned())
+    }
+}
+
+/// Parses an agent file; the format follows the file extension (`.yaml`/`.yml`, `.json`,
+/// `.md`). A `.md` file without frontmatter is read as the Context Graph template.
+///
+/// ```
+/// use std::path::Path;
+/// use weft_parse::{parse_agent, ParseOptions};
+///
+/// let md = "---\nname: code-reviewer\ndescription: Reviews code\ntools: Read, Grep, Glob\n---\nYou are a reviewer.\n";
+/// let agent = parse_agent(md.as_bytes(), Path::new(".claude/agents/reviewer.md"), &ParseOptions::default())
+///     .agent.unwrap();
+/// assert_eq!(agent.name, "code-reviewer");
+/// assert_eq!(agent.tools.unwrap(), ["Read", "Grep", "Glob"]);
+/// assert_eq!(agent.system_prompt.as_deref(), Some("You are a reviewer."));
+/// ```
+pub fn parse_agent(bytes: &[u8], path: &Path, options: &ParseOptions) -> ParsedAgent {
+    let mut report = Report::new(path, options.profile);
+    let fallback = default_name(path);
+    let failed = |report: Report<'_>, name: Option<String>| ParsedAgent {
+        agent: None,
+        name,
+        diagnostics: report.finish(),
+    };
+    if bytes.len() > options.limits.max_file_bytes {
+        report.error(
+            Rule::FileTooLarge,
+            None,
+            format!(
+                "file is larger than {} KiB; not read",
+                options.limits.max_file_bytes / 1024
+            ),
+        );
+        return failed(report, fallback);
+    }
+    let text = match decode(bytes) {
+        Ok(d) => d.text,
+        Err(e) => {
+            report.invalid_utf8(e.offset, e.line);
+            return failed(report, fallback);
+        }
+    };
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let (format, node, body) = match ext.as_deref() {
+        Some("yaml" | "yml") => match yaml::parse(text, 1, &options.limits.yaml) {
+            Ok(node) => (AgentFormat::Yaml, node, None),
+            Err(e) => {
+                report_yaml_error(&e, &mut report);
+                return failed(report, fallback);
+            }
+        },
+        Some("json") => match parse_json(text) {
+            Ok(node) => (AgentFormat::Json, node, None),
+            Err(e) => {
+                let (pos, msg) = crate::node::json_error(&e);
+                report.error(Rule::InvalidJson, pos, format!("invalid JSON: {msg}"));
+                return failed(report, fallback);
+            }
+        },
+        Some("md" | "markdown") => match split(text) {
+            Ok(parts) => match parts.frontmatter {
+                Some(fm) => match yaml::parse(fm.yaml, fm.first_line, &options.limits.yaml) {
+                    Ok(node) => (AgentFormat::Markdown, node, Some(tidy_body(parts.body))),
+                    Err(e) => {
+                        report_yaml_error(&e, &mut report);
+                        return failed(report, fallback);
+                    }
+                },
+                None => {
+                    let agent = context_graph_agent(text, path, fallback.clone(), options);
+                    let diagnostics = report.finish();
+                    return ParsedAgent {
+                        name: Some(agent.name.clone()),
+                        agent: Some(agent),
+                        diagnostics,
+                    };
+                }
+            },
+            Err(SplitError::NotClosed { open_line }) => {
+                report.error(
+                    Rule::FrontmatterNotClosed,
+                    Some(weft_types::Position::new(open_line, 1)),
+                    "frontmatter opened with `---` is never closed by a `---` line".to_owned(),
+                );
+                return failed(report, fallback);
+            }
+            Err(SplitError::MalformedDelimiter { line }) => {
+                report.error(
+                    Rule::MalformedDelimiter,
+                    Some(weft_types::Position::new(line, 1)),
+                    "the first line starts with `---` but is not a `---` delimiter line"
+                        .to_owned(),
+                );
+                return failed(report, fallback);
+            }
+        },
+        _ => {
+            report.error(
+                Rule::AgentUnknownFormat,
+                None,
+                "agent files are .yaml, .yml, .json or .md".to_owned(),
+            );
+            return failed(report, fallback);
+        }
+    };
+    let entries: &[(Node, Node)] = match &node.kind {
+        NodeKind::Map(entries) => entries,
+        NodeKind::Null if format == AgentFormat::Markdown => &[],
+        other => {
+            let found = match other {
+                NodeKind::Null => "empty",
+                NodeKind::Scalar(_) => "a string",
+                NodeKind::Seq(_) => "a list",
+                NodeKind::Map(_) => "a mapping",
+            };
+            report.error(
+                Rule::NotAMapping,
+                node.pos,
+                format!("an agent definition must be a mapping, found {found}"),
+            );
+            return failed(report, fallback);
+        }
+    };
+    let source = Source {
+        scope: options.scope,
+        format,
+        path: Some(path.to_path_buf()),
+    };
+    let agent = interpret_agent(entries, body.as_deref(), fallback.clone(), source, &mut report);
+    let name = agent.as_ref().map(|a| a.name.clone()).or(fallback);
+    let diagnostics = report.finish();
+    ParsedAgent {
+        agent: agent.filter(|_| !has_errors(&diagnostics)),
+        name,
+        diagnostics,
+    }
+}
+
+fn interpret_agent(
+    entries: &[(Node, Node)],
+    body: Option<&str>,
+    fallback_name: Option<String>,
+    source: Source<AgentFormat>,
+    report: &mut Report<'_>,
+) -> Option<AgentDefinition> {
+    let mut f = Fields::new(entries, report);
+    let name_field = f.take(report, &["name"]);
+    let name = match name_field
+        .as_ref()
+        .and_then(|fl| fields::string(report, fl, Rule::WrongType))
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+    {
+        Some(name) => {
+            for problem in name_problems(&name) {
+                report.emit(
+                    Rule::AgentInvalidName,
+                    name_field.as_ref().and_then(|f| f.pos()),
+                    || problem,
+                );
+            }
+            name
+        }
+        None => {
+            let Some(fallback) = fallback_name else {
+                report.error(Rule::AgentMissingName, None, "the agent has no `name`".to_owned());
+                return None;
+            };
+            report.emit(Rule::AgentMissingName, None, || {
+                format!("no `name`; `{fallback}` (from the file name) is used")
+            });
+            fallback
+        }
+    };
+    let description = f
+        .take(report, &["description"])
+        .and_then(|fl| fields::string(report, &fl, Rule::WrongType))
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty());
+    let description = match description {
+        Some(d) => d,
+        None => {
+            report.emit(Rule::AgentMissingDescription, None, || {
+                "no `description`: nothing tells when to use this agent".to_owned()
+            });
+            body.and_then(first_paragraph).unwrap_or_default()
+        }
+    };
+    let mut agent = AgentDefinition::new(name, description, source);
+
+    if let Some(field) = f.take(report, &["model"]) {
+        agent.model = fields::string(report, &field, Rule::WrongType);
+        if let Some(model) = agent.model.as_deref()
+            && !is_model_reference(model)
+        {
+            report.emit(Rule::UnrecognizedModel, field.pos(), || {
+                format!(
+                    "model `{}` is neither an alias (haiku, sonnet, opus, inherit) nor provider/model; it is resolved against the configured providers when the agent runs",
+                    shorten(model)
+                )
+            });
+        }
+    }
+    let prompt_key = f
+        .take(report, &["system_prompt", "systemPrompt", "system-prompt", "prompt"])
+        .and_then(|fl| fields::string(report, &fl, Rule::WrongType));
+    agent.system_prompt = body
+        .filter(|b| !b.is_empty())
+        .map(str::to_owned)
+        .or(prompt_key);
+
+    let mut ok = true;
+    if let Some(field) = f.take(report, &["tools"]) {
+        match fields::tool_list(report, &field) {
+            Ok(list) => {
+                if list.is_empty() {
+                    report.emit(Rule::AgentNoTools, field.pos(), || {
+                        "`tools` is empty: this agent gets no tools at all (leave it out to inherit every tool)".to_owned()
+                    });
+                }
+                agent.tools = Some(list);
+            }
+            Err(()) => ok = false,
+        }
+    }
+    if let Some(field) = f.take(
+        report,
+        &["disallowed_tools", "disallowedTools", "disallowed-tools"],
+    ) {
+        match fields::tool_list(report, &field) {
+            Ok(list) => agent.disallowed_tools = list,
+            Err(()) => ok = false,
+        }
+    }
+    if let Some(field) = f.take(report, &["skills"]) {
+        agent.skills = fields::string_list(report, &field);
+    }
+    if let Some(field) = f.take(
+        report,
+        &[
+            "max_tool_iterations",
+            "max-tool-iterations",
+            "maxTurns",
+            "max_turns",
+            "max-turns",
+        ],
+    ) {
+        agent.max_tool_iterations = number(report, &field, |s| {
+            s.parse::<u32>().ok().filter(|n| *n > 0)
+        });
+    }
+    if let Some(field) = f.take(report, &["temperature"]) {
+        agent.temperature = number(report, &field, |s| {
+            s.parse::<f32>()
+                .ok()
+                .filter(|t| t.is_finite() && (0.0..=2.0).contains(t))
+        });
+    }
+    if let Some(field) = f.take(report, &["context_window", "contextWindow", "context-window"]) {
+        agent.context_window = number(report, &field, |s| s.parse::<u64>().ok().filter(|n| *n > 0));
+    }
+    if let Some(field) = f.take(report, &["background"])
+        && let Some(b) = fields::boolean(report, &field)
+    {
+        agent.background = b;
+    }
+    if let Some(field) = f.take(report, &["permissionMode", "permission_mode", "permission-mode"]) {
+        agent.permission_mode = fields::string(report, &field, Rule::WrongType);
+        if let Some(mode) = agent.permission_mode.as_deref()
+            && !PERMISSION_MODES.contains(&mode)
+        {
+            report.emit(Rule::AgentUnknownPermissionMode, field.pos(), || {
+                format!(
+                    "unknown permissionMode `{}`; expected one of {}",
+                    shorten(mode),
+                    PERMISSION_MODES.join(", ")
+                )
+            });
+        }
+    }
+    for field in f.untaken() {
+        if field.key == "color"
+            && let Some(color) = field.value.as_scalar()
+            && !AGENT_COLORS.contains(&color)
+        {
+            report.emit(Rule::AgentUnknownColor, field.pos(), || {
+                format!(
+                    "unknown color `{}`; expected one of {}",
+                    shorten(color),
+                    AGENT_COLORS.join(", ")
+                )
+            });
+        }
+        agent
+            .extra
+            .push((field.key.to_owned(), fields::value(&field)));
+    }
+    ok.then_some(agent)
+}
+
+/// A numeric field: `parse` turns the scalar text into the value or rejects it.
+fn number<T>(
+    report: &mut Report<'_>,
+    field: &fields::Field<'_>,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Option<T> {
+    let parsed = field.value.as_scalar().map(str::trim).and_then(&parse);
+    if parsed.is_none() {
+        let key = field.key;
+        let found = fields::describe(field.value);
+        report.emit(Rule::AgentInvalidNumber, field.pos(), || {
+            format!("`{key}` must be a positive number in range, found {found}; ignored")
+        });
+    }
+    parsed
+}
+
+/// The Context Graph template: `# X Subagent`, `## Role`, `## Model`, `## Allowed Tools`
+/// (a bullet list), `## Protocol`, `## Constraints`. The name comes from the file name and
+/// the whole document is the system prompt.
+fn context_graph_agent(
+    text: &str,
+    path: &Path,
+    fallback_name: Option<String>,
+    options: &ParseOptions,
+) -> AgentDefinition {
+    let body = tidy_body(text);
+    let parts = sections(&body);
+    let section = |name: &str| {
+        parts
+            .iter()
+            .find(|(h, _)| h.eq_ignore_ascii_case(name))
+            .map(|(_, c)| c.as_str())
+    };
+    let description = section("Role")
+        .and_then(first_paragraph)
+        .or_else(|| first_paragraph(&body))
+        .unwrap_or_default();
+    let mut agent = AgentDefinition::new(
+        fallback_name.unwrap_or_default(),
+        description,
+        Source {
+            scope: options.scope,
+            format: AgentFormat::ContextGraph,
+            path: Some(path.to_path_buf()),
+        },
+    );
+    agent.model = section("Model")
+        .and_then(|c| c.lines().map(str::trim).find(|l| !l.is_empty()))
+        .map(|m| m.trim_matches(['{', '}', '`', ' ']).to_ascii_lowercase())
+        .filter(|m| !m.is_empty());
+    agent.tools = section("Allowed Tools").map(|c| {
+        bullet_items(c)
+            .into_iter()
+            .map(|item| strip_trailing_comment(&item).trim_matches('`').to_owned())
+            .filter(|t| !t.is_empty())
+            .collect()
+    });
+    agent.system_prompt = Some(body).filter(|b| !b.is_empty());
+    agent
+}
+
+/// `Grep (if applicable)` → `Grep`; `Bash(git:*)` is kept (no space before the parenthesis).
+fn strip_trailing_comment(item: &str) -> &str {
+    match item.find(" (") {
+        Some(i) if item.ends_with(')') => item[..i].trim_end(),
+        _ => item,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trailing_comments_are_not_tools() {
+        assert_eq!(strip_trailing_comment("Grep (if applicable)"), "Grep");
+        assert_eq!(strip_trailing_comment("Bash(git:*)"), "Bash(git:*)");
+    }
+
+    #[test]
+    fn agent_yaml_name_defaults_to_directory() {
+        assert_eq!(
+            default_name(Path::new("agents/researcher/agent.yaml")).as_deref(),
+            Some("researcher")
+        );
+        assert_eq!(
+            default_name(Path::new("agents/coder.md")).as_deref(),
+            Some("coder")
+        );
+    }
+}

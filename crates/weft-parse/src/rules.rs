@@ -1,0 +1,255 @@
+//! The catalog of rules every diagnostic comes from, and how serious each one is per profile.
+//!
+//! A rule has one number; the letter of its code (`E` or `W`) is chosen by the profile. Loading
+//! is lenient (a problem is a warning whenever the skill can still be used), `validate` reports
+//! what an author should fix, `--strict` raises the rules the design marks as strict-only, and
+//! the `spec` profile applies the open Agent Skills specification with the reference
+//! validator's wording.
+
+/// Which set of rules to apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Profile {
+    /// What an agent does when it loads skills: warn and keep going whenever possible.
+    #[default]
+    Load,
+    /// `weft skills validate`: the rules of this project's design, errors for what breaks a skill.
+    Validate,
+    /// `weft skills validate --strict`: as `Validate`, plus the strict-only errors.
+    Strict,
+    /// `weft skills validate --profile spec`: the open spec's rules with `skills-ref` wording.
+    Spec,
+}
+
+/// How a rule is reported under one profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// Not reported.
+    Off,
+    /// Reported as a warning.
+    Warn,
+    /// Reported as an error.
+    Error,
+}
+
+use Level::{Error as E, Off as O, Warn as W};
+
+macro_rules! rules {
+    ($( $(#[$doc:meta])* $variant:ident = $num:literal, $summary:literal, [$load:expr, $validate:expr, $strict:expr, $spec:expr]; )*) => {
+        /// Every rule a weft parser or validator can report.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Rule {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl Rule {
+            /// Every rule, in catalog order.
+            pub const ALL: &'static [Rule] = &[ $( Rule::$variant, )* ];
+
+            /// The rule number used in codes (`E101` is rule 101).
+            pub const fn number(self) -> u16 {
+                match self { $( Rule::$variant => $num, )* }
+            }
+
+            /// A one-line summary of the rule, for documentation.
+            pub const fn summary(self) -> &'static str {
+                match self { $( Rule::$variant => $summary, )* }
+            }
+
+            /// How the rule is reported under `profile`.
+            pub const fn level(self, profile: Profile) -> Level {
+                match self {
+                    $( Rule::$variant => match profile {
+                        Profile::Load => $load,
+                        Profile::Validate => $validate,
+                        Profile::Strict => $strict,
+                        Profile::Spec => $spec,
+                    }, )*
+                }
+            }
+        }
+    };
+}
+
+rules! {
+    // --- files, encoding and framing -----------------------------------------------------
+    /// The file is not valid UTF-8.
+    InvalidUtf8 = 1, "file is not valid UTF-8", [E, E, E, E];
+    /// A control character (other than tab, LF, CR) inside the frontmatter.
+    ControlInFrontmatter = 2, "control character in the frontmatter", [E, E, E, E];
+    /// A control character (other than tab, LF, CR) inside the body.
+    ControlInBody = 3, "control character in the body", [O, W, W, O];
+    /// The file is larger than the limit (256 KiB by default) and was not read.
+    FileTooLarge = 4, "file exceeds the size limit", [E, E, E, E];
+    /// A UTF-8 byte-order mark was stripped.
+    ByteOrderMark = 5, "UTF-8 byte-order mark stripped", [O, W, W, W];
+    /// The opening `---` has no closing `---` line.
+    FrontmatterNotClosed = 6, "frontmatter not closed with a `---` line", [E, E, E, E];
+    /// The file has no frontmatter: the whole file is the body.
+    NoFrontmatter = 7, "no YAML frontmatter", [O, W, E, E];
+    /// Blank lines before the opening `---`.
+    LeadingBlankLines = 8, "blank lines before the opening `---`", [W, W, W, E];
+    /// The first line looks like a delimiter but is not exactly `---`.
+    MalformedDelimiter = 9, "first line is not a `---` delimiter", [E, E, E, E];
+    /// The file could not be read.
+    Unreadable = 10, "file could not be read", [E, E, E, E];
+    /// The body is larger than `max_skill_prompt_bytes` and was truncated.
+    BodyTruncated = 11, "body truncated at the prompt size limit", [W, W, W, O];
+    /// The skill file is spelled other than `SKILL.md` (e.g. `skill.md`).
+    FileNameSpelling = 12, "skill file not named exactly `SKILL.md`", [W, W, W, W];
+    /// Both `SKILL.md` and `skill.json` exist; `SKILL.md` is used.
+    BothFormats = 13, "both SKILL.md and skill.json present; SKILL.md wins", [W, W, W, W];
+    /// A path given to `validate` holds no skill file.
+    MissingSkillFile = 14, "no SKILL.md or skill.json in the directory", [E, E, E, E];
+    /// A path given to `validate` does not exist.
+    PathNotFound = 15, "path does not exist", [E, E, E, E];
+    /// A skill nested inside another skill's directory; discovery does not load it.
+    NestedSkill = 16, "skill nested below another skill is not discovered", [W, W, W, O];
+
+    // --- YAML ----------------------------------------------------------------------------
+    /// The frontmatter is not valid YAML.
+    YamlSyntax = 20, "invalid YAML", [E, E, E, E];
+    /// The YAML exceeds a safety limit (nesting, aliases, size).
+    YamlLimit = 21, "YAML exceeds a safety limit", [E, E, E, E];
+    /// A mapping key appears twice.
+    DuplicateKey = 22, "duplicate key", [E, E, E, E];
+    /// The frontmatter is not a mapping.
+    NotAMapping = 23, "frontmatter is not a YAML mapping", [E, E, E, E];
+    /// The same field is given in two spellings (`allowed-tools` and `allowed_tools`).
+    DuplicateField = 24, "field given in two spellings", [E, E, E, E];
+    /// A plain value containing `: ` was read as quoted text.
+    UnquotedColon = 25, "unquoted `: ` inside a value", [W, E, E, E];
+    /// A mapping key is not a string.
+    NonStringKey = 26, "mapping key is not a string", [E, E, E, E];
+
+    // --- name ----------------------------------------------------------------------------
+    /// The name breaks the naming rules (1-64 of `[a-z0-9-]`, no edge or double hyphens).
+    InvalidName = 101, "invalid name", [W, E, E, E];
+    /// The name contains a reserved word (`anthropic`, `claude`).
+    ReservedName = 102, "name contains a reserved word", [W, W, E, O];
+    /// The name differs from the directory name.
+    NameMismatch = 103, "name differs from the directory name", [W, W, W, E];
+    /// There is no `name`; the directory name is used.
+    MissingName = 104, "no name; the directory name is used", [O, W, E, E];
+    /// The `name` value is not a non-empty string.
+    NameNotString = 105, "name is not a non-empty string", [W, E, E, E];
+    /// The name had surrounding whitespace, which was trimmed.
+    NameWhitespace = 106, "name has surrounding whitespace", [W, W, W, O];
+    /// The directory name has characters outside `[A-Za-z0-9_-]`; the skill is skipped.
+    UnsafeDirName = 107, "directory name outside [A-Za-z0-9_-]", [E, E, E, O];
+    /// Neither the name nor the directory name is a valid name: the skill cannot be loaded.
+    NoValidName = 108, "no valid name to load the skill under", [E, O, O, O];
+
+    // --- description ---------------------------------------------------------------------
+    /// No description and no body paragraph to take one from.
+    MissingDescription = 110, "no description", [E, E, E, E];
+    /// The description is longer than 1,024 characters.
+    DescriptionTooLong = 111, "description longer than 1024 characters", [W, W, E, E];
+    /// The description is not a string.
+    DescriptionNotString = 112, "description is not a string", [E, E, E, E];
+    /// There is no `description`; the first paragraph of the body is used.
+    DescriptionFromBody = 113, "no description; the body's first paragraph is used", [O, W, E, E];
+
+    // --- other fields --------------------------------------------------------------------
+    /// `compatibility` is longer than 500 characters.
+    CompatibilityTooLong = 120, "compatibility longer than 500 characters", [W, W, W, E];
+    /// `compatibility` is not a string (ignored).
+    CompatibilityNotString = 121, "compatibility is not a string", [W, W, E, E];
+    /// `compatibility` is present but empty.
+    CompatibilityEmpty = 122, "compatibility is empty", [O, W, W, E];
+    /// `license` is not a string (ignored).
+    LicenseNotString = 123, "license is not a string", [W, W, E, O];
+    /// `metadata` is not a mapping (dropped).
+    MetadataNotMap = 124, "metadata is not a mapping", [W, W, E, O];
+    /// `metadata` exceeds 8 KiB serialized or 10 levels of nesting.
+    MetadataTooLarge = 125, "metadata too large or too deep", [E, E, E, O];
+    /// `metadata` values are not all strings (the spec says string to string).
+    MetadataNotFlat = 126, "metadata values are not all strings", [O, O, O, W];
+    /// A top-level key weft does not know (kept, shown by `skills show`).
+    UnknownField = 127, "unknown field", [O, O, O, E];
+    /// A key that belongs elsewhere (`tools` in a SKILL.md).
+    MisplacedField = 128, "field meant for another file type", [O, W, W, O];
+    /// A field has the wrong type and is ignored.
+    WrongType = 129, "field has the wrong type and is ignored", [W, W, E, O];
+
+    // --- tools ---------------------------------------------------------------------------
+    /// A tool list is neither a string nor a list of strings.
+    InvalidToolList = 130, "tool list is not a string or a list of strings", [E, E, E, O];
+    /// `allowed-tools` is present and empty: the skill grants no tools.
+    EmptyToolList = 131, "empty allowed-tools: the skill grants no tools", [W, W, W, O];
+    /// A tool pattern has unbalanced parentheses.
+    MalformedToolPattern = 132, "tool pattern has unbalanced parentheses", [E, E, E, O];
+    /// `allowed-tools` is a YAML list (the spec says a space-separated string).
+    ToolListNotString = 133, "allowed-tools is a list, not a string", [O, O, O, W];
+    /// A tool is both allowed and forbidden by the same definition (deny wins).
+    ToolAllowedAndForbidden = 134, "tool both allowed and forbidden (deny wins)", [W, W, W, O];
+
+    // --- invocation ----------------------------------------------------------------------
+    /// A boolean field is not a boolean; the default is kept.
+    InvalidBoolean = 140, "not a boolean", [W, E, E, O];
+    /// `context` is neither `inline` nor `fork`.
+    InvalidContext = 141, "context is neither inline nor fork", [W, E, E, O];
+    /// `model` is neither an alias nor `provider/model`.
+    UnrecognizedModel = 142, "model is not an alias or provider/model", [W, W, W, O];
+
+    // --- skill-injection definitions -----------------------------------------------------
+    /// A compatibility or composability rule is malformed.
+    InvalidSkillRule = 150, "malformed compatibility or composability rule", [E, E, E, O];
+    /// A definition declares no `allowed_tools`: it grants nothing when composed.
+    DefinitionWithoutTools = 151, "definition declares no allowed_tools", [O, W, W, O];
+    /// A definition declares no `execution_protocol`.
+    DefinitionWithoutProtocol = 152, "definition declares no execution_protocol", [O, W, W, O];
+
+    // --- legacy skill.json ---------------------------------------------------------------
+    /// `skill.json` is not valid JSON.
+    InvalidJson = 160, "invalid JSON", [E, E, E, E];
+    /// `skill.json` has no `prompt.md` beside it.
+    MissingPrompt = 162, "skill.json without prompt.md", [O, W, W, O];
+
+    // --- agents --------------------------------------------------------------------------
+    /// An agent file has no `name`; the file name is used.
+    AgentMissingName = 170, "agent has no name; the file name is used", [O, W, E, O];
+    /// An agent file has no `description`.
+    AgentMissingDescription = 171, "agent has no description", [W, W, E, O];
+    /// `tools: []` gives an agent no tools at all.
+    AgentNoTools = 172, "agent tools list is empty: no tools", [W, W, W, O];
+    /// An unknown Claude Code `color`.
+    AgentUnknownColor = 173, "unknown agent color", [W, W, W, O];
+    /// An unknown Claude Code `permissionMode`.
+    AgentUnknownPermissionMode = 174, "unknown permissionMode", [W, W, E, O];
+    /// A numeric agent field is not a valid number.
+    AgentInvalidNumber = 175, "agent number field is invalid", [W, E, E, O];
+    /// The agent file type is not recognised.
+    AgentUnknownFormat = 176, "unrecognised agent file", [E, E, E, O];
+    /// The agent name breaks the naming rules.
+    AgentInvalidName = 177, "invalid agent name", [W, W, E, O];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for rule in Rule::ALL {
+            assert!(seen.insert(rule.number()), "{rule:?} reuses a number");
+        }
+    }
+
+    #[test]
+    fn strict_is_never_laxer_than_validate() {
+        fn rank(l: Level) -> u8 {
+            match l {
+                Level::Off => 0,
+                Level::Warn => 1,
+                Level::Error => 2,
+            }
+        }
+        for rule in Rule::ALL {
+            assert!(
+                rank(rule.level(Profile::Strict)) >= rank(rule.level(Profile::Validate)),
+                "{rule:?}"
+            );
+        }
+    }
+}

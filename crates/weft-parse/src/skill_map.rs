@@ -1,0 +1,759 @@
+//! Interpreting a skill mapping (SKILL.md frontmatter, `skill.json`, a definition) into a
+//! [`Skill`]. Every skill format goes through here, so a key means the same in all of them.
+
+use std::path::Path;
+
+use weft_types::{
+    CompatibilityKind, CompatibilityRule, ComposabilityKind, ComposabilityRule,
+    DescriptionSource, OutputContract, Scope, Skill, SkillContext, SkillContract, SkillFormat,
+    Source, ToolPolicy, Value,
+};
+
+use crate::fields::{self, Field, Fields, dedup_in_place};
+use crate::markdown::first_paragraph;
+use crate::name::{
+    is_safe_dir_name, is_valid_name, name_problems, reserved_word, shorten, spec_dir_matches,
+    spec_name_problems,
+};
+use crate::node::{Node, NodeKind};
+use crate::options::Limits;
+use crate::report::Report;
+use crate::rules::{Profile, Rule};
+
+/// The keys the open spec allows (the `spec` profile rejects every other key).
+pub const SPEC_FIELDS: [&str; 6] = [
+    "allowed-tools",
+    "compatibility",
+    "description",
+    "license",
+    "metadata",
+    "name",
+];
+
+/// The longest description the spec allows, in characters.
+pub const MAX_DESCRIPTION_CHARS: usize = 1024;
+/// The longest `compatibility` the spec allows, in characters.
+pub const MAX_COMPATIBILITY_CHARS: usize = 500;
+
+/// What the interpreter needs to know besides the mapping.
+pub(crate) struct SkillInputs<'a> {
+    pub format: SkillFormat,
+    pub scope: Scope,
+    /// The file, recorded in the skill's source.
+    pub path: Option<&'a Path>,
+    /// The skill's directory name, for the name default and the mismatch check.
+    pub dir_name: Option<&'a str>,
+    /// The body, for the description default.
+    pub body: Option<&'a str>,
+    pub limits: &'a Limits,
+}
+
+/// Interprets `entries` as a skill. `None` when an error makes the skill unusable; the reasons
+/// are in `report`.
+pub(crate) fn interpret_skill(
+    entries: &[(Node, Node)],
+    inputs: &SkillInputs<'_>,
+    report: &mut Report<'_>,
+) -> Option<Skill> {
+    let mut f = Fields::new(entries, report);
+    if report.spec() {
+        report_unexpected_fields(&f, report);
+    }
+    if let Some(dir) = inputs.dir_name
+        && !is_safe_dir_name(dir)
+    {
+        report.emit(Rule::UnsafeDirName, None, || {
+            format!(
+                "directory name `{}` has characters outside [A-Za-z0-9_-]; the skill is skipped",
+                shorten(dir)
+            )
+        });
+    }
+
+    let (name, declared_name) = read_name(&mut f, inputs, report)?;
+    let (description, description_source) = read_description(&mut f, inputs, report);
+    let mut skill = Skill::new(
+        name,
+        description.unwrap_or_default(),
+        Source {
+            scope: inputs.scope,
+            format: inputs.format,
+            path: inputs.path.map(Path::to_path_buf),
+        },
+    );
+    skill.declared_name = declared_name;
+    skill.description_source = description_source;
+
+    if let Some(field) = f.take(report, &["license"]) {
+        skill.license = fields::string(report, &field, Rule::LicenseNotString);
+    }
+    if let Some(field) = f.take(report, &["compatibility"]) {
+        skill.compatibility = read_compatibility(&field, report);
+    }
+    if let Some(field) = f.take(report, &["metadata"]) {
+        skill.metadata = read_metadata(&field, inputs.limits, report);
+    }
+
+    let tools_ok = read_tools(&mut f, &mut skill.tools, report);
+
+    if let Some(field) = f.take(report, &["version"]) {
+        skill.version = fields::string(report, &field, Rule::WrongType);
+    }
+    if let Some(field) = f.take(report, &["variables"]) {
+        skill.variables = fields::string_list(report, &field);
+    }
+    if let Some(field) = f.take(report, &["argument-hint", "argument_hint"]) {
+        skill.argument_hint = read_argument_hint(&field, report);
+    }
+    if let Some(field) = f.take(report, &["user-invocable", "user_invocable"])
+        && let Some(b) = fields::boolean(report, &field)
+    {
+        skill.user_invocable = b;
+    }
+    if let Some(field) = f.take(
+        report,
+        &["disable-model-invocation", "disable_model_invocation"],
+    ) && let Some(b) = fields::boolean(report, &field)
+    {
+        skill.disable_model_invocation = b;
+    }
+    if let Some(field) = f.take(report, &["context"]) {
+        skill.context = read_context(&field, report);
+    }
+    if let Some(field) = f.take(report, &["agent"]) {
+        skill.agent = fields::string(report, &field, Rule::WrongType);
+    }
+    if let Some(field) = f.take(report, &["model"]) {
+        skill.model = fields::string(report, &field, Rule::WrongType);
+        if let Some(model) = &skill.model {
+            check_model(model, &field, report);
+        }
+    }
+    if let Some(field) = f.take(report, &["when_to_use", "when-to-use"]) {
+        skill.when_to_use = fields::string(report, &field, Rule::WrongType);
+    }
+    if let Some(field) = f.take(report, &["keywords"]) {
+        skill.keywords = fields::string_list(report, &field)
+            .into_iter()
+            .map(|k| k.to_lowercase())
+            .collect();
+    }
+    skill
+        .keywords
+        .extend(keywords_in_description(&skill.description));
+    dedup_in_place(&mut skill.keywords);
+
+    skill.contract = read_contract(&mut f, report);
+    if inputs.format == SkillFormat::Definition {
+        if skill.tools.allow.is_none() {
+            report.emit(Rule::DefinitionWithoutTools, None, || {
+                "the definition declares no `allowed_tools`: composed with others it grants no tools".to_owned()
+            });
+        }
+        if skill.contract.execution_protocol.is_empty() {
+            report.emit(Rule::DefinitionWithoutProtocol, None, || {
+                "the definition declares no `execution_protocol`".to_owned()
+            });
+        }
+    }
+
+    if inputs.format == SkillFormat::SkillMd
+        && let Some(field) = f.take(report, &["tools"])
+    {
+        report.emit(Rule::MisplacedField, field.key_pos, || {
+            "`tools` is a subagent field; a skill declares `allowed-tools` (kept as an unknown key)"
+                .to_owned()
+        });
+        skill.extra.push(("tools".to_owned(), fields::value(&field)));
+    }
+    for field in f.untaken() {
+        skill
+            .extra
+            .push((field.key.to_owned(), fields::value(&field)));
+    }
+
+    (tools_ok && !report.has_errors()).then_some(skill)
+}
+
+fn report_unexpected_fields(f: &Fields<'_>, report: &mut Report<'_>) {
+    let mut extra: Vec<&str> = f.keys().filter(|k| !SPEC_FIELDS.contains(k)).collect();
+    if extra.is_empty() {
+        return;
+    }
+    extra.sort_unstable();
+    extra.dedup();
+    let allowed = SPEC_FIELDS
+        .iter()
+        .map(|k| format!("'{k}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    report.emit(Rule::UnknownField, None, || {
+        format!(
+            "Unexpected fields in frontmatter: {}. Only [{allowed}] are allowed.",
+            extra.join(", ")
+        )
+    });
+}
+
+/// Reads `name`: the identifier and, when it differs, the name as written.
+fn read_name(
+    f: &mut Fields<'_>,
+    inputs: &SkillInputs<'_>,
+    report: &mut Report<'_>,
+) -> Option<(String, Option<String>)> {
+    let field = f.take(report, &["name"]);
+    let pos = field.as_ref().and_then(Field::pos);
+    let written: Option<String> = match field.as_ref().map(|fl| &fl.value.kind) {
+        None => {
+            report.emit2(
+                Rule::MissingName,
+                None,
+                || "no `name`; the directory name is used".to_owned(),
+                || "Missing required field in frontmatter: name".to_owned(),
+            );
+            None
+        }
+        Some(NodeKind::Scalar(s)) if !s.trim().is_empty() => Some(s.clone()),
+        Some(kind) => {
+            let found = match kind {
+                NodeKind::Seq(_) => "a list",
+                NodeKind::Map(_) => "a mapping",
+                _ => "empty",
+            };
+            report.emit2(
+                Rule::NameNotString,
+                pos,
+                || format!("`name` is {found}; the directory name is used"),
+                || "Field 'name' must be a non-empty string".to_owned(),
+            );
+            None
+        }
+    };
+
+    let Some(raw) = written else {
+        return fallback_to_dir(inputs, None, report);
+    };
+    let trimmed = raw.trim();
+    if trimmed != raw {
+        report.emit(Rule::NameWhitespace, pos, || {
+            format!("`name` has surrounding whitespace; `{}` is used", shorten(trimmed))
+        });
+    }
+
+    if report.spec() {
+        for problem in spec_name_problems(trimmed) {
+            report.emit(Rule::InvalidName, pos, || problem);
+        }
+        if let Some(dir) = inputs.dir_name
+            && !spec_dir_matches(dir, trimmed)
+        {
+            report.emit(Rule::NameMismatch, pos, || {
+                format!("Directory name '{dir}' must match skill name '{trimmed}'")
+            });
+        }
+    } else {
+        for problem in name_problems(trimmed) {
+            report.emit(Rule::InvalidName, pos, || problem);
+        }
+        if let Some(word) = reserved_word(trimmed) {
+            report.emit(Rule::ReservedName, pos, || {
+                format!(
+                    "name `{}` contains the reserved word `{word}`",
+                    shorten(trimmed)
+                )
+            });
+        }
+        if let Some(dir) = inputs.dir_name
+            && dir != trimmed
+        {
+            report.emit(Rule::NameMismatch, pos, || {
+                format!(
+                    "name `{}` differs from its directory `{}`",
+                    shorten(trimmed),
+                    shorten(dir)
+                )
+            });
+        }
+    }
+
+    if is_valid_name(trimmed) || (report.spec() && spec_name_problems(trimmed).is_empty()) {
+        let declared = (trimmed != raw).then_some(raw.clone());
+        return Some((trimmed.to_owned(), declared));
+    }
+    if report.profile() != Profile::Load {
+        // Validation reported the name; keep it so the result can say which skill it was.
+        return Some((trimmed.to_owned(), None));
+    }
+    fallback_to_dir(inputs, Some(raw), report)
+}
+
+fn fallback_to_dir(
+    inputs: &SkillInputs<'_>,
+    declared: Option<String>,
+    report: &mut Report<'_>,
+) -> Option<(String, Option<String>)> {
+    match inputs.dir_name {
+        Some(dir) if is_valid_name(dir) => Some((dir.to_owned(), declared)),
+        Some(dir) if report.profile() != Profile::Load => Some((dir.to_owned(), declared)),
+        Some(dir) => {
+            report.emit(Rule::NoValidName, None, || {
+                format!(
+                    "the directory name `{}` is not a valid skill name either; the skill is not loaded",
+                    shorten(dir)
+                )
+            });
+            None
+        }
+        None => {
+            report.error(
+                Rule::MissingName,
+                None,
+                "the definition has no `name`".to_owned(),
+            );
+            None
+        }
+    }
+}
+
+fn read_description(
+    f: &mut Fields<'_>,
+    inputs: &SkillInputs<'_>,
+    report: &mut Report<'_>,
+) -> (Option<String>, DescriptionSource) {
+    let field = f.take(report, &["description"]);
+    let pos = field.as_ref().and_then(Field::pos);
+    match field.as_ref().map(|fl| &fl.value.kind) {
+        Some(NodeKind::Scalar(s)) if !s.trim().is_empty() => {
+            let chars = s.chars().count();
+            if chars > MAX_DESCRIPTION_CHARS {
+                report.emit2(
+                    Rule::DescriptionTooLong,
+                    pos,
+                    || format!("description is {chars} characters long; the limit is {MAX_DESCRIPTION_CHARS} (catalogs show a shortened copy)"),
+                    || format!("Description exceeds {MAX_DESCRIPTION_CHARS} character limit ({chars} chars)"),
+                );
+            }
+            (Some(s.trim().to_owned()), DescriptionSource::Frontmatter)
+        }
+        Some(NodeKind::Seq(_) | NodeKind::Map(_)) => {
+            let found = field.as_ref().map_or("", |fl| fl.value.type_name());
+            report.emit2(
+                Rule::DescriptionNotString,
+                pos,
+                || format!("`description` must be a string, found {found}"),
+                || "Field 'description' must be a non-empty string".to_owned(),
+            );
+            (None, DescriptionSource::Frontmatter)
+        }
+        other => {
+            let present = other.is_some();
+            match inputs.body.and_then(first_paragraph) {
+                Some(paragraph) => {
+                    report.emit2(
+                        Rule::DescriptionFromBody,
+                        pos,
+                        || {
+                            format!(
+                                "{}; the body's first paragraph is used",
+                                if present { "`description` is empty" } else { "no `description`" }
+                            )
+                        },
+                        || {
+                            if present {
+                                "Field 'description' must be a non-empty string".to_owned()
+                            } else {
+                                "Missing required field in frontmatter: description".to_owned()
+                            }
+                        },
+                    );
+                    (Some(paragraph), DescriptionSource::FirstParagraph)
+                }
+                None => {
+                    report.emit2(
+                        Rule::MissingDescription,
+                        pos,
+                        || {
+                            if present {
+                                "`description` is empty and the body has no paragraph to use instead".to_owned()
+                            } else {
+                                "no `description` and the body has no paragraph to use instead".to_owned()
+                            }
+                        },
+                        || {
+                            if present {
+                                "Field 'description' must be a non-empty string".to_owned()
+                            } else {
+                                "Missing required field in frontmatter: description".to_owned()
+                            }
+                        },
+                    );
+                    (None, DescriptionSource::Frontmatter)
+                }
+            }
+        }
+    }
+}
+
+fn read_compatibility(field: &Field<'_>, report: &mut Report<'_>) -> Option<String> {
+    match &field.value.kind {
+        NodeKind::Scalar(s) => {
+            let chars = s.chars().count();
+            if s.trim().is_empty() {
+                report.emit2(
+                    Rule::CompatibilityEmpty,
+                    field.pos(),
+                    || "`compatibility` is empty; leave it out instead".to_owned(),
+                    || "Field 'compatibility' must be 1-500 characters if provided".to_owned(),
+                );
+                return None;
+            }
+            if chars > MAX_COMPATIBILITY_CHARS {
+                report.emit2(
+                    Rule::CompatibilityTooLong,
+                    field.pos(),
+                    || format!("`compatibility` is {chars} characters long; the limit is {MAX_COMPATIBILITY_CHARS}"),
+                    || format!("Compatibility exceeds {MAX_COMPATIBILITY_CHARS} character limit ({chars} chars)"),
+                );
+            }
+            Some(s.clone())
+        }
+        NodeKind::Null => None,
+        other => {
+            let found = if matches!(other, NodeKind::Seq(_)) {
+                "a list"
+            } else {
+                "a mapping"
+            };
+            report.emit2(
+                Rule::CompatibilityNotString,
+                field.pos(),
+                || format!("`compatibility` must be a string, found {found}; ignored"),
+                || "Field 'compatibility' must be a string".to_owned(),
+            );
+            None
+        }
+    }
+}
+
+fn read_metadata(field: &Field<'_>, limits: &Limits, report: &mut Report<'_>) -> Option<Value> {
+    match &field.value.kind {
+        NodeKind::Null => None,
+        NodeKind::Map(entries) => {
+            let value = field.value.to_value();
+            let depth = value.depth();
+            let size = value.json_len();
+            if depth > limits.max_metadata_depth || size > limits.max_metadata_bytes {
+                report.error(
+                    Rule::MetadataTooLarge,
+                    field.pos(),
+                    format!(
+                        "`metadata` is {size} bytes as JSON and {depth} levels deep; the limits are {} bytes and {} levels",
+                        limits.max_metadata_bytes, limits.max_metadata_depth
+                    ),
+                );
+                return None;
+            }
+            if report.enabled(Rule::MetadataNotFlat) {
+                let nested: Vec<&str> = entries
+                    .iter()
+                    .filter(|(_, v)| !matches!(v.kind, NodeKind::Scalar(_) | NodeKind::Null))
+                    .filter_map(|(k, _)| k.as_scalar())
+                    .collect();
+                if !nested.is_empty() {
+                    report.emit(Rule::MetadataNotFlat, field.pos(), || {
+                        format!(
+                            "metadata values must be strings under the spec; nested: {}",
+                            nested.join(", ")
+                        )
+                    });
+                }
+            }
+            Some(value)
+        }
+        _ => {
+            let found = fields::describe(field.value);
+            report.emit(Rule::MetadataNotMap, field.pos(), || {
+                format!("`metadata` must be a mapping, found {found}; dropped")
+            });
+            None
+        }
+    }
+}
+
+/// Reads `allowed-tools` and `forbidden-tools`. False when a list cannot be trusted.
+fn read_tools(f: &mut Fields<'_>, tools: &mut ToolPolicy, report: &mut Report<'_>) -> bool {
+    let mut ok = true;
+    if let Some(field) = f.take(report, &["allowed-tools", "allowed_tools"]) {
+        match fields::tool_list(report, &field) {
+            Ok(list) => {
+                if list.is_empty() {
+                    let key = field.key;
+                    report.emit(Rule::EmptyToolList, field.pos(), || {
+                        format!("`{key}` is empty: this skill grants no tools (leave it out to restrict nothing)")
+                    });
+                }
+                if matches!(field.value.kind, NodeKind::Seq(_)) {
+                    report.emit(Rule::ToolListNotString, field.pos(), || {
+                        "allowed-tools should be a space-separated string under the spec, found a list".to_owned()
+                    });
+                }
+                tools.allow = Some(list);
+            }
+            Err(()) => ok = false,
+        }
+    }
+    if let Some(field) = f.take(
+        report,
+        &[
+            "forbidden-tools",
+            "forbidden_tools",
+            "disallowed-tools",
+            "disallowed_tools",
+        ],
+    ) {
+        match fields::tool_list(report, &field) {
+            Ok(list) => tools.deny = list,
+            Err(()) => ok = false,
+        }
+    }
+    if let Some(allow) = &tools.allow {
+        let both: Vec<&str> = allow
+            .iter()
+            .filter(|t| tools.deny.contains(t))
+            .map(String::as_str)
+            .collect();
+        if !both.is_empty() {
+            report.emit(Rule::ToolAllowedAndForbidden, None, || {
+                format!(
+                    "allowed and forbidden at once (forbidden wins): {}",
+                    both.join(", ")
+                )
+            });
+        }
+    }
+    ok
+}
+
+fn read_argument_hint(field: &Field<'_>, report: &mut Report<'_>) -> Option<String> {
+    match &field.value.kind {
+        // `argument-hint: [file]` is a YAML list; the author meant the bracketed text.
+        NodeKind::Seq(items) if items.iter().all(|i| i.as_scalar().is_some()) => Some(
+            items
+                .iter()
+                .filter_map(Node::as_scalar)
+                .map(|s| format!("[{s}]"))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        _ => fields::string(report, field, Rule::WrongType),
+    }
+}
+
+fn read_context(field: &Field<'_>, report: &mut Report<'_>) -> SkillContext {
+    match field.value.as_scalar().map(str::trim) {
+        Some("inline") => SkillContext::Inline,
+        Some("fork") => SkillContext::Fork,
+        _ => {
+            let found = fields::describe(field.value);
+            report.emit(Rule::InvalidContext, field.pos(), || {
+                format!("`context` must be `inline` or `fork`, found {found}; inline is used")
+            });
+            SkillContext::Inline
+        }
+    }
+}
+
+/// Model aliases resolved from the configuration.
+pub const MODEL_ALIASES: [&str; 4] = ["haiku", "sonnet", "opus", "inherit"];
+
+/// True when `model` is an alias or has the `provider/model` shape.
+pub fn is_model_reference(model: &str) -> bool {
+    MODEL_ALIASES.contains(&model)
+        || model
+            .split_once('/')
+            .is_some_and(|(p, m)| !p.is_empty() && !m.is_empty() && !p.contains(char::is_whitespace))
+}
+
+fn check_model(model: &str, field: &Field<'_>, report: &mut Report<'_>) {
+    if !is_model_reference(model) {
+        report.emit(Rule::UnrecognizedModel, field.pos(), || {
+            format!(
+                "model `{}` is neither an alias (haiku, sonnet, opus, inherit) nor provider/model",
+                shorten(model)
+            )
+        });
+    }
+}
+
+/// Keywords from a `Keywords: a, b` tail of the description (Context Graph convention).
+fn keywords_in_description(description: &str) -> Vec<String> {
+    let Some(idx) = description.find("Keywords:") else {
+        return Vec::new();
+    };
+    description[idx + "Keywords:".len()..]
+        .split([',', ' ', '\n'])
+        .map(|s| s.trim().trim_end_matches('.').to_lowercase())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+fn read_contract(f: &mut Fields<'_>, report: &mut Report<'_>) -> SkillContract {
+    let mut contract = SkillContract::default();
+    if let Some(field) = f.take(report, &["execution-protocol", "execution_protocol"]) {
+        contract.execution_protocol = fields::text_list(report, &field);
+    }
+    if let Some(field) = f.take(report, &["preconditions"]) {
+        contract.preconditions = fields::text_list(report, &field);
+    }
+    if let Some(field) = f.take(report, &["postconditions"]) {
+        contract.postconditions = fields::text_list(report, &field);
+    }
+    if let Some(field) = f.take(report, &["output-contract", "output_contract"]) {
+        contract.output_contract = read_output_contract(&field, report);
+    }
+    if let Some(field) = f.take(report, &["compatibility-rules", "compatibility_rules"]) {
+        contract.compatibility_rules = read_rules(&field, report, |kind| match kind {
+            "requires" => Some(CompatibilityKind::Requires),
+            "incompatible" => Some(CompatibilityKind::Incompatible),
+            _ => None,
+        })
+        .into_iter()
+        .map(|(kind, skill, reason)| CompatibilityRule {
+            kind,
+            skill,
+            reason,
+        })
+        .collect();
+    }
+    if let Some(field) = f.take(report, &["composability-rules", "composability_rules"]) {
+        contract.composability_rules = read_rules(&field, report, |kind| match kind {
+            "requires" => Some(ComposabilityKind::Requires),
+            "forbids" => Some(ComposabilityKind::Forbids),
+            _ => None,
+        })
+        .into_iter()
+        .map(|(kind, skill, reason)| ComposabilityRule {
+            kind,
+            skill,
+            reason,
+        })
+        .collect();
+    }
+    contract
+}
+
+fn read_output_contract(field: &Field<'_>, report: &mut Report<'_>) -> Option<OutputContract> {
+    let NodeKind::Map(entries) = &field.value.kind else {
+        report.error(
+            Rule::InvalidSkillRule,
+            field.pos(),
+            format!(
+                "`{}` must be a mapping with `type` and optional `schema`",
+                field.key
+            ),
+        );
+        return None;
+    };
+    let mut f = Fields::new(entries, report);
+    let kind = f
+        .take(report, &["type"])
+        .and_then(|t| fields::string(report, &t, Rule::InvalidSkillRule));
+    let schema = f.take(report, &["schema"]).map(|s| fields::value(&s));
+    match kind {
+        Some(kind) => Some(OutputContract { kind, schema }),
+        None => {
+            report.error(
+                Rule::InvalidSkillRule,
+                field.pos(),
+                format!("`{}` needs a `type`", field.key),
+            );
+            None
+        }
+    }
+}
+
+/// Reads a list of `{type, skill, reason}` rules; `kind_of` maps the `type` text.
+fn read_rules<K>(
+    field: &Field<'_>,
+    report: &mut Report<'_>,
+    kind_of: impl Fn(&str) -> Option<K>,
+) -> Vec<(K, String, Option<String>)> {
+    let key = field.key;
+    let NodeKind::Seq(items) = &field.value.kind else {
+        if !field.value.is_null() {
+            report.error(
+                Rule::InvalidSkillRule,
+                field.pos(),
+                format!("`{key}` must be a list of {{type, skill, reason}} entries"),
+            );
+        }
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for item in items {
+        let NodeKind::Map(entries) = &item.kind else {
+            report.error(
+                Rule::InvalidSkillRule,
+                item.pos,
+                format!(
+                    "each `{key}` entry must be a mapping, found {}",
+                    item.type_name()
+                ),
+            );
+            continue;
+        };
+        let mut f = Fields::new(entries, report);
+        let kind_text = f
+            .take(report, &["type"])
+            .and_then(|t| fields::string(report, &t, Rule::InvalidSkillRule));
+        let skill = f
+            .take(report, &["skill"])
+            .and_then(|s| fields::string(report, &s, Rule::InvalidSkillRule));
+        let reason = f
+            .take(report, &["reason"])
+            .and_then(|r| fields::string(report, &r, Rule::WrongType));
+        let kind = kind_text.as_deref().and_then(&kind_of);
+        match (kind, skill) {
+            (Some(kind), Some(skill)) if !skill.trim().is_empty() => {
+                out.push((kind, skill.trim().to_owned(), reason));
+            }
+            (None, _) => report.error(
+                Rule::InvalidSkillRule,
+                item.pos,
+                format!(
+                    "`{key}` entry has type {}; expected one of the documented types",
+                    kind_text.map_or_else(|| "missing".to_owned(), |t| format!("`{t}`"))
+                ),
+            ),
+            _ => report.error(
+                Rule::InvalidSkillRule,
+                item.pos,
+                format!("`{key}` entry names no `skill`"),
+            ),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_references() {
+        assert!(is_model_reference("haiku"));
+        assert!(is_model_reference("openai/gpt-4o"));
+        assert!(is_model_reference("anthropic/claude-sonnet-4-20250514"));
+        assert!(!is_model_reference("gpt-4o"));
+        assert!(!is_model_reference("/x"));
+    }
+
+    #[test]
+    fn description_keywords_tail() {
+        assert_eq!(
+            keywords_in_description("Does X. Keywords: alpha, Beta gamma."),
+            ["alpha", "beta", "gamma"]
+        );
+        assert!(keywords_in_description("No tail").is_empty());
+    }
+}

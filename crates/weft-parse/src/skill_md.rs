@@ -1,0 +1,358 @@
+//! `SKILL.md`: frontmatter and body, from bytes to a [`ParsedSkill`].
+
+use std::path::Path;
+
+use weft_types::{Diagnostic, Skill, SkillFormat, has_errors};
+
+use crate::decode::{decode, describe_char, find_control, position_at};
+use crate::frontmatter::{SplitError, split};
+use crate::markdown::tidy_body;
+use crate::node::NodeKind;
+use crate::options::ParseOptions;
+use crate::report::Report;
+use crate::rules::Rule;
+use crate::skill_map::{SkillInputs, interpret_skill};
+use crate::yaml::{self, YamlError};
+
+/// The result of parsing one skill file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedSkill {
+    /// The skill, when it can be used: `None` whenever an error was reported.
+    pub skill: Option<Skill>,
+    /// The best name known for reports, also when `skill` is `None` (the `name` key as
+    /// written, else the directory name).
+    pub name: Option<String>,
+    /// The body (level 2), tidied and truncated to the body limit; `None` when empty.
+    pub body: Option<String>,
+    /// Everything worth reporting, errors and warnings.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ParsedSkill {
+    /// True when the skill can be used (no error was reported).
+    pub fn is_valid(&self) -> bool {
+        self.skill.is_some() && !has_errors(&self.diagnostics)
+    }
+
+    /// True when any warning was reported.
+    pub fn has_warnings(&self) -> bool {
+        self.diagnostics.iter().any(|d| !d.is_error())
+    }
+
+    fn failed(name: Option<String>, diagnostics: Vec<Diagnostic>) -> Self {
+        Self {
+            skill: None,
+            name,
+            body: None,
+            diagnostics,
+        }
+    }
+}
+
+/// The directory name of a skill file's parent (`research/SKILL.md` → `research`).
+pub(crate) fn dir_name_of(path: &Path) -> Option<&str> {
+    path.parent()?.file_name()?.to_str()
+}
+
+/// Parses the bytes of a `SKILL.md` file. `path` is the file's path: it names the file in
+/// diagnostics and its parent directory supplies the default name.
+///
+/// ```
+/// use std::path::Path;
+/// use weft_parse::{parse_skill_md, ParseOptions};
+///
+/// let text = "---\nname: research\ndescription: Deep research\nallowed-tools: Read, Bash(git log:*)\n---\n\nResearch $ARGUMENTS.\n";
+/// let parsed = parse_skill_md(text.as_bytes(), Path::new("skills/research/SKILL.md"), &ParseOptions::default());
+/// let skill = parsed.skill.unwrap();
+/// assert_eq!(skill.name, "research");
+/// assert_eq!(skill.tools.allow.unwrap(), ["Read", "Bash(git log:*)"]);
+/// assert_eq!(parsed.body.as_deref(), Some("Research $ARGUMENTS."));
+/// ```
+pub fn parse_skill_md(bytes: &[u8], path: &Path, options: &ParseOptions) -> ParsedSkill {
+    let mut report = Report::new(path, options.profile);
+    let dir_name = dir_name_of(path);
+    let fallback_name = dir_name.map(str::to_owned);
+
+    if bytes.len() > options.limits.max_file_bytes {
+        report.error(
+            Rule::FileTooLarge,
+            None,
+            format!(
+                "file is larger than {} KiB; it was not read",
+                options.limits.max_file_bytes / 1024
+            ),
+        );
+        return ParsedSkill::failed(fallback_name, report.finish());
+    }
+    let decoded = match decode(bytes) {
+        Ok(d) => d,
+        Err(e) => {
+            report.invalid_utf8(e.offset, e.line);
+            return ParsedSkill::failed(fallback_name, report.finish());
+        }
+    };
+    if decoded.had_bom {
+        report.emit(Rule::ByteOrderMark, None, || {
+            if options.profile == crate::Profile::Spec {
+                "UTF-8 byte-order mark stripped (skills-ref rejects this file: SKILL.md must start with YAML frontmatter (---))".to_owned()
+            } else {
+                "UTF-8 byte-order mark stripped".to_owned()
+            }
+        });
+    }
+    let text = decoded.text;
+
+    let parts = match split(text) {
+        Ok(parts) => parts,
+        Err(SplitError::NotClosed { open_line }) => {
+            report.emit2(
+                Rule::FrontmatterNotClosed,
+                Some(weft_types::Position::new(open_line, 1)),
+                || "frontmatter opened with `---` is never closed by a `---` line".to_owned(),
+                || "SKILL.md frontmatter not properly closed with ---".to_owned(),
+            );
+            return ParsedSkill::failed(fallback_name, report.finish());
+        }
+        Err(SplitError::MalformedDelimiter { line }) => {
+            report.emit2(
+                Rule::MalformedDelimiter,
+                Some(weft_types::Position::new(line, 1)),
+                || "the first line starts with `---` but is not a `---` delimiter line".to_owned(),
+                || "SKILL.md must start with YAML frontmatter (---)".to_owned(),
+            );
+            return ParsedSkill::failed(fallback_name, report.finish());
+        }
+    };
+
+    if let Some((i, c)) = find_control(parts.body) {
+        let pos = position_at(parts.body, i, parts.body_line);
+        report.emit(Rule::ControlInBody, Some(pos), || {
+            format!("control character {} in the body", describe_char(c))
+        });
+    }
+
+    let Some(fm) = parts.frontmatter else {
+        report.emit2(
+            Rule::NoFrontmatter,
+            Some(weft_types::Position::new(1, 1)),
+            || "no YAML frontmatter: the name comes from the directory and the description from the first paragraph".to_owned(),
+            || "SKILL.md must start with YAML frontmatter (---)".to_owned(),
+        );
+        return finish(&[], parts.body, path, dir_name, options, report);
+    };
+    if parts.leading_blank_lines > 0 {
+        report.emit2(
+            Rule::LeadingBlankLines,
+            Some(weft_types::Position::new(1, 1)),
+            || {
+                format!(
+                    "{} blank line(s) before the opening `---`",
+                    parts.leading_blank_lines
+                )
+            },
+            || "SKILL.md must start with YAML frontmatter (---)".to_owned(),
+        );
+    }
+    if let Some((i, c)) = find_control(fm.yaml) {
+        let pos = position_at(fm.yaml, i, fm.first_line);
+        report.error(
+            Rule::ControlInFrontmatter,
+            Some(pos),
+            format!(
+                "control character {} in the frontmatter (YAML does not allow it unescaped)",
+                describe_char(c)
+            ),
+        );
+        return ParsedSkill::failed(fallback_name, report.finish());
+    }
+
+    let node = match parse_frontmatter_yaml(fm.yaml, fm.first_line, options, &mut report) {
+        Ok(node) => node,
+        Err(()) => return ParsedSkill::failed(fallback_name, report.finish()),
+    };
+    let entries = match node.kind {
+        NodeKind::Map(entries) => entries,
+        other => {
+            let found = match other {
+                NodeKind::Null => "empty",
+                NodeKind::Scalar(_) => "a string",
+                NodeKind::Seq(_) => "a list",
+                NodeKind::Map(_) => "a mapping",
+            };
+            report.emit2(
+                Rule::NotAMapping,
+                node.pos,
+                || format!("the frontmatter must be a mapping of keys to values, but it is {found}"),
+                || "SKILL.md frontmatter must be a YAML mapping".to_owned(),
+            );
+            return ParsedSkill::failed(fallback_name, report.finish());
+        }
+    };
+    finish(&entries, parts.body, path, dir_name, options, report)
+}
+
+/// Parses the frontmatter YAML, retrying once with quoted values when the only problem is an
+/// unquoted `: ` inside a value (the most common mistake in real skills).
+fn parse_frontmatter_yaml(
+    yaml_text: &str,
+    first_line: u32,
+    options: &ParseOptions,
+    report: &mut Report<'_>,
+) -> Result<crate::node::Node, ()> {
+    match yaml::parse(yaml_text, first_line, &options.limits.yaml) {
+        Ok(node) => Ok(node),
+        Err(err) => {
+            if err.message.contains("mapping values are not allowed")
+                && let Some((fixed, lines)) = quote_colon_values(yaml_text)
+                && let Ok(node) = yaml::parse(&fixed, first_line, &options.limits.yaml)
+            {
+                for line in lines {
+                    let line_no = first_line + line;
+                    report.emit(
+                        Rule::UnquotedColon,
+                        Some(weft_types::Position::new(line_no, 1)),
+                        || {
+                            "the value contains `: ` and is not quoted; it was read as quoted text (quote it to fix)".to_owned()
+                        },
+                    );
+                }
+                if !report.has_errors() {
+                    return Ok(node);
+                }
+                return Err(());
+            }
+            report_yaml_error(&err, report);
+            Err(())
+        }
+    }
+}
+
+pub(crate) fn report_yaml_error(err: &YamlError, report: &mut Report<'_>) {
+    let msg = err.message.clone();
+    report.emit2(
+        err.rule,
+        err.pos,
+        || match err.rule {
+            Rule::DuplicateKey => format!("invalid YAML: {msg} (a key may appear only once)"),
+            Rule::YamlLimit => format!("YAML exceeds a safety limit: {msg}"),
+            _ => format!("invalid YAML: {msg}"),
+        },
+        || format!("Invalid YAML in frontmatter: {msg}"),
+    );
+}
+
+/// Rewrites top-level `key: value` lines whose plain value contains `: ` into single-quoted
+/// values. Returns the new text and the 0-based indexes of the rewritten lines.
+fn quote_colon_values(yaml_text: &str) -> Option<(String, Vec<u32>)> {
+    let mut out = String::with_capacity(yaml_text.len() + 16);
+    let mut changed = Vec::new();
+    for (i, line) in yaml_text.split_inclusive('\n').enumerate() {
+        let (content, ending) = match line.strip_suffix("\r\n") {
+            Some(c) => (c, "\r\n"),
+            None => match line.strip_suffix('\n') {
+                Some(c) => (c, "\n"),
+                None => (line, ""),
+            },
+        };
+        let rewritten = content
+            .split_once(": ")
+            .filter(|(key, _)| {
+                !key.is_empty()
+                    && !key.starts_with([' ', '\t', '#', '-', '?'])
+                    && key
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            })
+            .and_then(|(key, value)| {
+                let v = value.trim();
+                let plain = !v.starts_with([
+                    '\'', '"', '|', '>', '[', '{', '&', '*', '!', '#', '%', '@', '`',
+                ]);
+                (plain && v.contains(": ")).then(|| format!("{key}: '{}'", v.replace('\'', "''")))
+            });
+        match rewritten {
+            Some(r) => {
+                out.push_str(&r);
+                changed.push(u32::try_from(i).unwrap_or(u32::MAX));
+            }
+            None => out.push_str(content),
+        }
+        out.push_str(ending);
+    }
+    (!changed.is_empty()).then_some((out, changed))
+}
+
+fn finish(
+    entries: &[(crate::node::Node, crate::node::Node)],
+    raw_body: &str,
+    path: &Path,
+    dir_name: Option<&str>,
+    options: &ParseOptions,
+    mut report: Report<'_>,
+) -> ParsedSkill {
+    let body = tidy_body(raw_body);
+    let inputs = SkillInputs {
+        format: SkillFormat::SkillMd,
+        scope: options.scope,
+        path: Some(path),
+        dir_name,
+        body: Some(&body),
+        limits: &options.limits,
+    };
+    let skill = interpret_skill(entries, &inputs, &mut report);
+    let name = skill.as_ref().map(|s| s.name.clone()).or_else(|| {
+        entries
+            .iter()
+            .find(|(k, _)| k.as_scalar() == Some("name"))
+            .and_then(|(_, v)| v.as_scalar())
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+            .or_else(|| dir_name.map(str::to_owned))
+    });
+    let body = truncate_body(body, options.limits.max_body_bytes, &mut report);
+    let diagnostics = report.finish();
+    let skill = skill.filter(|_| !has_errors(&diagnostics));
+    ParsedSkill {
+        skill,
+        name,
+        body,
+        diagnostics,
+    }
+}
+
+/// Applies the body limit (SEC-SKILL-03): cut at a character boundary, with a warning.
+pub(crate) fn truncate_body(body: String, max: usize, report: &mut Report<'_>) -> Option<String> {
+    if body.is_empty() {
+        return None;
+    }
+    if body.len() <= max {
+        return Some(body);
+    }
+    let mut cut = max;
+    while !body.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let total = body.len();
+    report.emit(Rule::BodyTruncated, None, || {
+        format!("body is {total} bytes; only the first {max} are used (max_skill_prompt_bytes)")
+    });
+    Some(body[..cut].to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_fallback_rewrites_only_plain_top_level_values() {
+        let (fixed, lines) = quote_colon_values(
+            "name: s\ndescription: Use when: asked\nq: 'a: b'\n  nested: x: y\n",
+        )
+        .unwrap();
+        assert_eq!(
+            fixed,
+            "name: s\ndescription: 'Use when: asked'\nq: 'a: b'\n  nested: x: y\n"
+        );
+        assert_eq!(lines, [1]);
+    }
+}
