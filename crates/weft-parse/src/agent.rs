@@ -153,8 +153,7 @@ pub fn parse_agent(bytes: &[u8], path: &Path, options: &ParseOptions) -> ParsedA
                 report.error(
                     Rule::MalformedDelimiter,
                     Some(weft_types::Position::new(line, 1)),
-                    "the first line starts with `---` but is not a `---` delimiter line"
-                        .to_owned(),
+                    "the first line starts with `---` but is not a `---` delimiter line".to_owned(),
                 );
                 return failed(report, fallback);
             }
@@ -191,7 +190,13 @@ pub fn parse_agent(bytes: &[u8], path: &Path, options: &ParseOptions) -> ParsedA
         format,
         path: Some(path.to_path_buf()),
     };
-    let agent = interpret_agent(entries, body.as_deref(), fallback.clone(), source, &mut report);
+    let agent = interpret_agent(
+        entries,
+        body.as_deref(),
+        fallback.clone(),
+        source,
+        &mut report,
+    );
     let name = agent.as_ref().map(|a| a.name.clone()).or(fallback);
     let diagnostics = report.finish();
     ParsedAgent {
@@ -228,7 +233,11 @@ fn interpret_agent(
         }
         None => {
             let Some(fallback) = fallback_name else {
-                report.error(Rule::AgentMissingName, None, "the agent has no `name`".to_owned());
+                report.error(
+                    Rule::AgentMissingName,
+                    None,
+                    "the agent has no `name`".to_owned(),
+                );
                 return None;
             };
             report.emit(Rule::AgentMissingName, None, || {
@@ -267,7 +276,10 @@ fn interpret_agent(
         }
     }
     let prompt_key = f
-        .take(report, &["system_prompt", "systemPrompt", "system-prompt", "prompt"])
+        .take(
+            report,
+            &["system_prompt", "systemPrompt", "system-prompt", "prompt"],
+        )
         .and_then(|fl| fields::string(report, &fl, Rule::WrongType));
     agent.system_prompt = body
         .filter(|b| !b.is_empty())
@@ -310,9 +322,8 @@ fn interpret_agent(
             "max-turns",
         ],
     ) {
-        agent.max_tool_iterations = number(report, &field, |s| {
-            s.parse::<u32>().ok().filter(|n| *n > 0)
-        });
+        agent.max_tool_iterations =
+            number(report, &field, |s| s.parse::<u32>().ok().filter(|n| *n > 0));
     }
     if let Some(field) = f.take(report, &["temperature"]) {
         agent.temperature = number(report, &field, |s| {
@@ -321,7 +332,10 @@ fn interpret_agent(
                 .filter(|t| t.is_finite() && (0.0..=2.0).contains(t))
         });
     }
-    if let Some(field) = f.take(report, &["context_window", "contextWindow", "context-window"]) {
+    if let Some(field) = f.take(
+        report,
+        &["context_window", "contextWindow", "context-window"],
+    ) {
         agent.context_window = number(report, &field, |s| s.parse::<u64>().ok().filter(|n| *n > 0));
     }
     if let Some(field) = f.take(report, &["background"])
@@ -329,7 +343,10 @@ fn interpret_agent(
     {
         agent.background = b;
     }
-    if let Some(field) = f.take(report, &["permissionMode", "permission_mode", "permission-mode"]) {
+    if let Some(field) = f.take(
+        report,
+        &["permissionMode", "permission_mode", "permission-mode"],
+    ) {
         agent.permission_mode = fields::string(report, &field, Rule::WrongType);
         if let Some(mode) = agent.permission_mode.as_deref()
             && !PERMISSION_MODES.contains(&mode)

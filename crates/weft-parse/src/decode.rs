@@ -91,7 +91,13 @@ mod tests {
     #[test]
     fn reports_invalid_utf8_offset_and_line() {
         let err = decode(b"---\ndescription: caf\xe9\n").unwrap_err();
-        assert_eq!(err, InvalidUtf8 { offset: 20, line: 2 });
+        assert_eq!(
+            err,
+            InvalidUtf8 {
+                offset: 20,
+                line: 2
+            }
+        );
     }
 
     #[test]

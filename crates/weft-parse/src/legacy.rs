@@ -93,7 +93,10 @@ pub fn parse_legacy(
         report.error(
             Rule::NotAMapping,
             None,
-            format!("skill.json must be a JSON object, found {}", node.type_name()),
+            format!(
+                "skill.json must be a JSON object, found {}",
+                node.type_name()
+            ),
         );
         return failed(report);
     };

@@ -54,7 +54,11 @@ pub fn first_paragraph(body: &str) -> Option<String> {
         return None;
     }
     let joined = parts.join(" ");
-    Some(cut_chars(&joined, MAX_BODY_DESCRIPTION_CHARS).trim_end().to_owned())
+    Some(
+        cut_chars(&joined, MAX_BODY_DESCRIPTION_CHARS)
+            .trim_end()
+            .to_owned(),
+    )
 }
 
 /// `text` cut to at most `max` characters (at a character boundary).
@@ -116,7 +120,9 @@ pub fn tidy_body(body: &str) -> String {
             break;
         }
     }
-    normalized[start.min(normalized.len())..].trim_end().to_owned()
+    normalized[start.min(normalized.len())..]
+        .trim_end()
+        .to_owned()
 }
 
 #[cfg(test)]
@@ -146,7 +152,10 @@ mod tests {
 
     #[test]
     fn tidy_body_trims_and_normalises() {
-        assert_eq!(tidy_body("\r\n\r\n  Do it.\r\nNow. \r\n\r\n"), "  Do it.\nNow.");
+        assert_eq!(
+            tidy_body("\r\n\r\n  Do it.\r\nNow. \r\n\r\n"),
+            "  Do it.\nNow."
+        );
         assert_eq!(tidy_body("\n\n"), "");
     }
 }

@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use weft_types::{
-    CompatibilityKind, CompatibilityRule, ComposabilityKind, ComposabilityRule,
-    DescriptionSource, OutputContract, Scope, Skill, SkillContext, SkillContract, SkillFormat,
-    Source, ToolPolicy, Value,
+    CompatibilityKind, CompatibilityRule, ComposabilityKind, ComposabilityRule, DescriptionSource,
+    OutputContract, Scope, Skill, SkillContext, SkillContract, SkillFormat, Source, ToolPolicy,
+    Value,
 };
 
 use crate::fields::{self, Field, Fields, dedup_in_place};
@@ -164,7 +164,9 @@ pub(crate) fn interpret_skill(
             "`tools` is a subagent field; a skill declares `allowed-tools` (kept as an unknown key)"
                 .to_owned()
         });
-        skill.extra.push(("tools".to_owned(), fields::value(&field)));
+        skill
+            .extra
+            .push(("tools".to_owned(), fields::value(&field)));
     }
     for field in f.untaken() {
         skill
@@ -236,7 +238,10 @@ fn read_name(
     let trimmed = raw.trim();
     if trimmed != raw {
         report.emit(Rule::NameWhitespace, pos, || {
-            format!("`name` has surrounding whitespace; `{}` is used", shorten(trimmed))
+            format!(
+                "`name` has surrounding whitespace; `{}` is used",
+                shorten(trimmed)
+            )
         });
     }
 
@@ -355,7 +360,11 @@ fn read_description(
                         || {
                             format!(
                                 "{}; the body's first paragraph is used",
-                                if present { "`description` is empty" } else { "no `description`" }
+                                if present {
+                                    "`description` is empty"
+                                } else {
+                                    "no `description`"
+                                }
                             )
                         },
                         || {
@@ -569,9 +578,9 @@ pub const MODEL_ALIASES: [&str; 4] = ["haiku", "sonnet", "opus", "inherit"];
 /// True when `model` is an alias or has the `provider/model` shape.
 pub fn is_model_reference(model: &str) -> bool {
     MODEL_ALIASES.contains(&model)
-        || model
-            .split_once('/')
-            .is_some_and(|(p, m)| !p.is_empty() && !m.is_empty() && !p.contains(char::is_whitespace))
+        || model.split_once('/').is_some_and(|(p, m)| {
+            !p.is_empty() && !m.is_empty() && !p.contains(char::is_whitespace)
+        })
 }
 
 fn check_model(model: &str, field: &Field<'_>, report: &mut Report<'_>) {

@@ -182,7 +182,11 @@ pub fn parse_skill_md(bytes: &[u8], path: &Path, options: &ParseOptions) -> Pars
             report.emit2(
                 Rule::NotAMapping,
                 node.pos,
-                || format!("the frontmatter must be a mapping of keys to values, but it is {found}"),
+                || {
+                    format!(
+                        "the frontmatter must be a mapping of keys to values, but it is {found}"
+                    )
+                },
                 || "SKILL.md frontmatter must be a YAML mapping".to_owned(),
             );
             return ParsedSkill::failed(fallback_name, report.finish());

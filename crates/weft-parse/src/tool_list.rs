@@ -57,7 +57,11 @@ pub fn split_tool_list(text: &str) -> Result<Vec<String>, UnbalancedParens> {
 }
 
 fn near(text: &str, index: usize) -> String {
-    let start = text[..index].char_indices().rev().nth(20).map_or(0, |(i, _)| i);
+    let start = text[..index]
+        .char_indices()
+        .rev()
+        .nth(20)
+        .map_or(0, |(i, _)| i);
     text[start..].chars().take(40).collect()
 }
 

@@ -88,7 +88,8 @@ struct ShapeOf(Shape<RawNode>);
 
 impl<'de> Deserialize<'de> for ShapeOf {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(ShapeVisitor::<RawNode>::new()).map(ShapeOf)
+        d.deserialize_any(ShapeVisitor::<RawNode>::new())
+            .map(ShapeOf)
     }
 }
 
@@ -200,8 +201,17 @@ fn convert_error(err: &serde_saphyr::Error, line_shift: u32) -> YamlError {
     {
         message = message[idx + 2..].to_owned();
     }
-    if let Some(idx) = message.find(", set DuplicateKeyPolicy") {
-        message.truncate(idx);
+    // Positions inside the message count from the frontmatter's first line, not the file's;
+    // the diagnostic carries the file position, so drop them from the text.
+    for marker in [
+        ", set DuplicateKeyPolicy",
+        " at line ",
+        " (defined at line",
+        " (used at line",
+    ] {
+        if let Some(idx) = message.find(marker) {
+            message.truncate(idx);
+        }
     }
     let message = message.lines().next().unwrap_or("").trim().to_owned();
     let message = if rule == Rule::YamlLimit && message.contains("recursion limit") {
@@ -209,17 +219,14 @@ fn convert_error(err: &serde_saphyr::Error, line_shift: u32) -> YamlError {
     } else {
         message
     };
-    let pos = err
-        .location()
-        .filter(|l| l.line() > 0)
-        .map(|l| {
-            Position::new(
-                u32::try_from(l.line())
-                    .unwrap_or(u32::MAX)
-                    .saturating_add(line_shift),
-                u32::try_from(l.column()).unwrap_or(u32::MAX),
-            )
-        });
+    let pos = err.location().filter(|l| l.line() > 0).map(|l| {
+        Position::new(
+            u32::try_from(l.line())
+                .unwrap_or(u32::MAX)
+                .saturating_add(line_shift),
+            u32::try_from(l.column()).unwrap_or(u32::MAX),
+        )
+    });
     // Some limit breaches arrive wrapped (e.g. inside an alias error); recognise them by text.
     let rule = if rule == Rule::YamlSyntax
         && ["recursion limit", "limit exceeded", "budget breached"]
@@ -230,11 +237,7 @@ fn convert_error(err: &serde_saphyr::Error, line_shift: u32) -> YamlError {
     } else {
         rule
     };
-    YamlError {
-        rule,
-        message,
-        pos,
-    }
+    YamlError { rule, message, pos }
 }
 
 #[cfg(test)]

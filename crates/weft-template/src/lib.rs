@@ -1,1 +1,43 @@
-//! (work in progress)
+//! Single-pass rendering of skill bodies.
+//!
+//! A skill body is a Markdown template. When the skill is invoked, [`render`] fills its
+//! placeholders from an [`InvocationContext`](weft_types::InvocationContext):
+//!
+//! * `$ARGUMENTS` — all arguments joined by single spaces;
+//! * `$ARGUMENTS[N]`, `${N}` — argument `N` (0-based), left as written when out of range;
+//! * `$N` — argument `N` too, but only outside Markdown code (inline spans and fenced blocks)
+//!   and only when in range, so `$100` and `` `echo $1` `` survive;
+//! * `$SESSION_ID`, `${SESSION_ID}`, `${CLAUDE_SESSION_ID}` — the session id;
+//! * `${CLAUDE_SKILL_DIR}`, `{baseDir}` — the skill's directory, left as written without one;
+//! * `\$` — a literal dollar.
+//!
+//! The template is scanned once and substituted text is never rescanned. A template that uses
+//! no argument placeholder gets the arguments appended as `ARGUMENTS: …`. Raw argument strings
+//! are split with [`split_args`].
+//!
+//! ```
+//! use weft_template::{placeholders, render, split_args, uses_arguments};
+//! use weft_types::InvocationContext;
+//!
+//! let body = "Deploy $0 and $1; keep $2.\n\n```sh\nexport TARGET=\"$1\"\n```\nLog: ${SESSION_ID}.log";
+//! let args = split_args(r#"api "web ui""#)?;
+//! let ctx = InvocationContext::new(args, "abc-123");
+//!
+//! assert_eq!(
+//!     render(body, &ctx),
+//!     "Deploy api and web ui; keep $2.\n\n```sh\nexport TARGET=\"$1\"\n```\nLog: abc-123.log",
+//! );
+//! assert_eq!(placeholders(body), ["0", "1", "2", "SESSION_ID"]);
+//! assert!(uses_arguments(body));
+//!
+//! // No argument placeholder: the arguments are appended.
+//! assert_eq!(render("Summarise.", &ctx), "Summarise.\n\nARGUMENTS: api web ui");
+//! # Ok::<(), weft_template::SplitError>(())
+//! ```
+
+mod args;
+mod render;
+mod scan;
+
+pub use args::{SplitError, split_args};
+pub use render::{placeholders, render, uses_arguments};

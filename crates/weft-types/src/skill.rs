@@ -230,7 +230,11 @@ impl Skill {
     }
 
     /// A skill defined in memory (the API or a built-in) rather than read from a file.
-    pub fn in_memory(name: impl Into<String>, description: impl Into<String>, scope: Scope) -> Self {
+    pub fn in_memory(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        scope: Scope,
+    ) -> Self {
         Self::new(
             name,
             description,

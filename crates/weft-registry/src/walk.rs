@@ -1,0 +1,328 @@
+//! Walking a skill root: which directories hold skills, following DESIGN 4's walk rules.
+//!
+//! Depth-bounded, deterministic (entries in byte order of their names), symlinks followed with
+//! a cycle guard on canonical paths, `.git`, `node_modules` and `target` skipped, and (for
+//! discovery) no descent below a directory that already holds a skill.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use weft_parse::Rule;
+use weft_types::{Diagnostic, Severity};
+
+/// Directory names never entered.
+pub const SKIPPED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
+
+/// How to walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WalkOptions {
+    /// How many directory levels below the root are entered (the root is level 0).
+    pub max_depth: usize,
+    /// Stop descending below a directory that holds a skill (discovery does; `validate`
+    /// walks on to report nested skills).
+    pub stop_at_skill: bool,
+}
+
+impl WalkOptions {
+    /// Discovery: depth 6, stop at skills.
+    pub const DISCOVERY: WalkOptions = WalkOptions {
+        max_depth: 6,
+        stop_at_skill: true,
+    };
+
+    /// Validation of a tree: depth 32, every skill file found, nested ones flagged.
+    pub const VALIDATE: WalkOptions = WalkOptions {
+        max_depth: 32,
+        stop_at_skill: false,
+    };
+}
+
+/// The file(s) a skill directory is read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkillFile {
+    /// A `SKILL.md` (possibly spelled differently, e.g. `skill.md`).
+    Markdown(PathBuf),
+    /// A legacy `skill.json` and its `prompt.md` when present.
+    Legacy {
+        /// The `skill.json` file.
+        json: PathBuf,
+        /// The `prompt.md` beside it, when it exists.
+        prompt: Option<PathBuf>,
+    },
+}
+
+impl SkillFile {
+    /// The file that defines the skill (`SKILL.md` or `skill.json`).
+    pub fn path(&self) -> &Path {
+        match self {
+            SkillFile::Markdown(p) => p,
+            SkillFile::Legacy { json, .. } => json,
+        }
+    }
+}
+
+/// A directory holding a skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundSkill {
+    /// The skill directory.
+    pub dir: PathBuf,
+    /// The file to read.
+    pub file: SkillFile,
+    /// The enclosing skill directory when this one is nested inside another skill.
+    pub nested_in: Option<PathBuf>,
+    /// Warnings about the directory itself (file name spelling, both formats present).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What a walk found.
+#[derive(Debug, Default)]
+pub struct Walk {
+    /// Skill directories, in walk order.
+    pub skills: Vec<FoundSkill>,
+    /// Problems with the tree itself (unreadable directories, symlink loops).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Looks at one directory: does it hold a skill, and in which file?
+///
+/// `SKILL.md` is preferred; another spelling (`skill.md`, `Skill.md`) is accepted with a
+/// warning; `skill.json` is the legacy format, and loses to a `SKILL.md` beside it.
+pub fn skill_file_in(dir: &Path) -> Option<(SkillFile, Vec<Diagnostic>)> {
+    let mut exact = false;
+    let mut other_spelling: Option<String> = None;
+    let mut json = false;
+    let mut prompt = false;
+    let entries = fs::read_dir(dir).ok()?;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        match name {
+            "SKILL.md" => exact = true,
+            "skill.json" => json = true,
+            "prompt.md" => prompt = true,
+            n if n.eq_ignore_ascii_case("skill.md") => {
+                // Deterministic choice among several odd spellings.
+                if other_spelling.as_deref().is_none_or(|o| n < o) {
+                    other_spelling = Some(n.to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut diagnostics = Vec::new();
+    let file = if exact || other_spelling.is_some() {
+        let name = if exact {
+            "SKILL.md".to_owned()
+        } else {
+            other_spelling.clone().unwrap_or_default()
+        };
+        let path = dir.join(&name);
+        if !exact {
+            diagnostics.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    Rule::FileNameSpelling.number(),
+                    format!("skill file is named `{name}`; the standard name is `SKILL.md`"),
+                )
+                .with_path(&path),
+            );
+        }
+        if json {
+            diagnostics.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    Rule::BothFormats.number(),
+                    format!("both `{name}` and `skill.json` are present; `{name}` is used"),
+                )
+                .with_path(&path),
+            );
+        }
+        SkillFile::Markdown(path)
+    } else if json {
+        SkillFile::Legacy {
+            json: dir.join("skill.json"),
+            prompt: prompt.then(|| dir.join("prompt.md")),
+        }
+    } else {
+        return None;
+    };
+    Some((file, diagnostics))
+}
+
+/// Walks `root` and returns every skill directory found, in a deterministic order.
+///
+/// ```no_run
+/// use std::path::Path;
+/// use weft_registry::walk::{walk, WalkOptions};
+///
+/// let found = walk(Path::new(".claude/skills"), WalkOptions::DISCOVERY);
+/// for skill in &found.skills {
+///     println!("{}", skill.dir.display());
+/// }
+/// ```
+pub fn walk(root: &Path, options: WalkOptions) -> Walk {
+    let mut out = Walk::default();
+    let mut visited = HashSet::new();
+    if let Ok(canonical) = fs::canonicalize(root) {
+        visited.insert(canonical);
+    }
+    visit(root, 0, None, options, &mut visited, &mut out);
+    out
+}
+
+fn visit(
+    dir: &Path,
+    depth: usize,
+    enclosing_skill: Option<&Path>,
+    options: WalkOptions,
+    visited: &mut HashSet<PathBuf>,
+    out: &mut Walk,
+) {
+    let mut this_skill: Option<PathBuf> = None;
+    if let Some((file, diagnostics)) = skill_file_in(dir) {
+        let mut diagnostics = diagnostics;
+        if let Some(outer) = enclosing_skill {
+            diagnostics.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    Rule::NestedSkill.number(),
+                    format!(
+                        "skill nested inside the skill at {}; discovery does not load it",
+                        outer.display()
+                    ),
+                )
+                .with_path(file.path()),
+            );
+        }
+        out.skills.push(FoundSkill {
+            dir: dir.to_path_buf(),
+            file,
+            nested_in: enclosing_skill.map(Path::to_path_buf),
+            diagnostics,
+        });
+        if options.stop_at_skill {
+            return;
+        }
+        this_skill = Some(dir.to_path_buf());
+    }
+    if depth >= options.max_depth {
+        return;
+    }
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            if depth > 0 {
+                out.diagnostics.push(
+                    Diagnostic::new(
+                        Severity::Warning,
+                        Rule::Unreadable.number(),
+                        format!("directory could not be read: {e}"),
+                    )
+                    .with_path(dir),
+                );
+            }
+            return;
+        }
+    };
+    let mut subdirs: Vec<(String, PathBuf)> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_str()?.to_owned();
+            if SKIPPED_DIRS.contains(&name.as_str()) {
+                return None;
+            }
+            // `metadata` follows symlinks, so linked skill directories are found too.
+            let path = entry.path();
+            fs::metadata(&path).ok()?.is_dir().then_some((name, path))
+        })
+        .collect();
+    subdirs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let enclosing = this_skill.as_deref().or(enclosing_skill);
+    for (_, path) in subdirs {
+        match fs::canonicalize(&path) {
+            Ok(canonical) => {
+                if !visited.insert(canonical) {
+                    tracing::debug!(path = %path.display(), "already visited (symlink cycle or duplicate link)");
+                    continue;
+                }
+            }
+            Err(_) => continue,
+        }
+        visit(&path, depth + 1, enclosing, options, visited, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn finds_skills_in_order_and_stops_at_skills() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        write(&root.join("b/SKILL.md"), "x");
+        write(&root.join("a/SKILL.md"), "x");
+        write(&root.join("a/inner/SKILL.md"), "x");
+        write(&root.join("node_modules/c/SKILL.md"), "x");
+        write(&root.join("cat/d/skill.md"), "x");
+        let found = walk(root, WalkOptions::DISCOVERY);
+        let dirs: Vec<_> = found
+            .skills
+            .iter()
+            .map(|s| s.dir.strip_prefix(root).unwrap().to_path_buf())
+            .collect();
+        assert_eq!(
+            dirs,
+            [
+                PathBuf::from("a"),
+                PathBuf::from("b"),
+                PathBuf::from("cat/d")
+            ]
+        );
+        assert_eq!(found.skills[2].diagnostics[0].code, "W012");
+
+        let all = walk(root, WalkOptions::VALIDATE);
+        assert_eq!(all.skills.len(), 4);
+        let nested = &all.skills[1];
+        assert!(nested.dir.ends_with("a/inner"));
+        assert_eq!(nested.nested_in.as_deref(), Some(root.join("a").as_path()));
+    }
+
+    #[test]
+    fn legacy_and_both_formats() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        write(&root.join("old/skill.json"), "{}");
+        write(&root.join("old/prompt.md"), "p");
+        write(&root.join("dual/skill.json"), "{}");
+        write(&root.join("dual/SKILL.md"), "x");
+        let found = walk(root, WalkOptions::DISCOVERY);
+        assert!(matches!(found.skills[0].file, SkillFile::Markdown(_)));
+        assert_eq!(found.skills[0].diagnostics[0].code, "W013");
+        assert_eq!(
+            found.skills[1].file,
+            SkillFile::Legacy {
+                json: root.join("old/skill.json"),
+                prompt: Some(root.join("old/prompt.md"))
+            }
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlink_loops_terminate() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        write(&root.join("a/s1/SKILL.md"), "x");
+        std::os::unix::fs::symlink(root, root.join("a/loop")).unwrap();
+        std::os::unix::fs::symlink(root.join("a/s1"), root.join("link-to-s1")).unwrap();
+        let found = walk(root, WalkOptions::VALIDATE);
+        assert_eq!(found.skills.len(), 1);
+    }
+}

@@ -1,0 +1,262 @@
+//! Filling placeholders: the single rendering pass and the template queries built on the scanner.
+
+use std::fmt::Write as _;
+
+use weft_types::InvocationContext;
+
+use crate::scan::{Kind, Placeholder, Scanner, Token};
+
+/// What the append rule adds before the joined arguments.
+const APPEND_PREFIX: &str = "\n\nARGUMENTS: ";
+
+/// Renders `template` with `ctx` in a single pass.
+///
+/// Substituted text is never rescanned: an argument that itself contains `$ARGUMENTS` or `$1`
+/// ends up in the output literally.
+///
+/// | Template | Becomes |
+/// |---|---|
+/// | `$ARGUMENTS` | all arguments joined by single spaces |
+/// | `$ARGUMENTS[N]`, `${N}` | argument `N` (0-based); unchanged when out of range |
+/// | `$N` | argument `N`, only outside Markdown code and when in range; unchanged otherwise |
+/// | `$SESSION_ID`, `${SESSION_ID}`, `${CLAUDE_SESSION_ID}` | the session id |
+/// | `${CLAUDE_SKILL_DIR}`, `{baseDir}` | the skill directory; unchanged when there is none |
+/// | `\$` | a literal `$` (`\\` before `$` is kept and escapes nothing) |
+///
+/// When the template uses no `$ARGUMENTS`-family placeholder (see
+/// [`uses_arguments`](crate::uses_arguments); a bare `$N` counts only when argument `N`
+/// exists) and there are arguments, they are appended as
+/// `"\n\nARGUMENTS: "` followed by the arguments joined by single spaces.
+///
+/// ```
+/// use weft_template::render;
+/// use weft_types::InvocationContext;
+///
+/// let ctx = InvocationContext::new(vec!["SearchBar".into(), "React".into()], "s-1");
+/// assert_eq!(render("Migrate ${0} from $1 (`$1` stays).", &ctx), "Migrate SearchBar from React (`$1` stays).");
+/// assert_eq!(render("Plain.", &ctx), "Plain.\n\nARGUMENTS: SearchBar React");
+/// ```
+#[must_use]
+pub fn render(template: &str, ctx: &InvocationContext) -> String {
+    let joined_len = joined_len(&ctx.args);
+    // Room for the template, a few values and some growth: one allocation in the usual case.
+    let dir_len = ctx.skill_dir.as_ref().map_or(0, |d| d.as_os_str().len());
+    let mut out = String::with_capacity(
+        template.len()
+            + template.len() / 4
+            + joined_len
+            + ctx.session_id.len()
+            + dir_len
+            + APPEND_PREFIX.len(),
+    );
+    let mut uses_args = false;
+    for token in Scanner::new(template) {
+        match token {
+            Token::Text(text) => out.push_str(text),
+            Token::Placeholder(p) => {
+                // A bare `$N` with no such argument is text (a price, say), not a use of the
+                // arguments, so it does not stop them from being appended.
+                let unfilled_bare = matches!(p.kind, Kind::Index(i)
+                    if p.raw.as_bytes().get(1).is_some_and(u8::is_ascii_digit)
+                        && i.and_then(|i| ctx.args.get(i)).is_none());
+                uses_args |= p.kind.is_argument() && !unfilled_bare;
+                fill(&mut out, p, ctx);
+            }
+        }
+    }
+    if !uses_args && !ctx.args.is_empty() {
+        out.reserve(APPEND_PREFIX.len() + joined_len);
+        out.push_str(APPEND_PREFIX);
+        push_joined(&mut out, &ctx.args);
+    }
+    out
+}
+
+/// Writes the value of `p`, or `p` itself when it has no value.
+fn fill(out: &mut String, p: Placeholder<'_>, ctx: &InvocationContext) {
+    match p.kind {
+        Kind::AllArguments => push_joined(out, &ctx.args),
+        Kind::Index(index) => match index.and_then(|i| ctx.args.get(i)) {
+            Some(arg) => out.push_str(arg),
+            None => out.push_str(p.raw),
+        },
+        Kind::SessionId => out.push_str(&ctx.session_id),
+        Kind::SkillDir => match &ctx.skill_dir {
+            Some(dir) => match dir.to_str() {
+                Some(dir) => out.push_str(dir),
+                // Writing to a `String` cannot fail.
+                None => {
+                    let _ = write!(out, "{}", dir.display());
+                }
+            },
+            None => out.push_str(p.raw),
+        },
+    }
+}
+
+/// Length of `args` joined by single spaces.
+fn joined_len(args: &[String]) -> usize {
+    args.iter().map(String::len).sum::<usize>() + args.len().saturating_sub(1)
+}
+
+/// Pushes `args` joined by single spaces, without an intermediate `String`.
+fn push_joined(out: &mut String, args: &[String]) {
+    let mut args = args.iter();
+    if let Some(first) = args.next() {
+        out.push_str(first);
+        for arg in args {
+            out.push(' ');
+            out.push_str(arg);
+        }
+    }
+}
+
+/// The placeholders a template refers to, in order of first appearance, without duplicates.
+///
+/// Names are written as in the template without `$` and braces: `$ARGUMENTS[0]` is
+/// `ARGUMENTS[0]`, `${1}` and a bare `$1` are both `1`, `{baseDir}` is `baseDir`. A bare `$N`
+/// inside Markdown code is not a placeholder; escaped ones (`\$1`) are not either. Whether a
+/// value exists (an argument index in range, a skill directory) does not matter here.
+///
+/// ```
+/// use weft_template::placeholders;
+///
+/// assert_eq!(placeholders("Research $ARGUMENTS[0] about ${1}"), ["ARGUMENTS[0]", "1"]);
+/// assert_eq!(placeholders("${1} $1 `$2` {baseDir}"), ["1", "baseDir"]);
+/// ```
+#[must_use]
+pub fn placeholders(template: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for token in Scanner::new(template) {
+        if let Token::Placeholder(p) = token
+            && !names.iter().any(|n| n == p.name)
+        {
+            names.push(p.name.to_owned());
+        }
+    }
+    names
+}
+
+/// True when the template contains a member of the `$ARGUMENTS` family: `$ARGUMENTS`,
+/// `$ARGUMENTS[N]`, `${N}`, or a bare `$N` outside Markdown code, whether or not `N` is in range.
+///
+/// [`render`] appends the arguments to templates for which this is false.
+///
+/// ```
+/// use weft_template::uses_arguments;
+///
+/// assert!(uses_arguments("Fix issue $0"));
+/// assert!(uses_arguments("```sh\necho ${1}\n```"));
+/// assert!(!uses_arguments("```sh\necho $1\n```"));
+/// assert!(!uses_arguments("Price: \\$5, session $SESSION_ID"));
+/// ```
+#[must_use]
+pub fn uses_arguments(template: &str) -> bool {
+    Scanner::new(template).any(|t| matches!(t, Token::Placeholder(p) if p.kind.is_argument()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx(args: &[&str]) -> InvocationContext {
+        InvocationContext::new(args.iter().map(|a| (*a).to_owned()).collect(), "sid")
+    }
+
+    #[test]
+    fn joined_len_matches_join() {
+        for args in [vec![], vec!["a"], vec!["a", "bc", ""], vec!["é", "ü"]] {
+            let owned: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+            let mut out = String::new();
+            push_joined(&mut out, &owned);
+            assert_eq!(out, owned.join(" "));
+            assert_eq!(joined_len(&owned), out.len());
+        }
+    }
+
+    #[test]
+    fn all_arguments() {
+        assert_eq!(render("[$ARGUMENTS]", &ctx(&["a", "b c"])), "[a b c]");
+        assert_eq!(render("[$ARGUMENTS]", &ctx(&[])), "[]");
+    }
+
+    #[test]
+    fn indexed_forms() {
+        let c = ctx(&["x", "y"]);
+        assert_eq!(render("$ARGUMENTS[1]${0}$1$0", &c), "yxyx");
+        assert_eq!(render("${01}", &c), "y");
+    }
+
+    #[test]
+    fn out_of_range_stays() {
+        let c = ctx(&["x"]);
+        assert_eq!(render("${5} $ARGUMENTS[5] $5", &c), "${5} $ARGUMENTS[5] $5");
+        assert_eq!(
+            render(
+                "${999999999999999999999} $ARGUMENTS[99999999999999999999999]",
+                &c
+            ),
+            "${999999999999999999999} $ARGUMENTS[99999999999999999999999]"
+        );
+    }
+
+    #[test]
+    fn unfilled_bare_index_does_not_block_the_append_rule() {
+        // `$5` with one argument is a price, not a placeholder: the argument is appended.
+        assert_eq!(render("cost $5", &ctx(&["x"])), "cost $5\n\nARGUMENTS: x");
+        // Braced and `$ARGUMENTS[N]` forms are explicit references even when out of range.
+        assert_eq!(render("cost ${5}", &ctx(&["x"])), "cost ${5}");
+        assert_eq!(render("cost $0", &ctx(&["x"])), "cost x");
+    }
+
+    #[test]
+    fn arguments_with_bracket_text() {
+        assert_eq!(render("$ARGUMENTS[x]", &ctx(&["a"])), "a[x]");
+    }
+
+    #[test]
+    fn session_and_dir() {
+        let c = ctx(&[]).with_skill_dir("/s/k");
+        assert_eq!(
+            render(
+                "$SESSION_ID ${SESSION_ID} ${CLAUDE_SESSION_ID} ${CLAUDE_SKILL_DIR} {baseDir}",
+                &c
+            ),
+            "sid sid sid /s/k /s/k"
+        );
+    }
+
+    #[test]
+    fn append_rule() {
+        assert_eq!(render("x", &ctx(&["a", "b"])), "x\n\nARGUMENTS: a b");
+        assert_eq!(render("", &ctx(&["a"])), "\n\nARGUMENTS: a");
+        assert_eq!(render("x", &ctx(&[])), "x");
+        assert_eq!(render("$SESSION_ID", &ctx(&["a"])), "sid\n\nARGUMENTS: a");
+        assert_eq!(
+            render("\\$ARGUMENTS", &ctx(&["a"])),
+            "$ARGUMENTS\n\nARGUMENTS: a"
+        );
+    }
+
+    #[test]
+    fn placeholders_dedup_in_order() {
+        assert_eq!(
+            placeholders("$1 ${0} $ARGUMENTS ${1} $ARGUMENTS {baseDir} $SESSION_ID ${SESSION_ID}"),
+            ["1", "0", "ARGUMENTS", "baseDir", "SESSION_ID"]
+        );
+        assert!(placeholders("nothing $ here").is_empty());
+    }
+
+    #[test]
+    fn uses_arguments_cases() {
+        assert!(uses_arguments("$ARGUMENTS"));
+        assert!(uses_arguments("$ARGUMENTS[2]"));
+        assert!(uses_arguments("${3}"));
+        assert!(uses_arguments("`${3}`"));
+        assert!(uses_arguments("$3"));
+        assert!(!uses_arguments("`$3`"));
+        assert!(!uses_arguments("\\$3"));
+        assert!(!uses_arguments("$ARGUMENTSX ${CLAUDE_SKILL_DIR} {baseDir}"));
+        assert!(!uses_arguments(""));
+    }
+}

@@ -1,0 +1,753 @@
+//! The tokenizer: one linear pass over a template, yielding literal text and placeholders.
+//!
+//! The scanner knows just enough Markdown to tell whether a byte sits inside code:
+//!
+//! * **Fenced blocks** open on a line that starts (after at most 3 spaces) with a run of at least
+//!   three backticks or tildes, and close on a line made of (at most 3 spaces and) a run of the
+//!   same character at least as long, followed only by whitespace. A backtick fence whose info
+//!   string contains a backtick is not a fence (CommonMark). An unclosed fence runs to the end.
+//! * **Inline code spans** open on a backtick run and close on the next run of exactly the same
+//!   length. Without such a closer the run is literal text. A span cannot cross a blank line or a
+//!   fence-opening line (that is where a Markdown paragraph ends). A backslash-escaped backtick
+//!   outside code does not open a span.
+//!
+//! Only the bare `$N` form depends on that: every other placeholder is recognised everywhere.
+//! Indented code blocks and containers (block quotes, deeply indented list items) are not
+//! modelled; a fence inside them is seen only if it starts within 3 spaces of the line start.
+//!
+//! Token slices borrow from the template; the scanner itself never allocates.
+
+/// What a placeholder refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// `$ARGUMENTS`: all arguments joined by single spaces.
+    AllArguments,
+    /// `$ARGUMENTS[N]`, `${N}` or a bare `$N`: one argument. `None` when `N` does not fit in a
+    /// `usize`, which is always out of range.
+    Index(Option<usize>),
+    /// `$SESSION_ID`, `${SESSION_ID}`, `${CLAUDE_SESSION_ID}`.
+    SessionId,
+    /// `${CLAUDE_SKILL_DIR}`, `{baseDir}`.
+    SkillDir,
+}
+
+impl Kind {
+    /// Whether this placeholder is a member of the `$ARGUMENTS` family (suppresses the append rule).
+    pub(crate) fn is_argument(self) -> bool {
+        matches!(self, Kind::AllArguments | Kind::Index(_))
+    }
+}
+
+/// One placeholder occurrence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Placeholder<'a> {
+    /// The exact template text, e.g. `${1}`; what is written when the placeholder cannot be filled.
+    pub(crate) raw: &'a str,
+    /// The name reported by [`crate::placeholders`], e.g. `1`, `ARGUMENTS[0]`, `baseDir`.
+    pub(crate) name: &'a str,
+    /// What it refers to.
+    pub(crate) kind: Kind,
+}
+
+/// A piece of the template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Token<'a> {
+    /// Text copied to the output unchanged.
+    Text(&'a str),
+    /// A placeholder to fill.
+    Placeholder(Placeholder<'a>),
+}
+
+/// An open fenced code block.
+#[derive(Debug, Clone, Copy)]
+struct Fence {
+    ch: u8,
+    len: usize,
+}
+
+/// Slots of the failed-closer-search cache (direct-mapped by run length).
+const SPAN_MEMO: usize = 32;
+
+/// Bytes at which the scanner has to look closer; everything else is plain text.
+const SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'$' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'`' as usize] = true;
+    t[b'{' as usize] = true;
+    t[b'\n' as usize] = true;
+    t
+};
+
+/// `b` in every byte of a word.
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// The high bit of each zero byte of `x` is set (plus, possibly, bits above the lowest zero
+/// byte: only the lowest flagged byte is exact, which is all [`find_special`] uses).
+const fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(splat(0x01)) & !x & splat(0x80)
+}
+
+/// Index of the first [`SPECIAL`] byte at or after `from`, or the length of `bytes`.
+///
+/// Plain text is most of a template, so this skips it a word (8 bytes) at a time.
+fn find_special(bytes: &[u8], from: usize) -> usize {
+    let Some(rest) = bytes.get(from..) else {
+        return bytes.len();
+    };
+    let (words, tail) = rest.as_chunks::<8>();
+    let mut at = from;
+    for word in words {
+        let x = u64::from_le_bytes(*word);
+        let hits = zero_bytes(x ^ splat(b'$'))
+            | zero_bytes(x ^ splat(b'\\'))
+            | zero_bytes(x ^ splat(b'`'))
+            | zero_bytes(x ^ splat(b'{'))
+            | zero_bytes(x ^ splat(b'\n'));
+        if hits != 0 {
+            // Little-endian: the lowest set bit belongs to the first matching byte.
+            return at + (hits.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    tail.iter()
+        .position(|&b| SPECIAL[usize::from(b)])
+        .map_or(bytes.len(), |i| at + i)
+}
+
+/// Tokenizer over a template. See the module documentation for the code rules.
+#[derive(Debug)]
+pub(crate) struct Scanner<'a> {
+    src: &'a str,
+    /// Next byte to examine.
+    pos: usize,
+    /// Start of the text not yet emitted.
+    text_start: usize,
+    /// A placeholder found while text was still pending; emitted on the next call.
+    pending: Option<Placeholder<'a>>,
+    /// `pos` is at the start of a line that has not been checked for fences yet.
+    line_start: bool,
+    fence: Option<Fence>,
+    /// The current inline code span ends here (exclusive); `pos < span_end` means inside it.
+    span_end: usize,
+    /// `(n, stop)` in slot `n % SPAN_MEMO`: a search for a closer of length `n` failed, stopping
+    /// at `stop`. Any opener of that length before `stop` fails too, so inputs full of unmatched
+    /// (e.g. escape-shortened) backtick runs do not rescan the same text again and again.
+    span_fail: [(usize, usize); SPAN_MEMO],
+}
+
+impl<'a> Scanner<'a> {
+    /// A scanner at the start of `src`.
+    pub(crate) fn new(src: &'a str) -> Self {
+        Self {
+            src,
+            pos: 0,
+            text_start: 0,
+            pending: None,
+            line_start: true,
+            fence: None,
+            span_end: 0,
+            span_fail: [(0, 0); SPAN_MEMO],
+        }
+    }
+
+    fn in_span(&self) -> bool {
+        self.pos < self.span_end
+    }
+
+    fn in_code(&self) -> bool {
+        self.fence.is_some() || self.in_span()
+    }
+
+    /// Ends the pending text at `end` and resumes it at `resume`; returns it when it is not empty.
+    fn cut(&mut self, end: usize, resume: usize) -> Option<&'a str> {
+        let start = self.text_start;
+        self.text_start = resume;
+        self.src.get(start..end).filter(|t| !t.is_empty())
+    }
+
+    /// Emits `p`, found at byte `at`: the pending text first when there is some.
+    fn emit(&mut self, at: usize, p: Placeholder<'a>) -> Token<'a> {
+        let end = at + p.raw.len();
+        self.pos = end;
+        match self.cut(at, end) {
+            Some(text) => {
+                self.pending = Some(p);
+                Token::Text(text)
+            }
+            None => Token::Placeholder(p),
+        }
+    }
+
+    /// Fence bookkeeping at the start of a line (`self.pos`).
+    fn check_line_start(&mut self) {
+        if self.in_span() {
+            return;
+        }
+        let bytes = self.src.as_bytes();
+        let line = self.pos;
+        match self.fence {
+            Some(fence) => {
+                if fence_closes(bytes, line, fence) {
+                    self.fence = None;
+                    // The closing line holds only fence characters and whitespace.
+                    self.pos = line_end(bytes, line);
+                }
+            }
+            None => {
+                // Fast path: most lines do not start with a fence character.
+                let first = bytes.get(skip_indent(bytes, line));
+                if matches!(first, Some(b'`' | b'~')) {
+                    self.fence = fence_opens(bytes, line);
+                }
+            }
+        }
+    }
+
+    /// A backtick run of length `n` at `at`, outside fences and spans.
+    fn open_span(&mut self, at: usize, n: usize) {
+        let from = at + n;
+        self.pos = from;
+        let slot = n % SPAN_MEMO;
+        if let Some(&(len, stop)) = self.span_fail.get(slot)
+            && len == n
+            && at < stop
+        {
+            return;
+        }
+        match find_closer(self.src.as_bytes(), from, n) {
+            Ok(closer) => self.span_end = closer + n,
+            Err(stop) => {
+                if let Some(entry) = self.span_fail.get_mut(slot) {
+                    *entry = (n, stop);
+                }
+            }
+        }
+    }
+}
+
+impl<'a> Iterator for Scanner<'a> {
+    type Item = Token<'a>;
+
+    fn next(&mut self) -> Option<Token<'a>> {
+        if let Some(p) = self.pending.take() {
+            return Some(Token::Placeholder(p));
+        }
+        let src = self.src;
+        let bytes = src.as_bytes();
+        loop {
+            if self.line_start {
+                self.line_start = false;
+                self.check_line_start();
+            }
+            self.pos = find_special(bytes, self.pos);
+            let at = self.pos;
+            let Some(&b) = bytes.get(at) else { break };
+            match b {
+                b'\n' => {
+                    self.pos = at + 1;
+                    self.line_start = true;
+                }
+                b'$' => match match_dollar(src, at, self.in_code()) {
+                    Some(p) => return Some(self.emit(at, p)),
+                    None => self.pos = at + 1,
+                },
+                b'{' => match match_base_dir(src, at) {
+                    Some(p) => return Some(self.emit(at, p)),
+                    None => self.pos = at + 1,
+                },
+                b'`' => {
+                    let n = run_len(bytes, at, b'`');
+                    if self.in_code() {
+                        self.pos = at + n;
+                    } else {
+                        self.open_span(at, n);
+                    }
+                }
+                b'\\' => {
+                    let k = run_len(bytes, at, b'\\');
+                    let after = at + k;
+                    self.pos = after;
+                    if k.is_multiple_of(2) {
+                        // Pairs of backslashes are literal and escape nothing.
+                        continue;
+                    }
+                    match bytes.get(after) {
+                        // `\$` outside code always escapes the dollar. Inside code it escapes
+                        // only a placeholder that would otherwise be filled there, so shell
+                        // snippets such as "\$HOME" in a fence are left exactly as written.
+                        Some(b'$')
+                            if !self.in_code() || match_dollar(src, after, true).is_some() =>
+                        {
+                            // Drop the last backslash; the dollar starts the next text run
+                            // and is never looked at as a placeholder.
+                            self.pos = after + 1;
+                            if let Some(text) = self.cut(after - 1, after) {
+                                return Some(Token::Text(text));
+                            }
+                        }
+                        // An escaped backtick outside code is literal and opens no span.
+                        Some(b'`') if !self.in_code() => self.pos = after + 1,
+                        _ => {}
+                    }
+                }
+                _ => self.pos = at + 1,
+            }
+        }
+        let rest = self.cut(src.len(), src.len());
+        rest.map(Token::Text)
+    }
+}
+
+/// Identifier characters: a word placeholder (`$ARGUMENTS`, `$SESSION_ID`) is recognised only
+/// when the character after it is not one of these. So `$ARGUMENTSX` and `$SESSION_IDX` are
+/// literal text rather than a placeholder followed by `X` — a longer identifier is a different
+/// (unknown) variable, as in a shell. The `$ARGUMENTS[N]` index form is the one exception.
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Length of the run of `ch` starting at `at`.
+fn run_len(bytes: &[u8], at: usize, ch: u8) -> usize {
+    bytes
+        .get(at..)
+        .map_or(0, |rest| rest.iter().take_while(|&&b| b == ch).count())
+}
+
+/// Length of the run of ASCII digits starting at `at`.
+fn digits_len(bytes: &[u8], at: usize) -> usize {
+    bytes.get(at..).map_or(0, |rest| {
+        rest.iter().take_while(|b| b.is_ascii_digit()).count()
+    })
+}
+
+/// Parses ASCII digits; `None` on overflow.
+fn parse_index(digits: &str) -> Option<usize> {
+    digits.bytes().try_fold(0usize, |acc, d| {
+        acc.checked_mul(10)?.checked_add(usize::from(d - b'0'))
+    })
+}
+
+/// The placeholder starting with the `$` at `at`, if any. `in_code` disables the bare `$N` form.
+fn match_dollar(src: &str, at: usize, in_code: bool) -> Option<Placeholder<'_>> {
+    let bytes = src.as_bytes();
+    let rest = src.get(at + 1..)?;
+    let make = |len: usize, name_start: usize, name_end: usize, kind: Kind| {
+        Some(Placeholder {
+            raw: src.get(at..at + len)?,
+            name: src.get(at + name_start..at + name_end)?,
+            kind,
+        })
+    };
+    match rest.as_bytes().first()? {
+        b'{' => {
+            let inner = at + 2;
+            let digits = digits_len(bytes, inner);
+            if digits > 0 {
+                if bytes.get(inner + digits) != Some(&b'}') {
+                    return None;
+                }
+                let kind = Kind::Index(parse_index(src.get(inner..inner + digits)?));
+                return make(digits + 3, 2, 2 + digits, kind);
+            }
+            for (name, kind) in [
+                ("SESSION_ID", Kind::SessionId),
+                ("CLAUDE_SESSION_ID", Kind::SessionId),
+                ("CLAUDE_SKILL_DIR", Kind::SkillDir),
+            ] {
+                let body = rest.get(1..)?;
+                if body.starts_with(name) && body.as_bytes().get(name.len()) == Some(&b'}') {
+                    return make(name.len() + 3, 2, 2 + name.len(), kind);
+                }
+            }
+            None
+        }
+        b'A' => {
+            const WORD: &str = "ARGUMENTS";
+            if !rest.starts_with(WORD) {
+                return None;
+            }
+            let after = at + 1 + WORD.len();
+            match bytes.get(after) {
+                Some(b'[') => {
+                    let digits = digits_len(bytes, after + 1);
+                    if digits > 0 && bytes.get(after + 1 + digits) == Some(&b']') {
+                        let index = parse_index(src.get(after + 1..after + 1 + digits)?);
+                        let len = 1 + WORD.len() + digits + 2;
+                        return make(len, 1, len, Kind::Index(index));
+                    }
+                    // `$ARGUMENTS[` without a valid index: `$ARGUMENTS` then literal text.
+                    make(1 + WORD.len(), 1, 1 + WORD.len(), Kind::AllArguments)
+                }
+                Some(&b) if is_ident(b) => None,
+                _ => make(1 + WORD.len(), 1, 1 + WORD.len(), Kind::AllArguments),
+            }
+        }
+        b'S' => {
+            const WORD: &str = "SESSION_ID";
+            if !rest.starts_with(WORD) {
+                return None;
+            }
+            match bytes.get(at + 1 + WORD.len()) {
+                Some(&b) if is_ident(b) => None,
+                _ => make(1 + WORD.len(), 1, 1 + WORD.len(), Kind::SessionId),
+            }
+        }
+        b'0'..=b'9' if !in_code => {
+            let digits = digits_len(bytes, at + 1);
+            let index = parse_index(src.get(at + 1..at + 1 + digits)?);
+            make(1 + digits, 1, 1 + digits, Kind::Index(index))
+        }
+        _ => None,
+    }
+}
+
+/// `{baseDir}` starting at `at`, if it is there.
+fn match_base_dir(src: &str, at: usize) -> Option<Placeholder<'_>> {
+    const RAW: &str = "{baseDir}";
+    let raw = src.get(at..at + RAW.len()).filter(|r| *r == RAW)?;
+    Some(Placeholder {
+        raw,
+        name: raw.get(1..RAW.len() - 1)?,
+        kind: Kind::SkillDir,
+    })
+}
+
+/// Index of the `\n` ending the line that starts at `line`, or the end of input.
+fn line_end(bytes: &[u8], line: usize) -> usize {
+    bytes
+        .get(line..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
+        .map_or(bytes.len(), |i| line + i)
+}
+
+/// Skips at most 3 leading spaces of the line starting at `line`.
+fn skip_indent(bytes: &[u8], line: usize) -> usize {
+    line + run_len(bytes, line, b' ').min(3)
+}
+
+/// Whether the rest of the line from `at` is whitespace only.
+fn rest_is_blank(bytes: &[u8], at: usize) -> bool {
+    bytes
+        .get(at..line_end(bytes, at))
+        .is_none_or(|rest| rest.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')))
+}
+
+/// The fence opened by the line starting at `line`, if it is a fence-opening line.
+fn fence_opens(bytes: &[u8], line: usize) -> Option<Fence> {
+    let start = skip_indent(bytes, line);
+    let ch = *bytes.get(start)?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let len = run_len(bytes, start, ch);
+    if len < 3 {
+        return None;
+    }
+    if ch == b'`' {
+        let info = bytes.get(start + len..line_end(bytes, line))?;
+        if info.contains(&b'`') {
+            return None;
+        }
+    }
+    Some(Fence { ch, len })
+}
+
+/// Whether the line starting at `line` closes `fence`.
+fn fence_closes(bytes: &[u8], line: usize, fence: Fence) -> bool {
+    let start = skip_indent(bytes, line);
+    let len = run_len(bytes, start, fence.ch);
+    len >= fence.len && rest_is_blank(bytes, start + len)
+}
+
+/// Looks for a backtick run of exactly `n` from `from`. `Err` holds where the search stopped: the
+/// end of input, or the start of a blank or fence-opening line (the end of the paragraph).
+fn find_closer(bytes: &[u8], from: usize, n: usize) -> Result<usize, usize> {
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'`' => {
+                let m = run_len(bytes, i, b'`');
+                if m == n {
+                    return Ok(i);
+                }
+                i += m;
+            }
+            b'\n' => {
+                let line = i + 1;
+                if rest_is_blank(bytes, line) || fence_opens(bytes, line).is_some() {
+                    return Err(line);
+                }
+                i = line;
+            }
+            _ => i += 1,
+        }
+    }
+    Err(bytes.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(src: &str) -> Vec<Token<'_>> {
+        Scanner::new(src).collect()
+    }
+
+    fn names(src: &str) -> Vec<&str> {
+        Scanner::new(src)
+            .filter_map(|t| match t {
+                Token::Placeholder(p) => Some(p.name),
+                Token::Text(_) => None,
+            })
+            .collect()
+    }
+
+    /// Concatenating the text of all tokens (placeholders as raw) rebuilds the template, except
+    /// for removed escape backslashes.
+    fn rebuild(src: &str) -> String {
+        Scanner::new(src)
+            .map(|t| match t {
+                Token::Text(t) => t,
+                Token::Placeholder(p) => p.raw,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn find_special_agrees_with_table() {
+        let text = "plain text, then $ and more\\ é `code` {x}\nnext line ~~ end";
+        let bytes = text.as_bytes();
+        for from in 0..=bytes.len() + 1 {
+            let expected = (from..bytes.len())
+                .find(|&i| SPECIAL[usize::from(bytes[i])])
+                .unwrap_or(bytes.len());
+            assert_eq!(find_special(bytes, from), expected, "from {from}");
+        }
+        for b in 0..=255u8 {
+            let mut buf = [b'a'; 20];
+            buf[13] = b;
+            let expected = if SPECIAL[usize::from(b)] { 13 } else { 20 };
+            assert_eq!(find_special(&buf, 0), expected, "byte {b}");
+            assert_eq!(find_special(&buf, 5), expected, "byte {b}");
+        }
+    }
+
+    #[test]
+    fn empty_template_yields_nothing() {
+        assert!(tokens("").is_empty());
+    }
+
+    #[test]
+    fn plain_text_is_one_token() {
+        assert_eq!(tokens("hello world"), vec![Token::Text("hello world")]);
+        assert_eq!(tokens("a\nb\n"), vec![Token::Text("a\nb\n")]);
+    }
+
+    #[test]
+    fn text_and_placeholders_alternate() {
+        let toks = tokens("a $0 b");
+        assert_eq!(toks.len(), 3);
+        assert_eq!(toks[0], Token::Text("a "));
+        assert!(matches!(
+            toks[1],
+            Token::Placeholder(Placeholder {
+                raw: "$0",
+                name: "0",
+                kind: Kind::Index(Some(0))
+            })
+        ));
+        assert_eq!(toks[2], Token::Text(" b"));
+    }
+
+    #[test]
+    fn kinds_and_names() {
+        let cases: &[(&str, &str, Kind)] = &[
+            ("$ARGUMENTS", "ARGUMENTS", Kind::AllArguments),
+            ("$ARGUMENTS[3]", "ARGUMENTS[3]", Kind::Index(Some(3))),
+            ("${12}", "12", Kind::Index(Some(12))),
+            ("$7", "7", Kind::Index(Some(7))),
+            ("$SESSION_ID", "SESSION_ID", Kind::SessionId),
+            ("${SESSION_ID}", "SESSION_ID", Kind::SessionId),
+            ("${CLAUDE_SESSION_ID}", "CLAUDE_SESSION_ID", Kind::SessionId),
+            ("${CLAUDE_SKILL_DIR}", "CLAUDE_SKILL_DIR", Kind::SkillDir),
+            ("{baseDir}", "baseDir", Kind::SkillDir),
+        ];
+        for &(src, name, kind) in cases {
+            let toks = tokens(src);
+            assert_eq!(
+                toks,
+                vec![Token::Placeholder(Placeholder {
+                    raw: src,
+                    name,
+                    kind
+                })],
+                "{src}"
+            );
+        }
+    }
+
+    #[test]
+    fn index_overflow_is_none() {
+        let toks = tokens("${999999999999999999999}");
+        assert!(matches!(
+            toks[..],
+            [Token::Placeholder(Placeholder {
+                kind: Kind::Index(None),
+                ..
+            })]
+        ));
+        let toks = tokens("$ARGUMENTS[99999999999999999999999]");
+        assert!(matches!(
+            toks[..],
+            [Token::Placeholder(Placeholder {
+                kind: Kind::Index(None),
+                ..
+            })]
+        ));
+    }
+
+    #[test]
+    fn malformed_forms_are_text() {
+        for src in [
+            "$",
+            "$$",
+            "${",
+            "${}",
+            "${x}",
+            "${1",
+            "${1x}",
+            "$ARGUMENTSX",
+            "$ARGUMENTS_",
+            "$SESSION_IDX",
+            "$SESSION",
+            "$CLAUDE_SKILL_DIR",
+            "{baseDir",
+            "{basedir}",
+            "$ ARGUMENTS",
+            "${SESSION_ID",
+        ] {
+            assert!(names(src).is_empty(), "{src:?} gave {:?}", names(src));
+            assert_eq!(rebuild(src), src);
+        }
+    }
+
+    #[test]
+    fn arguments_bracket_without_index() {
+        assert_eq!(names("$ARGUMENTS[x]"), ["ARGUMENTS"]);
+        assert_eq!(names("$ARGUMENTS[]"), ["ARGUMENTS"]);
+        assert_eq!(names("$ARGUMENTS[1"), ["ARGUMENTS"]);
+    }
+
+    #[test]
+    fn bare_index_is_maximal() {
+        assert_eq!(names("$100"), ["100"]);
+        assert_eq!(names("$1a"), ["1"]);
+    }
+
+    #[test]
+    fn inline_code_hides_bare_index_only() {
+        assert_eq!(names("`$1`"), Vec::<&str>::new());
+        assert_eq!(names("`$ARGUMENTS ${1}`"), ["ARGUMENTS", "1"]);
+        assert_eq!(names("`a` $1 `b`"), ["1"]);
+        assert_eq!(names("``a ` $1``"), Vec::<&str>::new());
+        assert_eq!(names("``a`` $1"), ["1"]);
+    }
+
+    #[test]
+    fn unmatched_backticks_are_text() {
+        assert_eq!(names("` $1"), ["1"]);
+        assert_eq!(names("`` $1 `"), ["1"]);
+        assert_eq!(names("` ` ` $1"), ["1"]);
+        assert_eq!(rebuild("` ` `"), "` ` `");
+    }
+
+    #[test]
+    fn code_span_stops_at_blank_line_and_fence() {
+        assert_eq!(names("`a\nb $1`"), Vec::<&str>::new());
+        assert_eq!(names("`a\n\n$1`"), ["1"]);
+        assert_eq!(names("`a\n```\n$1\n```\n$2`"), ["2"]);
+    }
+
+    #[test]
+    fn escaped_backtick_opens_no_span() {
+        assert_eq!(names("\\`$1\\`"), ["1"]);
+        assert_eq!(names("\\\\`$1\\\\`"), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn fences_hide_bare_index() {
+        assert_eq!(names("```\n$1\n```\n$2"), ["2"]);
+        assert_eq!(names("~~~sh\n$1\n~~~\n$2"), ["2"]);
+        assert_eq!(names("   ```\n$1\n   ```\n$2"), ["2"]);
+        assert_eq!(names("````\n```\n$1\n````\n$2"), ["2"]);
+        assert_eq!(names("```\n$1\n~~~\n$2"), Vec::<&str>::new());
+        assert_eq!(names("```\n$1\n``` x\n$2"), Vec::<&str>::new());
+        assert_eq!(names("```\n$1\n```  \r\n$2"), ["2"]);
+        assert_eq!(names("```\n${1} $ARGUMENTS\n```"), ["1", "ARGUMENTS"]);
+    }
+
+    #[test]
+    fn four_spaces_do_not_open_a_fence() {
+        assert_eq!(names("    ```\n$1"), ["1"]);
+    }
+
+    #[test]
+    fn backtick_fence_info_with_backtick_is_inline() {
+        // "``` a ` b" is not a fence; its run of three backticks finds no closer.
+        assert_eq!(names("``` a ` b\n$1"), ["1"]);
+    }
+
+    #[test]
+    fn unclosed_fence_runs_to_end() {
+        assert_eq!(names("text $1\n```\n$2\n$3"), ["1"]);
+    }
+
+    #[test]
+    fn fence_must_start_line() {
+        assert_eq!(names("a ```\n$1"), ["1"]);
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(tokens("\\$1"), vec![Token::Text("$1")]);
+        assert_eq!(tokens("a\\$1"), vec![Token::Text("a"), Token::Text("$1")]);
+        assert_eq!(names("\\\\$1"), ["1"]);
+        assert_eq!(rebuild("\\\\$1"), "\\\\$1");
+        assert_eq!(rebuild("\\\\\\$1"), "\\\\$1");
+        assert_eq!(rebuild("\\x"), "\\x");
+        assert_eq!(rebuild("\\"), "\\");
+        assert_eq!(rebuild("\\$"), "$");
+    }
+
+    #[test]
+    fn escapes_inside_code_only_touch_placeholders() {
+        assert_eq!(rebuild("```\n\\$HOME \\$1\n```"), "```\n\\$HOME \\$1\n```");
+        assert_eq!(rebuild("```\n\\$ARGUMENTS\n```"), "```\n$ARGUMENTS\n```");
+        assert!(names("```\n\\$ARGUMENTS\n```").is_empty());
+        assert_eq!(rebuild("`\\$1` \\$1"), "`\\$1` $1");
+    }
+
+    #[test]
+    fn multibyte_text_survives() {
+        assert_eq!(names("é$0ü"), ["0"]);
+        assert_eq!(rebuild("é$0ü€`ß`"), "é$0ü€`ß`");
+        assert_eq!(names("$é ${é} {é}"), Vec::<&str>::new());
+        assert_eq!(names("$ARGUMENTSé"), ["ARGUMENTS"]);
+    }
+
+    #[test]
+    fn pathological_backticks_stay_cheap() {
+        let src = "` ".repeat(20_000) + "$1";
+        assert_eq!(names(&src), ["1"]);
+        let src = "`` ` ".repeat(10_000);
+        assert_eq!(rebuild(&src), src);
+        // Escaped backticks shorten runs, so each opener differs from every run the closer
+        // search sees; the failure cache keeps this linear.
+        let run = "`".repeat(40);
+        let src = format!("\\{run} ").repeat(5_000) + "$1";
+        assert_eq!(names(&src), ["1"]);
+    }
+}
