@@ -44,6 +44,9 @@ pub enum ProfileArg {
     /// The open Agent Skills spec's strict rules with the reference validator's wording
     /// (unknown top-level keys are errors).
     Spec,
+    /// What the agent does when it loads skills: only what stops a skill from loading is an
+    /// error.
+    Load,
 }
 
 /// How results are printed.

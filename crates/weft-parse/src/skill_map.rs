@@ -302,9 +302,10 @@ fn fallback_to_dir(
         Some(dir) if report.profile() != Profile::Load => Some((dir.to_owned(), declared)),
         Some(dir) => {
             report.emit(Rule::NoValidName, None, || {
+                let why = name_problems(dir).join("; ");
                 format!(
-                    "the directory name `{}` is not a valid skill name either; the skill is not loaded",
-                    shorten(dir)
+                    "the skill cannot be loaded: its directory name is not a valid name either ({})",
+                    why.replacen("name ", "directory name ", 1)
                 )
             });
             None

@@ -89,22 +89,32 @@ pub struct Walk {
 /// `SKILL.md` is preferred; another spelling (`skill.md`, `Skill.md`) is accepted with a
 /// warning; `skill.json` is the legacy format, and loses to a `SKILL.md` beside it.
 pub fn skill_file_in(dir: &Path) -> Option<(SkillFile, Vec<Diagnostic>)> {
+    let names: Vec<String> = fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    classify(dir, names.iter().map(String::as_str))
+}
+
+/// Decides which skill file (if any) a directory with these file names holds.
+fn classify<'a>(
+    dir: &Path,
+    file_names: impl Iterator<Item = &'a str>,
+) -> Option<(SkillFile, Vec<Diagnostic>)> {
     let mut exact = false;
-    let mut other_spelling: Option<String> = None;
+    let mut other_spelling: Option<&str> = None;
     let mut json = false;
     let mut prompt = false;
-    let entries = fs::read_dir(dir).ok()?;
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
+    for name in file_names {
         match name {
             "SKILL.md" => exact = true,
             "skill.json" => json = true,
             "prompt.md" => prompt = true,
             n if n.eq_ignore_ascii_case("skill.md") => {
                 // Deterministic choice among several odd spellings.
-                if other_spelling.as_deref().is_none_or(|o| n < o) {
-                    other_spelling = Some(n.to_owned());
+                if other_spelling.is_none_or(|o| n < o) {
+                    other_spelling = Some(n);
                 }
             }
             _ => {}
@@ -113,11 +123,11 @@ pub fn skill_file_in(dir: &Path) -> Option<(SkillFile, Vec<Diagnostic>)> {
     let mut diagnostics = Vec::new();
     let file = if exact || other_spelling.is_some() {
         let name = if exact {
-            "SKILL.md".to_owned()
+            "SKILL.md"
         } else {
-            other_spelling.clone().unwrap_or_default()
+            other_spelling.unwrap_or("SKILL.md")
         };
-        let path = dir.join(&name);
+        let path = dir.join(name);
         if !exact {
             diagnostics.push(
                 Diagnostic::new(
@@ -157,63 +167,44 @@ pub fn skill_file_in(dir: &Path) -> Option<(SkillFile, Vec<Diagnostic>)> {
 /// use weft_registry::walk::{walk, WalkOptions};
 ///
 /// let found = walk(Path::new(".claude/skills"), WalkOptions::DISCOVERY);
-/// for skill in &found.skills {
-///     println!("{}", skill.dir.display());
-/// }
+/// assert!(found.diagnostics.is_empty());
 /// ```
 pub fn walk(root: &Path, options: WalkOptions) -> Walk {
     let mut out = Walk::default();
     let mut visited = HashSet::new();
-    if let Ok(canonical) = fs::canonicalize(root) {
-        visited.insert(canonical);
-    }
-    visit(root, 0, None, options, &mut visited, &mut out);
+    let canonical = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    visited.insert(canonical.clone());
+    let mut walker = Walker {
+        options,
+        visited,
+        out: &mut out,
+    };
+    walker.visit(root, &canonical, 0, None);
     out
 }
 
-fn visit(
-    dir: &Path,
-    depth: usize,
-    enclosing_skill: Option<&Path>,
+struct Walker<'a> {
     options: WalkOptions,
-    visited: &mut HashSet<PathBuf>,
-    out: &mut Walk,
-) {
-    let mut this_skill: Option<PathBuf> = None;
-    if let Some((file, diagnostics)) = skill_file_in(dir) {
-        let mut diagnostics = diagnostics;
-        if let Some(outer) = enclosing_skill {
-            diagnostics.push(
-                Diagnostic::new(
-                    Severity::Warning,
-                    Rule::NestedSkill.number(),
-                    format!(
-                        "skill nested inside the skill at {}; discovery does not load it",
-                        outer.display()
-                    ),
-                )
-                .with_path(file.path()),
-            );
-        }
-        out.skills.push(FoundSkill {
-            dir: dir.to_path_buf(),
-            file,
-            nested_in: enclosing_skill.map(Path::to_path_buf),
-            diagnostics,
-        });
-        if options.stop_at_skill {
-            return;
-        }
-        this_skill = Some(dir.to_path_buf());
-    }
-    if depth >= options.max_depth {
-        return;
-    }
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            if depth > 0 {
-                out.diagnostics.push(
+    /// Canonical paths of the directories entered: the cycle guard for symlinks.
+    visited: HashSet<PathBuf>,
+    out: &'a mut Walk,
+}
+
+/// A subdirectory to enter.
+struct Subdir {
+    name: String,
+    path: PathBuf,
+    via_symlink: bool,
+}
+
+impl Walker<'_> {
+    /// Visits `dir`, whose canonical path is `canonical`. One `read_dir` per directory: the
+    /// same listing tells whether it holds a skill and which subdirectories to enter.
+    fn visit(&mut self, dir: &Path, canonical: &Path, depth: usize, enclosing: Option<&Path>) {
+        let entries = match fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) => {
+                self.out.diagnostics.push(
                     Diagnostic::new(
                         Severity::Warning,
                         Rule::Unreadable.number(),
@@ -221,35 +212,91 @@ fn visit(
                     )
                     .with_path(dir),
                 );
+                return;
             }
+        };
+        let mut files: Vec<String> = Vec::new();
+        let mut subdirs: Vec<Subdir> = Vec::new();
+        for entry in entries.flatten() {
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            let Ok(file_type) = entry.file_type() else {
+                continue;
+            };
+            if file_type.is_dir() {
+                if !SKIPPED_DIRS.contains(&name.as_str()) {
+                    subdirs.push(Subdir {
+                        path: entry.path(),
+                        name,
+                        via_symlink: false,
+                    });
+                }
+            } else if file_type.is_symlink() {
+                // Only links cost a `stat`: follow them to see what they point at.
+                match fs::metadata(entry.path()) {
+                    Ok(m) if m.is_dir() && !SKIPPED_DIRS.contains(&name.as_str()) => {
+                        subdirs.push(Subdir {
+                            path: entry.path(),
+                            name,
+                            via_symlink: true,
+                        });
+                    }
+                    Ok(m) if m.is_file() => files.push(name),
+                    _ => {}
+                }
+            } else {
+                files.push(name);
+            }
+        }
+
+        let mut this_skill: Option<PathBuf> = None;
+        if let Some((file, mut diagnostics)) = classify(dir, files.iter().map(String::as_str)) {
+            if let Some(outer) = enclosing {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Severity::Warning,
+                        Rule::NestedSkill.number(),
+                        format!(
+                            "skill nested inside the skill at {}; discovery does not load it",
+                            outer.display()
+                        ),
+                    )
+                    .with_path(file.path()),
+                );
+            }
+            self.out.skills.push(FoundSkill {
+                dir: dir.to_path_buf(),
+                file,
+                nested_in: enclosing.map(Path::to_path_buf),
+                diagnostics,
+            });
+            if self.options.stop_at_skill {
+                return;
+            }
+            this_skill = Some(dir.to_path_buf());
+        }
+        if depth >= self.options.max_depth {
             return;
         }
-    };
-    let mut subdirs: Vec<(String, PathBuf)> = entries
-        .flatten()
-        .filter_map(|entry| {
-            let name = entry.file_name().to_str()?.to_owned();
-            if SKIPPED_DIRS.contains(&name.as_str()) {
-                return None;
-            }
-            // `metadata` follows symlinks, so linked skill directories are found too.
-            let path = entry.path();
-            fs::metadata(&path).ok()?.is_dir().then_some((name, path))
-        })
-        .collect();
-    subdirs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let enclosing = this_skill.as_deref().or(enclosing_skill);
-    for (_, path) in subdirs {
-        match fs::canonicalize(&path) {
-            Ok(canonical) => {
-                if !visited.insert(canonical) {
-                    tracing::debug!(path = %path.display(), "already visited (symlink cycle or duplicate link)");
-                    continue;
+        subdirs.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        let enclosing = this_skill.as_deref().or(enclosing);
+        for sub in subdirs {
+            // Without links the canonical path is the parent's plus the name: no syscall.
+            let sub_canonical = if sub.via_symlink {
+                match fs::canonicalize(&sub.path) {
+                    Ok(c) => c,
+                    Err(_) => continue,
                 }
+            } else {
+                canonical.join(&sub.name)
+            };
+            if !self.visited.insert(sub_canonical.clone()) {
+                tracing::debug!(path = %sub.path.display(), "already visited (symlink cycle or duplicate link)");
+                continue;
             }
-            Err(_) => continue,
+            self.visit(&sub.path, &sub_canonical, depth + 1, enclosing);
         }
-        visit(&path, depth + 1, enclosing, options, visited, out);
     }
 }
 

@@ -36,6 +36,7 @@ struct Outcome {
 pub fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
     let profile = match (args.profile, args.strict) {
         (ProfileArg::Spec, _) => Profile::Spec,
+        (ProfileArg::Load, _) => Profile::Load,
         (ProfileArg::Default, true) => Profile::Strict,
         (ProfileArg::Default, false) => Profile::Validate,
     };
