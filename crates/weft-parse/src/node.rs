@@ -83,6 +83,13 @@ impl Node {
     }
 }
 
+/// Stack kept free before descending one more level while deserializing, and the size of each
+/// extra segment. Nesting is bounded (YAML by its limits, JSON at 128 levels), but one level
+/// costs several serde frames (over 64 KiB in debug builds); growing the stack on demand keeps
+/// deep yet allowed documents safe on small thread stacks such as rayon's or tokio's.
+pub(crate) const STACK_RED_ZONE: usize = 256 * 1024;
+pub(crate) const STACK_SEGMENT: usize = 1024 * 1024;
+
 /// The shape of a node whose children are `C`: shared by the JSON node and the spanned YAML
 /// node, so both are read by one visitor.
 #[derive(Debug)]
@@ -169,6 +176,14 @@ pub(crate) fn typed_scalar_text(shape: &Shape<impl Sized>) -> Option<String> {
 /// JSON documents deserialize straight into position-less nodes.
 impl<'de> Deserialize<'de> for Node {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // serde_json stops at 128 levels; grow the stack on demand so that limit, not the
+        // thread's stack size, is what deep documents hit.
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || Self::deserialize_here(d))
+    }
+}
+
+impl Node {
+    fn deserialize_here<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let shape = d.deserialize_any(ShapeVisitor::<Node>::new())?;
         let kind = match shape {
             Shape::Null => NodeKind::Null,

@@ -12,7 +12,9 @@ use serde_saphyr::options::{AliasLimits, DuplicateKeyPolicy, NonFiniteFloatPolic
 use serde_saphyr::{Budget, Options, Spanned};
 use weft_types::Position;
 
-use crate::node::{Node, NodeKind, Shape, ShapeVisitor, typed_scalar_text};
+use crate::node::{
+    Node, NodeKind, STACK_RED_ZONE, STACK_SEGMENT, Shape, ShapeVisitor, typed_scalar_text,
+};
 use crate::rules::Rule;
 
 /// Bounds applied to every YAML document.
@@ -60,6 +62,12 @@ struct RawNode {
 
 impl<'de> Deserialize<'de> for RawNode {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || Self::deserialize_here(d))
+    }
+}
+
+impl RawNode {
+    fn deserialize_here<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let spanned = Spanned::<ShapeOf>::deserialize(d)?;
         let referenced = (spanned.referenced.line() > 0).then(|| {
             Position::new(
@@ -134,7 +142,7 @@ pub fn parse(text: &str, first_line: u32, limits: &YamlLimits) -> Result<Node, Y
     let line_shift = first_line.saturating_sub(1);
     match serde_saphyr::from_str_with_options::<RawNode>(text, options(limits)) {
         Ok(raw) => Ok(into_node(raw, text, line_shift)),
-        Err(err) => Err(convert_error(&err, line_shift)),
+        Err(err) => Err(convert_error(&err, line_shift, limits)),
     }
 }
 
@@ -175,7 +183,28 @@ fn into_node(raw: RawNode, src: &str, line_shift: u32) -> Node {
     Node { kind, pos }
 }
 
-fn convert_error(err: &serde_saphyr::Error, line_shift: u32) -> YamlError {
+/// A sentence for a budget breach (the library's own text is its `Debug` form).
+fn describe_breach(breach: &serde_saphyr::budget::BudgetBreach, limits: &YamlLimits) -> String {
+    use serde_saphyr::budget::BudgetBreach as B;
+    match breach {
+        B::Depth { depth } => format!(
+            "nesting depth {depth} exceeds the limit of {}",
+            limits.max_depth
+        ),
+        B::Nodes { nodes } => format!(
+            "{nodes} nodes (after expanding aliases) exceed the limit of {}",
+            limits.max_nodes
+        ),
+        B::Aliases { aliases } => format!(
+            "{aliases} aliases exceed the limit of {}",
+            limits.max_aliases
+        ),
+        B::Documents { .. } => "more than one YAML document".to_owned(),
+        other => format!("size limit exceeded ({other:?})"),
+    }
+}
+
+fn convert_error(err: &serde_saphyr::Error, line_shift: u32, limits: &YamlLimits) -> YamlError {
     let inner = err.without_snippet();
     let rule = match inner {
         serde_saphyr::Error::DuplicateMappingKey { .. } => Rule::DuplicateKey,
@@ -186,7 +215,10 @@ fn convert_error(err: &serde_saphyr::Error, line_shift: u32) -> YamlError {
         | serde_saphyr::Error::AliasReplayStackDepthExceeded { .. } => Rule::YamlLimit,
         _ => Rule::YamlSyntax,
     };
-    let mut message = inner.to_string();
+    let mut message = match inner {
+        serde_saphyr::Error::Budget { breach, .. } => describe_breach(breach, limits),
+        other => other.to_string(),
+    };
     // Drop the "line N column M: " prefix (the position is reported separately) and the
     // library's advice about its own options.
     if let Some(rest) = message
@@ -341,5 +373,33 @@ mod tests {
     fn custom_tags_are_rejected() {
         let err = parse("x: !custom y\n", 1, &YamlLimits::default()).unwrap_err();
         assert_eq!(err.rule, Rule::YamlSyntax);
+    }
+}
+#[cfg(test)]
+mod stack_tests {
+    use super::*;
+
+    /// Parses on a thread with a 2 MiB stack (the size of rayon's and tokio's workers).
+    fn parse_on_small_stack(doc: String) -> Result<(), YamlError> {
+        std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(move || parse(&doc, 1, &YamlLimits::default()).map(|_| ()))
+            .unwrap()
+            .join()
+            .expect("no stack overflow")
+    }
+
+    #[test]
+    fn nesting_up_to_the_limit_fits_a_small_stack() {
+        // The mapping is level 1, so 63 brackets reach the limit of 64 exactly.
+        let ok = format!("m: {}{}\n", "[".repeat(63), "]".repeat(63));
+        assert_eq!(parse_on_small_stack(ok), Ok(()));
+        let deep = format!("m: {}{}\n", "[".repeat(100), "]".repeat(100));
+        assert_eq!(
+            parse_on_small_stack(deep).unwrap_err().rule,
+            Rule::YamlLimit
+        );
+        let block: String = (0..63).map(|i| format!("{}k:\n", "  ".repeat(i))).collect();
+        assert_eq!(parse_on_small_stack(block), Ok(()));
     }
 }
