@@ -137,7 +137,7 @@ rules! {
     /// The directory name has characters outside `[A-Za-z0-9_-]`; the skill is skipped.
     UnsafeDirName = 107, "directory name outside [A-Za-z0-9_-]", [E, E, E, O];
     /// Neither the name nor the directory name is a valid name: the skill cannot be loaded.
-    NoValidName = 108, "no valid name to load the skill under", [E, O, O, O];
+    NoValidName = 108, "no valid name to load the skill under", [E, E, E, E];
 
     // --- description ---------------------------------------------------------------------
     /// No description and no body paragraph to take one from.
@@ -161,7 +161,7 @@ rules! {
     /// `metadata` is not a mapping (dropped).
     MetadataNotMap = 124, "metadata is not a mapping", [W, W, E, O];
     /// `metadata` exceeds 8 KiB serialized or 10 levels of nesting.
-    MetadataTooLarge = 125, "metadata too large or too deep", [E, E, E, O];
+    MetadataTooLarge = 125, "metadata too large or too deep", [E, E, E, E];
     /// `metadata` values are not all strings (the spec says string to string).
     MetadataNotFlat = 126, "metadata values are not all strings", [O, O, O, W];
     /// A top-level key weft does not know (kept, shown by `skills show`).
@@ -173,11 +173,11 @@ rules! {
 
     // --- tools ---------------------------------------------------------------------------
     /// A tool list is neither a string nor a list of strings.
-    InvalidToolList = 130, "tool list is not a string or a list of strings", [E, E, E, O];
+    InvalidToolList = 130, "tool list is not a string or a list of strings", [E, E, E, E];
     /// `allowed-tools` is present and empty: the skill grants no tools.
     EmptyToolList = 131, "empty allowed-tools: the skill grants no tools", [W, W, W, O];
     /// A tool pattern has unbalanced parentheses.
-    MalformedToolPattern = 132, "tool pattern has unbalanced parentheses", [E, E, E, O];
+    MalformedToolPattern = 132, "tool pattern has unbalanced parentheses", [E, E, E, E];
     /// `allowed-tools` is a YAML list (the spec says a space-separated string).
     ToolListNotString = 133, "allowed-tools is a list, not a string", [O, O, O, W];
     /// A tool is both allowed and forbidden by the same definition (deny wins).
@@ -193,7 +193,7 @@ rules! {
 
     // --- skill-injection definitions -----------------------------------------------------
     /// A compatibility or composability rule is malformed.
-    InvalidSkillRule = 150, "malformed compatibility or composability rule", [E, E, E, O];
+    InvalidSkillRule = 150, "malformed compatibility or composability rule", [E, E, E, E];
     /// A definition declares no `allowed_tools`: it grants nothing when composed.
     DefinitionWithoutTools = 151, "definition declares no allowed_tools", [O, W, W, O];
     /// A definition declares no `execution_protocol`.

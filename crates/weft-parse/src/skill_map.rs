@@ -312,7 +312,7 @@ fn fallback_to_dir(
         }
         None => {
             report.error(
-                Rule::MissingName,
+                Rule::NoValidName,
                 None,
                 "the definition has no `name`".to_owned(),
             );
