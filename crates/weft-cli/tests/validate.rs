@@ -1,5 +1,7 @@
 //! `weft skills validate`, run as a user would: the real binary on real files.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;

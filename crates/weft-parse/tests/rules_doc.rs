@@ -5,6 +5,8 @@
 //! WEFT_UPDATE_DOCS=1 cargo test -p weft-parse --test rules_doc
 //! ```
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::fmt::Write as _;
 use std::path::PathBuf;
 

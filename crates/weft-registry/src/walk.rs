@@ -111,11 +111,9 @@ fn classify<'a>(
             "SKILL.md" => exact = true,
             "skill.json" => json = true,
             "prompt.md" => prompt = true,
-            n if n.eq_ignore_ascii_case("skill.md") => {
-                // Deterministic choice among several odd spellings.
-                if other_spelling.is_none_or(|o| n < o) {
-                    other_spelling = Some(n);
-                }
+            // Deterministic choice among several odd spellings.
+            n if n.eq_ignore_ascii_case("skill.md") && other_spelling.is_none_or(|o| n < o) => {
+                other_spelling = Some(n);
             }
             _ => {}
         }

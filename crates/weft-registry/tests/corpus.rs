@@ -3,6 +3,8 @@
 //! a file path, and the counts stay what they were when this test was written. A change in a
 //! count means a change in behaviour on real skills: look at the diff, then update the number.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::PathBuf;
 
 use weft_parse::{ParseOptions, Profile};

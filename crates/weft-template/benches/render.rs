@@ -1,5 +1,7 @@
 //! Rendering benchmarks: a typical skill body, the append rule, and argument splitting.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};

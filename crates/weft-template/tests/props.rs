@@ -1,5 +1,7 @@
 //! Property tests: rendering never panics, is deterministic, and never rescans values.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use proptest::prelude::*;
 use weft_template::{placeholders, render, split_args, uses_arguments};
 use weft_types::InvocationContext;

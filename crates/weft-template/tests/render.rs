@@ -1,5 +1,7 @@
 //! Rendering behaviour through the public API.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use weft_template::{SplitError, placeholders, render, split_args, uses_arguments};
 use weft_types::InvocationContext;
 
