@@ -72,7 +72,9 @@ fn parse_one(c: &mut Criterion) {
     group.bench_function("typical_skill_md/validate", |b| {
         b.iter(|| parse_skill_md(black_box(TYPICAL.as_bytes()), path, &validate))
     });
-    group.bench_function("split_frontmatter", |b| b.iter(|| split(black_box(TYPICAL))));
+    group.bench_function("split_frontmatter", |b| {
+        b.iter(|| split(black_box(TYPICAL)))
+    });
     group.finish();
 }
 

@@ -95,6 +95,8 @@ pub fn parse_definition(bytes: &[u8], path: &Path, options: &ParseOptions) -> Pa
         path: Some(path),
         dir_name: None,
         body: None,
+        anchor: Some(weft_types::Position::new(1, 1)),
+        no_frontmatter: false,
         limits: &options.limits,
     };
     let skill = interpret_skill(&entries, &inputs, &mut report);

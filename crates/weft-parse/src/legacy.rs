@@ -106,6 +106,8 @@ pub fn parse_legacy(
         path: Some(path),
         dir_name,
         body: Some(&body),
+        anchor: Some(Position::new(1, 1)),
+        no_frontmatter: false,
         limits: &options.limits,
     };
     let skill = interpret_skill(&entries, &inputs, &mut report);

@@ -94,6 +94,11 @@ pub(crate) fn spec_name_problems(name: &str) -> Vec<String> {
     problems
 }
 
+/// The NFKC normal form of `s` (the reference validator compares and measures names in it).
+pub(crate) fn nfkc(s: &str) -> String {
+    s.nfkc().collect()
+}
+
 /// The reference validator's directory check: NFKC forms must be equal.
 pub(crate) fn spec_dir_matches(dir: &str, name: &str) -> bool {
     dir.nfkc().eq(name.nfkc())

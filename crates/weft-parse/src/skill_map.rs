@@ -5,12 +5,13 @@ use std::path::Path;
 
 use weft_types::{
     CompatibilityKind, CompatibilityRule, ComposabilityKind, ComposabilityRule, DescriptionSource,
-    OutputContract, Scope, Skill, SkillContext, SkillContract, SkillFormat, Source, ToolPolicy,
-    Value,
+    OutputContract, Position, Scope, Skill, SkillContext, SkillContract, SkillFormat, Source,
+    ToolPolicy, Value,
 };
 
 use crate::fields::{self, Field, Fields, dedup_in_place};
 use crate::markdown::first_paragraph;
+use crate::name::nfkc;
 use crate::name::{
     is_safe_dir_name, is_valid_name, name_problems, reserved_word, shorten, spec_dir_matches,
     spec_name_problems,
@@ -45,6 +46,11 @@ pub(crate) struct SkillInputs<'a> {
     pub dir_name: Option<&'a str>,
     /// The body, for the description default.
     pub body: Option<&'a str>,
+    /// Where to point diagnostics about keys that are missing (the opening `---`).
+    pub anchor: Option<Position>,
+    /// The file has no frontmatter: the name and description defaults are expected, not
+    /// worth a diagnostic of their own (the missing frontmatter is reported once).
+    pub no_frontmatter: bool,
     pub limits: &'a Limits,
 }
 
@@ -57,12 +63,12 @@ pub(crate) fn interpret_skill(
 ) -> Option<Skill> {
     let mut f = Fields::new(entries, report);
     if report.spec() {
-        report_unexpected_fields(&f, report);
+        report_unexpected_fields(&f, inputs.anchor, report);
     }
     if let Some(dir) = inputs.dir_name
         && !is_safe_dir_name(dir)
     {
-        report.emit(Rule::UnsafeDirName, None, || {
+        report.emit(Rule::UnsafeDirName, inputs.anchor, || {
             format!(
                 "directory name `{}` has characters outside [A-Za-z0-9_-]; the skill is skipped",
                 shorten(dir)
@@ -146,12 +152,12 @@ pub(crate) fn interpret_skill(
     skill.contract = read_contract(&mut f, report);
     if inputs.format == SkillFormat::Definition {
         if skill.tools.allow.is_none() {
-            report.emit(Rule::DefinitionWithoutTools, None, || {
+            report.emit(Rule::DefinitionWithoutTools, inputs.anchor, || {
                 "the definition declares no `allowed_tools`: composed with others it grants no tools".to_owned()
             });
         }
         if skill.contract.execution_protocol.is_empty() {
-            report.emit(Rule::DefinitionWithoutProtocol, None, || {
+            report.emit(Rule::DefinitionWithoutProtocol, inputs.anchor, || {
                 "the definition declares no `execution_protocol`".to_owned()
             });
         }
@@ -177,7 +183,7 @@ pub(crate) fn interpret_skill(
     (tools_ok && !report.has_errors()).then_some(skill)
 }
 
-fn report_unexpected_fields(f: &Fields<'_>, report: &mut Report<'_>) {
+fn report_unexpected_fields(f: &Fields<'_>, anchor: Option<Position>, report: &mut Report<'_>) {
     let mut extra: Vec<&str> = f.keys().filter(|k| !SPEC_FIELDS.contains(k)).collect();
     if extra.is_empty() {
         return;
@@ -189,7 +195,7 @@ fn report_unexpected_fields(f: &Fields<'_>, report: &mut Report<'_>) {
         .map(|k| format!("'{k}'"))
         .collect::<Vec<_>>()
         .join(", ");
-    report.emit(Rule::UnknownField, None, || {
+    report.emit(Rule::UnknownField, anchor, || {
         format!(
             "Unexpected fields in frontmatter: {}. Only [{allowed}] are allowed.",
             extra.join(", ")
@@ -206,10 +212,11 @@ fn read_name(
     let field = f.take(report, &["name"]);
     let pos = field.as_ref().and_then(Field::pos);
     let written: Option<String> = match field.as_ref().map(|fl| &fl.value.kind) {
+        None if inputs.no_frontmatter => None,
         None => {
             report.emit2(
                 Rule::MissingName,
-                None,
+                inputs.anchor,
                 || "no `name`; the directory name is used".to_owned(),
                 || "Missing required field in frontmatter: name".to_owned(),
             );
@@ -224,7 +231,7 @@ fn read_name(
             };
             report.emit2(
                 Rule::NameNotString,
-                pos,
+                pos.or(inputs.anchor),
                 || format!("`name` is {found}; the directory name is used"),
                 || "Field 'name' must be a non-empty string".to_owned(),
             );
@@ -281,9 +288,15 @@ fn read_name(
         }
     }
 
-    if is_valid_name(trimmed) || (report.spec() && spec_name_problems(trimmed).is_empty()) {
+    if is_valid_name(trimmed) {
         let declared = (trimmed != raw).then_some(raw.clone());
         return Some((trimmed.to_owned(), declared));
+    }
+    if report.spec() && spec_name_problems(trimmed).is_empty() {
+        // Validated in NFKC form, so published in NFKC form: `ｐｄｆ` is `pdf`.
+        let normalized = nfkc(trimmed);
+        let declared = (normalized != raw).then_some(raw.clone());
+        return Some((normalized, declared));
     }
     if report.profile() != Profile::Load {
         // Validation reported the name; keep it so the result can say which skill it was.
@@ -301,7 +314,7 @@ fn fallback_to_dir(
         Some(dir) if is_valid_name(dir) => Some((dir.to_owned(), declared)),
         Some(dir) if report.profile() != Profile::Load => Some((dir.to_owned(), declared)),
         Some(dir) => {
-            report.emit(Rule::NoValidName, None, || {
+            report.emit(Rule::NoValidName, inputs.anchor, || {
                 let why = name_problems(dir).join("; ");
                 format!(
                     "the skill cannot be loaded: its directory name is not a valid name either ({})",
@@ -353,7 +366,11 @@ fn read_description(
         }
         other => {
             let present = other.is_some();
+            let pos = pos.or(inputs.anchor);
             match inputs.body.and_then(first_paragraph) {
+                Some(paragraph) if inputs.no_frontmatter => {
+                    (Some(paragraph), DescriptionSource::FirstParagraph)
+                }
                 Some(paragraph) => {
                     report.emit2(
                         Rule::DescriptionFromBody,
@@ -455,7 +472,7 @@ fn read_metadata(field: &Field<'_>, limits: &Limits, report: &mut Report<'_>) ->
             if depth > limits.max_metadata_depth || size > limits.max_metadata_bytes {
                 report.error(
                     Rule::MetadataTooLarge,
-                    field.pos(),
+                    field.key_pos.or(field.pos()),
                     format!(
                         "`metadata` is {size} bytes as JSON and {depth} levels deep; the limits are {} bytes and {} levels",
                         limits.max_metadata_bytes, limits.max_metadata_depth

@@ -138,7 +138,15 @@ pub fn parse_skill_md(bytes: &[u8], path: &Path, options: &ParseOptions) -> Pars
             || "no YAML frontmatter: the name comes from the directory and the description from the first paragraph".to_owned(),
             || "SKILL.md must start with YAML frontmatter (---)".to_owned(),
         );
-        return finish(&[], parts.body, path, dir_name, options, report);
+        if options.profile == crate::Profile::Spec {
+            // The reference validator stops here; so does the spec profile.
+            return ParsedSkill::failed(fallback_name, report.finish());
+        }
+        let frame = Frame {
+            anchor: weft_types::Position::new(1, 1),
+            no_frontmatter: true,
+        };
+        return finish(&[], parts.body, path, dir_name, frame, options, report);
     };
     if parts.leading_blank_lines > 0 {
         report.emit2(
@@ -192,7 +200,18 @@ pub fn parse_skill_md(bytes: &[u8], path: &Path, options: &ParseOptions) -> Pars
             return ParsedSkill::failed(fallback_name, report.finish());
         }
     };
-    finish(&entries, parts.body, path, dir_name, options, report)
+    let frame = Frame {
+        anchor: weft_types::Position::new(fm.open_line, 1),
+        no_frontmatter: false,
+    };
+    finish(&entries, parts.body, path, dir_name, frame, options, report)
+}
+
+/// Where the frontmatter is, for diagnostics about keys it lacks.
+#[derive(Clone, Copy)]
+struct Frame {
+    anchor: weft_types::Position,
+    no_frontmatter: bool,
 }
 
 /// Parses the frontmatter YAML, retrying once with quoted values when the only problem is an
@@ -291,6 +310,7 @@ fn finish(
     raw_body: &str,
     path: &Path,
     dir_name: Option<&str>,
+    frame: Frame,
     options: &ParseOptions,
     mut report: Report<'_>,
 ) -> ParsedSkill {
@@ -301,6 +321,8 @@ fn finish(
         path: Some(path),
         dir_name,
         body: Some(&body),
+        anchor: Some(frame.anchor),
+        no_frontmatter: frame.no_frontmatter,
         limits: &options.limits,
     };
     let skill = interpret_skill(entries, &inputs, &mut report);

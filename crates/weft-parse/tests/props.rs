@@ -8,7 +8,9 @@ use std::path::Path;
 use proptest::prelude::*;
 use weft_parse::frontmatter::split;
 use weft_parse::yaml::{YamlLimits, parse as parse_yaml};
-use weft_parse::{ParseOptions, Profile, parse_agent, parse_definition, parse_legacy, parse_skill_md};
+use weft_parse::{
+    ParseOptions, Profile, parse_agent, parse_definition, parse_legacy, parse_skill_md,
+};
 
 /// Text that looks like a skill file: delimiters, keys, YAML punctuation, CRLF, BOMs and
 /// arbitrary characters, in any order.
