@@ -55,6 +55,21 @@ macro_rules! rules {
                 match self { $( Rule::$variant => $summary, )* }
             }
 
+            /// A diagnostic for this rule at the severity `profile` gives it; `None` when the
+            /// rule is off under that profile.
+            pub fn diagnostic(
+                self,
+                profile: Profile,
+                message: impl Into<String>,
+            ) -> Option<weft_types::Diagnostic> {
+                let severity = match self.level(profile) {
+                    Level::Off => return None,
+                    Level::Warn => weft_types::Severity::Warning,
+                    Level::Error => weft_types::Severity::Error,
+                };
+                Some(weft_types::Diagnostic::new(severity, self.number(), message))
+            }
+
             /// How the rule is reported under `profile`.
             pub const fn level(self, profile: Profile) -> Level {
                 match self {
@@ -94,8 +109,8 @@ rules! {
     Unreadable = 10, "file could not be read", [E, E, E, E];
     /// The body is larger than `max_skill_prompt_bytes` and was truncated.
     BodyTruncated = 11, "body truncated at the prompt size limit", [W, W, W, O];
-    /// The skill file is spelled other than `SKILL.md` (e.g. `skill.md`).
-    FileNameSpelling = 12, "skill file not named exactly `SKILL.md`", [W, W, W, W];
+    /// The skill file is spelled `skill.md` (accepted by the reference validator).
+    FileNameSpelling = 12, "skill file named `skill.md`, not `SKILL.md`", [W, W, W, W];
     /// Both `SKILL.md` and `skill.json` exist; `SKILL.md` is used.
     BothFormats = 13, "both SKILL.md and skill.json present; SKILL.md wins", [W, W, W, W];
     /// A path given to `validate` holds no skill file.
@@ -104,6 +119,8 @@ rules! {
     PathNotFound = 15, "path does not exist", [E, E, E, E];
     /// A skill nested inside another skill's directory; discovery does not load it.
     NestedSkill = 16, "skill nested below another skill is not discovered", [W, W, W, O];
+    /// The skill file is spelled in another case (`Skill.md`): loaded, but not a valid skill.
+    FileNameCase = 17, "skill file name in the wrong case (e.g. `Skill.md`)", [W, E, E, E];
 
     // --- YAML ----------------------------------------------------------------------------
     /// The frontmatter is not valid YAML.

@@ -69,11 +69,58 @@ pub(crate) fn dir_name_of(path: &Path) -> Option<&str> {
 /// assert_eq!(parsed.body.as_deref(), Some("Research $ARGUMENTS."));
 /// ```
 pub fn parse_skill_md(bytes: &[u8], path: &Path, options: &ParseOptions) -> ParsedSkill {
+    parse(bytes, bytes.len() as u64, path, options, Mode::Full)
+}
+
+/// Parses only the frontmatter of a `SKILL.md` (level 1, for listings): `prefix` holds the
+/// start of the file, at least up to the closing `---` (see
+/// [`frontmatter_end`](crate::frontmatter::frontmatter_end)), and `file_len` is the whole
+/// file's size. The body is not returned and body-only checks are skipped; bytes after the
+/// frontmatter are used only for the first-paragraph description default.
+///
+/// ```
+/// use std::path::Path;
+/// use weft_parse::{parse_skill_md_header, ParseOptions};
+///
+/// let file = "---\nname: pdf\ndescription: PDFs\n---\nA long body...";
+/// let prefix = &file.as_bytes()[..30];
+/// let parsed = parse_skill_md_header(prefix, file.len() as u64, Path::new("pdf/SKILL.md"), &ParseOptions::default());
+/// assert_eq!(parsed.skill.unwrap().description, "PDFs");
+/// assert!(parsed.body.is_none());
+/// ```
+pub fn parse_skill_md_header(
+    prefix: &[u8],
+    file_len: u64,
+    path: &Path,
+    options: &ParseOptions,
+) -> ParsedSkill {
+    parse(prefix, file_len, path, options, Mode::Header)
+}
+
+/// Whether the whole file or only its frontmatter is at hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Full,
+    Header,
+}
+
+fn parse(
+    bytes: &[u8],
+    file_len: u64,
+    path: &Path,
+    options: &ParseOptions,
+    mode: Mode,
+) -> ParsedSkill {
     let mut report = Report::new(path, options.profile);
     let dir_name = dir_name_of(path);
     let fallback_name = dir_name.map(str::to_owned);
 
-    if bytes.len() > options.limits.max_file_bytes {
+    // A prefix may stop inside a multi-byte character: drop the incomplete tail.
+    let bytes = match (mode, std::str::from_utf8(bytes)) {
+        (Mode::Header, Err(e)) if e.error_len().is_none() => &bytes[..e.valid_up_to()],
+        _ => bytes,
+    };
+    if file_len > options.limits.max_file_bytes as u64 {
         report.error(
             Rule::FileTooLarge,
             None,
@@ -124,7 +171,9 @@ pub fn parse_skill_md(bytes: &[u8], path: &Path, options: &ParseOptions) -> Pars
         }
     };
 
-    if let Some((i, c)) = find_control(parts.body) {
+    if mode == Mode::Full
+        && let Some((i, c)) = find_control(parts.body)
+    {
         let pos = position_at(parts.body, i, parts.body_line);
         report.emit(Rule::ControlInBody, Some(pos), || {
             format!("control character {} in the body", describe_char(c))
@@ -145,10 +194,20 @@ pub fn parse_skill_md(bytes: &[u8], path: &Path, options: &ParseOptions) -> Pars
         let frame = Frame {
             anchor: weft_types::Position::new(1, 1),
             no_frontmatter: true,
+            mode,
         };
         return finish(&[], parts.body, path, dir_name, frame, options, report);
     };
     if parts.leading_blank_lines > 0 {
+        if options.profile == crate::Profile::Spec {
+            // The reference validator stops at the first line; so does the spec profile.
+            report.emit(
+                Rule::LeadingBlankLines,
+                Some(weft_types::Position::new(1, 1)),
+                || "SKILL.md must start with YAML frontmatter (---)".to_owned(),
+            );
+            return ParsedSkill::failed(fallback_name, report.finish());
+        }
         report.emit2(
             Rule::LeadingBlankLines,
             Some(weft_types::Position::new(1, 1)),
@@ -203,15 +262,18 @@ pub fn parse_skill_md(bytes: &[u8], path: &Path, options: &ParseOptions) -> Pars
     let frame = Frame {
         anchor: weft_types::Position::new(fm.open_line, 1),
         no_frontmatter: false,
+        mode,
     };
     finish(&entries, parts.body, path, dir_name, frame, options, report)
 }
 
-/// Where the frontmatter is, for diagnostics about keys it lacks.
+/// What is known about the file besides its keys: where the frontmatter is (for diagnostics
+/// about keys it lacks), whether it has one, and whether the whole file was read.
 #[derive(Clone, Copy)]
 struct Frame {
     anchor: weft_types::Position,
     no_frontmatter: bool,
+    mode: Mode,
 }
 
 /// Parses the frontmatter YAML, retrying once with quoted values when the only problem is an
@@ -231,18 +293,18 @@ fn parse_frontmatter_yaml(
             {
                 for line in lines {
                     let line_no = first_line + line;
-                    report.emit(
+                    report.emit2(
                         Rule::UnquotedColon,
                         Some(weft_types::Position::new(line_no, 1)),
                         || {
                             "the value contains `: ` and is not quoted; it was read as quoted text (quote it to fix)".to_owned()
                         },
+                        || "Invalid YAML in frontmatter: mapping values are not allowed here".to_owned(),
                     );
                 }
-                if !report.has_errors() {
-                    return Ok(node);
-                }
-                return Err(());
+                // Go on with the recovered document so every other problem is reported too;
+                // where the rule is an error the skill is still rejected.
+                return Ok(node);
             }
             report_yaml_error(&err, report);
             Err(())
@@ -335,7 +397,10 @@ fn finish(
             .filter(|s| !s.is_empty())
             .or_else(|| dir_name.map(str::to_owned))
     });
-    let body = truncate_body(body, options.limits.max_body_bytes, &mut report);
+    let body = match frame.mode {
+        Mode::Full => truncate_body(body, options.limits.max_body_bytes, &mut report),
+        Mode::Header => None,
+    };
     let diagnostics = report.finish();
     let skill = skill.filter(|_| !has_errors(&diagnostics));
     ParsedSkill {

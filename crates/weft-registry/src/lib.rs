@@ -10,4 +10,4 @@ pub mod read;
 pub mod walk;
 
 pub use read::{read_capped, read_skill};
-pub use walk::{FoundSkill, SkillFile, Walk, WalkOptions, walk};
+pub use walk::{FoundSkill, SkillFile, Walk, WalkNote, WalkOptions, walk};

@@ -38,7 +38,7 @@ fn unreadable(path: &Path, err: &io::Error) -> Diagnostic {
 /// diagnostics for the directory come first.
 pub fn read_skill(found: &FoundSkill, options: &ParseOptions) -> ParsedSkill {
     let limit = options.limits.max_file_bytes;
-    let mut parsed = match &found.file {
+    let parsed = match &found.file {
         SkillFile::Markdown(path) => match read_capped(path, limit) {
             Ok(bytes) => parse_skill_md(&bytes, path, options),
             Err(e) => failed(found, unreadable(path, &e)),
@@ -46,20 +46,29 @@ pub fn read_skill(found: &FoundSkill, options: &ParseOptions) -> ParsedSkill {
         SkillFile::Legacy { json, prompt } => {
             let json_bytes = match read_capped(json, limit) {
                 Ok(b) => b,
-                Err(e) => return with_walk_diagnostics(found, failed(found, unreadable(json, &e))),
+                Err(e) => {
+                    return with_walk_diagnostics(
+                        found,
+                        options.profile,
+                        failed(found, unreadable(json, &e)),
+                    );
+                }
             };
             let prompt_bytes = match prompt.as_deref().map(|p| (p, read_capped(p, limit))) {
                 None => None,
                 Some((_, Ok(b))) => Some(b),
                 Some((p, Err(e))) => {
-                    return with_walk_diagnostics(found, failed(found, unreadable(p, &e)));
+                    return with_walk_diagnostics(
+                        found,
+                        options.profile,
+                        failed(found, unreadable(p, &e)),
+                    );
                 }
             };
             parse_legacy(&json_bytes, prompt_bytes.as_deref(), json, options)
         }
     };
-    parsed = with_walk_diagnostics(found, parsed);
-    parsed
+    with_walk_diagnostics(found, options.profile, parsed)
 }
 
 fn failed(found: &FoundSkill, diagnostic: Diagnostic) -> ParsedSkill {
@@ -75,12 +84,27 @@ fn failed(found: &FoundSkill, diagnostic: Diagnostic) -> ParsedSkill {
     }
 }
 
-fn with_walk_diagnostics(found: &FoundSkill, mut parsed: ParsedSkill) -> ParsedSkill {
-    if !found.diagnostics.is_empty() {
-        let mut all = found.diagnostics.clone();
-        all.append(&mut parsed.diagnostics);
-        parsed.diagnostics = all;
+/// Puts the walk's notes about the directory (as diagnostics under the parse profile) before
+/// the file's own diagnostics. A note that is an error makes the skill unusable.
+fn with_walk_diagnostics(
+    found: &FoundSkill,
+    profile: weft_parse::Profile,
+    mut parsed: ParsedSkill,
+) -> ParsedSkill {
+    let path = found.file.path();
+    let mut all: Vec<Diagnostic> = found
+        .notes
+        .iter()
+        .filter_map(|n| n.diagnostic(path, profile))
+        .collect();
+    if all.is_empty() {
+        return parsed;
     }
+    if all.iter().any(Diagnostic::is_error) {
+        parsed.skill = None;
+    }
+    all.append(&mut parsed.diagnostics);
+    parsed.diagnostics = all;
     parsed
 }
 

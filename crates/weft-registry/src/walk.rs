@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use weft_parse::Rule;
+use weft_parse::{Profile, Rule};
 use weft_types::{Diagnostic, Severity};
 
 /// Directory names never entered.
@@ -71,8 +71,53 @@ pub struct FoundSkill {
     pub file: SkillFile,
     /// The enclosing skill directory when this one is nested inside another skill.
     pub nested_in: Option<PathBuf>,
-    /// Warnings about the directory itself (file name spelling, both formats present).
-    pub diagnostics: Vec<Diagnostic>,
+    /// What the walk noticed about the directory (file name spelling, both formats present,
+    /// nesting); how serious each is depends on the profile the skill is read with.
+    pub notes: Vec<WalkNote>,
+}
+
+/// Something the walk noticed about a skill directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WalkNote {
+    /// The skill file is not spelled `SKILL.md` (`skill.md`, `Skill.md`, ...).
+    FileName(String),
+    /// A `SKILL.md` (spelled as given) and a `skill.json` are both present.
+    BothFormats(String),
+    /// The skill is inside another skill's directory, which discovery does not enter.
+    Nested(PathBuf),
+}
+
+impl WalkNote {
+    /// The diagnostic for this note about the skill file `path` under `profile`, if the
+    /// profile reports it.
+    pub fn diagnostic(&self, path: &Path, profile: Profile) -> Option<Diagnostic> {
+        let d = match self {
+            WalkNote::FileName(name) if name == "skill.md" => Rule::FileNameSpelling.diagnostic(
+                profile,
+                "skill file is named `skill.md`; the standard name is `SKILL.md`",
+            ),
+            WalkNote::FileName(name) => Rule::FileNameCase.diagnostic(
+                profile,
+                if profile == Profile::Spec {
+                    format!("Missing required file: SKILL.md (found {name})")
+                } else {
+                    format!("skill file is named `{name}`; it must be `SKILL.md` (case matters on most file systems)")
+                },
+            ),
+            WalkNote::BothFormats(name) => Rule::BothFormats.diagnostic(
+                profile,
+                format!("both `{name}` and `skill.json` are present; `{name}` is used"),
+            ),
+            WalkNote::Nested(outer) => Rule::NestedSkill.diagnostic(
+                profile,
+                format!(
+                    "skill nested inside the skill at {}; discovery does not load it",
+                    outer.display()
+                ),
+            ),
+        };
+        d.map(|d| d.with_path(path))
+    }
 }
 
 /// What a walk found.
@@ -88,7 +133,7 @@ pub struct Walk {
 ///
 /// `SKILL.md` is preferred; another spelling (`skill.md`, `Skill.md`) is accepted with a
 /// warning; `skill.json` is the legacy format, and loses to a `SKILL.md` beside it.
-pub fn skill_file_in(dir: &Path) -> Option<(SkillFile, Vec<Diagnostic>)> {
+pub fn skill_file_in(dir: &Path) -> Option<(SkillFile, Vec<WalkNote>)> {
     let names: Vec<String> = fs::read_dir(dir)
         .ok()?
         .flatten()
@@ -101,7 +146,7 @@ pub fn skill_file_in(dir: &Path) -> Option<(SkillFile, Vec<Diagnostic>)> {
 fn classify<'a>(
     dir: &Path,
     file_names: impl Iterator<Item = &'a str>,
-) -> Option<(SkillFile, Vec<Diagnostic>)> {
+) -> Option<(SkillFile, Vec<WalkNote>)> {
     let mut exact = false;
     let mut other_spelling: Option<&str> = None;
     let mut json = false;
@@ -118,35 +163,20 @@ fn classify<'a>(
             _ => {}
         }
     }
-    let mut diagnostics = Vec::new();
+    let mut notes = Vec::new();
     let file = if exact || other_spelling.is_some() {
         let name = if exact {
             "SKILL.md"
         } else {
             other_spelling.unwrap_or("SKILL.md")
         };
-        let path = dir.join(name);
         if !exact {
-            diagnostics.push(
-                Diagnostic::new(
-                    Severity::Warning,
-                    Rule::FileNameSpelling.number(),
-                    format!("skill file is named `{name}`; the standard name is `SKILL.md`"),
-                )
-                .with_path(&path),
-            );
+            notes.push(WalkNote::FileName(name.to_owned()));
         }
         if json {
-            diagnostics.push(
-                Diagnostic::new(
-                    Severity::Warning,
-                    Rule::BothFormats.number(),
-                    format!("both `{name}` and `skill.json` are present; `{name}` is used"),
-                )
-                .with_path(&path),
-            );
+            notes.push(WalkNote::BothFormats(name.to_owned()));
         }
-        SkillFile::Markdown(path)
+        SkillFile::Markdown(dir.join(name))
     } else if json {
         SkillFile::Legacy {
             json: dir.join("skill.json"),
@@ -155,7 +185,7 @@ fn classify<'a>(
     } else {
         return None;
     };
-    Some((file, diagnostics))
+    Some((file, notes))
 }
 
 /// Walks `root` and returns every skill directory found, in a deterministic order.
@@ -249,25 +279,15 @@ impl Walker<'_> {
         }
 
         let mut this_skill: Option<PathBuf> = None;
-        if let Some((file, mut diagnostics)) = classify(dir, files.iter().map(String::as_str)) {
+        if let Some((file, mut notes)) = classify(dir, files.iter().map(String::as_str)) {
             if let Some(outer) = enclosing {
-                diagnostics.push(
-                    Diagnostic::new(
-                        Severity::Warning,
-                        Rule::NestedSkill.number(),
-                        format!(
-                            "skill nested inside the skill at {}; discovery does not load it",
-                            outer.display()
-                        ),
-                    )
-                    .with_path(file.path()),
-                );
+                notes.push(WalkNote::Nested(outer.to_path_buf()));
             }
             self.out.skills.push(FoundSkill {
                 dir: dir.to_path_buf(),
                 file,
                 nested_in: enclosing.map(Path::to_path_buf),
-                diagnostics,
+                notes,
             });
             if self.options.stop_at_skill {
                 return;
@@ -330,7 +350,10 @@ mod tests {
                 PathBuf::from("cat/d")
             ]
         );
-        assert_eq!(found.skills[2].diagnostics[0].code, "W012");
+        assert_eq!(
+            found.skills[2].notes,
+            [WalkNote::FileName("skill.md".to_owned())]
+        );
 
         let all = walk(root, WalkOptions::VALIDATE);
         assert_eq!(all.skills.len(), 4);
@@ -349,7 +372,10 @@ mod tests {
         write(&root.join("dual/SKILL.md"), "x");
         let found = walk(root, WalkOptions::DISCOVERY);
         assert!(matches!(found.skills[0].file, SkillFile::Markdown(_)));
-        assert_eq!(found.skills[0].diagnostics[0].code, "W013");
+        assert_eq!(
+            found.skills[0].notes,
+            [WalkNote::BothFormats("SKILL.md".to_owned())]
+        );
         assert_eq!(
             found.skills[1].file,
             SkillFile::Legacy {

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use weft_parse::{ParseOptions, Profile, Rule};
 use weft_registry::read_skill;
-use weft_registry::walk::{FoundSkill, SkillFile, WalkOptions, skill_file_in, walk};
+use weft_registry::walk::{FoundSkill, SkillFile, WalkNote, WalkOptions, skill_file_in, walk};
 use weft_types::{Diagnostic, Severity, has_errors};
 
 use crate::cli::{ProfileArg, ReportFormat, ValidateArgs};
@@ -45,7 +45,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
     let mut targets = Vec::new();
     let mut seen = HashSet::new();
     for path in &args.paths {
-        collect(path, profile, &mut targets, &mut seen);
+        collect(&named(path), profile, &mut targets, &mut seen);
     }
     let outcomes: Vec<Outcome> = targets
         .par_iter()
@@ -63,6 +63,33 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A path whose skill directory has a name: `.`, `..` and bare `SKILL.md` are made absolute
+/// (and `.`/`..` resolved lexically) so the name-versus-directory check has a directory name.
+fn named(path: &Path) -> PathBuf {
+    let dir_has_name = if path.is_file() {
+        path.parent().and_then(Path::file_name).is_some()
+    } else {
+        path.file_name().is_some()
+    };
+    if dir_has_name {
+        return path.to_path_buf();
+    }
+    let Ok(absolute) = std::path::absolute(path) else {
+        return path.to_path_buf();
+    };
+    let mut clean = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                clean.pop();
+            }
+            other => clean.push(other),
+        }
+    }
+    clean
 }
 
 fn problem(path: &Path, rule: Rule, weft: String, spec: String, profile: Profile) -> Target {
@@ -114,20 +141,20 @@ fn collect(path: &Path, profile: Profile, out: &mut Vec<Target>, seen: &mut Hash
             ));
             return;
         };
-        // Keep the directory-level warnings (spelling, both formats) for the named file.
-        let diagnostics = skill_file_in(&dir)
-            .map(|(_, d)| {
-                d.into_iter()
-                    .filter(|d| d.path.as_deref() == Some(path))
-                    .collect()
-            })
-            .unwrap_or_default();
+        // What the directory listing says about the named file (spelling, both formats).
+        let notes = match skill_file_in(&dir) {
+            Some((chosen, notes)) if chosen.path() == path => notes,
+            _ if matches!(file, SkillFile::Markdown(_)) && file_name != "SKILL.md" => {
+                vec![WalkNote::FileName(file_name.to_owned())]
+            }
+            _ => Vec::new(),
+        };
         push(
             FoundSkill {
                 dir,
                 file,
                 nested_in: None,
-                diagnostics,
+                notes,
             },
             out,
         );
