@@ -83,7 +83,7 @@ pub fn parse_skill_md(bytes: &[u8], path: &Path, options: &ParseOptions) -> Pars
 /// use weft_parse::{parse_skill_md_header, ParseOptions};
 ///
 /// let file = "---\nname: pdf\ndescription: PDFs\n---\nA long body...";
-/// let prefix = &file.as_bytes()[..30];
+/// let prefix = &file.as_bytes()[..36]; // up to and including the closing `---`
 /// let parsed = parse_skill_md_header(prefix, file.len() as u64, Path::new("pdf/SKILL.md"), &ParseOptions::default());
 /// assert_eq!(parsed.skill.unwrap().description, "PDFs");
 /// assert!(parsed.body.is_none());
