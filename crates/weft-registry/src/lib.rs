@@ -6,6 +6,8 @@
 //! `weft-parse`. This crate is the only one that reads skill files from disk; it takes every
 //! path it uses as an argument and never consults the environment or the home directory.
 
+pub mod catalog;
+pub mod matcher;
 pub mod read;
 pub mod walk;
 

@@ -1,0 +1,1 @@
+//! (being written) The skill catalog: budget, fitting, weft and XML renderers.

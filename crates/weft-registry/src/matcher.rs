@@ -1,0 +1,1 @@
+//! (being written) Trigger matching: ranking skills against a text.
