@@ -239,6 +239,17 @@ rules! {
     AgentUnknownFormat = 176, "unrecognised agent file", [E, E, E, O];
     /// The agent name breaks the naming rules.
     AgentInvalidName = 177, "invalid agent name", [W, W, E, O];
+
+    // --- discovery -----------------------------------------------------------------------
+    /// An OpenClaw requirement (`requires.bins`, `anyBins`, `env`, `os`) is not met here; the
+    /// skill still loads.
+    UnmetRequirement = 180, "OpenClaw requirement not met on this machine", [W, W, W, O];
+    /// A project skill overrides a user, workspace, plugin or built-in skill (SEC-SKILL-06).
+    ProjectOverride = 181, "project skill overrides a skill of another scope", [W, W, W, O];
+    /// The same name twice in one scope: the first in path order wins.
+    DuplicateInScope = 182, "same skill name twice in one scope", [W, W, W, O];
+    /// A skill file broke after it was loaded: the last good version stays in use.
+    KeptLastGood = 183, "broken skill file; the last good version is kept", [W, W, W, O];
 }
 
 #[cfg(test)]

@@ -1,15 +1,38 @@
-//! Skill discovery and loading.
+//! Skill discovery, precedence, progressive disclosure and the runtime registry.
 //!
-//! [`walk`] finds skill directories under a root following the walk rules (depth bound, no
-//! descent below a skill, symlinks with a cycle guard, `.git`/`node_modules`/`target`
-//! skipped); [`read`] reads a found skill (at most the file-size limit) and parses it with
-//! `weft-parse`. This crate is the only one that reads skill files from disk; it takes every
-//! path it uses as an argument and never consults the environment or the home directory.
+//! - [`walk`] finds skill directories under a root (depth bound, no descent below a skill,
+//!   symlinks with a cycle guard, `.git`/`node_modules`/`target` skipped);
+//! - [`read`] reads a found skill: only the frontmatter for listings (level 1), the whole
+//!   file for the body (level 2);
+//! - [`SkillRegistry`] merges every root by precedence (project > user > workspace > plugin >
+//!   built-in), records shadowed copies, checks OpenClaw requirements against the host the
+//!   caller describes ([`gating`]), loads bodies on first use and resources through a checked
+//!   path ([`resource`]), and accepts `register` / `override_version` / `unregister` /
+//!   `reload`, each published as an immutable [`Snapshot`];
+//! - [`catalog`] fits the model-facing skill list to a budget; [`matcher`] ranks skills
+//!   against a text.
+//!
+//! The crate reads skill files from disk but takes every root as an argument; it never
+//! consults the environment or the home directory, and never prints.
 
+pub mod builtin;
 pub mod catalog;
+mod discover;
+mod entry;
+mod error;
+pub mod gating;
 pub mod matcher;
 pub mod read;
+mod registry;
+pub mod resource;
 pub mod walk;
 
-pub use read::{read_capped, read_skill};
+pub use discover::{RegistryConfig, SkillRoot};
+pub use entry::{
+    ShadowedSkill, SkillBody, SkillEntry, SkillOrigin, TokenEstimate, estimate_tokens,
+};
+pub use error::SkillError;
+pub use gating::{HostEnvironment, Readiness};
+pub use read::{read_capped, read_skill, read_skill_header};
+pub use registry::{SkillRegistry, Snapshot};
 pub use walk::{FoundSkill, SkillFile, Walk, WalkNote, WalkOptions, walk};

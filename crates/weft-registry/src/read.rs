@@ -4,7 +4,11 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use weft_parse::{ParseOptions, ParsedSkill, Rule, parse_legacy, parse_skill_md};
+use weft_parse::frontmatter::frontmatter_end;
+use weft_parse::{
+    ParseOptions, ParsedSkill, Rule, parse_legacy, parse_skill_md, parse_skill_md_header,
+};
+use weft_types::DescriptionSource;
 use weft_types::{Diagnostic, Severity};
 
 use crate::walk::{FoundSkill, SkillFile};
@@ -36,6 +40,8 @@ fn unreadable(path: &Path, err: &io::Error) -> Diagnostic {
 
 /// Reads and parses the skill in `found` (SKILL.md or skill.json + prompt.md). The walk's own
 /// diagnostics for the directory come first.
+///
+/// This is level 2: the whole file is read and the body returned.
 pub fn read_skill(found: &FoundSkill, options: &ParseOptions) -> ParsedSkill {
     let limit = options.limits.max_file_bytes;
     let parsed = match &found.file {
@@ -69,6 +75,78 @@ pub fn read_skill(found: &FoundSkill, options: &ParseOptions) -> ParsedSkill {
         }
     };
     with_walk_diagnostics(found, options.profile, parsed)
+}
+
+/// How much of a SKILL.md a listing reads at a time.
+const HEADER_CHUNK: usize = 4096;
+
+/// Reads only what level 1 needs: the frontmatter of a SKILL.md (in 4 KiB steps until the
+/// closing `---`), or a legacy skill's files. The body is not returned. When the description
+/// has to come from the body's first paragraph and it was not in the prefix, the whole file is
+/// read after all.
+pub fn read_skill_header(found: &FoundSkill, options: &ParseOptions) -> ParsedSkill {
+    let SkillFile::Markdown(path) = &found.file else {
+        return without_body(read_skill(found, options));
+    };
+    let (prefix, file_len, complete) = match read_prefix(path, options.limits.max_file_bytes) {
+        Ok(read) => read,
+        Err(e) => {
+            return with_walk_diagnostics(
+                found,
+                options.profile,
+                failed(found, unreadable(path, &e)),
+            );
+        }
+    };
+    let parsed = if complete {
+        without_body(parse_skill_md(&prefix, path, options))
+    } else {
+        let parsed = parse_skill_md_header(&prefix, file_len, path, options);
+        let from_body = parsed
+            .skill
+            .as_ref()
+            .is_some_and(|s| s.description_source == DescriptionSource::FirstParagraph);
+        if from_body || parsed.skill.is_none() {
+            // Either the description lives in the body, or something failed and the full
+            // file gives the complete story.
+            return without_body(read_skill(found, options));
+        }
+        parsed
+    };
+    with_walk_diagnostics(found, options.profile, parsed)
+}
+
+/// Reads the start of `path` up to the end of its frontmatter: `(bytes, file length, whole
+/// file read)`.
+fn read_prefix(path: &Path, limit: usize) -> io::Result<(Vec<u8>, u64, bool)> {
+    let mut file = File::open(path)?;
+    let len = file.metadata()?.len();
+    let mut buf = Vec::with_capacity(HEADER_CHUNK);
+    loop {
+        let start = buf.len();
+        buf.resize(start + HEADER_CHUNK, 0);
+        let n = file.read(&mut buf[start..])?;
+        buf.truncate(start + n);
+        let eof = n == 0 || buf.len() as u64 >= len;
+        if eof {
+            return Ok((buf, len, true));
+        }
+        if frontmatter_end(&buf).is_some_and(|end| end > 0) || buf.len() > limit {
+            return Ok((buf, len, false));
+        }
+        if frontmatter_end(&buf) == Some(0) {
+            // No frontmatter at all: the whole file is the body, needed for the description.
+            let mut rest = Vec::new();
+            file.take(limit as u64).read_to_end(&mut rest)?;
+            buf.extend_from_slice(&rest);
+            return Ok((buf, len, true));
+        }
+    }
+}
+
+fn without_body(mut parsed: ParsedSkill) -> ParsedSkill {
+    parsed.body = None;
+    parsed
 }
 
 fn failed(found: &FoundSkill, diagnostic: Diagnostic) -> ParsedSkill {

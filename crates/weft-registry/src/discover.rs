@@ -1,0 +1,228 @@
+//! Discovery: walk every root, read each skill's header in parallel, and resolve names by
+//! precedence (roots in the order given, built-ins last).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use weft_parse::{ParseOptions, ParsedSkill, Profile, Rule};
+use weft_types::{Diagnostic, Scope};
+
+use crate::builtin::builtin_skills;
+use crate::entry::{ShadowedSkill, SkillEntry, SkillOrigin};
+use crate::gating::{GateChecker, HostEnvironment};
+use crate::read::read_skill_header;
+use crate::walk::{FoundSkill, WalkOptions, walk};
+
+/// A directory to look for skills in, and the scope its skills get.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillRoot {
+    /// The directory (it need not exist).
+    pub path: PathBuf,
+    /// The scope of every skill found under it.
+    pub scope: Scope,
+}
+
+impl SkillRoot {
+    /// A root at `path` for `scope`.
+    pub fn new(path: impl Into<PathBuf>, scope: Scope) -> Self {
+        Self {
+            path: path.into(),
+            scope,
+        }
+    }
+}
+
+/// Everything discovery needs. Built by the caller; nothing is read from the environment.
+#[derive(Debug, Clone)]
+pub struct RegistryConfig {
+    /// Roots, highest precedence first. Within one scope, earlier roots win.
+    pub roots: Vec<SkillRoot>,
+    /// Include the skills compiled into the binary (lowest precedence).
+    pub builtins: bool,
+    /// Do not warn when a project skill overrides a skill of another scope (SEC-SKILL-06).
+    pub trust_project_skills: bool,
+    /// Limits for reading skill files (the profile is always `Load`).
+    pub parse: ParseOptions,
+    /// The machine OpenClaw requirements are checked against.
+    pub host: HostEnvironment,
+    /// Walk rules.
+    pub walk: WalkOptions,
+}
+
+impl Default for RegistryConfig {
+    fn default() -> Self {
+        Self {
+            roots: Vec::new(),
+            builtins: true,
+            trust_project_skills: false,
+            parse: ParseOptions::new(Profile::Load),
+            host: HostEnvironment::default(),
+            walk: WalkOptions::DISCOVERY,
+        }
+    }
+}
+
+impl RegistryConfig {
+    /// A configuration with these roots and defaults for everything else.
+    pub fn with_roots(roots: Vec<SkillRoot>) -> Self {
+        Self {
+            roots,
+            ..Self::default()
+        }
+    }
+}
+
+/// The result of one discovery run: the winning entry per name and what was reported.
+#[derive(Debug, Default)]
+pub(crate) struct Discovered {
+    pub entries: BTreeMap<String, Arc<SkillEntry>>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A skill read from a root, before precedence is applied.
+struct Candidate {
+    found: FoundSkill,
+    parsed: ParsedSkill,
+}
+
+/// Runs discovery. `previous` holds the entries of the last good run by file, so a skill whose
+/// file broke keeps its last good version.
+pub(crate) fn discover(
+    config: &RegistryConfig,
+    previous: &HashMap<PathBuf, Arc<SkillEntry>>,
+) -> Discovered {
+    let mut out = Discovered::default();
+    let options = ParseOptions {
+        profile: Profile::Load,
+        ..config.parse
+    };
+
+    let mut found: Vec<(Scope, FoundSkill)> = Vec::new();
+    for root in &config.roots {
+        if !root.path.is_dir() {
+            tracing::debug!(root = %root.path.display(), "skill root does not exist; skipped");
+            continue;
+        }
+        let walked = walk(&root.path, config.walk);
+        out.diagnostics.extend(walked.diagnostics);
+        found.extend(walked.skills.into_iter().map(|s| (root.scope, s)));
+    }
+
+    let candidates: Vec<Candidate> = found
+        .into_par_iter()
+        .map(|(scope, found)| {
+            let parsed = read_skill_header(&found, &options.with_scope(scope));
+            Candidate { found, parsed }
+        })
+        .collect();
+
+    let mut gate = GateChecker::new(&config.host);
+    for candidate in candidates {
+        let path = candidate.found.file.path().to_path_buf();
+        let Candidate { found, parsed, .. } = candidate;
+        let (skill, diagnostics) = match parsed.skill {
+            Some(skill) => (skill, parsed.diagnostics),
+            None => {
+                // Broken now: keep the last good version of this file, if there was one.
+                if let Some(last) = previous.get(&path) {
+                    out.diagnostics.extend(parsed.diagnostics);
+                    if let Some(d) = Rule::KeptLastGood.diagnostic(
+                        Profile::Load,
+                        format!(
+                            "`{}` no longer loads; its last good version stays in use until the file is fixed",
+                            last.skill.name
+                        ),
+                    ) {
+                        out.diagnostics.push(d.with_path(&path));
+                    }
+                    insert(&mut out, Arc::clone(last), config);
+                } else {
+                    out.diagnostics.extend(parsed.diagnostics);
+                }
+                continue;
+            }
+        };
+        let mut entry = SkillEntry::new(skill, SkillOrigin::File(found.file), options, diagnostics);
+        entry.readiness = gate.check(&entry.skill);
+        if !entry.readiness.is_ready()
+            && let Some(d) = Rule::UnmetRequirement.diagnostic(
+                Profile::Load,
+                format!(
+                    "`{}` {}; it still loads",
+                    entry.skill.name,
+                    entry.readiness.problems().join("; ")
+                ),
+            )
+        {
+            entry.diagnostics.push(d.with_path(&path));
+        }
+        insert(&mut out, Arc::new(entry), config);
+    }
+
+    if config.builtins {
+        for (skill, body) in builtin_skills(&options) {
+            insert(
+                &mut out,
+                Arc::new(SkillEntry::with_body(skill, SkillOrigin::Builtin, body)),
+                config,
+            );
+        }
+    }
+    for entry in out.entries.values() {
+        out.diagnostics.extend(entry.diagnostics.iter().cloned());
+    }
+    out
+}
+
+/// Adds `entry` unless a higher-precedence skill already has its name; either way the loser
+/// is recorded as shadowed by the winner.
+fn insert(out: &mut Discovered, entry: Arc<SkillEntry>, config: &RegistryConfig) {
+    let name = entry.skill.name.clone();
+    let Some(winner) = out.entries.get_mut(&name) else {
+        out.entries.insert(name, entry);
+        return;
+    };
+    let (w_scope, l_scope) = (winner.skill.source.scope, entry.skill.source.scope);
+    let loser_path = entry.file().map(PathBuf::from);
+    let winner_path = winner.file().map(PathBuf::from);
+    let diagnostic = if w_scope == l_scope {
+        Rule::DuplicateInScope.diagnostic(
+            Profile::Load,
+            format!(
+                "two {w_scope} skills are named `{name}`; {} is used, {} is ignored",
+                display(winner_path.as_deref()),
+                display(loser_path.as_deref())
+            ),
+        )
+    } else if w_scope == Scope::Project && !config.trust_project_skills {
+        Rule::ProjectOverride.diagnostic(
+            Profile::Load,
+            format!(
+                "project skill `{name}` overrides the {l_scope} skill at {} (trust_project_skills silences this)",
+                display(loser_path.as_deref())
+            ),
+        )
+    } else {
+        None
+    };
+    if let Some(d) = diagnostic {
+        let d = match &winner_path {
+            Some(p) => d.with_path(p),
+            None => d,
+        };
+        out.diagnostics.push(d);
+    }
+    // Entries are shared with older snapshots; record the shadow on a copy.
+    let mut shadows = winner.shadows.clone();
+    shadows.push(ShadowedSkill {
+        scope: l_scope,
+        path: loser_path,
+    });
+    *winner = Arc::new(winner.with_shadows(shadows));
+}
+
+fn display(path: Option<&std::path::Path>) -> String {
+    path.map_or_else(|| "(built in)".to_owned(), |p| p.display().to_string())
+}

@@ -1,0 +1,203 @@
+//! One skill in a registry snapshot: its level-1 data, where it came from, and its body
+//! (level 2), loaded on first use and cached.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use serde::Serialize;
+use weft_parse::{ParseOptions, parse_legacy, parse_skill_md};
+use weft_types::{Diagnostic, Scope, Skill, has_errors};
+
+use crate::error::SkillError;
+use crate::gating::Readiness;
+use crate::read::read_capped;
+use crate::walk::SkillFile;
+
+/// Where a registered skill came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkillOrigin {
+    /// Read from a file found under a root.
+    File(SkillFile),
+    /// Compiled into the binary.
+    Builtin,
+    /// Registered through the API (`register` / `override_version`).
+    Registered,
+}
+
+/// A copy of a skill that lost to a higher-precedence one with the same name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ShadowedSkill {
+    /// Its scope.
+    pub scope: Scope,
+    /// Its file, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathBuf>,
+}
+
+/// A skill's instructions, rendered from its body by the template engine when invoked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillBody {
+    /// The markdown after the frontmatter (tidied, truncated to the body limit).
+    pub text: String,
+    /// Diagnostics that only the body can raise (truncation, control characters).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Rough token counts per disclosure level (about one token per four characters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TokenEstimate {
+    /// Level 1: name and description.
+    pub metadata: usize,
+    /// Level 2: the body, once loaded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<usize>,
+}
+
+/// Tokens for `chars` characters of English-like text.
+pub fn estimate_tokens(chars: usize) -> usize {
+    chars.div_ceil(4)
+}
+
+/// One skill of a snapshot.
+#[derive(Debug, Clone)]
+pub struct SkillEntry {
+    /// Level-1 data.
+    pub skill: Skill,
+    /// Where it came from.
+    pub origin: SkillOrigin,
+    /// What it needs that this machine lacks (OpenClaw gating).
+    pub readiness: Readiness,
+    /// Lower-precedence copies with the same name.
+    pub shadows: Vec<ShadowedSkill>,
+    /// Warnings found while loading it.
+    pub diagnostics: Vec<Diagnostic>,
+    options: ParseOptions,
+    body: OnceLock<Arc<SkillBody>>,
+}
+
+impl SkillEntry {
+    pub(crate) fn new(
+        skill: Skill,
+        origin: SkillOrigin,
+        options: ParseOptions,
+        diagnostics: Vec<Diagnostic>,
+    ) -> Self {
+        Self {
+            skill,
+            origin,
+            readiness: Readiness::default(),
+            shadows: Vec::new(),
+            diagnostics,
+            options,
+            body: OnceLock::new(),
+        }
+    }
+
+    /// An entry whose body is already known (built-in and registered skills).
+    pub(crate) fn with_body(skill: Skill, origin: SkillOrigin, body: String) -> Self {
+        let entry = Self::new(skill, origin, ParseOptions::default(), Vec::new());
+        let _ = entry.body.set(Arc::new(SkillBody {
+            text: body,
+            diagnostics: Vec::new(),
+        }));
+        entry
+    }
+
+    /// A copy with `shadows` as its shadowed copies (entries are shared between snapshots, so
+    /// they are never changed in place).
+    pub(crate) fn with_shadows(&self, shadows: Vec<ShadowedSkill>) -> Self {
+        Self {
+            shadows,
+            ..self.clone()
+        }
+    }
+
+    /// The skill's name.
+    pub fn name(&self) -> &str {
+        &self.skill.name
+    }
+
+    /// The skill's directory, for file-based skills.
+    pub fn dir(&self) -> Option<&Path> {
+        match &self.origin {
+            SkillOrigin::File(file) => file.path().parent(),
+            _ => None,
+        }
+    }
+
+    /// The file the skill was read from.
+    pub fn file(&self) -> Option<&Path> {
+        match &self.origin {
+            SkillOrigin::File(file) => Some(file.path()),
+            _ => None,
+        }
+    }
+
+    /// True once the body has been loaded (or was known from the start).
+    pub fn body_loaded(&self) -> bool {
+        self.body.get().is_some()
+    }
+
+    /// Level 2: the body, read from disk the first time and cached for the life of this
+    /// snapshot.
+    pub fn body(&self) -> Result<Arc<SkillBody>, SkillError> {
+        if let Some(body) = self.body.get() {
+            return Ok(Arc::clone(body));
+        }
+        let loaded = Arc::new(self.load_body()?);
+        // Another thread may have won the race; either copy is the same file's content.
+        Ok(Arc::clone(self.body.get_or_init(|| loaded)))
+    }
+
+    fn load_body(&self) -> Result<SkillBody, SkillError> {
+        let SkillOrigin::File(file) = &self.origin else {
+            return Ok(SkillBody {
+                text: String::new(),
+                diagnostics: Vec::new(),
+            });
+        };
+        let limit = self.options.limits.max_file_bytes;
+        let read = |path: &Path| {
+            read_capped(path, limit).map_err(|source| SkillError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        };
+        let parsed = match file {
+            SkillFile::Markdown(path) => parse_skill_md(&read(path)?, path, &self.options),
+            SkillFile::Legacy { json, prompt } => {
+                let prompt_bytes = prompt.as_deref().map(read).transpose()?;
+                parse_legacy(&read(json)?, prompt_bytes.as_deref(), json, &self.options)
+            }
+        };
+        if has_errors(&parsed.diagnostics) {
+            return Err(SkillError::Unreadable {
+                name: self.skill.name.clone(),
+                diagnostics: parsed.diagnostics,
+            });
+        }
+        let level1: Vec<&Diagnostic> = self.diagnostics.iter().collect();
+        Ok(SkillBody {
+            text: parsed.body.unwrap_or_default(),
+            // Only what the header parse did not already report.
+            diagnostics: parsed
+                .diagnostics
+                .into_iter()
+                .filter(|d| !level1.contains(&d))
+                .collect(),
+        })
+    }
+
+    /// Token estimates for levels 1 and (when loaded) 2.
+    pub fn tokens(&self) -> TokenEstimate {
+        TokenEstimate {
+            metadata: estimate_tokens(
+                self.skill.name.chars().count() + self.skill.description.chars().count(),
+            ),
+            instructions: self
+                .body
+                .get()
+                .map(|b| estimate_tokens(b.text.chars().count())),
+        }
+    }
+}

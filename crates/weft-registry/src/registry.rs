@@ -1,0 +1,302 @@
+//! The skill registry: discovered skills plus skills registered at run time, published as
+//! immutable snapshots so readers never see a half-applied change.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
+
+use weft_parse::name::name_problems;
+use weft_types::{Diagnostic, Severity, Skill};
+
+use crate::builtin::body_of;
+use crate::discover::{Discovered, RegistryConfig, discover};
+use crate::entry::{SkillBody, SkillEntry, SkillOrigin};
+use crate::error::SkillError;
+use crate::read::read_capped;
+use crate::resource::resolve_resource;
+
+/// An immutable view of every skill at one moment, sorted by name.
+#[derive(Debug, Default)]
+pub struct Snapshot {
+    entries: Vec<Arc<SkillEntry>>,
+    diagnostics: Vec<Diagnostic>,
+    generation: u64,
+}
+
+impl Snapshot {
+    /// The skill named `name`.
+    pub fn get(&self, name: &str) -> Option<&Arc<SkillEntry>> {
+        self.entries
+            .binary_search_by(|e| e.skill.name.as_str().cmp(name))
+            .ok()
+            .map(|i| &self.entries[i])
+    }
+
+    /// Every skill, sorted by name.
+    pub fn entries(&self) -> &[Arc<SkillEntry>] {
+        &self.entries
+    }
+
+    /// The skills the model may see and invoke (not `disable-model-invocation`).
+    pub fn model_invocable(&self) -> impl Iterator<Item = &Arc<SkillEntry>> {
+        self.entries.iter().filter(|e| e.skill.model_invocable())
+    }
+
+    /// The skills a user may invoke as `/name` (not `user-invocable: false`).
+    pub fn user_invocable(&self) -> impl Iterator<Item = &Arc<SkillEntry>> {
+        self.entries.iter().filter(|e| e.skill.user_invocable)
+    }
+
+    /// Number of skills.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when there are no skills.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// What discovery reported: broken skills, shadowing, unmet requirements.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Increases by one with every published change.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+}
+
+/// What writers share; one writer at a time.
+#[derive(Debug, Default)]
+struct State {
+    discovered: Discovered,
+    /// Skills registered through the API; they win over discovered ones.
+    registered: BTreeMap<String, Arc<SkillEntry>>,
+    /// Discovered skills hidden by `unregister` (until registered again).
+    hidden: BTreeSet<String>,
+    generation: u64,
+}
+
+/// The registry of skills: discovery, precedence, runtime registration, and snapshots.
+///
+/// Readers call [`snapshot`](Self::snapshot) (or [`get`](Self::get)) and keep a consistent
+/// view for as long as they hold it; writers (`register`, `override_version`, `unregister`,
+/// `reload`) build a new snapshot and swap it in.
+///
+/// ```
+/// use weft_registry::{RegistryConfig, SkillRegistry};
+/// use weft_types::{Scope, Skill};
+///
+/// let registry = SkillRegistry::new(RegistryConfig::default());
+/// assert!(registry.get("specification-engine").is_some()); // built in
+///
+/// let mut skill = Skill::in_memory("triage", "Triage incoming bug reports", Scope::User);
+/// skill.version = Some("1.0.0".into());
+/// registry.register(skill.clone(), Some("Label and route the bug.".into())).unwrap();
+/// skill.version = Some("1.1.0".into());
+/// registry.override_version(skill, None).unwrap();
+/// assert_eq!(registry.get("triage").unwrap().skill.version.as_deref(), Some("1.1.0"));
+/// ```
+#[derive(Debug)]
+pub struct SkillRegistry {
+    config: RegistryConfig,
+    state: Mutex<State>,
+    current: RwLock<Arc<Snapshot>>,
+}
+
+impl SkillRegistry {
+    /// Discovers the skills under `config`'s roots (plus the built-ins) and publishes them.
+    pub fn new(config: RegistryConfig) -> Self {
+        let discovered = discover(&config, &HashMap::new());
+        let registry = Self {
+            config,
+            state: Mutex::new(State {
+                discovered,
+                ..State::default()
+            }),
+            current: RwLock::new(Arc::new(Snapshot::default())),
+        };
+        registry.publish(&mut registry.lock());
+        registry
+    }
+
+    /// The configuration the registry was built with.
+    pub fn config(&self) -> &RegistryConfig {
+        &self.config
+    }
+
+    /// The current snapshot.
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        Arc::clone(&self.current.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// The skill named `name` in the current snapshot.
+    pub fn get(&self, name: &str) -> Option<Arc<SkillEntry>> {
+        self.snapshot().get(name).cloned()
+    }
+
+    /// Every skill in the current snapshot, sorted by name.
+    pub fn list(&self) -> Vec<Arc<SkillEntry>> {
+        self.snapshot().entries().to_vec()
+    }
+
+    /// Adds a skill defined in memory. Fails when the name is taken (use
+    /// [`override_version`](Self::override_version) to replace) or the skill is invalid.
+    /// Without a body, one is written from the skill's description and contract.
+    pub fn register(&self, skill: Skill, body: Option<String>) -> Result<(), SkillError> {
+        check_registrable(&skill)?;
+        let mut state = self.lock();
+        let taken = state.registered.contains_key(&skill.name)
+            || (state.discovered.entries.contains_key(&skill.name)
+                && !state.hidden.contains(&skill.name));
+        if taken {
+            return Err(SkillError::AlreadyRegistered { name: skill.name });
+        }
+        insert_registered(&mut state, skill, body);
+        self.publish(&mut state);
+        Ok(())
+    }
+
+    /// Replaces the skill with this name (registering it when absent). Returns the version it
+    /// replaced, if the old one had a version.
+    pub fn override_version(
+        &self,
+        skill: Skill,
+        body: Option<String>,
+    ) -> Result<Option<String>, SkillError> {
+        check_registrable(&skill)?;
+        let mut state = self.lock();
+        let previous = state
+            .registered
+            .get(&skill.name)
+            .or_else(|| {
+                (!state.hidden.contains(&skill.name))
+                    .then(|| state.discovered.entries.get(&skill.name))
+                    .flatten()
+            })
+            .and_then(|e| e.skill.version.clone());
+        insert_registered(&mut state, skill, body);
+        self.publish(&mut state);
+        Ok(previous)
+    }
+
+    /// Removes the skill with this name: a registered one is dropped, a discovered one is
+    /// hidden until it is registered again. Returns false when there was no such skill.
+    pub fn unregister(&self, name: &str) -> bool {
+        let mut state = self.lock();
+        let registered = state.registered.remove(name).is_some();
+        let discovered =
+            state.discovered.entries.contains_key(name) && state.hidden.insert(name.to_owned());
+        if registered || discovered {
+            self.publish(&mut state);
+        }
+        registered || discovered
+    }
+
+    /// Walks the roots again and publishes what changed. A skill whose file broke since the
+    /// last run keeps its last good version (with a diagnostic).
+    pub fn reload(&self) -> Arc<Snapshot> {
+        let mut state = self.lock();
+        let previous: HashMap<PathBuf, Arc<SkillEntry>> = state
+            .discovered
+            .entries
+            .values()
+            .filter_map(|e| e.file().map(|p| (p.to_path_buf(), Arc::clone(e))))
+            .collect();
+        state.discovered = discover(&self.config, &previous);
+        self.publish(&mut state)
+    }
+
+    /// Level 2: the body of `name`, loaded on first use and cached.
+    pub fn body(&self, name: &str) -> Result<Arc<SkillBody>, SkillError> {
+        self.entry(name)?.body()
+    }
+
+    /// Level 3: the path of a file inside the skill's directory, checked against traversal.
+    pub fn resource_path(&self, name: &str, path: &str) -> Result<PathBuf, SkillError> {
+        let entry = self.entry(name)?;
+        let dir = entry.dir().ok_or_else(|| SkillError::NoSkillDirectory {
+            skill: name.to_owned(),
+        })?;
+        resolve_resource(name, dir, path)
+    }
+
+    /// Level 3: the bytes of a file inside the skill's directory (at most the file-size
+    /// limit).
+    pub fn resource(&self, name: &str, path: &str) -> Result<Vec<u8>, SkillError> {
+        let resolved = self.resource_path(name, path)?;
+        read_capped(&resolved, self.config.parse.limits.max_file_bytes).map_err(|source| {
+            SkillError::Io {
+                path: resolved,
+                source,
+            }
+        })
+    }
+
+    fn entry(&self, name: &str) -> Result<Arc<SkillEntry>, SkillError> {
+        self.get(name).ok_or_else(|| SkillError::SkillNotFound {
+            name: name.to_owned(),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Builds the snapshot for `state` and swaps it in.
+    fn publish(&self, state: &mut State) -> Arc<Snapshot> {
+        state.generation += 1;
+        let mut merged: BTreeMap<&str, &Arc<SkillEntry>> = state
+            .discovered
+            .entries
+            .iter()
+            .filter(|(name, _)| !state.hidden.contains(name.as_str()))
+            .map(|(name, e)| (name.as_str(), e))
+            .collect();
+        for (name, entry) in &state.registered {
+            merged.insert(name.as_str(), entry);
+        }
+        let snapshot = Arc::new(Snapshot {
+            entries: merged.into_values().cloned().collect(),
+            diagnostics: state.discovered.diagnostics.clone(),
+            generation: state.generation,
+        });
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = Arc::clone(&snapshot);
+        snapshot
+    }
+}
+
+fn insert_registered(state: &mut State, skill: Skill, body: Option<String>) {
+    let name = skill.name.clone();
+    let body = body.unwrap_or_else(|| body_of(&skill));
+    state.hidden.remove(&name);
+    state.registered.insert(
+        name,
+        Arc::new(SkillEntry::with_body(skill, SkillOrigin::Registered, body)),
+    );
+}
+
+/// A registered skill needs a valid name and a description, like a file would.
+fn check_registrable(skill: &Skill) -> Result<(), SkillError> {
+    let mut diagnostics: Vec<Diagnostic> = name_problems(&skill.name)
+        .into_iter()
+        .map(|m| Diagnostic::new(Severity::Error, weft_parse::Rule::InvalidName.number(), m))
+        .collect();
+    if skill.description.trim().is_empty() {
+        diagnostics.push(Diagnostic::new(
+            Severity::Error,
+            weft_parse::Rule::MissingDescription.number(),
+            "a skill needs a description",
+        ));
+    }
+    if diagnostics.is_empty() {
+        Ok(())
+    } else {
+        Err(SkillError::InvalidSkill {
+            name: skill.name.clone(),
+            diagnostics,
+        })
+    }
+}
