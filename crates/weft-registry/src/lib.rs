@@ -26,6 +26,7 @@ pub mod read;
 mod registry;
 pub mod resource;
 pub mod walk;
+mod watch;
 
 pub use discover::{RegistryConfig, SkillRoot};
 pub use entry::{
@@ -35,4 +36,5 @@ pub use error::SkillError;
 pub use gating::{HostEnvironment, Readiness};
 pub use read::{read_capped, read_skill, read_skill_header};
 pub use registry::{SkillRegistry, Snapshot};
+pub use watch::{DEFAULT_DEBOUNCE, RegistryWatcher};
 pub use walk::{FoundSkill, SkillFile, Walk, WalkNote, WalkOptions, walk};
