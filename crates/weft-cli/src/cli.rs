@@ -12,6 +12,10 @@ pub struct Cli {
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 
+    /// Where to find skills, agents and configuration.
+    #[command(flatten)]
+    pub locations: LocationArgs,
+
     /// The command to run.
     #[command(subcommand)]
     pub command: Command,
@@ -28,9 +32,41 @@ pub enum Command {
     },
 }
 
+/// Where skills and configuration live; every default can be overridden.
+#[derive(Debug, Args, Clone, Default)]
+pub struct LocationArgs {
+    /// The project directory (default: $CLAWFT_PROJECT, else the nearest ancestor of the
+    /// current directory holding .clawft/ or .claude/, never above the home directory).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+
+    /// The home directory for user-level skills (~/.clawft, ~/.claude, ~/.agents).
+    /// Default: $HOME.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+
+    /// An extra skill directory (plugin scope); repeatable.
+    #[arg(long = "skills-dir", global = true, value_name = "DIR")]
+    pub skills_dirs: Vec<PathBuf>,
+
+    /// Do not warn when a project skill overrides a user or built-in skill.
+    #[arg(long, global = true)]
+    pub trust_project_skills: bool,
+}
+
 /// `weft skills ...`
 #[derive(Debug, Subcommand)]
 pub enum SkillsCommand {
+    /// List the skills weft can see, highest precedence first per name (shadowed copies with
+    /// --all). Diagnostics go to stderr.
+    List(ListArgs),
+    /// Show everything about one skill: fields, source, tools, readiness, shadowed copies.
+    Show(ShowArgs),
+    /// Rank skills against a text, as the trigger matcher would.
+    Match(MatchArgs),
+    /// Print the skill catalog exactly as the model would see it; what was shortened or
+    /// dropped to fit the budget goes to stderr.
+    Catalog(CatalogArgs),
     /// Check skills against the format rules and report every problem with file, line and
     /// column. Exits 1 when any skill has an error.
     Validate(ValidateArgs),
@@ -77,4 +113,93 @@ pub struct ValidateArgs {
     /// Skill directories, SKILL.md / skill.json files, or trees to search for skills.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+}
+
+/// Which scope `skills list` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScopeFilter {
+    /// Project skills.
+    Project,
+    /// User skills.
+    User,
+    /// The global workspace.
+    Workspace,
+    /// Extra directories (--skills-dir).
+    Plugin,
+    /// Compiled into weft.
+    Builtin,
+    /// Everything.
+    All,
+}
+
+/// Table or JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    /// Aligned columns.
+    Table,
+    /// JSON.
+    Json,
+}
+
+/// Arguments of `weft skills list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Only skills of this scope.
+    #[arg(long, value_enum, default_value = "all")]
+    pub scope: ScopeFilter,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ListFormat,
+    /// Also list the copies that lost to a higher-precedence skill of the same name.
+    #[arg(long)]
+    pub all: bool,
+}
+
+/// Arguments of `weft skills show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The skill's name.
+    pub name: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ListFormat,
+}
+
+/// Arguments of `weft skills match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The text to match (a user message, a task description).
+    pub text: String,
+    /// At most this many results.
+    #[arg(long, default_value_t = 5)]
+    pub limit: usize,
+    /// Minimum confidence for an automatic match (0..1).
+    #[arg(long, default_value_t = 0.5)]
+    pub min_confidence: f32,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ListFormat,
+}
+
+/// The catalog's rendering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CatalogFormatArg {
+    /// The weft system-prompt section.
+    Weft,
+    /// The `<available_skills>` XML block of the Agent Skills reference implementation.
+    Xml,
+}
+
+/// Arguments of `weft skills catalog`.
+#[derive(Debug, Args)]
+pub struct CatalogArgs {
+    /// Budget in characters (default: 2% of the context window, 16,000 when unknown).
+    #[arg(long, value_name = "CHARS")]
+    pub budget: Option<usize>,
+    /// The model's context window in tokens, to derive the budget from.
+    #[arg(long, value_name = "TOKENS")]
+    pub context_window: Option<u64>,
+    /// Rendering.
+    #[arg(long, value_enum, default_value = "weft")]
+    pub format: CatalogFormatArg,
 }

@@ -9,6 +9,7 @@
 mod cli;
 mod commands;
 mod output;
+mod workspace;
 
 use std::process::ExitCode;
 
@@ -19,10 +20,16 @@ use crate::cli::{Cli, Command, SkillsCommand};
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.verbose);
+    let workspace = workspace::Workspace::from_args(&cli.locations);
     let result = match cli.command {
-        Command::Skills {
-            command: SkillsCommand::Validate(args),
-        } => commands::validate::run(&args),
+        Command::Skills { command } => match command {
+            SkillsCommand::Validate(args) => commands::validate::run(&args),
+            SkillsCommand::List(args) => commands::skills::list(&workspace, &args),
+            SkillsCommand::Show(args) => commands::skills::show(&workspace, &args),
+            SkillsCommand::Match(_) | SkillsCommand::Catalog(_) => {
+                Err(anyhow::anyhow!("this command is being built"))
+            }
+        },
     };
     match result {
         Ok(code) => code,

@@ -176,6 +176,55 @@ pub(crate) fn discover(
     out
 }
 
+/// Finds one skill without reading the others: only skill directories named `name` are
+/// parsed (plus the built-ins). Returns `None` when no directory has that name (the skill may
+/// still exist under another directory name; the caller then falls back to a full
+/// discovery). Copies under other directory names are not seen, so the shadow list may be
+/// shorter than a full discovery's.
+pub fn discover_one(config: &RegistryConfig, name: &str) -> Option<(Arc<SkillEntry>, Vec<Diagnostic>)> {
+    let mut out = Discovered::default();
+    let options = ParseOptions {
+        profile: Profile::Load,
+        ..config.parse
+    };
+    let mut gate = GateChecker::new(&config.host);
+    let mut any = false;
+    for root in &config.roots {
+        if !root.path.is_dir() {
+            continue;
+        }
+        let walked = walk(&root.path, config.walk);
+        for found in walked.skills {
+            if found.dir.file_name().and_then(|n| n.to_str()) != Some(name) {
+                continue;
+            }
+            any = true;
+            let parsed = read_skill_header(&found, &options.with_scope(root.scope));
+            out.diagnostics.extend(parsed.diagnostics.iter().cloned());
+            if let Some(skill) = parsed.skill.filter(|s| s.name == name) {
+                let mut entry =
+                    SkillEntry::new(skill, SkillOrigin::File(found.file), options, parsed.diagnostics);
+                entry.readiness = gate.check(&entry.skill);
+                insert(&mut out, Arc::new(entry), config);
+            }
+        }
+    }
+    if !any {
+        return None;
+    }
+    if config.builtins {
+        for (skill, body) in builtin_skills(&options).into_iter().filter(|(s, _)| s.name == name) {
+            insert(
+                &mut out,
+                Arc::new(SkillEntry::with_body(skill, SkillOrigin::Builtin, body)),
+                config,
+            );
+        }
+    }
+    let entry = out.entries.remove(name)?;
+    Some((entry, out.diagnostics))
+}
+
 /// Adds `entry` unless a higher-precedence skill already has its name; either way the loser
 /// is recorded as shadowed by the winner.
 fn insert(out: &mut Discovered, entry: Arc<SkillEntry>, config: &RegistryConfig) {
@@ -218,6 +267,8 @@ fn insert(out: &mut Discovered, entry: Arc<SkillEntry>, config: &RegistryConfig)
     let mut shadows = winner.shadows.clone();
     shadows.push(ShadowedSkill {
         scope: l_scope,
+        format: entry.skill.source.format,
+        description: entry.skill.description.clone(),
         path: loser_path,
     });
     *winner = Arc::new(winner.with_shadows(shadows));

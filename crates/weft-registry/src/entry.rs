@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 use weft_parse::{ParseOptions, parse_legacy, parse_skill_md};
-use weft_types::{Diagnostic, Scope, Skill, has_errors};
+use weft_types::{Diagnostic, Scope, Skill, SkillFormat, has_errors};
 
 use crate::error::SkillError;
 use crate::gating::Readiness;
@@ -29,6 +29,10 @@ pub enum SkillOrigin {
 pub struct ShadowedSkill {
     /// Its scope.
     pub scope: Scope,
+    /// Its format.
+    pub format: SkillFormat,
+    /// Its description.
+    pub description: String,
     /// Its file, when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<PathBuf>,

@@ -28,7 +28,7 @@ pub mod resource;
 pub mod walk;
 mod watch;
 
-pub use discover::{RegistryConfig, SkillRoot};
+pub use discover::{RegistryConfig, SkillRoot, discover_one};
 pub use entry::{
     ShadowedSkill, SkillBody, SkillEntry, SkillOrigin, TokenEstimate, estimate_tokens,
 };

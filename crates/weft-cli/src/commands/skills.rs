@@ -1,0 +1,301 @@
+//! `weft skills list|show`: what the registry sees.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde_json::json;
+use weft_registry::{SkillEntry, SkillOrigin, SkillRegistry, discover_one};
+use weft_types::Scope;
+
+use crate::cli::{ListArgs, ListFormat, ScopeFilter, ShowArgs};
+use crate::output::{cut, eprint_diagnostics, table};
+use crate::workspace::Workspace;
+
+fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
+    match filter {
+        ScopeFilter::All => true,
+        ScopeFilter::Project => scope == Scope::Project,
+        ScopeFilter::User => scope == Scope::User,
+        ScopeFilter::Workspace => scope == Scope::Workspace,
+        ScopeFilter::Plugin => scope == Scope::Plugin,
+        ScopeFilter::Builtin => scope == Scope::Builtin,
+    }
+}
+
+/// `weft skills list`.
+pub fn list(workspace: &Workspace, args: &ListArgs) -> anyhow::Result<ExitCode> {
+    let registry = SkillRegistry::new(workspace.registry_config());
+    let snapshot = registry.snapshot();
+    eprint_diagnostics(snapshot.diagnostics());
+    let entries: Vec<_> = snapshot
+        .entries()
+        .iter()
+        .filter(|e| scope_matches(args.scope, e.skill.source.scope))
+        .collect();
+    let mut out = io::stdout().lock();
+    match args.format {
+        ListFormat::Json => {
+            let items: Vec<_> = entries
+                .iter()
+                .map(|e| {
+                    let mut item = json!({
+                        "name": e.skill.name,
+                        "description": e.skill.description,
+                        "scope": e.skill.source.scope,
+                        "format": e.skill.source.format,
+                        "path": e.file(),
+                        "user_invocable": e.skill.user_invocable,
+                        "model_invocable": e.skill.model_invocable(),
+                        "context": e.skill.context,
+                        "ready": e.readiness.is_ready(),
+                    });
+                    if args.all {
+                        item["shadows"] = json!(e.shadows);
+                    }
+                    item
+                })
+                .collect();
+            serde_json::to_writer_pretty(&mut out, &items)?;
+            writeln!(out)?;
+        }
+        ListFormat::Table => {
+            let mut rows = Vec::new();
+            for e in &entries {
+                rows.push(vec![
+                    e.skill.name.clone(),
+                    cut(&e.skill.description, 60),
+                    e.skill.source.scope.to_string(),
+                    e.skill.source.format.to_string(),
+                ]);
+                if args.all {
+                    for s in &e.shadows {
+                        rows.push(vec![
+                            format!("  {}", e.skill.name),
+                            cut(&format!("(shadowed) {}", s.description), 60),
+                            s.scope.to_string(),
+                            s.format.to_string(),
+                        ]);
+                    }
+                }
+            }
+            if rows.is_empty() {
+                writeln!(out, "No skills found.")?;
+            } else {
+                out.write_all(
+                    table(&["NAME", "DESCRIPTION", "SCOPE", "FORMAT"], &rows).as_bytes(),
+                )?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `weft skills show <name>`.
+pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> {
+    let config = workspace.registry_config();
+    // Only the directories named like the skill are read, unless none is.
+    let found = discover_one(&config, &args.name).or_else(|| {
+        let registry = SkillRegistry::new(config);
+        let snapshot = registry.snapshot();
+        let entry = snapshot.get(&args.name).cloned()?;
+        let diagnostics = snapshot
+            .diagnostics()
+            .iter()
+            .filter(|d| d.path.as_deref() == entry.file())
+            .cloned()
+            .collect();
+        Some((entry, diagnostics))
+    });
+    let Some((entry, diagnostics)) = found else {
+        eprintln!(
+            "error: Skill '{}' not found. Run `weft skills list` to see available skills.",
+            args.name
+        );
+        return Ok(ExitCode::FAILURE);
+    };
+    eprint_diagnostics(&diagnostics);
+    let body = entry.body();
+    let mut out = io::stdout().lock();
+    match args.format {
+        ListFormat::Json => {
+            let mut item = serde_json::to_value(&entry.skill)?;
+            item["path"] = json!(entry.file());
+            item["readiness"] = json!(entry.readiness);
+            item["shadows"] = json!(entry.shadows);
+            item["tokens"] = json!(entry.tokens());
+            item["resources"] = json!(resources(&entry));
+            if let Ok(body) = &body {
+                item["body"] = json!(body.text);
+            }
+            serde_json::to_writer_pretty(&mut out, &item)?;
+            writeln!(out)?;
+        }
+        ListFormat::Table => out.write_all(describe(&entry).as_bytes())?,
+    }
+    if let Err(e) = body {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// The `skills show` text, in seed 002's layout plus weft's extra fields.
+fn describe(entry: &SkillEntry) -> String {
+    let s = &entry.skill;
+    let mut out = String::new();
+    let mut field = |label: &str, value: &str| {
+        let _ = writeln!(out, "{label}: {value}");
+    };
+    field("Skill", &s.name);
+    field("Description", &s.description);
+    if let Some(v) = &s.version {
+        field("Version", v);
+    }
+    field("Format", s.source.format.as_str());
+    let location = match (&entry.origin, entry.dir()) {
+        (SkillOrigin::File(_), Some(dir)) => format!("{} ({})", s.source.scope, dir.display()),
+        (SkillOrigin::Builtin, _) => "builtin (compiled into weft)".to_owned(),
+        _ => format!("{} (registered at run time)", s.source.scope),
+    };
+    field("Scope", &location);
+    if let Some(path) = entry.file() {
+        field("Path", &path.display().to_string());
+    }
+    if !s.variables.is_empty() {
+        field("Variables", &s.variables.join(", "));
+    }
+    if let Some(h) = &s.argument_hint {
+        field("Argument Hint", h);
+    }
+    field("User Invocable", yes_no(s.user_invocable));
+    field("Model Invocable", yes_no(s.model_invocable()));
+    field("Context", s.context.as_str());
+    if let Some(a) = &s.agent {
+        field("Agent", a);
+    }
+    if let Some(m) = &s.model {
+        field("Model", m);
+    }
+    let allowed = match &s.tools.allow {
+        None => "(no restriction)".to_owned(),
+        Some(list) if list.is_empty() => "(none: the skill grants no tools)".to_owned(),
+        Some(list) => list.join(", "),
+    };
+    field("Allowed Tools", &allowed);
+    if !s.tools.deny.is_empty() {
+        field("Forbidden Tools", &s.tools.deny.join(", "));
+    }
+    if !s.keywords.is_empty() {
+        field("Keywords", &s.keywords.join(", "));
+    }
+    if let Some(w) = &s.when_to_use {
+        field("When To Use", w);
+    }
+    if let Some(l) = &s.license {
+        field("License", l);
+    }
+    if let Some(c) = &s.compatibility {
+        field("Compatibility", c);
+    }
+    if let Some(m) = &s.metadata {
+        field(
+            "Metadata",
+            &serde_json::to_string(m).unwrap_or_else(|_| "(unprintable)".to_owned()),
+        );
+    }
+    let c = &s.contract;
+    if !c.execution_protocol.is_empty() {
+        field("Execution Protocol", &c.execution_protocol.join(" → "));
+    }
+    for r in &c.composability_rules {
+        field(
+            "Composability",
+            &format!("{:?} {}", r.kind, r.skill).to_lowercase(),
+        );
+    }
+    for r in &c.compatibility_rules {
+        field(
+            "Compatibility Rule",
+            &format!("{:?} {}", r.kind, r.skill).to_lowercase(),
+        );
+    }
+    let ready = if entry.readiness.is_ready() {
+        "ready".to_owned()
+    } else {
+        format!("not ready: {}", entry.readiness.problems().join("; "))
+    };
+    field("Readiness", &ready);
+    let tokens = entry.tokens();
+    field(
+        "Tokens",
+        &format!(
+            "~{} (catalog), ~{} (instructions)",
+            tokens.metadata,
+            tokens
+                .instructions
+                .map_or_else(|| "?".to_owned(), |t| t.to_string())
+        ),
+    );
+    let res = resources(entry);
+    if !res.is_empty() {
+        field("Resources", &res.join(", "));
+    }
+    for (key, value) in &s.extra {
+        field(
+            &format!("Extra `{key}`"),
+            &serde_json::to_string(value).unwrap_or_default(),
+        );
+    }
+    for shadow in &entry.shadows {
+        let path = shadow
+            .path
+            .as_deref()
+            .map_or_else(|| "built in".to_owned(), |p| p.display().to_string());
+        field("Shadows", &format!("{} ({path})", shadow.scope));
+    }
+    out
+}
+
+/// Files bundled with the skill (level 3), relative to its directory; at most 50.
+fn resources(entry: &SkillEntry) -> Vec<String> {
+    let Some(dir) = entry.dir() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    collect_files(dir, dir, 0, &mut out);
+    out.sort();
+    out.truncate(50);
+    out
+}
+
+fn collect_files(root: &Path, dir: &Path, depth: usize, out: &mut Vec<String>) {
+    if depth > 4 || out.len() >= 200 {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(ft) = entry.file_type() else { continue };
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') {
+            continue;
+        }
+        if ft.is_dir() {
+            collect_files(root, &path, depth + 1, out);
+        } else if ft.is_file()
+            && !(depth == 0 && (name.eq_ignore_ascii_case("SKILL.md") || name == "skill.json"))
+            && let Ok(rel) = path.strip_prefix(root)
+        {
+            out.push(rel.display().to_string());
+        }
+    }
+}
