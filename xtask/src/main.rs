@@ -7,6 +7,7 @@
 //! Exit status: 0 on success, 1 when a command fails, 2 on a usage error.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod bench;
 mod fixtures;
 
 use std::ffi::OsString;
@@ -21,8 +22,10 @@ USAGE:
     cargo xtask <COMMAND> [OPTIONS]
 
 COMMANDS:
-    fixtures    Generate a deterministic tree of synthetic skills (DIR/<name>/SKILL.md)
-    help        Print this message
+    fixtures        Generate a deterministic tree of synthetic skills (DIR/<name>/SKILL.md)
+    bench-list      Time `weft skills list` on a generated tree against `cat` of the same files
+    bench-validate  Time `weft skills validate` on the shared corpus
+    help            Print this message
 
 FIXTURES OPTIONS:
     --count N   Number of skills to write (required)
@@ -32,8 +35,13 @@ FIXTURES OPTIONS:
     --force     Replace DIR if it is a tree written earlier by this command (recognised
                 by its .weft-fixtures marker file); anything else is never deleted
 
-EXAMPLE:
+BENCH OPTIONS:
+    --count N   Skills in the generated tree (bench-list) [default: 1000]
+    --runs R    Timed runs of each command; medians are reported [default: 15]
+
+EXAMPLES:
     cargo xtask fixtures --count 1000 --out /tmp/fx1000 --seed 7
+    cargo xtask bench-list --count 1000
 ";
 
 /// A parsed command line.
@@ -43,6 +51,10 @@ enum Command {
     Help,
     /// Generate a fixture tree.
     Fixtures(fixtures::Options),
+    /// Time `weft skills list` against `cat`.
+    BenchList(bench::Options),
+    /// Time `weft skills validate` on the corpus.
+    BenchValidate(bench::Options),
 }
 
 /// A malformed command line (exit status 2).
@@ -70,9 +82,21 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Ok(Command::BenchList(opts)) => report(bench::list(&opts)),
+        Ok(Command::BenchValidate(opts)) => report(bench::validate(&opts)),
         Err(UsageError(msg)) => {
             eprintln!("error: {msg}\n\nRun `cargo xtask help` for usage.");
             ExitCode::from(2)
+        }
+    }
+}
+
+fn report(result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
         }
     }
 }
@@ -86,6 +110,14 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Command, Usage
     match command.to_str() {
         Some("help" | "-h" | "--help") => Ok(Command::Help),
         Some("fixtures") => parse_fixtures(args),
+        Some(name @ ("bench-list" | "bench-validate")) => {
+            let opts = parse_bench(name, args)?;
+            Ok(if name == "bench-list" {
+                Command::BenchList(opts)
+            } else {
+                Command::BenchValidate(opts)
+            })
+        }
         _ => Err(UsageError(format!(
             "unknown command `{}`",
             command.to_string_lossy()
@@ -158,6 +190,40 @@ fn parse_fixtures(mut args: impl Iterator<Item = OsString>) -> Result<Command, U
         nested,
         force,
     }))
+}
+
+/// Parses the options of the bench commands.
+fn parse_bench(
+    name: &str,
+    mut args: impl Iterator<Item = OsString>,
+) -> Result<bench::Options, UsageError> {
+    let mut opts = bench::Options::default();
+    while let Some(arg) = args.next() {
+        let arg = arg.to_string_lossy().into_owned();
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => {
+                (flag.to_owned(), Some(OsString::from(value)))
+            }
+            _ => (arg.clone(), None),
+        };
+        match flag.as_str() {
+            "--count" => {
+                opts.count = parse_number(&flag, &take_value(&flag, inline, &mut args)?)?;
+            }
+            "--runs" => {
+                opts.runs = parse_number(&flag, &take_value(&flag, inline, &mut args)?)?;
+            }
+            _ => {
+                return Err(UsageError(format!(
+                    "unexpected argument `{arg}` for `{name}`"
+                )));
+            }
+        }
+    }
+    if opts.runs == 0 || opts.count == 0 {
+        return Err(UsageError("--count and --runs must be at least 1".into()));
+    }
+    Ok(opts)
 }
 
 /// The value of `flag`: the inline `--flag=value` part or the next argument.

@@ -24,7 +24,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Skills { command } => match command {
             SkillsCommand::Validate(args) => commands::validate::run(&args),
-            SkillsCommand::List(args) => commands::skills::list(&workspace, &args),
+            SkillsCommand::List(args) => commands::skills::list(&workspace, &args, cli.verbose > 0),
             SkillsCommand::Show(args) => commands::skills::show(&workspace, &args),
             SkillsCommand::Match(_) | SkillsCommand::Catalog(_) => {
                 Err(anyhow::anyhow!("this command is being built"))

@@ -15,24 +15,6 @@ pub fn format_diagnostic(d: &Diagnostic) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use weft_types::{Position, Severity};
-
-    use super::*;
-
-    #[test]
-    fn rustc_layout() {
-        let d = Diagnostic::new(Severity::Error, 101, "name `X` must be lowercase")
-            .with_path("s/x/SKILL.md")
-            .at(Position::new(2, 7));
-        assert_eq!(
-            format_diagnostic(&d),
-            "error[E101]: name `X` must be lowercase\n --> s/x/SKILL.md:2:7\n"
-        );
-    }
-}
-
 /// Prints diagnostics rustc-style to stderr (a blank line after each, as rustc does).
 pub fn eprint_diagnostics(diagnostics: &[Diagnostic]) {
     use std::io::Write as _;
@@ -87,4 +69,43 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
         line(&mut row.iter().map(String::as_str));
     }
     out
+}
+
+/// Errors in full; warnings in full when `verbose`, else counted in one line.
+pub fn eprint_discovery_diagnostics(diagnostics: &[Diagnostic], verbose: bool) {
+    if verbose {
+        eprint_diagnostics(diagnostics);
+        return;
+    }
+    let errors: Vec<Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    eprint_diagnostics(&errors);
+    let warnings = diagnostics.len() - errors.len();
+    if warnings > 0 {
+        eprintln!(
+            "weft: {warnings} warning{} about skill files (-v shows them)",
+            if warnings == 1 { "" } else { "s" }
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use weft_types::{Position, Severity};
+
+    use super::*;
+
+    #[test]
+    fn rustc_layout() {
+        let d = Diagnostic::new(Severity::Error, 101, "name `X` must be lowercase")
+            .with_path("s/x/SKILL.md")
+            .at(Position::new(2, 7));
+        assert_eq!(
+            format_diagnostic(&d),
+            "error[E101]: name `X` must be lowercase\n --> s/x/SKILL.md:2:7\n"
+        );
+    }
 }

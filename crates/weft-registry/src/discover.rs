@@ -5,7 +5,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use rayon::prelude::*;
 use weft_parse::{ParseOptions, ParsedSkill, Profile, Rule};
 use weft_types::{Diagnostic, Scope};
 
@@ -13,7 +12,7 @@ use crate::builtin::builtin_skills;
 use crate::entry::{ShadowedSkill, SkillEntry, SkillOrigin};
 use crate::gating::{GateChecker, HostEnvironment};
 use crate::read::read_skill_header;
-use crate::walk::{FoundSkill, WalkOptions, walk};
+use crate::walk::{FoundSkill, WalkOptions, walk, walk_with};
 
 /// A directory to look for skills in, and the scope its skills get.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,24 +98,24 @@ pub(crate) fn discover(
         ..config.parse
     };
 
-    let mut found: Vec<(Scope, FoundSkill)> = Vec::new();
+    // Skills are read while the walk goes on, on both cores.
+    let mut candidates: Vec<Candidate> = Vec::new();
     for root in &config.roots {
         if !root.path.is_dir() {
             tracing::debug!(root = %root.path.display(), "skill root does not exist; skipped");
             continue;
         }
-        let walked = walk(&root.path, config.walk);
-        out.diagnostics.extend(walked.diagnostics);
-        found.extend(walked.skills.into_iter().map(|s| (root.scope, s)));
+        let root_options = options.with_scope(root.scope);
+        let (found, diagnostics) = walk_with(&root.path, config.walk, |found| {
+            read_skill_header(found, &root_options)
+        });
+        out.diagnostics.extend(diagnostics);
+        candidates.extend(
+            found
+                .into_iter()
+                .map(|(found, parsed)| Candidate { found, parsed }),
+        );
     }
-
-    let candidates: Vec<Candidate> = found
-        .into_par_iter()
-        .map(|(scope, found)| {
-            let parsed = read_skill_header(&found, &options.with_scope(scope));
-            Candidate { found, parsed }
-        })
-        .collect();
 
     let mut gate = GateChecker::new(&config.host);
     for candidate in candidates {

@@ -98,10 +98,8 @@ pub fn read_skill_header(found: &FoundSkill, options: &ParseOptions) -> ParsedSk
             );
         }
     };
-    let parsed = if complete {
-        without_body(parse_skill_md(&prefix, path, options))
-    } else {
-        let parsed = parse_skill_md_header(&prefix, file_len, path, options);
+    let parsed = parse_skill_md_header(&prefix, file_len, path, options);
+    if !complete {
         let from_body = parsed
             .skill
             .as_ref()
@@ -111,8 +109,7 @@ pub fn read_skill_header(found: &FoundSkill, options: &ParseOptions) -> ParsedSk
             // file gives the complete story.
             return without_body(read_skill(found, options));
         }
-        parsed
-    };
+    }
     with_walk_diagnostics(found, options.profile, parsed)
 }
 

@@ -5,6 +5,8 @@
 //! discovery) no descent below a directory that already holds a skill.
 
 use std::collections::HashSet;
+
+use rayon::prelude::*;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -198,24 +200,86 @@ fn classify<'a>(
 /// assert!(found.diagnostics.is_empty());
 /// ```
 pub fn walk(root: &Path, options: WalkOptions) -> Walk {
-    let mut out = Walk::default();
-    let mut visited = HashSet::new();
-    let canonical = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    visited.insert(canonical.clone());
-    let mut walker = Walker {
-        options,
-        visited,
-        out: &mut out,
-    };
-    walker.visit(root, &canonical, 0, None);
-    out
+    let (found, diagnostics) = walk_with(root, options, |_| ());
+    Walk {
+        skills: found.into_iter().map(|(skill, ())| skill).collect(),
+        diagnostics,
+    }
 }
 
-struct Walker<'a> {
+/// Walks `root` and calls `visit` on every skill directory as soon as it is found, on
+/// whichever thread found it: discovery uses this to read skills while the walk goes on. The
+/// result is in walk order, whatever the threads did.
+///
+/// Subdirectories are walked in parallel. The cycle guard follows each path's chain of
+/// canonical ancestors (a link back into its own ancestry is not entered), and a directory
+/// reached twice through links is kept once, at its first place in walk order.
+pub fn walk_with<T: Send>(
+    root: &Path,
     options: WalkOptions,
-    /// Canonical paths of the directories entered: the cycle guard for symlinks.
-    visited: HashSet<PathBuf>,
-    out: &'a mut Walk,
+    visit: impl Fn(&FoundSkill) -> T + Sync,
+) -> (Vec<(FoundSkill, T)>, Vec<Diagnostic>) {
+    let canonical = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let walker = Walker {
+        options,
+        visit: &visit,
+    };
+    let visited = walker.visit(
+        root,
+        &canonical,
+        &Ancestors {
+            path: &canonical,
+            parent: None,
+        },
+        0,
+        None,
+    );
+    let mut seen = HashSet::new();
+    let mut found = Vec::new();
+    let mut diagnostics = Vec::new();
+    for item in visited {
+        match item {
+            Visited::Skill(canonical, skill, value) => {
+                if seen.insert(canonical) {
+                    found.push((skill, value));
+                } else {
+                    tracing::debug!(dir = %skill.dir.display(), "reached again through a link; skipped");
+                }
+            }
+            Visited::Problem(d) => diagnostics.push(d),
+        }
+    }
+    (found, diagnostics)
+}
+
+/// The canonical paths from the root down to a directory: the symlink cycle guard.
+struct Ancestors<'a> {
+    path: &'a Path,
+    parent: Option<&'a Ancestors<'a>>,
+}
+
+impl Ancestors<'_> {
+    fn contains(&self, path: &Path) -> bool {
+        let mut node = Some(self);
+        while let Some(n) = node {
+            if n.path == path {
+                return true;
+            }
+            node = n.parent;
+        }
+        false
+    }
+}
+
+/// What a directory visit produced, in walk order.
+enum Visited<T> {
+    Skill(PathBuf, FoundSkill, T),
+    Problem(Diagnostic),
+}
+
+struct Walker<'v, F> {
+    options: WalkOptions,
+    visit: &'v F,
 }
 
 /// A subdirectory to enter.
@@ -225,22 +289,30 @@ struct Subdir {
     via_symlink: bool,
 }
 
-impl Walker<'_> {
+impl<T: Send, F: Fn(&FoundSkill) -> T + Sync> Walker<'_, F> {
     /// Visits `dir`, whose canonical path is `canonical`. One `read_dir` per directory: the
     /// same listing tells whether it holds a skill and which subdirectories to enter.
-    fn visit(&mut self, dir: &Path, canonical: &Path, depth: usize, enclosing: Option<&Path>) {
+    fn visit(
+        &self,
+        dir: &Path,
+        canonical: &Path,
+        ancestors: &Ancestors<'_>,
+        depth: usize,
+        enclosing: Option<&Path>,
+    ) -> Vec<Visited<T>> {
+        let mut out = Vec::new();
         let entries = match fs::read_dir(dir) {
             Ok(entries) => entries,
             Err(e) => {
-                self.out.diagnostics.push(
+                out.push(Visited::Problem(
                     Diagnostic::new(
                         Severity::Warning,
                         Rule::Unreadable.number(),
                         format!("directory could not be read: {e}"),
                     )
                     .with_path(dir),
-                );
-                return;
+                ));
+                return out;
             }
         };
         let mut files: Vec<String> = Vec::new();
@@ -283,38 +355,54 @@ impl Walker<'_> {
             if let Some(outer) = enclosing {
                 notes.push(WalkNote::Nested(outer.to_path_buf()));
             }
-            self.out.skills.push(FoundSkill {
+            let found = FoundSkill {
                 dir: dir.to_path_buf(),
                 file,
                 nested_in: enclosing.map(Path::to_path_buf),
                 notes,
-            });
+            };
+            let value = (self.visit)(&found);
+            out.push(Visited::Skill(canonical.to_path_buf(), found, value));
             if self.options.stop_at_skill {
-                return;
+                return out;
             }
             this_skill = Some(dir.to_path_buf());
         }
         if depth >= self.options.max_depth {
-            return;
+            return out;
         }
         subdirs.sort_unstable_by(|a, b| a.name.cmp(&b.name));
         let enclosing = this_skill.as_deref().or(enclosing);
-        for sub in subdirs {
+        let visit_sub = |sub: &Subdir| -> Vec<Visited<T>> {
             // Without links the canonical path is the parent's plus the name: no syscall.
             let sub_canonical = if sub.via_symlink {
                 match fs::canonicalize(&sub.path) {
                     Ok(c) => c,
-                    Err(_) => continue,
+                    Err(_) => return Vec::new(),
                 }
             } else {
                 canonical.join(&sub.name)
             };
-            if !self.visited.insert(sub_canonical.clone()) {
-                tracing::debug!(path = %sub.path.display(), "already visited (symlink cycle or duplicate link)");
-                continue;
+            if sub.via_symlink && ancestors.contains(&sub_canonical) {
+                tracing::debug!(path = %sub.path.display(), "symlink back into its own ancestry; not entered");
+                return Vec::new();
             }
-            self.visit(&sub.path, &sub_canonical, depth + 1, enclosing);
+            let chain = Ancestors {
+                path: &sub_canonical,
+                parent: Some(ancestors),
+            };
+            self.visit(&sub.path, &sub_canonical, &chain, depth + 1, enclosing)
+        };
+        // A few subdirectories are not worth the thread hand-off.
+        if subdirs.len() >= 8 {
+            let nested: Vec<Vec<Visited<T>>> = subdirs.par_iter().map(visit_sub).collect();
+            out.extend(nested.into_iter().flatten());
+        } else {
+            for sub in &subdirs {
+                out.extend(visit_sub(sub));
+            }
         }
+        out
     }
 }
 

@@ -10,7 +10,7 @@ use weft_registry::{SkillEntry, SkillOrigin, SkillRegistry, discover_one};
 use weft_types::Scope;
 
 use crate::cli::{ListArgs, ListFormat, ScopeFilter, ShowArgs};
-use crate::output::{cut, eprint_diagnostics, table};
+use crate::output::{cut, eprint_diagnostics, eprint_discovery_diagnostics, table};
 use crate::workspace::Workspace;
 
 fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
@@ -25,10 +25,10 @@ fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
 }
 
 /// `weft skills list`.
-pub fn list(workspace: &Workspace, args: &ListArgs) -> anyhow::Result<ExitCode> {
+pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Result<ExitCode> {
     let registry = SkillRegistry::new(workspace.registry_config());
     let snapshot = registry.snapshot();
-    eprint_diagnostics(snapshot.diagnostics());
+    eprint_discovery_diagnostics(snapshot.diagnostics(), verbose);
     let entries: Vec<_> = snapshot
         .entries()
         .iter()
