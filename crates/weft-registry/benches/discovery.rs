@@ -11,7 +11,7 @@ use weft_registry::{RegistryConfig, SkillRegistry, SkillRoot};
 use weft_types::Scope;
 
 /// The same generator `cargo xtask fixtures` uses, so the trees are identical.
-#[allow(dead_code, missing_docs)]
+#[allow(dead_code, missing_docs, unused_imports)]
 #[path = "../../../xtask/src/fixtures.rs"]
 mod fixtures;
 

@@ -1,1 +1,839 @@
-//! (being written) Trigger matching: ranking skills against a text.
+//! Trigger matching: ranking skills against a text.
+//!
+//! [`TriggerMatcher`] indexes the level-1 data of a set of skills (name, description,
+//! `when_to_use`, keywords) and ranks them against user text with BM25. It backs
+//! `weft skills match "<text>"`, the REPL hints and the seed-001 selector (seed 002 calls it
+//! `match_context`).
+//!
+//! # Scoring
+//!
+//! - Text is cut into terms by [`tokenize`]: Unicode lowercase, split on anything that is not
+//!   alphanumeric, tokens of one character and [`STOPWORDS`] dropped, then a light stemmer
+//!   (see [`tokenize`]). Documents and queries go through the same function, so
+//!   `code-review` indexes as `code` + `review`.
+//! - Each skill is one document whose fields are weighted by repeating them: the weighted term
+//!   frequency is `tf'(t, d) = 3·tf_name + 2·tf_keywords + tf_description`, where the
+//!   description field is the description (without a `Keywords:` tail, which the parser has
+//!   already moved into `keywords`) followed by `when_to_use`. The document length is the
+//!   weighted token count `Σ_t tf'(t, d)`.
+//! - BM25 with `k1 = 1.2`, `b = 0.75` and `idf(t) = ln(1 + (N − n_t + 0.5) / (n_t + 0.5))`
+//!   (always positive). Query terms are de-duplicated, so repeating a word does not count
+//!   twice.
+//! - **Confidence** is the BM25 score divided by the largest score any document could get for
+//!   this query, `Σ idf(t)·(k1 + 1)` over the query's *known* terms (terms that occur in at
+//!   least one skill): the score of a document in which every such term saturates. It is
+//!   therefore in `0..=1`, and near 1 only when every known query term matches strongly
+//!   (for example in the name). Words that no skill uses are left out of that maximum: they
+//!   say nothing about which skill fits, and counting them would make the confidence fall
+//!   with every filler word of a natural request. A query with no known terms matches
+//!   nothing.
+//!
+//! Results are deterministic: the same skills and text give the same list, ordered by score
+//! (best first) and then by name.
+//!
+//! # Auto-loading
+//!
+//! [`TriggerMatcher::rank`] lists every skill with a non-zero score, including skills with
+//! `disable-model-invocation` (flagged by [`TriggerMatch::model_invocable`]), for display.
+//! [`TriggerMatcher::best`] answers what may be loaded automatically: it never returns a
+//! manual-only skill (the seed's `AutoInvocationBlocked`), ignores matches below the minimum
+//! confidence ([`DEFAULT_MIN_CONFIDENCE`] unless changed) and reports a
+//! [`MatchOutcome::Conflict`] when the best candidates tie (the seed's
+//! `TriggerMatchConflict`).
+//!
+//! ```
+//! use weft_registry::matcher::{MatchOutcome, TriggerMatcher};
+//! use weft_types::{Scope, Skill};
+//!
+//! let skills = [
+//!     Skill::in_memory("code-review", "Review code changes for bugs. Use when reviewing a diff.", Scope::User),
+//!     Skill::in_memory("pdf-processing", "Extract text from PDF files, fill forms.", Scope::User),
+//! ];
+//! let matcher = TriggerMatcher::new(&skills);
+//! let MatchOutcome::Match(best) = matcher.best("please review this diff") else {
+//!     panic!("expected a match");
+//! };
+//! assert_eq!(best.name, "code-review");
+//! assert!((0.5..=1.0).contains(&best.confidence));
+//! ```
+//!
+//! # Performance
+//!
+//! The index maps each term to its postings (skill, weighted frequency), all stored in one
+//! array grouped by term, so ranking touches only the skills that share a term with the query;
+//! IDF and per-skill length normalisation are precomputed. Building is one pass over the
+//! skills' text. [`TriggerMatcher::best`] materialises only the winners, so it is much cheaper
+//! than [`TriggerMatcher::rank`], which returns every skill sharing a term.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use weft_types::Skill;
+
+/// The minimum confidence for [`TriggerMatcher::best`] unless changed with
+/// [`TriggerMatcher::with_min_confidence`].
+pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.5;
+
+/// Words dropped by [`tokenize`] (compared before stemming): English function words, the
+/// pronouns and politeness of a request ("please help me ..."), and the words every skill
+/// description uses ("Use when the user asks ...").
+pub const STOPWORDS: &[&str] = &[
+    "a", "about", "an", "and", "are", "as", "ask", "asks", "at", "be", "by", "can", "could", "do",
+    "does", "for", "from", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of",
+    "on", "or", "our", "please", "should", "skill", "skills", "so", "some", "that", "the", "their",
+    "them", "then", "this", "to", "us", "use", "used", "user", "uses", "using", "want", "was",
+    "we", "what", "when", "which", "will", "with", "would", "you", "your",
+];
+
+/// [`STOPWORDS`] packed by [`pack`] and sorted, for a quick lookup of short tokens.
+const STOPWORD_KEYS: [u64; STOPWORDS.len()] = {
+    let mut keys = [0u64; STOPWORDS.len()];
+    let mut i = 0;
+    while i < keys.len() {
+        keys[i] = pack(STOPWORDS[i].as_bytes());
+        i += 1;
+    }
+    // Insertion sort (const context).
+    let mut i = 1;
+    while i < keys.len() {
+        let mut j = i;
+        while j > 0 && keys[j - 1] > keys[j] {
+            let t = keys[j];
+            keys[j] = keys[j - 1];
+            keys[j - 1] = t;
+            j -= 1;
+        }
+        i += 1;
+    }
+    keys
+};
+
+/// A word of at most 8 bytes as an integer; one-to-one for words without NUL bytes, which
+/// tokens never contain.
+const fn pack(word: &[u8]) -> u64 {
+    let mut key = 0u64;
+    let mut i = 0;
+    while i < word.len() {
+        key = (key << 8) | word[i] as u64;
+        i += 1;
+    }
+    key
+}
+
+/// True for a token in [`STOPWORDS`].
+fn is_stopword(token: &str) -> bool {
+    token.len() <= 8 && STOPWORD_KEYS.binary_search(&pack(token.as_bytes())).is_ok()
+}
+
+/// The term dictionary. Terms come from local skill files and the user's own text, so a fast
+/// non-randomised hash (FxHash's) serves better than SipHash here.
+type TermMap = HashMap<String, u32, BuildHasherDefault<FxHasher>>;
+
+/// The multiply-rotate hash of rustc's `FxHasher`.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, byte: u8) {
+        self.add(u64::from(byte));
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Weight of a term occurrence in the skill's name.
+const NAME_WEIGHT: u32 = 3;
+/// Weight of a term occurrence in the skill's keywords.
+const KEYWORD_WEIGHT: u32 = 2;
+/// Weight of a term occurrence in the description or `when_to_use`.
+const DESCRIPTION_WEIGHT: u32 = 1;
+/// BM25 term-frequency saturation.
+const K1: f64 = 1.2;
+/// BM25 length normalisation.
+const B: f64 = 0.75;
+/// Confidences closer than this are a tie.
+const TIE_EPSILON: f32 = 1e-6;
+
+/// Splits `text` into index terms; used for skills and queries alike.
+///
+/// 1. Lowercase (Unicode) and split on every character that is not alphanumeric
+///    (`code-review` → `code`, `review`; `what's` → `what`, `s`).
+/// 2. Drop tokens of one character and [`STOPWORDS`].
+/// 3. Light stemming, each step only when the stem keeps at least four characters:
+///    strip `ing` or `ed` (then undouble a final consonant: `committing` → `commit`);
+///    otherwise `ies` → `y`, `es` after `s`/`x`/`z`/`ch`/`sh` (`matches` → `match`), or a
+///    final `s`, which needs only three characters left (`bugs` → `bug`, `pdfs` → `pdf`) and
+///    stays after `ss`, `us` and `sis` (`process`, `status`, `analysis`); finally drop a
+///    final `e`, so that `change`, `changes`, `changed` and `changing` all become `chang`.
+///    Hence `reviewing`, `reviews` and `reviewed` all become `review`.
+///
+/// Tokens are returned in text order, repeats included.
+///
+/// ```
+/// use weft_registry::matcher::tokenize;
+///
+/// assert_eq!(tokenize("Reviewing the code-review PRs"), ["review", "code", "review", "prs"]);
+/// assert_eq!(tokenize("changes changed"), ["chang", "chang"]);
+/// ```
+pub fn tokenize(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_token(text, |token| out.push(token.to_owned()));
+    out
+}
+
+/// Calls `f` with each term of `text`, as [`tokenize`] returns them (the `&str` is only
+/// valid for the call: one buffer is reused for every term).
+fn for_each_token(text: &str, mut f: impl FnMut(&str)) {
+    let lower = text.to_lowercase();
+    let mut buf = String::new();
+    for raw in lower.split(|c: char| !c.is_alphanumeric()) {
+        let mut chars = raw.chars();
+        if chars.next().is_none() || chars.next().is_none() {
+            continue; // empty or a single character
+        }
+        if is_stopword(raw) {
+            continue;
+        }
+        stem_into(raw, &mut buf);
+        f(&buf);
+    }
+}
+
+/// The light stemmer of [`tokenize`] (step 3), returning a new string.
+#[cfg(test)]
+fn stem(word: &str) -> String {
+    let mut out = String::new();
+    stem_into(word, &mut out);
+    out
+}
+
+/// The light stemmer of [`tokenize`] (step 3): writes the stem of `word` into `out`.
+fn stem_into(word: &str, out: &mut String) {
+    out.clear();
+    let len = word.chars().count();
+    // Every suffix is ASCII, so byte slicing at `word.len() - suffix.len()` is on a boundary,
+    // and the character count of the stem is `len - suffix.len()`.
+    let keeps = |suffix: &str| word.ends_with(suffix) && len - suffix.len() >= 4;
+    let cut = |suffix: &str| &word[..word.len() - suffix.len()];
+
+    if keeps("ing") {
+        out.push_str(undouble(cut("ing")));
+    } else if keeps("ed") {
+        out.push_str(undouble(cut("ed")));
+    } else if keeps("ies") {
+        out.push_str(cut("ies"));
+        out.push('y');
+    } else if keeps("es")
+        && ["s", "x", "z", "ch", "sh"]
+            .iter()
+            .any(|s| cut("es").ends_with(s))
+    {
+        out.push_str(cut("es"));
+    } else if word.ends_with('s')
+        && len > 3
+        && !["ss", "us", "sis"].iter().any(|s| word.ends_with(s))
+    {
+        out.push_str(cut("s"));
+    } else {
+        out.push_str(word);
+    }
+    if out.ends_with('e') && out.chars().count() > 4 {
+        out.pop();
+    }
+}
+
+/// `stopp` → `stop`, `committ` → `commit`; keeps `ll`, `ss` and `zz` (`install`, `process`).
+fn undouble(stem: &str) -> &str {
+    match stem.as_bytes() {
+        [.., x, y] if x == y && x.is_ascii_lowercase() && !b"aeioulsz".contains(x) => {
+            &stem[..stem.len() - 1]
+        }
+        _ => stem,
+    }
+}
+
+/// One skill's entry in a term's postings.
+#[derive(Debug, Clone, Copy)]
+struct Posting {
+    /// Index of the skill in [`TriggerMatcher::docs`].
+    doc: u32,
+    /// Weighted term frequency `tf'`.
+    tf: u32,
+}
+
+/// What the matcher keeps of one skill.
+#[derive(Debug, Clone)]
+struct Doc {
+    name: String,
+    model_invocable: bool,
+    /// `k1·(1 − b + b·dl/avgdl)`, the BM25 length normalisation.
+    norm: f64,
+}
+
+/// An index over skills for matching user text against them.
+///
+/// Built once from the skills (it copies what it needs and keeps no reference); ranking a text
+/// costs time proportional to the postings of the text's terms. See the
+/// [module documentation](self) for the scoring.
+#[derive(Debug, Clone)]
+pub struct TriggerMatcher {
+    docs: Vec<Doc>,
+    /// Term → term id, an index into `idf` and `offsets`.
+    terms: TermMap,
+    /// Every term's postings, one term after the other, each in ascending skill order.
+    postings: Vec<Posting>,
+    /// Term `t`'s postings are `postings[offsets[t]..offsets[t + 1]]`.
+    offsets: Vec<u32>,
+    /// Per term, its inverse document frequency.
+    idf: Vec<f64>,
+    min_confidence: f32,
+}
+
+impl Default for TriggerMatcher {
+    /// A matcher over no skills.
+    fn default() -> Self {
+        Self::new([])
+    }
+}
+
+/// One skill matched against a text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TriggerMatch {
+    /// The skill's name.
+    pub name: String,
+    /// The score relative to the best score possible for the text, in `0..=1` (see the
+    /// [module documentation](self)).
+    pub confidence: f32,
+    /// The raw BM25 score (comparable only between skills ranked against the same text).
+    pub score: f32,
+    /// False for a `disable-model-invocation` skill: it is listed by
+    /// [`TriggerMatcher::rank`] but never auto-loaded by [`TriggerMatcher::best`].
+    pub model_invocable: bool,
+    /// The query's terms (as [`tokenize`] returns them: lowercased and stemmed) that occur in
+    /// the skill, in the order they first appear in the text.
+    pub matched_terms: Vec<String>,
+}
+
+/// What may be auto-loaded for a text: the answer of [`TriggerMatcher::best`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum MatchOutcome {
+    /// No model-invocable skill matches with at least the minimum confidence.
+    None,
+    /// One skill matches best.
+    Match(TriggerMatch),
+    /// Two or more skills tie for the best confidence (within 1e-6), ordered by name: the user
+    /// should choose.
+    Conflict(Vec<TriggerMatch>),
+}
+
+impl TriggerMatcher {
+    /// Indexes `skills`; the minimum confidence is [`DEFAULT_MIN_CONFIDENCE`].
+    ///
+    /// Skills are kept in the order given; a repeated name is indexed twice.
+    pub fn new<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> Self {
+        let mut docs = Vec::new();
+        let mut lengths: Vec<u64> = Vec::new();
+        let mut terms = TermMap::default();
+        // Per term: the number of skills containing it.
+        let mut df: Vec<u32> = Vec::new();
+        // Every (term, skill, tf') in skill order; spread into `postings` at the end.
+        let mut entries: Vec<(u32, Posting)> = Vec::new();
+        // Per term: the last skill that used it and where its count is in `entries`.
+        let mut seen: Vec<(u32, usize)> = Vec::new();
+
+        for skill in skills {
+            let doc = u32::try_from(docs.len()).unwrap_or(u32::MAX);
+            let mut length = 0u64;
+            let mut add = |token: &str, weight: u32| {
+                let id = match terms.get(token) {
+                    Some(&id) => id,
+                    None => {
+                        let id = u32::try_from(df.len()).unwrap_or(u32::MAX);
+                        terms.insert(token.to_owned(), id);
+                        df.push(0);
+                        seen.push((u32::MAX, 0));
+                        id
+                    }
+                };
+                let last = &mut seen[id as usize];
+                if last.0 == doc {
+                    entries[last.1].1.tf += weight;
+                } else {
+                    *last = (doc, entries.len());
+                    entries.push((id, Posting { doc, tf: weight }));
+                    df[id as usize] += 1;
+                }
+                length += u64::from(weight);
+            };
+            for_each_token(&skill.name, |t| add(t, NAME_WEIGHT));
+            for keyword in &skill.keywords {
+                for_each_token(keyword, |t| add(t, KEYWORD_WEIGHT));
+            }
+            for_each_token(description_without_keywords(&skill.description), |t| {
+                add(t, DESCRIPTION_WEIGHT)
+            });
+            if let Some(when) = &skill.when_to_use {
+                for_each_token(when, |t| add(t, DESCRIPTION_WEIGHT));
+            }
+            lengths.push(length);
+            docs.push(Doc {
+                name: skill.name.clone(),
+                model_invocable: skill.model_invocable(),
+                norm: 0.0,
+            });
+        }
+
+        // Counting sort of `entries` by term; each term's postings stay in skill order.
+        let mut offsets = Vec::with_capacity(df.len() + 1);
+        let mut end = 0u32;
+        offsets.push(0);
+        for &count in &df {
+            end += count;
+            offsets.push(end);
+        }
+        let mut cursor: Vec<u32> = offsets[..df.len()].to_vec();
+        let mut postings = vec![Posting { doc: 0, tf: 0 }; entries.len()];
+        for &(id, posting) in &entries {
+            let at = &mut cursor[id as usize];
+            postings[*at as usize] = posting;
+            *at += 1;
+        }
+
+        let n = docs.len() as f64;
+        let total: u64 = lengths.iter().sum();
+        let avgdl = if total == 0 { 1.0 } else { total as f64 / n };
+        for (doc, &length) in docs.iter_mut().zip(&lengths) {
+            doc.norm = K1 * (1.0 - B + B * length as f64 / avgdl);
+        }
+        let idf = df
+            .iter()
+            .map(|&nt| {
+                let nt = f64::from(nt);
+                (1.0 + (n - nt + 0.5) / (nt + 0.5)).ln()
+            })
+            .collect();
+        Self {
+            docs,
+            terms,
+            postings,
+            offsets,
+            idf,
+            min_confidence: DEFAULT_MIN_CONFIDENCE,
+        }
+    }
+
+    /// Sets the minimum confidence for [`best`](Self::best) (`0.0` accepts every match; a NaN
+    /// accepts none).
+    pub fn with_min_confidence(mut self, min: f32) -> Self {
+        self.min_confidence = min;
+        self
+    }
+
+    /// The minimum confidence for [`best`](Self::best).
+    pub fn min_confidence(&self) -> f32 {
+        self.min_confidence
+    }
+
+    /// Every skill with a non-zero score, best first (ties broken by name), with confidence in
+    /// `0..=1`; includes manual-only skills (flagged by [`TriggerMatch::model_invocable`]).
+    pub fn rank(&self, text: &str) -> Vec<TriggerMatch> {
+        let Some(scored) = self.score(text) else {
+            return Vec::new();
+        };
+        let mut hits = scored.hits;
+        self.sort(&mut hits);
+        hits.iter()
+            .map(|&(doc, score)| self.to_match(&scored.query, scored.max, doc, score))
+            .collect()
+    }
+
+    /// What may be auto-loaded for `text`: ignores skills with `disable_model_invocation` and
+    /// matches below the minimum confidence. When the two best remaining skills have the same
+    /// confidence (within 1e-6), returns [`MatchOutcome::Conflict`] with every skill tied at
+    /// the top.
+    pub fn best(&self, text: &str) -> MatchOutcome {
+        let Some(scored) = self.score(text) else {
+            return MatchOutcome::None;
+        };
+        let confidence = |score: f64| confidence(score, scored.max);
+        let mut candidates: Vec<(u32, f64)> = scored
+            .hits
+            .into_iter()
+            .filter(|&(doc, score)| {
+                self.docs[doc as usize].model_invocable && confidence(score) >= self.min_confidence
+            })
+            .collect();
+        let Some(top) = candidates
+            .iter()
+            .map(|&(_, score)| confidence(score))
+            .reduce(f32::max)
+        else {
+            return MatchOutcome::None;
+        };
+        candidates.retain(|&(_, score)| top - confidence(score) <= TIE_EPSILON);
+        self.sort(&mut candidates);
+        let mut tied: Vec<TriggerMatch> = candidates
+            .iter()
+            .map(|&(doc, score)| self.to_match(&scored.query, scored.max, doc, score))
+            .collect();
+        match tied.len() {
+            0 => MatchOutcome::None,
+            1 => tied.pop().map_or(MatchOutcome::None, MatchOutcome::Match),
+            _ => {
+                tied.sort_by(|a, b| a.name.cmp(&b.name));
+                MatchOutcome::Conflict(tied)
+            }
+        }
+    }
+
+    /// The number of skills indexed.
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// True when no skill is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// The postings of term `id`.
+    fn postings_of(&self, id: u32) -> &[Posting] {
+        let id = id as usize;
+        &self.postings[self.offsets[id] as usize..self.offsets[id + 1] as usize]
+    }
+
+    /// BM25 scores of every skill sharing a term with `text`; `None` when `text` has no known
+    /// term.
+    fn score(&self, text: &str) -> Option<Scored> {
+        let mut query: Vec<(String, u32)> = Vec::new();
+        for_each_token(text, |token| {
+            if let Some(&id) = self.terms.get(token)
+                && !query.iter().any(|(_, q)| *q == id)
+            {
+                query.push((token.to_owned(), id));
+            }
+        });
+        if query.is_empty() {
+            return None;
+        }
+        let max: f64 = query
+            .iter()
+            .map(|&(_, id)| self.idf[id as usize] * (K1 + 1.0))
+            .sum();
+
+        let mut scores = vec![0.0f64; self.docs.len()];
+        let mut touched: Vec<u32> = Vec::new();
+        for &(_, id) in &query {
+            let idf = self.idf[id as usize];
+            for posting in self.postings_of(id) {
+                let doc = posting.doc as usize;
+                let tf = f64::from(posting.tf);
+                if scores[doc] == 0.0 {
+                    touched.push(posting.doc);
+                }
+                scores[doc] += idf * tf * (K1 + 1.0) / (tf + self.docs[doc].norm);
+            }
+        }
+        let hits = touched
+            .into_iter()
+            .map(|doc| (doc, scores[doc as usize]))
+            .collect();
+        Some(Scored { query, max, hits })
+    }
+
+    /// Orders `(doc, score)` pairs best first, then by name, then by index.
+    fn sort(&self, hits: &mut [(u32, f64)]) {
+        hits.sort_by(|&(da, sa), &(db, sb)| {
+            sb.total_cmp(&sa)
+                .then_with(|| {
+                    self.docs[da as usize]
+                        .name
+                        .cmp(&self.docs[db as usize].name)
+                })
+                .then(da.cmp(&db))
+        });
+    }
+
+    fn to_match(&self, query: &[(String, u32)], max: f64, doc: u32, score: f64) -> TriggerMatch {
+        let entry = &self.docs[doc as usize];
+        let matched_terms = query
+            .iter()
+            .filter(|&&(_, id)| {
+                self.postings_of(id)
+                    .binary_search_by_key(&doc, |p| p.doc)
+                    .is_ok()
+            })
+            .map(|(term, _)| term.clone())
+            .collect();
+        TriggerMatch {
+            name: entry.name.clone(),
+            confidence: confidence(score, max),
+            score: score as f32,
+            model_invocable: entry.model_invocable,
+            matched_terms,
+        }
+    }
+}
+
+/// The scores of one query.
+struct Scored {
+    /// The query's known terms, de-duplicated, in text order, with their ids.
+    query: Vec<(String, u32)>,
+    /// The best score possible for the query.
+    max: f64,
+    /// Every skill with a non-zero score, in no particular order.
+    hits: Vec<(u32, f64)>,
+}
+
+/// `score / max`, clamped to `0..=1`.
+fn confidence(score: f64, max: f64) -> f32 {
+    if max > 0.0 {
+        ((score / max) as f32).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+/// The description without its `Keywords:` tail, which the parser copies into
+/// [`Skill::keywords`] (indexed there with the keyword weight).
+fn description_without_keywords(description: &str) -> &str {
+    description
+        .find("Keywords:")
+        .map_or(description, |idx| &description[..idx])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weft_types::Scope;
+
+    fn skill(name: &str, description: &str) -> Skill {
+        Skill::in_memory(name, description, Scope::User)
+    }
+
+    #[test]
+    fn tokenize_lowercases_splits_and_drops() {
+        assert_eq!(
+            tokenize("Use the PDF-Processing skill, when X happens!"),
+            ["pdf", "process", "happen"]
+        );
+        assert_eq!(
+            tokenize("v2 API ÜBER Straße"),
+            ["v2", "api", "über", "straß"]
+        );
+        assert!(tokenize("").is_empty());
+        assert!(tokenize("a I - , to the of").is_empty());
+    }
+
+    #[test]
+    fn stopwords() {
+        assert!(STOPWORDS.iter().all(|w| w.len() <= 8 && is_stopword(w)));
+        assert!(STOPWORDS.iter().all(|w| tokenize(w).is_empty()));
+        assert!(
+            STOPWORD_KEYS.windows(2).all(|w| w[0] < w[1]),
+            "no duplicates"
+        );
+        for word in [
+            "", "th", "thee", "these", "ab", "abouts", "youre", "yours", "über",
+        ] {
+            assert!(!is_stopword(word), "{word}");
+        }
+    }
+
+    #[test]
+    fn stemming() {
+        for word in ["review", "reviews", "reviewing", "reviewed"] {
+            assert_eq!(stem(word), "review", "{word}");
+        }
+        for word in ["change", "changes", "changed", "changing"] {
+            assert_eq!(stem(word), "chang", "{word}");
+        }
+        for word in ["commit", "commits", "committing", "committed"] {
+            assert_eq!(stem(word), "commit", "{word}");
+        }
+        assert_eq!(stem("matches"), "match");
+        assert_eq!(stem("match"), "match");
+        assert_eq!(stem("queries"), "query");
+        assert_eq!(stem("query"), "query");
+        assert_eq!(stem("process"), "process");
+        assert_eq!(stem("processes"), "process");
+        assert_eq!(stem("processing"), "process");
+        assert_eq!(stem("status"), "status");
+        assert_eq!(stem("analysis"), "analysis");
+        assert_eq!(stem("install"), "install");
+        assert_eq!(stem("installing"), "install");
+        assert_eq!(stem("files"), "file");
+        assert_eq!(stem("file"), "file");
+        assert_eq!(stem("bugs"), "bug");
+        assert_eq!(stem("pdfs"), "pdf");
+        assert_eq!(stem("apis"), "api");
+        // Too short to stem.
+        assert_eq!(stem("has"), "has");
+        assert_eq!(stem("dns"), "dns");
+        assert_eq!(stem("used"), "used");
+        assert_eq!(stem("sing"), "sing");
+        assert_eq!(stem("code"), "code");
+        // Non-ASCII words are counted in characters.
+        assert_eq!(stem("ñañing"), "ñañing");
+        assert_eq!(stem("ñañaing"), "ñaña");
+    }
+
+    #[test]
+    fn field_weights_and_lengths() {
+        let mut s = skill("alpha-beta", "gamma. Keywords: delta");
+        s.keywords = vec!["delta".into()];
+        s.when_to_use = Some("epsilon gamma".into());
+        let m = TriggerMatcher::new([&s]);
+        let tf = |term: &str| m.postings_of(m.terms[term])[0].tf;
+        assert_eq!(tf("alpha"), 3);
+        assert_eq!(tf("beta"), 3);
+        assert_eq!(
+            tf("delta"),
+            2,
+            "the Keywords: tail is indexed once, as keywords"
+        );
+        assert_eq!(tf("gamma"), 2);
+        assert_eq!(tf("epsilon"), 1);
+        assert!(!m.terms.contains_key("keyword"));
+        // A single document has the average length: norm = k1.
+        assert!((m.docs[0].norm - K1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn confidence_matches_the_formula() {
+        let a = skill("deploy", "Deploy the service to production");
+        let b = skill("notes", "Write meeting notes");
+        let m = TriggerMatcher::new([&a, &b]);
+        let ranked = m.rank("deploy production deploy");
+        assert_eq!(ranked.len(), 1);
+        let r = &ranked[0];
+        assert_eq!(r.matched_terms, ["deploy", "production"]);
+        // N = 2, n_t = 1 for both terms.
+        let idf = (1.0f64 + 1.5 / 1.5).ln();
+        // Both lengths are 6 (deploy: 3 + deploy, service, production; notes: 3 + write,
+        // meeting, notes), so both norms are k1.
+        let l_a = m.docs[0].norm;
+        assert!((l_a - K1).abs() < 1e-12);
+        let tf_deploy = 4.0;
+        let tf_prod = 1.0;
+        let score = idf * tf_deploy * (K1 + 1.0) / (tf_deploy + l_a)
+            + idf * tf_prod * (K1 + 1.0) / (tf_prod + l_a);
+        let max = 2.0 * idf * (K1 + 1.0);
+        assert!((f64::from(r.score) - score).abs() < 1e-5);
+        assert!((f64::from(r.confidence) - score / max).abs() < 1e-6);
+    }
+
+    #[test]
+    fn unknown_terms_do_not_lower_confidence() {
+        let a = skill("deploy", "Deploy the service to production");
+        let b = skill("notes", "Write meeting notes");
+        let m = TriggerMatcher::new([&a, &b]);
+        let plain = m.rank("deploy");
+        let padded = m.rank("kindly deploy asap thanks");
+        assert_eq!(plain, padded);
+        assert!(m.rank("kindly asap thanks").is_empty());
+        assert_eq!(m.best("kindly asap thanks"), MatchOutcome::None);
+    }
+
+    #[test]
+    fn ties_are_ordered_by_name_and_conflict() {
+        let skills = [
+            skill("zeta-tool", "Format source files"),
+            skill("alpha-tool", "Format source files"),
+        ];
+        // Each term once, in the description, at the average length: confidence
+        // 1 / (1 + k1) < 0.5, so lower the threshold.
+        let m = TriggerMatcher::new(&skills).with_min_confidence(0.4);
+        let ranked = m.rank("format my source files");
+        let names: Vec<_> = ranked.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["alpha-tool", "zeta-tool"]);
+        assert_eq!(ranked[0].score, ranked[1].score);
+        let MatchOutcome::Conflict(tied) = m.best("format my source files") else {
+            panic!("expected a conflict");
+        };
+        assert_eq!(tied.len(), 2);
+        assert_eq!(tied[0].name, "alpha-tool");
+    }
+
+    #[test]
+    fn matched_terms_are_per_skill() {
+        let a = skill("deploy", "Deploy the service to production");
+        let b = skill("rollback", "Roll back a production release");
+        let m = TriggerMatcher::new([&a, &b]);
+        let ranked = m.rank("deploy to production");
+        assert_eq!(ranked[0].name, "deploy");
+        assert_eq!(ranked[0].matched_terms, ["deploy", "production"]);
+        assert_eq!(ranked[1].matched_terms, ["production"]);
+    }
+
+    #[test]
+    fn min_confidence_controls_best() {
+        let a = skill("deploy", "Deploy the service to production");
+        let b = skill("rollback", "Roll back a production release");
+        let m = TriggerMatcher::new([&a, &b]);
+        let top = m.rank("production")[0].clone();
+        assert!(top.confidence < DEFAULT_MIN_CONFIDENCE);
+        assert_eq!(m.best("production"), MatchOutcome::None);
+        let m = m.with_min_confidence(0.0);
+        assert_eq!(m.min_confidence(), 0.0);
+        assert!(matches!(m.best("production"), MatchOutcome::Match(_)));
+        let m = m.with_min_confidence(f32::NAN);
+        assert_eq!(m.best("deploy production"), MatchOutcome::None);
+    }
+
+    #[test]
+    fn large_index_touches_only_postings() {
+        // 10,000 skills; a query on a rare term scores only its postings.
+        let skills: Vec<Skill> = (0..10_000)
+            .map(|i| {
+                skill(
+                    &format!("tool-{i}"),
+                    &format!("Handles widget{} and common things", i % 100),
+                )
+            })
+            .collect();
+        let m = TriggerMatcher::new(&skills);
+        assert_eq!(m.len(), 10_000);
+        let ranked = m.rank("widget7 please");
+        assert_eq!(ranked.len(), 100);
+        assert!(ranked.windows(2).all(|w| {
+            w[0].score > w[1].score || (w[0].score == w[1].score && w[0].name < w[1].name)
+        }));
+        assert!(ranked.iter().all(|r| r.name.ends_with('7')));
+        let all = m.rank("common things");
+        assert_eq!(all.len(), 10_000);
+        assert!(all.iter().all(|r| (0.0..=1.0).contains(&r.confidence)));
+    }
+
+    #[test]
+    fn default_is_empty() {
+        let m = TriggerMatcher::default();
+        assert!(m.is_empty());
+        assert_eq!(m.len(), 0);
+        assert!(m.rank("anything").is_empty());
+        assert_eq!(m.best("anything"), MatchOutcome::None);
+    }
+}

@@ -38,7 +38,7 @@ fn watcher_picks_up_create_change_and_delete() {
         ..RegistryConfig::with_roots(vec![SkillRoot::new(&root, Scope::User)])
     }));
     let watcher = registry.watch(Duration::from_millis(50)).unwrap();
-    assert_eq!(watcher.watched(), [root.clone()]);
+    assert_eq!(watcher.watched(), std::slice::from_ref(&root));
 
     write(&root.join("second/SKILL.md"), "---\nname: second\ndescription: two\n---\n");
     let created = wait_until("a new skill", || registry.get("second").is_some());

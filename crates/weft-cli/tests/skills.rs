@@ -1,0 +1,245 @@
+//! `weft skills list|show` on real directories: project detection, every scope, shadowing,
+//! JSON output, and the repository's own skills.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn write_skill(root: &Path, name: &str, description: &str) {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: {description}\n---\n\nDo {name}.\n"),
+    )
+    .unwrap();
+}
+
+/// A temp home and project; `weft` runs inside `project/src/deep` with HOME set.
+struct Sandbox {
+    _tmp: tempfile::TempDir,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+impl Sandbox {
+    fn new() -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let project = home.join("code/app");
+        std::fs::create_dir_all(project.join("src/deep")).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        Self {
+            _tmp: tmp,
+            home,
+            project,
+        }
+    }
+
+    fn weft(&self) -> Command {
+        let mut cmd = Command::cargo_bin("weft").unwrap();
+        cmd.current_dir(self.project.join("src/deep"))
+            .env("HOME", &self.home)
+            .env_remove("CLAWFT_PROJECT");
+        cmd
+    }
+}
+
+#[test]
+fn list_shows_every_scope_in_the_seed_layout() {
+    let s = Sandbox::new();
+    write_skill(&s.project.join(".clawft/skills"), "deploy", "Deploy to production");
+    write_skill(&s.project.join(".claude/skills"), "code-review", "Review code for quality");
+    write_skill(&s.home.join(".clawft/skills"), "research", "Deep research on topics");
+    write_skill(&s.home.join(".clawft/workspace/skills"), "summarize", "Summarize documents");
+    let extra = s.home.join("extra");
+    write_skill(&extra, "plugin-skill", "From a plugin dir");
+    let rows = [
+        ("NAME", "DESCRIPTION", "SCOPE", "FORMAT"),
+        ("code-review", "Review code for quality", "project", "SKILL.md"),
+        ("deploy", "Deploy to production", "project", "SKILL.md"),
+        (
+            "opencode-implementer",
+            "Executes code implementation based on specifications",
+            "builtin",
+            "definition",
+        ),
+        ("plugin-skill", "From a plugin dir", "plugin", "SKILL.md"),
+        ("research", "Deep research on topics", "user", "SKILL.md"),
+        (
+            "specification-engine",
+            "Generates specifications for implementation tasks",
+            "builtin",
+            "definition",
+        ),
+        ("summarize", "Summarize documents", "workspace", "SKILL.md"),
+    ];
+    // Columns are as wide as their widest cell plus two spaces.
+    let expected: String = rows
+        .iter()
+        .map(|(n, d, s, f)| format!("{n:<22}{d:<54}{s:<11}{f}\n"))
+        .collect();
+    s.weft()
+        .args(["skills", "list", "--skills-dir"])
+        .arg(&extra)
+        .assert()
+        .success()
+        .stdout(expected);
+}
+
+#[test]
+fn scope_filter_all_and_json() {
+    let s = Sandbox::new();
+    write_skill(&s.project.join(".claude/skills"), "shared", "Project version");
+    write_skill(&s.home.join(".claude/skills"), "shared", "User version");
+    s.weft()
+        .args(["skills", "list", "--scope", "builtin"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("specification-engine"))
+        .stdout(predicate::str::contains("shared").not());
+    // The override is reported (SEC-SKILL-06); -v shows the warning itself.
+    s.weft()
+        .args(["-v", "skills", "list"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("warning[W181]: project skill `shared` overrides the user skill"));
+    s.weft()
+        .args(["--trust-project-skills", "-v", "skills", "list"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("W181").not());
+    s.weft()
+        .args(["skills", "list", "--all"])
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"\n  shared +\(shadowed\) User version +user +SKILL\.md\n").unwrap());
+    let out = s
+        .weft()
+        .args(["skills", "list", "--all", "--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let shared = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == "shared")
+        .unwrap();
+    assert_eq!(shared["scope"], "project");
+    assert_eq!(shared["description"], "Project version");
+    assert_eq!(shared["shadows"][0]["scope"], "user");
+    assert_eq!(shared["shadows"][0]["description"], "User version");
+}
+
+#[test]
+fn clawft_project_env_and_flags_choose_the_project() {
+    let s = Sandbox::new();
+    let other = s.home.join("other");
+    write_skill(&other.join(".clawft/skills"), "elsewhere", "In another project");
+    s.weft()
+        .env("CLAWFT_PROJECT", &other)
+        .args(["skills", "list"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("elsewhere"));
+    s.weft()
+        .args(["skills", "list", "--project"])
+        .arg(&other)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("elsewhere"));
+    // Without a marker the project is not found, and the home directory never counts.
+    std::fs::create_dir_all(s.home.join(".claude")).unwrap();
+    s.weft()
+        .args(["skills", "list"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("elsewhere").not());
+}
+
+#[test]
+fn show_prints_every_field() {
+    let s = Sandbox::new();
+    let dir = s.project.join(".clawft/skills/research");
+    std::fs::create_dir_all(dir.join("references")).unwrap();
+    std::fs::write(dir.join("references/sources.md"), "sources").unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: research\ndescription: Deep research on a topic\nversion: 1.0.0\nvariables: [topic, depth]\nargument-hint: \"[topic] [depth]\"\nallowed-tools: read_file, web_search, web_fetch\nforbidden-tools: exec_shell\n---\n\nResearch $ARGUMENTS.\n",
+    )
+    .unwrap();
+    write_skill(&s.home.join(".clawft/skills"), "research", "User copy");
+    let out = s
+        .weft()
+        .args(["--trust-project-skills", "skills", "show", "research"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let project = std::fs::canonicalize(&s.project).unwrap_or(s.project.clone());
+    for line in [
+        "Skill: research\n",
+        "Description: Deep research on a topic\n",
+        "Version: 1.0.0\n",
+        "Format: SKILL.md\n",
+        "Variables: topic, depth\n",
+        "Argument Hint: [topic] [depth]\n",
+        "User Invocable: yes\n",
+        "Model Invocable: yes\n",
+        "Context: inline\n",
+        "Allowed Tools: read_file, web_search, web_fetch\n",
+        "Forbidden Tools: exec_shell\n",
+        "Readiness: ready\n",
+        "Resources: references/sources.md\n",
+        "Shadows: user (",
+    ] {
+        assert!(out.contains(line), "missing {line:?} in\n{out}");
+    }
+    assert!(
+        out.contains(&format!("Scope: project ({}", s.project.display()))
+            || out.contains(&format!("Scope: project ({}", project.display())),
+        "{out}"
+    );
+}
+
+#[test]
+fn show_unknown_skill_fails_with_a_hint() {
+    let s = Sandbox::new();
+    s.weft()
+        .args(["skills", "show", "nope"])
+        .assert()
+        .code(1)
+        .stderr(
+            "error: Skill 'nope' not found. Run `weft skills list` to see available skills.\n",
+        );
+}
+
+#[test]
+fn repository_lists_its_own_skills() {
+    let home = tempfile::tempdir().unwrap();
+    Command::cargo_bin("weft")
+        .unwrap()
+        .current_dir(repo())
+        .env("HOME", home.path())
+        .env_remove("CLAWFT_PROJECT")
+        .args(["skills", "list"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("code-review"))
+        .stdout(predicate::str::contains("crate-audit"))
+        .stdout(predicate::str::contains("add-diagnostic-rule"))
+        .stdout(predicate::str::contains("commit"));
+}
