@@ -52,6 +52,10 @@ pub struct LocationArgs {
     /// Do not warn when a project skill overrides a user or built-in skill.
     #[arg(long, global = true)]
     pub trust_project_skills: bool,
+
+    /// Do not use the skill header cache (~/.clawft/cache/skills.json).
+    #[arg(long, global = true)]
+    pub no_cache: bool,
 }
 
 /// `weft skills ...`

@@ -26,9 +26,8 @@ fn main() -> ExitCode {
             SkillsCommand::Validate(args) => commands::validate::run(&args),
             SkillsCommand::List(args) => commands::skills::list(&workspace, &args, cli.verbose > 0),
             SkillsCommand::Show(args) => commands::skills::show(&workspace, &args),
-            SkillsCommand::Match(_) | SkillsCommand::Catalog(_) => {
-                Err(anyhow::anyhow!("this command is being built"))
-            }
+            SkillsCommand::Match(args) => commands::skills::match_text(&workspace, &args),
+            SkillsCommand::Catalog(args) => commands::skills::catalog(&workspace, &args),
         },
     };
     match result {

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use weft_registry::{HostEnvironment, RegistryConfig, SkillRoot};
+use weft_registry::{CacheConfig, HostEnvironment, RegistryConfig, SkillRoot};
 use weft_types::Scope;
 
 use crate::cli::LocationArgs;
@@ -20,6 +20,8 @@ pub struct Workspace {
     pub extra_skill_dirs: Vec<PathBuf>,
     /// Silence project-override warnings.
     pub trust_project_skills: bool,
+    /// Use the header cache under the home directory.
+    pub use_cache: bool,
 }
 
 impl Workspace {
@@ -45,6 +47,7 @@ impl Workspace {
             home,
             extra_skill_dirs: args.skills_dirs.clone(),
             trust_project_skills: args.trust_project_skills,
+            use_cache: !args.no_cache,
         }
     }
 
@@ -76,8 +79,30 @@ impl Workspace {
         RegistryConfig {
             trust_project_skills: self.trust_project_skills,
             host: host_environment(),
+            cache: self.cache_config(),
             ..RegistryConfig::with_roots(self.skill_roots())
         }
+    }
+
+    /// The header cache: `~/.clawft/cache/skills.json`, tied to this executable (a rebuilt or
+    /// upgraded weft never trusts entries written by another build).
+    fn cache_config(&self) -> Option<CacheConfig> {
+        if !self.use_cache {
+            return None;
+        }
+        let home = self.home.as_ref()?;
+        let exe = std::env::current_exe().ok()?;
+        let meta = std::fs::metadata(&exe).ok()?;
+        let modified = meta
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?
+            .as_nanos();
+        Some(CacheConfig {
+            path: home.join(".clawft/cache/skills.json"),
+            fingerprint: format!("{}:{}:{modified}", env!("CARGO_PKG_VERSION"), meta.len()),
+        })
     }
 }
 

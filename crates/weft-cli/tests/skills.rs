@@ -55,15 +55,36 @@ impl Sandbox {
 #[test]
 fn list_shows_every_scope_in_the_seed_layout() {
     let s = Sandbox::new();
-    write_skill(&s.project.join(".clawft/skills"), "deploy", "Deploy to production");
-    write_skill(&s.project.join(".claude/skills"), "code-review", "Review code for quality");
-    write_skill(&s.home.join(".clawft/skills"), "research", "Deep research on topics");
-    write_skill(&s.home.join(".clawft/workspace/skills"), "summarize", "Summarize documents");
+    write_skill(
+        &s.project.join(".clawft/skills"),
+        "deploy",
+        "Deploy to production",
+    );
+    write_skill(
+        &s.project.join(".claude/skills"),
+        "code-review",
+        "Review code for quality",
+    );
+    write_skill(
+        &s.home.join(".clawft/skills"),
+        "research",
+        "Deep research on topics",
+    );
+    write_skill(
+        &s.home.join(".clawft/workspace/skills"),
+        "summarize",
+        "Summarize documents",
+    );
     let extra = s.home.join("extra");
     write_skill(&extra, "plugin-skill", "From a plugin dir");
     let rows = [
         ("NAME", "DESCRIPTION", "SCOPE", "FORMAT"),
-        ("code-review", "Review code for quality", "project", "SKILL.md"),
+        (
+            "code-review",
+            "Review code for quality",
+            "project",
+            "SKILL.md",
+        ),
         ("deploy", "Deploy to production", "project", "SKILL.md"),
         (
             "opencode-implementer",
@@ -97,7 +118,11 @@ fn list_shows_every_scope_in_the_seed_layout() {
 #[test]
 fn scope_filter_all_and_json() {
     let s = Sandbox::new();
-    write_skill(&s.project.join(".claude/skills"), "shared", "Project version");
+    write_skill(
+        &s.project.join(".claude/skills"),
+        "shared",
+        "Project version",
+    );
     write_skill(&s.home.join(".claude/skills"), "shared", "User version");
     s.weft()
         .args(["skills", "list", "--scope", "builtin"])
@@ -110,7 +135,9 @@ fn scope_filter_all_and_json() {
         .args(["-v", "skills", "list"])
         .assert()
         .success()
-        .stderr(predicate::str::contains("warning[W181]: project skill `shared` overrides the user skill"));
+        .stderr(predicate::str::contains(
+            "warning[W181]: project skill `shared` overrides the user skill",
+        ));
     s.weft()
         .args(["--trust-project-skills", "-v", "skills", "list"])
         .assert()
@@ -120,7 +147,10 @@ fn scope_filter_all_and_json() {
         .args(["skills", "list", "--all"])
         .assert()
         .success()
-        .stdout(predicate::str::is_match(r"\n  shared +\(shadowed\) User version +user +SKILL\.md\n").unwrap());
+        .stdout(
+            predicate::str::is_match(r"\n  shared +\(shadowed\) User version +user +SKILL\.md\n")
+                .unwrap(),
+        );
     let out = s
         .weft()
         .args(["skills", "list", "--all", "--format", "json"])
@@ -146,7 +176,11 @@ fn scope_filter_all_and_json() {
 fn clawft_project_env_and_flags_choose_the_project() {
     let s = Sandbox::new();
     let other = s.home.join("other");
-    write_skill(&other.join(".clawft/skills"), "elsewhere", "In another project");
+    write_skill(
+        &other.join(".clawft/skills"),
+        "elsewhere",
+        "In another project",
+    );
     s.weft()
         .env("CLAWFT_PROJECT", &other)
         .args(["skills", "list"])
@@ -222,9 +256,7 @@ fn show_unknown_skill_fails_with_a_hint() {
         .args(["skills", "show", "nope"])
         .assert()
         .code(1)
-        .stderr(
-            "error: Skill 'nope' not found. Run `weft skills list` to see available skills.\n",
-        );
+        .stderr("error: Skill 'nope' not found. Run `weft skills list` to see available skills.\n");
 }
 
 #[test]

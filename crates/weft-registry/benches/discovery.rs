@@ -16,8 +16,7 @@ use weft_types::Scope;
 mod fixtures;
 
 fn tree(count: usize) -> PathBuf {
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("bench-skills-{count}"));
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-skills-{count}"));
     fixtures::run(&fixtures::Options {
         count,
         out: out.clone(),

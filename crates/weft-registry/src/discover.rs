@@ -9,10 +9,11 @@ use weft_parse::{ParseOptions, ParsedSkill, Profile, Rule};
 use weft_types::{Diagnostic, Scope};
 
 use crate::builtin::builtin_skills;
+use crate::cache::{CacheConfig, CachedHeader, FileStamp, HeaderCache};
 use crate::entry::{ShadowedSkill, SkillEntry, SkillOrigin};
 use crate::gating::{GateChecker, HostEnvironment};
-use crate::read::read_skill_header;
-use crate::walk::{FoundSkill, WalkOptions, walk, walk_with};
+use crate::read::{parse_header, read_skill_header, with_walk_diagnostics};
+use crate::walk::{FoundSkill, SkillFile, WalkOptions, walk, walk_with};
 
 /// A directory to look for skills in, and the scope its skills get.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,6 +49,8 @@ pub struct RegistryConfig {
     pub host: HostEnvironment,
     /// Walk rules.
     pub walk: WalkOptions,
+    /// A persistent header cache; `None` parses every skill on every discovery.
+    pub cache: Option<CacheConfig>,
 }
 
 impl Default for RegistryConfig {
@@ -59,6 +62,7 @@ impl Default for RegistryConfig {
             parse: ParseOptions::new(Profile::Load),
             host: HostEnvironment::default(),
             walk: WalkOptions::DISCOVERY,
+            cache: None,
         }
     }
 }
@@ -99,6 +103,11 @@ pub(crate) fn discover(
     };
 
     // Skills are read while the walk goes on, on both cores.
+    let cache = config
+        .cache
+        .as_ref()
+        .map(|c| HeaderCache::load(c, &options.limits));
+    let mut records: Vec<CachedHeader> = Vec::new();
     let mut candidates: Vec<Candidate> = Vec::new();
     for root in &config.roots {
         if !root.path.is_dir() {
@@ -107,14 +116,19 @@ pub(crate) fn discover(
         }
         let root_options = options.with_scope(root.scope);
         let (found, diagnostics) = walk_with(&root.path, config.walk, |found| {
-            read_skill_header(found, &root_options)
+            header_with_cache(found, &root_options, cache.as_ref())
         });
         out.diagnostics.extend(diagnostics);
-        candidates.extend(
-            found
-                .into_iter()
-                .map(|(found, parsed)| Candidate { found, parsed }),
-        );
+        for (found, (parsed, record)) in found {
+            records.extend(record);
+            candidates.push(Candidate { found, parsed });
+        }
+    }
+    if let (Some(cache), Some(config)) = (&cache, &config.cache)
+        && cache.differs(&records)
+        && let Err(e) = cache.save(&config.path, records)
+    {
+        tracing::debug!(path = %config.path.display(), error = %e, "could not write the skill cache");
     }
 
     let mut gate = GateChecker::new(&config.host);
@@ -175,12 +189,43 @@ pub(crate) fn discover(
     out
 }
 
+/// Level 1 of a found skill, from the cache when its file is unchanged. Also returns the
+/// record to keep in the cache (`None` when there is no cache or the file cannot be stat'ed).
+fn header_with_cache(
+    found: &FoundSkill,
+    options: &ParseOptions,
+    cache: Option<&HeaderCache>,
+) -> (ParsedSkill, Option<CachedHeader>) {
+    let (Some(cache), SkillFile::Markdown(path)) = (cache, &found.file) else {
+        return (read_skill_header(found, options), None);
+    };
+    let scope = options.scope;
+    let stamp = FileStamp::of(path);
+    if let Some(stamp) = stamp
+        && let Some((parsed, record)) = cache.lookup(path, scope, stamp)
+    {
+        return (
+            with_walk_diagnostics(found, options.profile, parsed),
+            Some(record),
+        );
+    }
+    let parsed = parse_header(found, options);
+    let record = stamp.map(|s| CachedHeader::new(path, scope, s, &parsed));
+    (
+        with_walk_diagnostics(found, options.profile, parsed),
+        record,
+    )
+}
+
 /// Finds one skill without reading the others: only skill directories named `name` are
 /// parsed (plus the built-ins). Returns `None` when no directory has that name (the skill may
 /// still exist under another directory name; the caller then falls back to a full
 /// discovery). Copies under other directory names are not seen, so the shadow list may be
 /// shorter than a full discovery's.
-pub fn discover_one(config: &RegistryConfig, name: &str) -> Option<(Arc<SkillEntry>, Vec<Diagnostic>)> {
+pub fn discover_one(
+    config: &RegistryConfig,
+    name: &str,
+) -> Option<(Arc<SkillEntry>, Vec<Diagnostic>)> {
     let mut out = Discovered::default();
     let options = ParseOptions {
         profile: Profile::Load,
@@ -201,8 +246,12 @@ pub fn discover_one(config: &RegistryConfig, name: &str) -> Option<(Arc<SkillEnt
             let parsed = read_skill_header(&found, &options.with_scope(root.scope));
             out.diagnostics.extend(parsed.diagnostics.iter().cloned());
             if let Some(skill) = parsed.skill.filter(|s| s.name == name) {
-                let mut entry =
-                    SkillEntry::new(skill, SkillOrigin::File(found.file), options, parsed.diagnostics);
+                let mut entry = SkillEntry::new(
+                    skill,
+                    SkillOrigin::File(found.file),
+                    options,
+                    parsed.diagnostics,
+                );
                 entry.readiness = gate.check(&entry.skill);
                 insert(&mut out, Arc::new(entry), config);
             }
@@ -212,7 +261,10 @@ pub fn discover_one(config: &RegistryConfig, name: &str) -> Option<(Arc<SkillEnt
         return None;
     }
     if config.builtins {
-        for (skill, body) in builtin_skills(&options).into_iter().filter(|(s, _)| s.name == name) {
+        for (skill, body) in builtin_skills(&options)
+            .into_iter()
+            .filter(|(s, _)| s.name == name)
+        {
             insert(
                 &mut out,
                 Arc::new(SkillEntry::with_body(skill, SkillOrigin::Builtin, body)),

@@ -16,6 +16,7 @@
 //! consults the environment or the home directory, and never prints.
 
 pub mod builtin;
+mod cache;
 pub mod catalog;
 mod discover;
 mod entry;
@@ -28,6 +29,7 @@ pub mod resource;
 pub mod walk;
 mod watch;
 
+pub use cache::CacheConfig;
 pub use discover::{RegistryConfig, SkillRoot, discover_one};
 pub use entry::{
     ShadowedSkill, SkillBody, SkillEntry, SkillOrigin, TokenEstimate, estimate_tokens,
@@ -36,5 +38,5 @@ pub use error::SkillError;
 pub use gating::{HostEnvironment, Readiness};
 pub use read::{read_capped, read_skill, read_skill_header};
 pub use registry::{SkillRegistry, Snapshot};
-pub use watch::{DEFAULT_DEBOUNCE, RegistryWatcher};
 pub use walk::{FoundSkill, SkillFile, Walk, WalkNote, WalkOptions, walk};
+pub use watch::{DEFAULT_DEBOUNCE, RegistryWatcher};

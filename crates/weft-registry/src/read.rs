@@ -39,12 +39,17 @@ fn unreadable(path: &Path, err: &io::Error) -> Diagnostic {
 }
 
 /// Reads and parses the skill in `found` (SKILL.md or skill.json + prompt.md). The walk's own
-/// diagnostics for the directory come first.
+/// notes about the directory come first, as diagnostics under the parse profile.
 ///
 /// This is level 2: the whole file is read and the body returned.
 pub fn read_skill(found: &FoundSkill, options: &ParseOptions) -> ParsedSkill {
+    with_walk_diagnostics(found, options.profile, parse_file(found, options))
+}
+
+/// Reads and parses a skill's files, without the walk's notes.
+pub(crate) fn parse_file(found: &FoundSkill, options: &ParseOptions) -> ParsedSkill {
     let limit = options.limits.max_file_bytes;
-    let parsed = match &found.file {
+    match &found.file {
         SkillFile::Markdown(path) => match read_capped(path, limit) {
             Ok(bytes) => parse_skill_md(&bytes, path, options),
             Err(e) => failed(found, unreadable(path, &e)),
@@ -52,29 +57,16 @@ pub fn read_skill(found: &FoundSkill, options: &ParseOptions) -> ParsedSkill {
         SkillFile::Legacy { json, prompt } => {
             let json_bytes = match read_capped(json, limit) {
                 Ok(b) => b,
-                Err(e) => {
-                    return with_walk_diagnostics(
-                        found,
-                        options.profile,
-                        failed(found, unreadable(json, &e)),
-                    );
-                }
+                Err(e) => return failed(found, unreadable(json, &e)),
             };
             let prompt_bytes = match prompt.as_deref().map(|p| (p, read_capped(p, limit))) {
                 None => None,
                 Some((_, Ok(b))) => Some(b),
-                Some((p, Err(e))) => {
-                    return with_walk_diagnostics(
-                        found,
-                        options.profile,
-                        failed(found, unreadable(p, &e)),
-                    );
-                }
+                Some((p, Err(e))) => return failed(found, unreadable(p, &e)),
             };
             parse_legacy(&json_bytes, prompt_bytes.as_deref(), json, options)
         }
-    };
-    with_walk_diagnostics(found, options.profile, parsed)
+    }
 }
 
 /// How much of a SKILL.md a listing reads at a time.
@@ -85,18 +77,17 @@ const HEADER_CHUNK: usize = 4096;
 /// has to come from the body's first paragraph and it was not in the prefix, the whole file is
 /// read after all.
 pub fn read_skill_header(found: &FoundSkill, options: &ParseOptions) -> ParsedSkill {
+    with_walk_diagnostics(found, options.profile, parse_header(found, options))
+}
+
+/// Level 1 of a skill's files, without the walk's notes.
+pub(crate) fn parse_header(found: &FoundSkill, options: &ParseOptions) -> ParsedSkill {
     let SkillFile::Markdown(path) = &found.file else {
-        return without_body(read_skill(found, options));
+        return without_body(parse_file(found, options));
     };
     let (prefix, file_len, complete) = match read_prefix(path, options.limits.max_file_bytes) {
         Ok(read) => read,
-        Err(e) => {
-            return with_walk_diagnostics(
-                found,
-                options.profile,
-                failed(found, unreadable(path, &e)),
-            );
-        }
+        Err(e) => return failed(found, unreadable(path, &e)),
     };
     let parsed = parse_skill_md_header(&prefix, file_len, path, options);
     if !complete {
@@ -107,10 +98,10 @@ pub fn read_skill_header(found: &FoundSkill, options: &ParseOptions) -> ParsedSk
         if from_body || parsed.skill.is_none() {
             // Either the description lives in the body, or something failed and the full
             // file gives the complete story.
-            return without_body(read_skill(found, options));
+            return without_body(parse_file(found, options));
         }
     }
-    with_walk_diagnostics(found, options.profile, parsed)
+    parsed
 }
 
 /// Reads the start of `path` up to the end of its frontmatter: `(bytes, file length, whole
@@ -161,7 +152,7 @@ fn failed(found: &FoundSkill, diagnostic: Diagnostic) -> ParsedSkill {
 
 /// Puts the walk's notes about the directory (as diagnostics under the parse profile) before
 /// the file's own diagnostics. A note that is an error makes the skill unusable.
-fn with_walk_diagnostics(
+pub(crate) fn with_walk_diagnostics(
     found: &FoundSkill,
     profile: weft_parse::Profile,
     mut parsed: ParsedSkill,

@@ -9,6 +9,7 @@ use weft_parse::name::name_problems;
 use weft_types::{Diagnostic, Severity, Skill};
 
 use crate::builtin::body_of;
+use crate::catalog::{Catalog, CatalogEntry, CatalogFormat, render_catalog};
 use crate::discover::{Discovered, RegistryConfig, discover};
 use crate::entry::{SkillBody, SkillEntry, SkillOrigin};
 use crate::error::SkillError;
@@ -65,6 +66,35 @@ impl Snapshot {
     /// Increases by one with every published change.
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// The model-facing catalog of this snapshot: every model-invocable skill, fitted to
+    /// `budget_chars` (see [`catalog`](crate::catalog)). The XML format shows each skill's
+    /// file as an absolute, resolved path, like the reference implementation.
+    pub fn catalog(&self, format: CatalogFormat, budget_chars: usize) -> Catalog {
+        let invocable: Vec<&Arc<SkillEntry>> = self.model_invocable().collect();
+        let locations: Vec<Option<PathBuf>> = invocable
+            .iter()
+            .map(|e| {
+                e.file().map(|p| match format {
+                    CatalogFormat::Xml => {
+                        std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+                    }
+                    CatalogFormat::Weft => p.to_path_buf(),
+                })
+            })
+            .collect();
+        let entries: Vec<CatalogEntry<'_>> = invocable
+            .iter()
+            .zip(&locations)
+            .map(|(e, location)| CatalogEntry {
+                name: &e.skill.name,
+                description: &e.skill.description,
+                location: location.as_deref(),
+                scope: e.skill.source.scope,
+            })
+            .collect();
+        render_catalog(&entries, format, budget_chars)
     }
 }
 

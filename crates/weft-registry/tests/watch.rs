@@ -32,7 +32,10 @@ fn write(path: &Path, text: &str) {
 fn watcher_picks_up_create_change_and_delete() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("skills");
-    write(&root.join("first/SKILL.md"), "---\nname: first\ndescription: one\n---\n");
+    write(
+        &root.join("first/SKILL.md"),
+        "---\nname: first\ndescription: one\n---\n",
+    );
     let registry = Arc::new(SkillRegistry::new(RegistryConfig {
         builtins: false,
         ..RegistryConfig::with_roots(vec![SkillRoot::new(&root, Scope::User)])
@@ -40,10 +43,16 @@ fn watcher_picks_up_create_change_and_delete() {
     let watcher = registry.watch(Duration::from_millis(50)).unwrap();
     assert_eq!(watcher.watched(), std::slice::from_ref(&root));
 
-    write(&root.join("second/SKILL.md"), "---\nname: second\ndescription: two\n---\n");
+    write(
+        &root.join("second/SKILL.md"),
+        "---\nname: second\ndescription: two\n---\n",
+    );
     let created = wait_until("a new skill", || registry.get("second").is_some());
 
-    write(&root.join("first/SKILL.md"), "---\nname: first\ndescription: changed\n---\n");
+    write(
+        &root.join("first/SKILL.md"),
+        "---\nname: first\ndescription: changed\n---\n",
+    );
     let changed = wait_until("a changed description", || {
         registry.get("first").unwrap().skill.description == "changed"
     });

@@ -6,10 +6,14 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use serde_json::json;
+use weft_registry::catalog::{CatalogFormat, budget_for};
+use weft_registry::matcher::{MatchOutcome, TriggerMatcher};
 use weft_registry::{SkillEntry, SkillOrigin, SkillRegistry, discover_one};
 use weft_types::Scope;
 
-use crate::cli::{ListArgs, ListFormat, ScopeFilter, ShowArgs};
+use crate::cli::{
+    CatalogArgs, CatalogFormatArg, ListArgs, ListFormat, MatchArgs, ScopeFilter, ShowArgs,
+};
 use crate::output::{cut, eprint_diagnostics, eprint_discovery_diagnostics, table};
 use crate::workspace::Workspace;
 
@@ -298,4 +302,106 @@ fn collect_files(root: &Path, dir: &Path, depth: usize, out: &mut Vec<String>) {
             out.push(rel.display().to_string());
         }
     }
+}
+
+/// `weft skills match "<text>"`.
+pub fn match_text(workspace: &Workspace, args: &MatchArgs) -> anyhow::Result<ExitCode> {
+    let registry = SkillRegistry::new(workspace.registry_config());
+    let snapshot = registry.snapshot();
+    let matcher = TriggerMatcher::new(snapshot.entries().iter().map(|e| &e.skill))
+        .with_min_confidence(args.min_confidence);
+    let ranked: Vec<_> = matcher
+        .rank(&args.text)
+        .into_iter()
+        .take(args.limit)
+        .collect();
+    let outcome = matcher.best(&args.text);
+    let mut out = io::stdout().lock();
+    match args.format {
+        ListFormat::Json => {
+            let best = match &outcome {
+                MatchOutcome::None => json!(null),
+                MatchOutcome::Match(m) => json!({"match": m.name, "confidence": m.confidence}),
+                MatchOutcome::Conflict(ms) => json!({
+                    "conflict": ms.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(),
+                    "confidence": ms.first().map(|m| m.confidence),
+                }),
+            };
+            let items: Vec<_> = ranked
+                .iter()
+                .map(|m| {
+                    json!({
+                        "name": m.name,
+                        "confidence": m.confidence,
+                        "score": m.score,
+                        "model_invocable": m.model_invocable,
+                        "matched_terms": m.matched_terms,
+                    })
+                })
+                .collect();
+            serde_json::to_writer_pretty(&mut out, &json!({"best": best, "matches": items}))?;
+            writeln!(out)?;
+        }
+        ListFormat::Table => {
+            if ranked.is_empty() {
+                writeln!(out, "No skill matches.")?;
+            } else {
+                let rows: Vec<Vec<String>> = ranked
+                    .iter()
+                    .map(|m| {
+                        vec![
+                            m.name.clone(),
+                            format!("{:.2}", m.confidence),
+                            if m.model_invocable { "" } else { "manual only" }.to_owned(),
+                            m.matched_terms.join(" "),
+                        ]
+                    })
+                    .collect();
+                out.write_all(table(&["NAME", "CONFIDENCE", "NOTE", "MATCHED"], &rows).as_bytes())?;
+            }
+            let verdict = match &outcome {
+                MatchOutcome::None => format!(
+                    "No skill would be loaded automatically (minimum confidence {:.2}).",
+                    args.min_confidence
+                ),
+                MatchOutcome::Match(m) => {
+                    format!("Would load: {} (confidence {:.2}).", m.name, m.confidence)
+                }
+                MatchOutcome::Conflict(ms) => format!(
+                    "Conflict: {} tie at confidence {:.2}; the user has to choose.",
+                    ms.iter()
+                        .map(|m| m.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    ms.first().map_or(0.0, |m| m.confidence)
+                ),
+            };
+            writeln!(out, "\n{verdict}")?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `weft skills catalog`.
+pub fn catalog(workspace: &Workspace, args: &CatalogArgs) -> anyhow::Result<ExitCode> {
+    let registry = SkillRegistry::new(workspace.registry_config());
+    let budget = args
+        .budget
+        .unwrap_or_else(|| budget_for(args.context_window));
+    let format = match args.format {
+        CatalogFormatArg::Weft => CatalogFormat::Weft,
+        CatalogFormatArg::Xml => CatalogFormat::Xml,
+    };
+    let catalog = registry.snapshot().catalog(format, budget);
+    let mut out = io::stdout().lock();
+    out.write_all(catalog.text.as_bytes())?;
+    // The XML block has no final newline of its own (like skills-ref's to_prompt); the
+    // command adds one, as its CLI does.
+    if format == CatalogFormat::Xml {
+        writeln!(out)?;
+    }
+    for line in catalog.report.summary() {
+        eprintln!("weft: {line}");
+    }
+    Ok(ExitCode::SUCCESS)
 }

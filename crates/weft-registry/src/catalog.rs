@@ -1,1 +1,0 @@
-//! (being written) The skill catalog: budget, fitting, weft and XML renderers.

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Re-records the expected `to-prompt` outputs in this directory with skills-ref 0.1.1.
+# Usage: sh record.sh /path/to/venv   (a venv with `pip install skills-ref==0.1.1`)
+# See README.md. The absolute path of ./skills is replaced by the placeholder {DATA}.
+set -eu
+venv=${1:-/tmp/skillsref}
+cd "$(dirname "$0")"
+data=$(cd skills && pwd -P)
+record() {
+    out=$1
+    shift
+    # `sed` with `|` as the delimiter; the data path holds no `|`.
+    "$venv/bin/agentskills" to-prompt "$@" | sed "s|$data|{DATA}|g" >"$out"
+}
+record all.xml skills/escaping skills/code-review skills/multi-line skills/cafe-notes skills/commit
+record reordered.xml skills/commit skills/cafe-notes skills/multi-line skills/code-review skills/escaping
+record single.xml skills/code-review
+record ampersand-location.xml 'skills/a&b'
+"$venv/bin/python" -c 'from skills_ref import to_prompt; print(to_prompt([]))' >empty.xml
