@@ -275,3 +275,82 @@ fn repository_lists_its_own_skills() {
         .stdout(predicate::str::contains("add-diagnostic-rule"))
         .stdout(predicate::str::contains("commit"));
 }
+
+#[test]
+fn catalog_is_what_the_model_sees() {
+    let s = Sandbox::new();
+    let skills = s.project.join(".claude/skills");
+    write_skill(&skills, "code-review", "Review code changes for bugs");
+    let commit = skills.join("commit");
+    std::fs::create_dir_all(&commit).unwrap();
+    std::fs::write(
+        commit.join("SKILL.md"),
+        "---\nname: commit\ndescription: Commit changes\ndisable-model-invocation: true\n---\nCommit.\n",
+    )
+    .unwrap();
+    s.weft()
+        .args(["skills", "catalog"])
+        .assert()
+        .success()
+        .stdout(
+            "## Skills\n\n\
+             Skills are instructions for specific tasks. When a task matches a skill's description, call the use_skill tool with the skill's name before starting; its instructions come back as the tool result.\n\n\
+             - code-review: Review code changes for bugs\n\
+             - opencode-implementer: Executes code implementation based on specifications\n\
+             - specification-engine: Generates specifications for implementation tasks\n",
+        )
+        .stderr("");
+    // A small budget: names only, and the report on stderr.
+    s.weft()
+        .args(["skills", "catalog", "--budget", "300"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("- code-review\n"))
+        .stderr(predicate::str::contains("names only"));
+    // The XML block of the reference implementation, with resolved absolute locations.
+    let location = std::fs::canonicalize(skills.join("code-review/SKILL.md")).unwrap();
+    s.weft()
+        .args(["skills", "catalog", "--format", "xml"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(format!(
+            "<available_skills>\n<skill>\n<name>\ncode-review\n</name>\n<description>\nReview code changes for bugs\n</description>\n<location>\n{}\n</location>\n</skill>\n",
+            location.display()
+        )))
+        .stdout(predicate::str::contains("commit").not());
+}
+
+#[test]
+fn match_ranks_and_never_auto_loads_manual_skills() {
+    let s = Sandbox::new();
+    let skills = s.project.join(".claude/skills");
+    write_skill(
+        &skills,
+        "code-review",
+        "Review code changes and pull requests for bugs. Use when reviewing a diff.",
+    );
+    let commit = skills.join("commit");
+    std::fs::create_dir_all(&commit).unwrap();
+    std::fs::write(
+        commit.join("SKILL.md"),
+        "---\nname: commit\ndescription: Commit staged changes to git\ndisable-model-invocation: true\n---\nCommit.\n",
+    )
+    .unwrap();
+    s.weft()
+        .args(["skills", "match", "please review the diff of my pull request"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Would load: code-review"));
+    let out = s
+        .weft()
+        .args(["skills", "match", "commit my changes to git", "--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(json["matches"][0]["name"], "commit");
+    assert_eq!(json["matches"][0]["model_invocable"], false);
+    assert_eq!(json["best"], serde_json::Value::Null);
+}

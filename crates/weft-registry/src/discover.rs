@@ -103,10 +103,12 @@ pub(crate) fn discover(
     };
 
     // Skills are read while the walk goes on, on both cores.
+    let started = std::time::Instant::now();
     let cache = config
         .cache
         .as_ref()
         .map(|c| HeaderCache::load(c, &options.limits));
+    tracing::debug!(elapsed = ?started.elapsed(), "header cache loaded");
     let mut records: Vec<CachedHeader> = Vec::new();
     let mut candidates: Vec<Candidate> = Vec::new();
     for root in &config.roots {
@@ -124,6 +126,7 @@ pub(crate) fn discover(
             candidates.push(Candidate { found, parsed });
         }
     }
+    tracing::debug!(elapsed = ?started.elapsed(), skills = candidates.len(), "roots walked and read");
     if let (Some(cache), Some(config)) = (&cache, &config.cache)
         && cache.differs(&records)
         && let Err(e) = cache.save(&config.path, records)

@@ -19,11 +19,12 @@
 //! - BM25 with `k1 = 1.2`, `b = 0.75` and `idf(t) = ln(1 + (N − n_t + 0.5) / (n_t + 0.5))`
 //!   (always positive). Query terms are de-duplicated, so repeating a word does not count
 //!   twice.
-//! - **Confidence** is the BM25 score divided by the largest score any document could get for
-//!   this query, `Σ idf(t)·(k1 + 1)` over the query's *known* terms (terms that occur in at
-//!   least one skill): the score of a document in which every such term saturates. It is
-//!   therefore in `0..=1`, and near 1 only when every known query term matches strongly
-//!   (for example in the name). Words that no skill uses are left out of that maximum: they
+//! - **Confidence** is the BM25 score divided by a reference score for this query,
+//!   `Σ idf(t)·(k1 + 1)·3/(3 + k1)` over the query's *known* terms (terms that occur in at
+//!   least one skill): the score of a skill of average length that has every such term once
+//!   in its name (weight 3). It is clamped to `0..=1`: every term once in the description
+//!   gives about 0.64, every term in the name (or repeated) gives 1. Words that no skill uses
+//!   are left out of that reference: they
 //!   say nothing about which skill fits, and counting them would make the confidence fall
 //!   with every filler word of a natural request. A query with no known terms matches
 //!   nothing.
@@ -172,6 +173,9 @@ const KEYWORD_WEIGHT: u32 = 2;
 const DESCRIPTION_WEIGHT: u32 = 1;
 /// BM25 term-frequency saturation.
 const K1: f64 = 1.2;
+/// The weighted term frequency of one mention in the name: the strength of evidence that
+/// counts as full confidence.
+const REFERENCE_TF: f64 = 3.0;
 /// BM25 length normalisation.
 const B: f64 = 0.75;
 /// Confidences closer than this are a tie.
@@ -541,7 +545,7 @@ impl TriggerMatcher {
         }
         let max: f64 = query
             .iter()
-            .map(|&(_, id)| self.idf[id as usize] * (K1 + 1.0))
+            .map(|&(_, id)| self.idf[id as usize] * (K1 + 1.0) * REFERENCE_TF / (REFERENCE_TF + K1))
             .sum();
 
         let mut scores = vec![0.0f64; self.docs.len()];
@@ -741,7 +745,7 @@ mod tests {
         let tf_prod = 1.0;
         let score = idf * tf_deploy * (K1 + 1.0) / (tf_deploy + l_a)
             + idf * tf_prod * (K1 + 1.0) / (tf_prod + l_a);
-        let max = 2.0 * idf * (K1 + 1.0);
+        let max = 2.0 * idf * (K1 + 1.0) * REFERENCE_TF / (REFERENCE_TF + K1);
         assert!((f64::from(r.score) - score).abs() < 1e-5);
         assert!((f64::from(r.confidence) - score / max).abs() < 1e-6);
     }
@@ -765,8 +769,8 @@ mod tests {
             skill("alpha-tool", "Format source files"),
         ];
         // Each term once, in the description, at the average length: confidence
-        // 1 / (1 + k1) < 0.5, so lower the threshold.
-        let m = TriggerMatcher::new(&skills).with_min_confidence(0.4);
+        // (3 + k1) / (3 (1 + k1)) ≈ 0.64.
+        let m = TriggerMatcher::new(&skills);
         let ranked = m.rank("format my source files");
         let names: Vec<_> = ranked.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["alpha-tool", "zeta-tool"]);
@@ -793,13 +797,14 @@ mod tests {
     fn min_confidence_controls_best() {
         let a = skill("deploy", "Deploy the service to production");
         let b = skill("rollback", "Roll back a production release");
-        let m = TriggerMatcher::new([&a, &b]);
-        let top = m.rank("production")[0].clone();
-        assert!(top.confidence < DEFAULT_MIN_CONFIDENCE);
-        assert_eq!(m.best("production"), MatchOutcome::None);
+        let m = TriggerMatcher::new([&a, &b]).with_min_confidence(0.9);
+        // `service` is once in one description: a moderate confidence.
+        let top = m.rank("service")[0].clone();
+        assert!(top.confidence < 0.9 && top.confidence > DEFAULT_MIN_CONFIDENCE);
+        assert_eq!(m.best("service"), MatchOutcome::None);
         let m = m.with_min_confidence(0.0);
         assert_eq!(m.min_confidence(), 0.0);
-        assert!(matches!(m.best("production"), MatchOutcome::Match(_)));
+        assert!(matches!(m.best("service"), MatchOutcome::Match(_)));
         let m = m.with_min_confidence(f32::NAN);
         assert_eq!(m.best("deploy production"), MatchOutcome::None);
     }
