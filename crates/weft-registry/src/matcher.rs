@@ -24,10 +24,9 @@
 //!   least one skill): the score of a skill of average length that has every such term once
 //!   in its name (weight 3). It is clamped to `0..=1`: every term once in the description
 //!   gives about 0.64, every term in the name (or repeated) gives 1. Words that no skill uses
-//!   are left out of that reference: they
-//!   say nothing about which skill fits, and counting them would make the confidence fall
-//!   with every filler word of a natural request. A query with no known terms matches
-//!   nothing.
+//!   count in the reference at the mean weight of the known ones, so a text that shares one
+//!   word of three with a skill is a weak match; a text with no known word matches nothing.
+//!   (Stopwords are removed first, so filler like "please" never counts.)
 //!
 //! Results are deterministic: the same skills and text give the same list, ordered by score
 //! (best first) and then by name.
@@ -79,11 +78,15 @@ pub const DEFAULT_MIN_CONFIDENCE: f32 = 0.5;
 /// pronouns and politeness of a request ("please help me ..."), and the words every skill
 /// description uses ("Use when the user asks ...").
 pub const STOPWORDS: &[&str] = &[
-    "a", "about", "an", "and", "are", "as", "ask", "asks", "at", "be", "by", "can", "could", "do",
-    "does", "for", "from", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of",
-    "on", "or", "our", "please", "should", "skill", "skills", "so", "some", "that", "the", "their",
-    "them", "then", "this", "to", "us", "use", "used", "user", "uses", "using", "want", "was",
-    "we", "what", "when", "which", "will", "with", "would", "you", "your",
+    "a", "about", "all", "also", "am", "an", "and", "any", "are", "as", "ask", "asks", "at", "be",
+    "been", "both", "by", "can", "could", "do", "each", "had", "has", "have", "he", "her", "here",
+    "his", "just", "kindly", "more", "most", "no", "not", "now", "one", "only", "other", "she",
+    "such", "than", "thank", "thanks", "there", "these", "they", "those", "too", "very", "were",
+    "where", "who", "why", "yes", "does", "for", "from", "how", "i", "if", "in", "into", "is",
+    "it", "its", "me", "my", "of", "on", "or", "our", "please", "should", "skill", "skills", "so",
+    "some", "that", "the", "their", "them", "then", "this", "to", "us", "use", "used", "user",
+    "uses", "using", "want", "was", "we", "what", "when", "which", "will", "with", "would", "you",
+    "your",
 ];
 
 /// [`STOPWORDS`] packed by [`pack`] and sorted, for a quick lookup of short tokens.
@@ -176,6 +179,8 @@ const K1: f64 = 1.2;
 /// The weighted term frequency of one mention in the name: the strength of evidence that
 /// counts as full confidence.
 const REFERENCE_TF: f64 = 3.0;
+/// How much a query word that no skill uses counts against coverage, relative to a known one.
+const UNKNOWN_WEIGHT: f64 = 0.5;
 /// BM25 length normalisation.
 const B: f64 = 0.75;
 /// Confidences closer than this are a tie.
@@ -464,13 +469,13 @@ impl TriggerMatcher {
     /// Every skill with a non-zero score, best first (ties broken by name), with confidence in
     /// `0..=1`; includes manual-only skills (flagged by [`TriggerMatch::model_invocable`]).
     pub fn rank(&self, text: &str) -> Vec<TriggerMatch> {
-        let Some(scored) = self.score(text) else {
+        let Some(mut scored) = self.score(text) else {
             return Vec::new();
         };
-        let mut hits = scored.hits;
+        let mut hits = std::mem::take(&mut scored.hits);
         self.sort(&mut hits);
         hits.iter()
-            .map(|&(doc, score)| self.to_match(&scored.query, scored.max, doc, score))
+            .map(|&(doc, score)| self.to_match(&scored, doc, score))
             .collect()
     }
 
@@ -479,12 +484,12 @@ impl TriggerMatcher {
     /// confidence (within 1e-6), returns [`MatchOutcome::Conflict`] with every skill tied at
     /// the top.
     pub fn best(&self, text: &str) -> MatchOutcome {
-        let Some(scored) = self.score(text) else {
+        let Some(mut scored) = self.score(text) else {
             return MatchOutcome::None;
         };
-        let confidence = |score: f64| confidence(score, scored.max);
-        let mut candidates: Vec<(u32, f64)> = scored
-            .hits
+        let (max, coverage) = (scored.max, scored.coverage);
+        let confidence = |score: f64| confidence(score, max, coverage);
+        let mut candidates: Vec<(u32, f64)> = std::mem::take(&mut scored.hits)
             .into_iter()
             .filter(|&(doc, score)| {
                 self.docs[doc as usize].model_invocable && confidence(score) >= self.min_confidence
@@ -501,7 +506,7 @@ impl TriggerMatcher {
         self.sort(&mut candidates);
         let mut tied: Vec<TriggerMatch> = candidates
             .iter()
-            .map(|&(doc, score)| self.to_match(&scored.query, scored.max, doc, score))
+            .map(|&(doc, score)| self.to_match(&scored, doc, score))
             .collect();
         match tied.len() {
             0 => MatchOutcome::None,
@@ -533,20 +538,32 @@ impl TriggerMatcher {
     /// term.
     fn score(&self, text: &str) -> Option<Scored> {
         let mut query: Vec<(String, u32)> = Vec::new();
-        for_each_token(text, |token| {
-            if let Some(&id) = self.terms.get(token)
-                && !query.iter().any(|(_, q)| *q == id)
-            {
-                query.push((token.to_owned(), id));
+        let mut unknown: Vec<String> = Vec::new();
+        for_each_token(text, |token| match self.terms.get(token) {
+            Some(&id) => {
+                if !query.iter().any(|(_, q)| *q == id) {
+                    query.push((token.to_owned(), id));
+                }
+            }
+            None => {
+                if !unknown.iter().any(|u| u == token) {
+                    unknown.push(token.to_owned());
+                }
             }
         });
         if query.is_empty() {
             return None;
         }
+        let per_term = |idf: f64| idf * (K1 + 1.0) * REFERENCE_TF / (REFERENCE_TF + K1);
         let max: f64 = query
             .iter()
-            .map(|&(_, id)| self.idf[id as usize] * (K1 + 1.0) * REFERENCE_TF / (REFERENCE_TF + K1))
+            .map(|&(_, id)| per_term(self.idf[id as usize]))
             .sum();
+        // Words no skill uses still count against coverage, at half a known word's weight:
+        // "update the changelog" matching `changelog` alone is a fair match, "investigate why
+        // the cache is slow" matching `investigate` alone a weak one.
+        let coverage =
+            query.len() as f64 / (query.len() as f64 + UNKNOWN_WEIGHT * unknown.len() as f64);
 
         let mut scores = vec![0.0f64; self.docs.len()];
         let mut touched: Vec<u32> = Vec::new();
@@ -565,7 +582,12 @@ impl TriggerMatcher {
             .into_iter()
             .map(|doc| (doc, scores[doc as usize]))
             .collect();
-        Some(Scored { query, max, hits })
+        Some(Scored {
+            query,
+            max,
+            coverage,
+            hits,
+        })
     }
 
     /// Orders `(doc, score)` pairs best first, then by name, then by index.
@@ -581,7 +603,8 @@ impl TriggerMatcher {
         });
     }
 
-    fn to_match(&self, query: &[(String, u32)], max: f64, doc: u32, score: f64) -> TriggerMatch {
+    fn to_match(&self, scored: &Scored, doc: u32, score: f64) -> TriggerMatch {
+        let query = &scored.query;
         let entry = &self.docs[doc as usize];
         let matched_terms = query
             .iter()
@@ -594,7 +617,7 @@ impl TriggerMatcher {
             .collect();
         TriggerMatch {
             name: entry.name.clone(),
-            confidence: confidence(score, max),
+            confidence: confidence(score, scored.max, scored.coverage),
             score: score as f32,
             model_invocable: entry.model_invocable,
             matched_terms,
@@ -606,16 +629,18 @@ impl TriggerMatcher {
 struct Scored {
     /// The query's known terms, de-duplicated, in text order, with their ids.
     query: Vec<(String, u32)>,
-    /// The best score possible for the query.
+    /// The reference score of the query's known terms.
     max: f64,
+    /// The share of the query's words that some skill knows (unknown ones weigh half).
+    coverage: f64,
     /// Every skill with a non-zero score, in no particular order.
     hits: Vec<(u32, f64)>,
 }
 
-/// `score / max`, clamped to `0..=1`.
-fn confidence(score: f64, max: f64) -> f32 {
+/// `score / max` clamped to `0..=1`, times the query's coverage.
+fn confidence(score: f64, max: f64, coverage: f64) -> f32 {
     if max > 0.0 {
-        ((score / max) as f32).clamp(0.0, 1.0)
+        ((score / max).clamp(0.0, 1.0) * coverage) as f32
     } else {
         0.0
     }
@@ -660,9 +685,7 @@ mod tests {
             STOPWORD_KEYS.windows(2).all(|w| w[0] < w[1]),
             "no duplicates"
         );
-        for word in [
-            "", "th", "thee", "these", "ab", "abouts", "youre", "yours", "über",
-        ] {
+        for word in ["", "th", "thee", "ab", "abouts", "youre", "yours", "über"] {
             assert!(!is_stopword(word), "{word}");
         }
     }
@@ -751,15 +774,19 @@ mod tests {
     }
 
     #[test]
-    fn unknown_terms_do_not_lower_confidence() {
+    fn unknown_terms_lower_confidence_by_coverage() {
         let a = skill("deploy", "Deploy the service to production");
         let b = skill("notes", "Write meeting notes");
         let m = TriggerMatcher::new([&a, &b]);
-        let plain = m.rank("deploy");
-        let padded = m.rank("kindly deploy asap thanks");
-        assert_eq!(plain, padded);
-        assert!(m.rank("kindly asap thanks").is_empty());
-        assert_eq!(m.best("kindly asap thanks"), MatchOutcome::None);
+        // `service` is once in a description: an unclamped confidence.
+        let plain = m.rank("service");
+        let padded = m.rank("service frobnicate");
+        assert_eq!(plain[0].name, padded[0].name);
+        assert_eq!(plain[0].score, padded[0].score);
+        // One known word and one unknown (weighing half): two thirds of the confidence.
+        assert!((padded[0].confidence - plain[0].confidence / 1.5).abs() < 1e-6);
+        assert!(m.rank("frobnicate quux").is_empty());
+        assert_eq!(m.best("frobnicate quux"), MatchOutcome::None);
     }
 
     #[test]
