@@ -71,6 +71,14 @@ pub enum SkillsCommand {
     /// Print the skill catalog exactly as the model would see it; what was shortened or
     /// dropped to fit the budget goes to stderr.
     Catalog(CatalogArgs),
+    /// Validate and compose a skill set: the effective allowed and forbidden tools and the
+    /// merged execution protocol. Exits 1 when the set is invalid.
+    Compose(ComposeArgs),
+    /// Would this tool call be allowed under these skills? Prints `allowed` or
+    /// `denied: <reason>`; exits 0 or 1.
+    CheckTool(CheckToolArgs),
+    /// Choose the skills for a task, as the context-aware selector does.
+    Select(SelectArgs),
     /// Check skills against the format rules and report every problem with file, line and
     /// column. Exits 1 when any skill has an error.
     Validate(ValidateArgs),
@@ -206,4 +214,67 @@ pub struct CatalogArgs {
     /// Rendering.
     #[arg(long, value_enum, default_value = "weft")]
     pub format: CatalogFormatArg,
+}
+
+/// How skills' allowed tools combine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    /// Union of the declared allow lists, minus every forbidden tool.
+    Union,
+    /// Intersection of the declared allow lists, minus every forbidden tool.
+    Intersect,
+}
+
+/// Arguments of `weft skills compose`.
+#[derive(Debug, Args)]
+pub struct ComposeArgs {
+    /// The skills to compose.
+    #[arg(required = true, value_name = "NAME")]
+    pub names: Vec<String>,
+    /// The parent's tools: the result never exceeds them (comma-separated patterns).
+    #[arg(long, value_name = "TOOL,...")]
+    pub ceiling: Option<String>,
+    /// How allow lists combine.
+    #[arg(long, value_enum, default_value = "union")]
+    pub mode: ModeArg,
+    /// Output format (JSON: the composed skill in seed 003's shape, or the validation result
+    /// when the set is invalid).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
+}
+
+/// Arguments of `weft skills check-tool`.
+#[derive(Debug, Args)]
+pub struct CheckToolArgs {
+    /// The tool called (`exec_shell`, `Bash`, `github__create_issue`, ...).
+    pub tool: String,
+    /// The call's input as JSON, e.g. '{"command": "git status"}'.
+    #[arg(long, value_name = "JSON")]
+    pub input: Option<String>,
+    /// The skills in force (comma-separated).
+    #[arg(long, required = true, value_name = "NAME,...")]
+    pub skills: String,
+    /// The parent's tools (comma-separated patterns).
+    #[arg(long, value_name = "TOOL,...")]
+    pub ceiling: Option<String>,
+    /// How allow lists combine.
+    #[arg(long, value_enum, default_value = "union")]
+    pub mode: ModeArg,
+}
+
+/// Arguments of `weft skills select`.
+#[derive(Debug, Args)]
+pub struct SelectArgs {
+    /// The task in words.
+    #[arg(long)]
+    pub description: String,
+    /// How risky the task is.
+    #[arg(long, default_value = "low", value_parser = ["low", "medium", "high"])]
+    pub risk: String,
+    /// The task changes code.
+    #[arg(long)]
+    pub coding: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
 }

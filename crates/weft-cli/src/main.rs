@@ -28,6 +28,9 @@ fn main() -> ExitCode {
             SkillsCommand::Show(args) => commands::skills::show(&workspace, &args),
             SkillsCommand::Match(args) => commands::skills::match_text(&workspace, &args),
             SkillsCommand::Catalog(args) => commands::skills::catalog(&workspace, &args),
+            SkillsCommand::Compose(args) => commands::compose::compose(&workspace, &args),
+            SkillsCommand::CheckTool(args) => commands::compose::check_tool(&workspace, &args),
+            SkillsCommand::Select(args) => commands::compose::select(&workspace, &args),
         },
     };
     match result {

@@ -337,13 +337,23 @@ fn match_ranks_and_never_auto_loads_manual_skills() {
     )
     .unwrap();
     s.weft()
-        .args(["skills", "match", "please review the diff of my pull request"])
+        .args([
+            "skills",
+            "match",
+            "please review the diff of my pull request",
+        ])
         .assert()
         .success()
         .stdout(predicate::str::contains("Would load: code-review"));
     let out = s
         .weft()
-        .args(["skills", "match", "commit my changes to git", "--format", "json"])
+        .args([
+            "skills",
+            "match",
+            "commit my changes to git",
+            "--format",
+            "json",
+        ])
         .assert()
         .success()
         .get_output()

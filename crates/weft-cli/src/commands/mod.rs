@@ -1,4 +1,5 @@
 //! One module per command.
 
+pub mod compose;
 pub mod skills;
 pub mod validate;

@@ -1,0 +1,201 @@
+//! `weft skills compose|check-tool|select`: the permission side of skill sets.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use weft_agents::{RiskLevel, SkillInjection, TaskContext};
+use weft_permissions::{
+    ComposedSkill, CompositionMode, Decision, Origin, PatternContext, Policy, ToolGate,
+    ValidationResult,
+};
+use weft_registry::SkillRegistry;
+
+use crate::cli::{CheckToolArgs, ComposeArgs, ModeArg, ReportFormat, SelectArgs};
+use crate::workspace::Workspace;
+
+fn mode(arg: ModeArg) -> CompositionMode {
+    match arg {
+        ModeArg::Union => CompositionMode::Union,
+        ModeArg::Intersect => CompositionMode::Intersect,
+    }
+}
+
+fn split_list(list: &str) -> Vec<String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A gate allowing exactly the `--ceiling` patterns (the parent's tools).
+fn ceiling_gate(ceiling: Option<&str>) -> anyhow::Result<Option<ToolGate>> {
+    let Some(list) = ceiling else {
+        return Ok(None);
+    };
+    let tools = split_list(list);
+    let policy = Policy::from_lists(
+        Some(tools.as_slice()),
+        &[],
+        Origin::Parent,
+        &PatternContext::new(),
+    )
+    .context("invalid --ceiling pattern")?;
+    Ok(Some(ToolGate::new([policy])))
+}
+
+fn api(workspace: &Workspace, mode_arg: ModeArg) -> SkillInjection {
+    SkillInjection::new(Arc::new(SkillRegistry::new(workspace.registry_config())))
+        .with_mode(mode(mode_arg))
+}
+
+fn print_validation(out: &mut impl Write, result: &ValidationResult) -> io::Result<()> {
+    writeln!(out, "valid: {}", if result.valid { "yes" } else { "no" })?;
+    for e in &result.errors {
+        let skill = e
+            .skill
+            .as_deref()
+            .map_or(String::new(), |s| format!(" [{s}]"));
+        writeln!(out, "error {}{skill}: {}", e.code, e.message)?;
+    }
+    for w in &result.warnings {
+        writeln!(out, "warning: {w}")?;
+    }
+    Ok(())
+}
+
+/// `weft skills compose`.
+pub fn compose(workspace: &Workspace, args: &ComposeArgs) -> anyhow::Result<ExitCode> {
+    let api = api(workspace, args.mode);
+    let ceiling = ceiling_gate(args.ceiling.as_deref())?;
+    let validation = api.validate_skill_set(&args.names);
+    let mut out = io::stdout().lock();
+    if !validation.valid {
+        match args.format {
+            ReportFormat::Json => {
+                serde_json::to_writer_pretty(&mut out, &validation)?;
+                writeln!(out)?;
+            }
+            ReportFormat::Text => print_validation(&mut out, &validation)?,
+        }
+        return Ok(ExitCode::FAILURE);
+    }
+    let composition = api.compose_skills(&args.names)?;
+    let mut composed: ComposedSkill = composition.composed().clone();
+    if let Some(ceiling) = &ceiling {
+        within_ceiling(
+            &mut composed,
+            ceiling,
+            args.ceiling.as_deref().unwrap_or(""),
+        );
+    }
+    match args.format {
+        ReportFormat::Json => {
+            for w in &validation.warnings {
+                eprintln!("warning: {w}");
+            }
+            serde_json::to_writer_pretty(&mut out, &composed)?;
+            writeln!(out)?;
+        }
+        ReportFormat::Text => {
+            print_validation(&mut out, &validation)?;
+            writeln!(out, "skills: {}", composed.skills.join(", "))?;
+            let allowed = if composed.unrestricted {
+                "(no restriction from these skills)".to_owned()
+            } else if composed.allowed_tools.is_empty() {
+                "(none)".to_owned()
+            } else {
+                composed.allowed_tools.join(", ")
+            };
+            writeln!(out, "allowed tools: {allowed}")?;
+            writeln!(
+                out,
+                "forbidden tools: {}",
+                if composed.forbidden_tools.is_empty() {
+                    "(none)".to_owned()
+                } else {
+                    composed.forbidden_tools.join(", ")
+                }
+            )?;
+            writeln!(out, "execution protocol:")?;
+            for (i, step) in composed.execution_protocol.iter().enumerate() {
+                writeln!(out, "  {}. {step}", i + 1)?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Narrows the allowed tools to what the parent has (an unrestricted set becomes the
+/// ceiling itself).
+fn within_ceiling(composed: &mut ComposedSkill, ceiling: &ToolGate, list: &str) {
+    if composed.unrestricted {
+        composed.allowed_tools = split_list(list);
+        composed.unrestricted = false;
+    } else {
+        composed.allowed_tools.retain(|t| ceiling.tool_visible(t));
+    }
+    let forbidden = composed.forbidden_tools.clone();
+    composed.allowed_tools.retain(|t| !forbidden.contains(t));
+}
+
+/// `weft skills check-tool`.
+pub fn check_tool(workspace: &Workspace, args: &CheckToolArgs) -> anyhow::Result<ExitCode> {
+    let api = api(workspace, args.mode);
+    let names = split_list(&args.skills);
+    let validation = api.validate_skill_set(&names);
+    if !validation.valid {
+        print_validation(&mut io::stderr().lock(), &validation)?;
+        println!("denied: the skill set is invalid");
+        return Ok(ExitCode::FAILURE);
+    }
+    let input: serde_json::Value = match &args.input {
+        Some(text) => serde_json::from_str(text).context("--input is not valid JSON")?,
+        None => serde_json::Value::Object(serde_json::Map::new()),
+    };
+    let composition = api.compose_skills(&names)?;
+    let gate = match ceiling_gate(args.ceiling.as_deref())? {
+        Some(ceiling) => composition.gate_within(&ceiling),
+        None => composition.gate(),
+    };
+    match gate.check(&args.tool, &input) {
+        Decision::Allowed => {
+            println!("allowed");
+            Ok(ExitCode::SUCCESS)
+        }
+        Decision::Denied { reason } => {
+            println!("{reason}");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// `weft skills select`.
+pub fn select(workspace: &Workspace, args: &SelectArgs) -> anyhow::Result<ExitCode> {
+    let api = api(workspace, ModeArg::Union);
+    let risk: RiskLevel = args.risk.parse().map_err(anyhow::Error::msg)?;
+    let task = TaskContext {
+        description: args.description.clone(),
+        risk_level: risk,
+        coding: args.coding,
+    };
+    let selected = api.select_skills(&task);
+    let mut out = io::stdout().lock();
+    match args.format {
+        ReportFormat::Json => {
+            serde_json::to_writer_pretty(&mut out, &selected)?;
+            writeln!(out)?;
+        }
+        ReportFormat::Text => {
+            if selected.is_empty() {
+                writeln!(out, "No skills selected.")?;
+            }
+            for name in &selected {
+                writeln!(out, "{name}")?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,469 @@
+//! The gate: every tool call is checked here before it runs.
+//!
+//! A gate is a stack of [`Policy`] layers (the session or agent, the composed skills, the parent's
+//! ceiling, background mode...). A call is allowed only when no layer denies it and every layer
+//! that declares an allow set permits it, so adding a layer can only take tools away.
+
+use std::fmt;
+use std::sync::{Arc, LazyLock};
+
+use serde_json::Value;
+
+use crate::name::{BUILTIN_TOOLS, ToolName};
+use crate::spec::Verdict;
+use crate::{Effect, Origin, PatternSet, Policy, ToolPattern};
+
+/// The outcome of a gate check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// The call may run.
+    Allowed,
+    /// The call must not run; `reason` names the rule and where it came from.
+    Denied {
+        /// E.g. ``denied: `write` is forbidden by skill 'opencode-implementer'``.
+        reason: String,
+    },
+}
+
+impl Decision {
+    /// True for [`Decision::Allowed`].
+    pub fn is_allowed(&self) -> bool {
+        matches!(self, Decision::Allowed)
+    }
+
+    /// The denial reason, if denied.
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            Decision::Allowed => None,
+            Decision::Denied { reason } => Some(reason),
+        }
+    }
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Decision::Allowed => f.write_str("allowed"),
+            Decision::Denied { reason } => f.write_str(reason),
+        }
+    }
+}
+
+/// Checks every call against a stack of policies.
+///
+/// ```
+/// use serde_json::json;
+/// use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
+///
+/// let skill = Policy::from_lists(Some(&["Read", "Bash(git:*)"][..]), &[], Origin::Skill("git-helper".into()), &PatternContext::new())?;
+/// let gate = ToolGate::new([skill]);
+/// assert!(gate.check("Read", &json!({"path": "README.md"})).is_allowed());
+/// assert!(gate.check("exec_shell", &json!({"command": "git status"})).is_allowed());
+/// assert_eq!(
+///     gate.check("exec_shell", &json!({"command": "git status; rm -rf /"})).reason(),
+///     Some("denied: the command contains `;` (shell metacharacters are not allowed under `Bash(git:*)` from skill 'git-helper')"),
+/// );
+/// assert_eq!(gate.visible_tools(&["read_file", "exec_shell", "write_file"]), ["read_file", "exec_shell"]);
+///
+/// // A background child of this gate: its layers intersected with read-only mode.
+/// let child = gate.intersect(&ToolGate::background());
+/// assert!(!child.check("exec_shell", &json!({"command": "git status"})).is_allowed());
+/// # Ok::<(), weft_permissions::PolicyError>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct ToolGate {
+    layers: Vec<Arc<Policy>>,
+    /// `(fx_hash, canonical name)`, sorted: tools every call of which is allowed (no deny can
+    /// apply, every allow set has an unscoped pattern for them). Built-ins and every tool a
+    /// layer names are examined when the gate is built; other tools take the full path.
+    always: Vec<(u64, Box<str>)>,
+}
+
+impl ToolGate {
+    /// A gate without layers: everything is allowed.
+    pub fn unrestricted() -> Self {
+        Self::default()
+    }
+
+    /// A gate of these layers.
+    pub fn new(policies: impl IntoIterator<Item = Policy>) -> Self {
+        Self::from_shared(policies.into_iter().map(Arc::new).collect())
+    }
+
+    /// A gate of shared layers.
+    pub(crate) fn from_shared(layers: Vec<Arc<Policy>>) -> Self {
+        let mut candidates: Vec<&str> = BUILTIN_TOOLS.to_vec();
+        for layer in &layers {
+            candidates.extend(layer.allow().into_iter().flat_map(PatternSet::exact_tools));
+        }
+        let mut always: Vec<(u64, Box<str>)> = Vec::new();
+        for tool in candidates {
+            let name = ToolName::new(tool);
+            let free = layers.iter().all(|layer| {
+                let deny = layer.deny();
+                deny.name_hit(&name, Effect::Deny).is_none()
+                    && !deny.has_scoped(&name)
+                    && layer
+                        .allow()
+                        .is_none_or(|allow| allow.name_hit(&name, Effect::Allow).is_some())
+            });
+            if free && !always.iter().any(|(_, t)| **t == *name.canonical) {
+                always.push((name.hash, name.canonical.into()));
+            }
+        }
+        always.sort();
+        Self { layers, always }
+    }
+
+    /// A gate of shared layers without the fast-path index (for one-off questions).
+    pub(crate) fn unindexed(layers: Vec<Arc<Policy>>) -> Self {
+        Self {
+            layers,
+            always: Vec::new(),
+        }
+    }
+
+    /// True when every call of the tool is allowed (see `always`).
+    fn always_allowed(&self, name: &ToolName<'_>) -> bool {
+        let start = self.always.partition_point(|(h, _)| *h < name.hash);
+        self.always[start..]
+            .iter()
+            .take_while(|(h, _)| *h == name.hash)
+            .any(|(_, t)| **t == *name.canonical)
+    }
+
+    /// The gate of background subagents: only `read_file`, `grep`, `glob`, `list_directory`.
+    pub fn background() -> Self {
+        static BACKGROUND: LazyLock<Arc<Policy>> = LazyLock::new(|| Arc::new(Policy::background()));
+        Self::from_shared(vec![Arc::clone(&BACKGROUND)])
+    }
+
+    /// Adds a layer (it can only take tools away).
+    pub fn with_layer(self, policy: Policy) -> Self {
+        let mut layers = self.layers;
+        layers.push(Arc::new(policy));
+        Self::from_shared(layers)
+    }
+
+    /// A gate that allows only what both gates allow: a child's layers within its parent's
+    /// ceiling, or a gate restricted to background mode.
+    pub fn intersect(&self, other: &ToolGate) -> ToolGate {
+        let mut layers = self.layers.clone();
+        for layer in &other.layers {
+            if !layers.iter().any(|l| Arc::ptr_eq(l, layer)) {
+                layers.push(Arc::clone(layer));
+            }
+        }
+        ToolGate::from_shared(layers)
+    }
+
+    /// The layers, in order.
+    pub fn layers(&self) -> impl Iterator<Item = &Policy> {
+        self.layers.iter().map(|l| &**l)
+    }
+
+    /// Checks one call. Deny beats allow in every layer and across layers.
+    pub fn check(&self, tool: &str, input: &Value) -> Decision {
+        let name = ToolName::new(tool);
+        if self.always_allowed(&name) {
+            return Decision::Allowed;
+        }
+        check_named(&self.layers, &name, input)
+    }
+
+    /// True when the tool should be offered to the model: some call of it could be allowed
+    /// (every layer with an allow set has a pattern for it, scoped or not) and no layer denies
+    /// it unconditionally. A tool with only scoped allows (`Bash(git:*)`) is visible; each call
+    /// is then checked against its input.
+    pub fn tool_visible(&self, tool: &str) -> bool {
+        let name = ToolName::new(tool);
+        self.layers.iter().all(|layer| {
+            layer.deny().name_hit(&name, Effect::Deny).is_none()
+                && layer.allow().is_none_or(|allow| allow.could_permit(&name))
+        })
+    }
+
+    /// The tools of `available` to offer the model, in the given order.
+    pub fn visible_tools(&self, available: &[&str]) -> Vec<String> {
+        available
+            .iter()
+            .filter(|tool| self.tool_visible(tool))
+            .map(|tool| (*tool).to_owned())
+            .collect()
+    }
+}
+
+/// Checks a call against layers (anything that dereferences to a policy).
+pub(crate) fn check_layers<P: AsRef<Policy>>(layers: &[P], tool: &str, input: &Value) -> Decision {
+    check_named(layers, &ToolName::new(tool), input)
+}
+
+fn check_named<P: AsRef<Policy>>(layers: &[P], name: &ToolName<'_>, input: &Value) -> Decision {
+    for layer in layers {
+        let deny = layer.as_ref().deny();
+        if let Some(index) = deny.deny_hit(name, input) {
+            return Decision::Denied {
+                reason: deny_reason(name, deny, index, input),
+            };
+        }
+    }
+    for layer in layers {
+        let layer = layer.as_ref();
+        if let Some(allow) = layer.allow()
+            && !allow.permits(name, input)
+        {
+            return Decision::Denied {
+                reason: not_allowed_reason(name, layer, allow, input),
+            };
+        }
+    }
+    Decision::Allowed
+}
+
+impl AsRef<Policy> for Policy {
+    fn as_ref(&self) -> &Policy {
+        self
+    }
+}
+
+/// Why a deny pattern applies.
+fn deny_reason(name: &ToolName<'_>, deny: &PatternSet, index: usize, input: &Value) -> String {
+    let (pattern, origin) = deny.entry(index);
+    let tool = name.given;
+    if !pattern.is_scoped() {
+        // The common denial, built without the formatting machinery.
+        let mut reason = String::with_capacity(64 + tool.len() + pattern.as_str().len());
+        reason.push_str("denied: `");
+        reason.push_str(tool);
+        reason.push_str("` is forbidden by ");
+        origin.push_to(&mut reason);
+        if pattern.as_str() != tool {
+            reason.push_str(" (rule `");
+            reason.push_str(pattern.as_str());
+            reason.push_str("`)");
+        }
+        return reason;
+    }
+    match pattern.verdict(input, Effect::Deny) {
+        Verdict::Unjudgeable(why) => format!(
+            "denied: {} (it cannot be checked against `{pattern}`, forbidden by {origin})",
+            why.describe()
+        ),
+        _ => format!(
+            "denied: `{tool}` {}matches `{pattern}`, forbidden by {origin}",
+            subject(pattern, input)
+        ),
+    }
+}
+
+/// Why no allow pattern applies.
+fn not_allowed_reason(
+    name: &ToolName<'_>,
+    layer: &Policy,
+    allow: &PatternSet,
+    input: &Value,
+) -> String {
+    let tool = name.given;
+    let scoped = allow.scoped_for(name);
+    if scoped.is_empty() {
+        let grantors = list(layer.grantors().map(Origin::to_string), "the policy");
+        let allowed = list(allow.iter().map(|(p, _)| p.to_string()), "none");
+        return format!(
+            "denied: `{tool}` is not in the tools allowed by {grantors} (allowed: {allowed})"
+        );
+    }
+    for &index in &scoped {
+        let (pattern, origin) = allow.entry(index);
+        if let Verdict::Unjudgeable(why) = pattern.verdict(input, Effect::Allow) {
+            return if why.is_metachar() {
+                format!(
+                    "denied: {} (shell metacharacters are not allowed under `{pattern}` from {origin})",
+                    why.describe()
+                )
+            } else {
+                format!(
+                    "denied: {} (needed to check `{pattern}` from {origin})",
+                    why.describe()
+                )
+            };
+        }
+    }
+    let (first, _) = allow.entry(scoped[0]);
+    let rules = list(
+        scoped.iter().map(|&i| {
+            let (pattern, origin) = allow.entry(i);
+            format!("`{pattern}` from {origin}")
+        }),
+        "none",
+    );
+    format!(
+        "denied: `{tool}` {}is outside the allowed {rules}",
+        subject(first, input)
+    )
+}
+
+/// "call `git push` " for a scoped pattern whose subject is known, else "".
+fn subject(pattern: &ToolPattern, input: &Value) -> String {
+    pattern
+        .specifier()
+        .and_then(|s| s.subject(input))
+        .map_or_else(String::new, |s| format!("call `{s}` "))
+}
+
+/// Items joined by ", " (at most 12, then "…"), or `empty`.
+fn list(items: impl Iterator<Item = String>, empty: &str) -> String {
+    const MAX: usize = 12;
+    let mut out = String::new();
+    for (i, item) in items.enumerate() {
+        if i == MAX {
+            out.push_str(", …");
+            break;
+        }
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&item);
+    }
+    if out.is_empty() {
+        empty.to_owned()
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::PatternContext;
+
+    fn skill(name: &str, allow: Option<&[&str]>, deny: &[&str]) -> Policy {
+        Policy::from_lists(
+            allow,
+            deny,
+            Origin::Skill(name.into()),
+            &PatternContext::new(),
+        )
+        .unwrap()
+    }
+
+    fn reason(gate: &ToolGate, tool: &str, input: Value) -> String {
+        gate.check(tool, &input)
+            .reason()
+            .unwrap_or("allowed")
+            .to_owned()
+    }
+
+    #[test]
+    fn reasons_name_the_rule_and_its_origin() {
+        let gate = ToolGate::new([
+            skill(
+                "opencode-implementer",
+                Some(&["opencode-executor"]),
+                &["write", "edit"],
+            ),
+            skill("specification-engine", Some(&["specKit"]), &[]),
+        ]);
+        assert_eq!(
+            reason(&gate, "write", json!({})),
+            "denied: `write` is forbidden by skill 'opencode-implementer'"
+        );
+        assert_eq!(
+            reason(&gate, "exec_shell", json!({})),
+            "denied: `exec_shell` is not in the tools allowed by skill 'opencode-implementer' (allowed: opencode-executor)"
+        );
+        let spec = ToolGate::new([skill("specification-engine", Some(&["specKit"]), &[])]);
+        assert_eq!(
+            reason(&spec, "exec_shell", json!({})),
+            "denied: `exec_shell` is not in the tools allowed by skill 'specification-engine' (allowed: specKit)"
+        );
+    }
+
+    #[test]
+    fn alias_reasons_show_the_rule() {
+        let gate = ToolGate::new([skill("x", None, &["exec_shell"])]);
+        assert_eq!(
+            reason(&gate, "Bash", json!({})),
+            "denied: `Bash` is forbidden by skill 'x' (rule `exec_shell`)"
+        );
+    }
+
+    #[test]
+    fn scoped_reasons() {
+        let gate = ToolGate::new([skill("x", Some(&["Bash(git:*)"]), &["Bash(git push:*)"])]);
+        assert_eq!(
+            reason(
+                &gate,
+                "exec_shell",
+                json!({"command": "git status; rm -rf /"})
+            ),
+            "denied: the command contains `;` (shell metacharacters are not allowed under `Bash(git:*)` from skill 'x')"
+        );
+        assert_eq!(
+            reason(&gate, "exec_shell", json!({"command": "rm -rf /"})),
+            "denied: `exec_shell` call `rm -rf /` is outside the allowed `Bash(git:*)` from skill 'x'"
+        );
+        assert_eq!(
+            reason(&gate, "exec_shell", json!({"command": "git push origin"})),
+            "denied: `exec_shell` call `git push origin` matches `Bash(git push:*)`, forbidden by skill 'x'"
+        );
+        assert_eq!(
+            reason(&gate, "exec_shell", json!({})),
+            "denied: the call has no `command` (it cannot be checked against `Bash(git push:*)`, forbidden by skill 'x')"
+        );
+        assert_eq!(
+            reason(&gate, "exec_shell", json!({"command": "git log"})),
+            "allowed"
+        );
+    }
+
+    #[test]
+    fn empty_allow_sets_allow_nothing() {
+        let gate = ToolGate::new([Policy::nothing(Origin::EmptySkillSet)]);
+        assert_eq!(
+            reason(&gate, "read_file", json!({})),
+            "denied: `read_file` is not in the tools allowed by the empty skill set (allowed: none)"
+        );
+        assert!(gate.visible_tools(&["read_file"]).is_empty());
+    }
+
+    #[test]
+    fn layers_intersect() {
+        let parent = ToolGate::new([skill("parent", Some(&["Read", "Grep"]), &[])]);
+        let child =
+            ToolGate::new([skill("child", Some(&["Read", "Write"]), &[])]).intersect(&parent);
+        assert!(child.check("Read", &json!({})).is_allowed());
+        assert!(!child.check("Write", &json!({})).is_allowed());
+        assert!(!child.check("Grep", &json!({})).is_allowed());
+        assert_eq!(child.layers().count(), 2);
+        assert_eq!(child.intersect(&parent).layers().count(), 2);
+        assert!(
+            ToolGate::unrestricted()
+                .check("anything", &json!({}))
+                .is_allowed()
+        );
+    }
+
+    #[test]
+    fn gates_are_shareable_across_threads() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<ToolGate>();
+        assert_send_sync::<Policy>();
+        assert_send_sync::<crate::Composition>();
+    }
+
+    #[test]
+    fn visibility() {
+        let gate = ToolGate::new([skill(
+            "x",
+            Some(&["Bash(git:*)", "Read", "github__*"]),
+            &["Bash(rm:*)", "Read"],
+        )]);
+        assert!(gate.tool_visible("exec_shell"));
+        assert!(!gate.tool_visible("read_file"));
+        assert!(gate.tool_visible("mcp__github__x"));
+        assert!(!gate.tool_visible("write_file"));
+        assert_eq!(Decision::Allowed.to_string(), "allowed");
+    }
+}

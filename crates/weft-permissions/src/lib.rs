@@ -1,0 +1,87 @@
+//! Tool permissions for weft: patterns, policies, skill composition, skill-set validation and
+//! the gate every tool call goes through.
+//!
+//! * [`ToolPattern`]: one compiled pattern — an exact tool name (Claude Code aliases and
+//!   `mcp__` names canonicalised), a glob over names, an MCP server pattern, or a scoped
+//!   `Tool(specifier)` checked against the call's input (`Bash(git:*)`, `Read(src/**)`,
+//!   `WebFetch(domain:example.com)`).
+//! * [`Policy`]: `allow: Option<PatternSet>` (`None` = no restriction) and `deny: PatternSet`;
+//!   every pattern remembers its [`Origin`] for denial reasons. Deny always beats allow.
+//! * [`compose`]: skills compose with "most restrictive wins" into a [`Composition`] (seed 003's
+//!   [`ComposedSkill`] plus the compiled policies).
+//! * [`validate_skill_set`]: seed 003's V001–V006 checks before a spawn.
+//! * [`ToolGate`]: layers of policies; [`ToolGate::check`] says [`Decision::Allowed`] or
+//!   [`Decision::Denied`] with a reason, [`ToolGate::visible_tools`] what to offer the model,
+//!   [`ToolGate::background`] the read-only gate of background subagents.
+//!
+//! Rules worth knowing:
+//!
+//! * **Names.** Claude Code's `Read`, `Write`, `Edit`/`MultiEdit`, `LS`, `Glob`, `Grep`,
+//!   `Bash`, `WebFetch`, `Skill`, `Task`/`Agent` are the built-ins `read_file` … `sessions_spawn`
+//!   on both sides of every comparison; `mcp__<server>__<tool>` is `<server>__<tool>`. Other
+//!   names are exact and case-sensitive: seed 003's `write`/`edit` are not `write_file`/`edit_file`.
+//! * **MCP isolation (SEC-SKILL-08).** An allow reaches an MCP tool only through a literal server
+//!   (`github__*`, `mcp__github`, `mcp__github__create_*`); `*`, `*__*`, `read_*` and `mcp__*`
+//!   grant no MCP tool. A deny is read as broadly as written: `*` and `mcp__*` remove MCP tools.
+//! * **Fail closed.** A malformed pattern is an error, never "no restriction". A call whose input
+//!   a scoped pattern cannot judge (shell metacharacters or an unclosed quote under `Bash(...)`,
+//!   a path climbing out of its directory, a missing field, a URL without a host) matches no
+//!   scoped allow and every scoped deny.
+//! * **Visibility.** A tool is offered to the model when some call of it could pass: a tool
+//!   with only scoped allows (`Bash(git:*)`) is visible and each call is checked.
+//!
+//! ```
+//! use serde_json::json;
+//! use weft_permissions::{compose, CompositionMode, ToolGate};
+//! use weft_types::{ComposabilityKind, ComposabilityRule, Scope, Skill, ToolPolicy};
+//!
+//! let mut spec = Skill::in_memory("specification-engine", "Specs", Scope::Builtin);
+//! spec.tools = ToolPolicy::allow_only(["specKit"]);
+//! let mut implementer = Skill::in_memory("opencode-implementer", "Code", Scope::Builtin);
+//! implementer.tools = ToolPolicy { allow: Some(vec!["opencode-executor".into()]), deny: vec!["write".into(), "edit".into()] };
+//!
+//! let composition = compose(&[&spec, &implementer], CompositionMode::Union)?;
+//! assert_eq!(composition.composed().allowed_tools, ["specKit", "opencode-executor"]);
+//!
+//! // The parent may use anything but MCP tools; the child gets the composition within that.
+//! let parent = ToolGate::unrestricted();
+//! let gate = composition.gate_within(&parent);
+//! assert!(gate.check("specKit", &json!({})).is_allowed());
+//! assert_eq!(
+//!     gate.check("write", &json!({})).reason(),
+//!     Some("denied: `write` is forbidden by skill 'opencode-implementer'"),
+//! );
+//! # Ok::<(), weft_permissions::PolicyError>(())
+//! ```
+
+mod compose;
+mod context;
+mod error;
+mod gate;
+mod name;
+mod origin;
+mod pattern;
+mod policy;
+mod set;
+mod shell;
+mod spec;
+mod validate;
+mod wildcard;
+
+pub use compose::{
+    ComposeError, ComposedSkill, Composition, CompositionMode, compose, compose_names, compose_with,
+};
+pub use context::PatternContext;
+pub use error::{PatternError, PatternErrorKind, PolicyError};
+pub use gate::{Decision, ToolGate};
+pub use name::{
+    ALIASES, BACKGROUND_TOOLS, BUILTIN_TOOLS, MCP_PREFIX, MCP_SEPARATOR, aliases_of,
+    canonical_tool_name, is_builtin_tool, is_mcp_tool, mcp_parts,
+};
+pub use origin::Origin;
+pub use pattern::{Effect, ToolPattern};
+pub use policy::Policy;
+pub use set::PatternSet;
+pub use validate::{
+    ValidationCode, ValidationError, ValidationResult, validate_and_compose, validate_skill_set,
+};
