@@ -152,40 +152,12 @@ pub(crate) fn string_list(report: &mut Report<'_>, field: &Field<'_>) -> Vec<Str
 }
 
 /// A list of strings kept whole (execution steps, conditions): a YAML list, or one string as
-/// a single item.
+/// a single item (not split at spaces, unlike [`string_list`]).
 pub(crate) fn text_list(report: &mut Report<'_>, field: &Field<'_>) -> Vec<String> {
     match &field.value.kind {
         NodeKind::Scalar(s) if !s.trim().is_empty() => vec![s.trim().to_owned()],
         NodeKind::Scalar(_) | NodeKind::Null => Vec::new(),
-        NodeKind::Seq(_) | NodeKind::Map(_) => string_list_items(report, field),
-    }
-}
-
-fn string_list_items(report: &mut Report<'_>, field: &Field<'_>) -> Vec<String> {
-    match &field.value.kind {
-        NodeKind::Seq(items) => items
-            .iter()
-            .filter_map(|item| match &item.kind {
-                NodeKind::Scalar(s) => Some(s.trim().to_owned()),
-                _ => {
-                    let key = field.key;
-                    report.emit(Rule::WrongType, item.pos, || {
-                        format!(
-                            "`{key}` items must be strings, found {}; skipped",
-                            item.type_name()
-                        )
-                    });
-                    None
-                }
-            })
-            .collect(),
-        _ => {
-            let key = field.key;
-            report.emit(Rule::WrongType, field.pos(), || {
-                format!("`{key}` must be a list of strings, found a mapping; ignored")
-            });
-            Vec::new()
-        }
+        NodeKind::Seq(_) | NodeKind::Map(_) => string_list(report, field),
     }
 }
 
