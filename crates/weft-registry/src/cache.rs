@@ -17,6 +17,8 @@ use serde::{Deserialize, Serialize};
 use weft_parse::{Limits, ParsedSkill};
 use weft_types::{Diagnostic, Scope, Skill};
 
+use crate::walk::{FoundSkill, SkillFile, WalkNote};
+
 /// Where the cache lives and what build wrote it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CacheConfig {
@@ -62,17 +64,31 @@ pub(crate) struct CachedHeader {
     path: PathBuf,
     scope: Scope,
     stamp: FileStamp,
+    /// The skill directory's modification time when it was listed, and what the listing
+    /// said: lets the next walk skip listing an unchanged directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dir_mtime_ns: Option<u128>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<WalkNote>,
     skill: Option<Skill>,
     name: Option<String>,
     diagnostics: Vec<Diagnostic>,
 }
 
 impl CachedHeader {
-    pub(crate) fn new(path: &Path, scope: Scope, stamp: FileStamp, parsed: &ParsedSkill) -> Self {
+    pub(crate) fn new(
+        found: &FoundSkill,
+        scope: Scope,
+        stamp: FileStamp,
+        dir_mtime_ns: Option<u128>,
+        parsed: &ParsedSkill,
+    ) -> Self {
         Self {
-            path: path.to_path_buf(),
+            path: found.file.path().to_path_buf(),
             scope,
             stamp,
+            dir_mtime_ns,
+            notes: remembered_notes(found),
             skill: parsed.skill.clone(),
             name: parsed.name.clone(),
             diagnostics: parsed.diagnostics.clone(),
@@ -89,6 +105,40 @@ impl CachedHeader {
     }
 }
 
+/// The notes worth remembering for the next walk (nesting depends on the walk, not the
+/// directory).
+fn remembered_notes(found: &FoundSkill) -> Vec<WalkNote> {
+    found
+        .notes
+        .iter()
+        .filter(|n| !matches!(n, WalkNote::Nested(_)))
+        .cloned()
+        .collect()
+}
+
+/// What one walk learned about one skill file, for the next cache.
+#[derive(Debug)]
+pub(crate) enum Record {
+    /// Served from the cache: only the directory facts may have changed.
+    Hit {
+        path: PathBuf,
+        dir_mtime_ns: Option<u128>,
+        notes: Vec<WalkNote>,
+    },
+    /// Parsed in this walk.
+    Fresh(CachedHeader),
+}
+
+impl Record {
+    pub(crate) fn hit(found: &FoundSkill, dir_mtime_ns: Option<u128>) -> Self {
+        Record::Hit {
+            path: found.file.path().to_path_buf(),
+            dir_mtime_ns,
+            notes: remembered_notes(found),
+        }
+    }
+}
+
 #[derive(Debug, Serialize, Deserialize)]
 struct CacheFile {
     format: u32,
@@ -97,12 +147,14 @@ struct CacheFile {
 }
 
 /// Bumped when the cache file's layout changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// The loaded cache: read-only while discovery runs on many threads.
 #[derive(Debug, Default)]
 pub(crate) struct HeaderCache {
     entries: HashMap<PathBuf, CachedHeader>,
+    /// Skill directory → its entry's file path, for entries that know their directory's time.
+    by_dir: HashMap<PathBuf, PathBuf>,
     fingerprint: String,
 }
 
@@ -110,7 +162,7 @@ impl HeaderCache {
     /// Loads `config.path`; anything wrong with it gives an empty cache.
     pub(crate) fn load(config: &CacheConfig, limits: &Limits) -> Self {
         let fingerprint = format!("{}|{limits:?}", config.fingerprint);
-        let entries = fs::read(&config.path)
+        let entries: HashMap<PathBuf, CachedHeader> = fs::read(&config.path)
             .ok()
             .and_then(|bytes| serde_json::from_slice::<CacheFile>(&bytes).ok())
             .filter(|file| file.format == FORMAT && file.fingerprint == fingerprint)
@@ -121,10 +173,29 @@ impl HeaderCache {
                     .collect()
             })
             .unwrap_or_default();
+        let by_dir = entries
+            .values()
+            .filter(|e: &&CachedHeader| e.dir_mtime_ns.is_some())
+            .filter_map(|e| Some((e.path.parent()?.to_path_buf(), e.path.clone())))
+            .collect();
         Self {
             entries,
+            by_dir,
             fingerprint,
         }
+    }
+
+    /// What the last walk found in `dir`, when its modification time is still `mtime` and
+    /// its scope `scope`: the listing can be skipped.
+    pub(crate) fn dir_hint(
+        &self,
+        dir: &Path,
+        mtime: u128,
+        scope: Scope,
+    ) -> Option<(SkillFile, Vec<WalkNote>)> {
+        let entry = self.entries.get(self.by_dir.get(dir)?)?;
+        (entry.dir_mtime_ns == Some(mtime) && entry.scope == scope)
+            .then(|| (SkillFile::Markdown(entry.path.clone()), entry.notes.clone()))
     }
 
     /// The cached parse of `path`, when the file is unchanged.
@@ -133,23 +204,49 @@ impl HeaderCache {
         path: &Path,
         scope: Scope,
         stamp: FileStamp,
-    ) -> Option<(ParsedSkill, CachedHeader)> {
+    ) -> Option<ParsedSkill> {
         let entry = self.entries.get(path)?;
-        (entry.stamp == stamp && entry.scope == scope).then(|| (entry.to_parsed(), entry.clone()))
+        (entry.stamp == stamp && entry.scope == scope).then(|| entry.to_parsed())
     }
 
-    /// True when `fresh` differs from what was loaded (so the file needs writing).
-    pub(crate) fn differs(&self, fresh: &[CachedHeader]) -> bool {
-        fresh.len() != self.entries.len()
-            || fresh.iter().any(|e| {
-                self.entries
-                    .get(&e.path)
-                    .is_none_or(|old| old.stamp != e.stamp || old.scope != e.scope)
+    /// True when `records` differ from what was loaded (so the file needs writing).
+    pub(crate) fn differs(&self, records: &[Record]) -> bool {
+        records.len() != self.entries.len()
+            || records.iter().any(|r| match r {
+                Record::Hit {
+                    path,
+                    dir_mtime_ns,
+                    notes,
+                } => self
+                    .entries
+                    .get(path)
+                    .is_none_or(|old| old.dir_mtime_ns != *dir_mtime_ns || &old.notes != notes),
+                Record::Fresh(e) => self.entries.get(&e.path).is_none_or(|old| {
+                    old.stamp != e.stamp
+                        || old.scope != e.scope
+                        || old.dir_mtime_ns != e.dir_mtime_ns
+                        || old.notes != e.notes
+                }),
             })
     }
 
-    /// Writes `fresh` as the new cache: to a temporary file, then renamed over the old one.
-    pub(crate) fn save(&self, path: &Path, fresh: Vec<CachedHeader>) -> io::Result<()> {
+    /// Writes `records` as the new cache: to a temporary file, then renamed over the old one.
+    pub(crate) fn save(&self, path: &Path, records: Vec<Record>) -> io::Result<()> {
+        let fresh: Vec<CachedHeader> = records
+            .into_iter()
+            .filter_map(|r| match r {
+                Record::Fresh(e) => Some(e),
+                Record::Hit {
+                    path,
+                    dir_mtime_ns,
+                    notes,
+                } => self.entries.get(&path).map(|old| CachedHeader {
+                    dir_mtime_ns,
+                    notes,
+                    ..old.clone()
+                }),
+            })
+            .collect();
         if let Some(dir) = path.parent() {
             fs::create_dir_all(dir)?;
         }

@@ -2,18 +2,18 @@
 //! precedence (roots in the order given, built-ins last).
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use weft_parse::{ParseOptions, ParsedSkill, Profile, Rule};
 use weft_types::{Diagnostic, Scope};
 
 use crate::builtin::builtin_skills;
-use crate::cache::{CacheConfig, CachedHeader, FileStamp, HeaderCache};
+use crate::cache::{CacheConfig, CachedHeader, FileStamp, HeaderCache, Record};
 use crate::entry::{ShadowedSkill, SkillEntry, SkillOrigin};
 use crate::gating::{GateChecker, HostEnvironment};
 use crate::read::{parse_header, read_skill_header, with_walk_diagnostics};
-use crate::walk::{FoundSkill, SkillFile, WalkOptions, walk, walk_with};
+use crate::walk::{DirHint, FoundSkill, SkillFile, WalkOptions, walk, walk_with_hints};
 
 /// A directory to look for skills in, and the scope its skills get.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,7 +109,7 @@ pub(crate) fn discover(
         .as_ref()
         .map(|c| HeaderCache::load(c, &options.limits));
     tracing::debug!(elapsed = ?started.elapsed(), "header cache loaded");
-    let mut records: Vec<CachedHeader> = Vec::new();
+    let mut records: Vec<Record> = Vec::new();
     let mut candidates: Vec<Candidate> = Vec::new();
     for root in &config.roots {
         if !root.path.is_dir() {
@@ -117,9 +117,15 @@ pub(crate) fn discover(
             continue;
         }
         let root_options = options.with_scope(root.scope);
-        let (found, diagnostics) = walk_with(&root.path, config.walk, |found| {
-            header_with_cache(found, &root_options, cache.as_ref())
-        });
+        let scope = root.scope;
+        let hint = cache
+            .as_ref()
+            .map(|c| move |dir: &Path, mtime: u128| c.dir_hint(dir, mtime, scope));
+        let hint_ref: Option<DirHint<'_>> = hint.as_ref().map(|h| h as DirHint<'_>);
+        let (found, diagnostics) =
+            walk_with_hints(&root.path, config.walk, hint_ref, |found, dir_mtime| {
+                header_with_cache(found, &root_options, cache.as_ref(), dir_mtime)
+            });
         out.diagnostics.extend(diagnostics);
         for (found, (parsed, record)) in found {
             records.extend(record);
@@ -198,22 +204,25 @@ fn header_with_cache(
     found: &FoundSkill,
     options: &ParseOptions,
     cache: Option<&HeaderCache>,
-) -> (ParsedSkill, Option<CachedHeader>) {
+    dir_mtime: Option<u128>,
+) -> (ParsedSkill, Option<Record>) {
     let (Some(cache), SkillFile::Markdown(path)) = (cache, &found.file) else {
         return (read_skill_header(found, options), None);
     };
     let scope = options.scope;
     let stamp = FileStamp::of(path);
     if let Some(stamp) = stamp
-        && let Some((parsed, record)) = cache.lookup(path, scope, stamp)
+        && let Some(parsed) = cache.lookup(path, scope, stamp)
     {
+        let record = Record::hit(found, dir_mtime);
         return (
             with_walk_diagnostics(found, options.profile, parsed),
             Some(record),
         );
     }
     let parsed = parse_header(found, options);
-    let record = stamp.map(|s| CachedHeader::new(path, scope, s, &parsed));
+    let record =
+        stamp.map(|s| Record::Fresh(CachedHeader::new(found, scope, s, dir_mtime, &parsed)));
     (
         with_walk_diagnostics(found, options.profile, parsed),
         record,

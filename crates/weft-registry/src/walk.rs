@@ -79,7 +79,7 @@ pub struct FoundSkill {
 }
 
 /// Something the walk noticed about a skill directory.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum WalkNote {
     /// The skill file is not spelled `SKILL.md` (`skill.md`, `Skill.md`, ...).
     FileName(String),
@@ -219,10 +219,28 @@ pub fn walk_with<T: Send>(
     options: WalkOptions,
     visit: impl Fn(&FoundSkill) -> T + Sync,
 ) -> (Vec<(FoundSkill, T)>, Vec<Diagnostic>) {
+    walk_with_hints(root, options, None, |found, _| visit(found))
+}
+
+/// What a caller remembers about a skill directory: given the directory and its modification
+/// time, the skill file and notes of the last walk, when the directory is unchanged since.
+pub type DirHint<'h> = &'h (dyn Fn(&Path, u128) -> Option<(SkillFile, Vec<WalkNote>)> + Sync);
+
+/// As [`walk_with`], with `hints` that let a discovery walk skip listing a skill directory
+/// whose modification time (taken before any listing) is unchanged: adding, removing or
+/// renaming an entry changes it. `visit` also gets the directory's modification time when it
+/// was taken (only when hints are given), to remember for the next walk.
+pub fn walk_with_hints<T: Send>(
+    root: &Path,
+    options: WalkOptions,
+    hints: Option<DirHint<'_>>,
+    visit: impl Fn(&FoundSkill, Option<u128>) -> T + Sync,
+) -> (Vec<(FoundSkill, T)>, Vec<Diagnostic>) {
     let canonical = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let walker = Walker {
         options,
         visit: &visit,
+        hints: hints.filter(|_| options.stop_at_skill),
     };
     let visited = walker.visit(
         root,
@@ -232,6 +250,7 @@ pub fn walk_with<T: Send>(
             parent: None,
         },
         0,
+        None,
         None,
     );
     let mut seen = HashSet::new();
@@ -280,6 +299,20 @@ enum Visited<T> {
 struct Walker<'v, F> {
     options: WalkOptions,
     visit: &'v F,
+    hints: Option<DirHint<'v>>,
+}
+
+/// A directory's modification time in nanoseconds since the epoch.
+fn dir_mtime(path: &Path) -> Option<u128> {
+    Some(
+        fs::metadata(path)
+            .ok()?
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?
+            .as_nanos(),
+    )
 }
 
 /// A subdirectory to enter.
@@ -289,7 +322,7 @@ struct Subdir {
     via_symlink: bool,
 }
 
-impl<T: Send, F: Fn(&FoundSkill) -> T + Sync> Walker<'_, F> {
+impl<T: Send, F: Fn(&FoundSkill, Option<u128>) -> T + Sync> Walker<'_, F> {
     /// Visits `dir`, whose canonical path is `canonical`. One `read_dir` per directory: the
     /// same listing tells whether it holds a skill and which subdirectories to enter.
     fn visit(
@@ -299,6 +332,7 @@ impl<T: Send, F: Fn(&FoundSkill) -> T + Sync> Walker<'_, F> {
         ancestors: &Ancestors<'_>,
         depth: usize,
         enclosing: Option<&Path>,
+        dir_stamp: Option<u128>,
     ) -> Vec<Visited<T>> {
         let mut out = Vec::new();
         let entries = match fs::read_dir(dir) {
@@ -361,7 +395,7 @@ impl<T: Send, F: Fn(&FoundSkill) -> T + Sync> Walker<'_, F> {
                 nested_in: enclosing.map(Path::to_path_buf),
                 notes,
             };
-            let value = (self.visit)(&found);
+            let value = (self.visit)(&found, dir_stamp);
             out.push(Visited::Skill(canonical.to_path_buf(), found, value));
             if self.options.stop_at_skill {
                 return out;
@@ -391,7 +425,35 @@ impl<T: Send, F: Fn(&FoundSkill) -> T + Sync> Walker<'_, F> {
                 path: &sub_canonical,
                 parent: Some(ancestors),
             };
-            self.visit(&sub.path, &sub_canonical, &chain, depth + 1, enclosing)
+            // With hints, the directory's time is taken before anything is listed, so a
+            // change during the walk can only make the next walk look again.
+            let stamp = match self.hints {
+                Some(hints) if !sub.via_symlink => dir_mtime(&sub.path).map(|m| (hints, m)),
+                _ => None,
+            };
+            if let Some((hints, mtime)) = stamp
+                && let Some((file, mut notes)) = hints(&sub.path, mtime)
+            {
+                if let Some(outer) = enclosing {
+                    notes.push(WalkNote::Nested(outer.to_path_buf()));
+                }
+                let found = FoundSkill {
+                    dir: sub.path.clone(),
+                    file,
+                    nested_in: enclosing.map(Path::to_path_buf),
+                    notes,
+                };
+                let value = (self.visit)(&found, Some(mtime));
+                return vec![Visited::Skill(sub_canonical, found, value)];
+            }
+            self.visit(
+                &sub.path,
+                &sub_canonical,
+                &chain,
+                depth + 1,
+                enclosing,
+                stamp.map(|(_, m)| m),
+            )
         };
         // A few subdirectories are not worth the thread hand-off.
         if subdirs.len() >= 8 {

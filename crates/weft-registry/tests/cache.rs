@@ -87,7 +87,7 @@ fn a_corrupt_cache_is_an_empty_cache() {
     std::fs::write(&cache, "{ not json").unwrap();
     assert_eq!(description(config(&root, &cache, "b"), "s"), "d");
     let text = std::fs::read_to_string(&cache).unwrap();
-    assert!(text.starts_with("{\"format\":1"), "rewritten: {text}");
+    assert!(text.starts_with("{\"format\":2"), "rewritten: {text}");
 }
 
 #[test]
@@ -112,4 +112,35 @@ fn cached_diagnostics_are_reported_again() {
     let first = codes(config(&root, &cache, "b"));
     assert_eq!(first, ["W012", "W103"]);
     assert_eq!(codes(config(&root, &cache, "b")), first);
+}
+
+#[test]
+fn a_changed_directory_is_listed_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("skills");
+    let dir = root.join("s");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("SKILL.md"), "---\nname: s\ndescription: d\n---\n").unwrap();
+    let cache = tmp.path().join("skills.json");
+    let codes = || -> Vec<String> {
+        SkillRegistry::new(config(&root, &cache, "b"))
+            .snapshot()
+            .diagnostics()
+            .iter()
+            .map(|d| d.code.clone())
+            .collect()
+    };
+    assert!(codes().is_empty());
+    assert!(codes().is_empty(), "served from the cache, listing skipped");
+    // A new entry changes the directory's time: the listing is done again.
+    std::fs::write(dir.join("skill.json"), "{}").unwrap();
+    assert_eq!(codes(), ["W013"]);
+    std::fs::remove_file(dir.join("skill.json")).unwrap();
+    std::fs::rename(dir.join("SKILL.md"), dir.join("skill.md")).unwrap();
+    assert_eq!(codes(), ["W012"]);
+    assert_eq!(
+        codes(),
+        ["W012"],
+        "the note is remembered with the cached listing"
+    );
 }
