@@ -126,7 +126,7 @@ pub(crate) enum Record {
         notes: Vec<WalkNote>,
     },
     /// Parsed in this walk.
-    Fresh(CachedHeader),
+    Fresh(Box<CachedHeader>),
 }
 
 impl Record {
@@ -235,7 +235,7 @@ impl HeaderCache {
         let fresh: Vec<CachedHeader> = records
             .into_iter()
             .filter_map(|r| match r {
-                Record::Fresh(e) => Some(e),
+                Record::Fresh(e) => Some(*e),
                 Record::Hit {
                     path,
                     dir_mtime_ns,

@@ -221,8 +221,11 @@ fn header_with_cache(
         );
     }
     let parsed = parse_header(found, options);
-    let record =
-        stamp.map(|s| Record::Fresh(CachedHeader::new(found, scope, s, dir_mtime, &parsed)));
+    let record = stamp.map(|s| {
+        Record::Fresh(Box::new(CachedHeader::new(
+            found, scope, s, dir_mtime, &parsed,
+        )))
+    });
     (
         with_walk_diagnostics(found, options.profile, parsed),
         record,
