@@ -5,7 +5,6 @@ use std::path::Path;
 
 use weft_types::{AgentDefinition, AgentFormat, Diagnostic, Source, has_errors};
 
-use crate::decode::decode;
 use crate::fields::{self, Fields};
 use crate::frontmatter::{SplitError, split};
 use crate::markdown::{bullet_items, first_paragraph, sections, tidy_body};
@@ -84,23 +83,11 @@ pub fn parse_agent(bytes: &[u8], path: &Path, options: &ParseOptions) -> ParsedA
         name,
         diagnostics: report.finish(),
     };
-    if bytes.len() > options.limits.max_file_bytes {
-        report.error(
-            Rule::FileTooLarge,
-            None,
-            format!(
-                "file is larger than {} KiB; not read",
-                options.limits.max_file_bytes / 1024
-            ),
-        );
+    let Some(text) = report
+        .decode_file(bytes, bytes.len() as u64, options.limits.max_file_bytes)
+        .map(|d| d.text)
+    else {
         return failed(report, fallback);
-    }
-    let text = match decode(bytes) {
-        Ok(d) => d.text,
-        Err(e) => {
-            report.invalid_utf8(e.offset, e.line);
-            return failed(report, fallback);
-        }
     };
     let ext = path
         .extension()

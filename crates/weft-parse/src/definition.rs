@@ -5,7 +5,6 @@ use std::path::Path;
 
 use weft_types::{SkillFormat, has_errors};
 
-use crate::decode::decode;
 use crate::node::{NodeKind, parse_json};
 use crate::options::ParseOptions;
 use crate::report::Report;
@@ -42,23 +41,11 @@ pub fn parse_definition(bytes: &[u8], path: &Path, options: &ParseOptions) -> Pa
         body: None,
         diagnostics: report.finish(),
     };
-    if bytes.len() > options.limits.max_file_bytes {
-        report.error(
-            Rule::FileTooLarge,
-            None,
-            format!(
-                "definition is larger than {} KiB; not read",
-                options.limits.max_file_bytes / 1024
-            ),
-        );
+    let Some(text) = report
+        .decode_file(bytes, bytes.len() as u64, options.limits.max_file_bytes)
+        .map(|d| d.text)
+    else {
         return failed(report);
-    }
-    let text = match decode(bytes) {
-        Ok(d) => d.text,
-        Err(e) => {
-            report.invalid_utf8(e.offset, e.line);
-            return failed(report);
-        }
     };
     let node = if text.trim_start().starts_with('{') {
         match parse_json(text) {

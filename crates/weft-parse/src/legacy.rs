@@ -41,25 +41,11 @@ pub fn parse_legacy(
         diagnostics: report.finish(),
     };
 
-    if json.len() > options.limits.max_file_bytes
-        || prompt.is_some_and(|p| p.len() > options.limits.max_file_bytes)
-    {
-        report.error(
-            Rule::FileTooLarge,
-            None,
-            format!(
-                "skill.json or prompt.md is larger than {} KiB; not read",
-                options.limits.max_file_bytes / 1024
-            ),
-        );
+    let limit = options.limits.max_file_bytes;
+    // The prompt's size is checked with the JSON's: either too large stops the skill.
+    let largest = json.len().max(prompt.map_or(0, <[u8]>::len)) as u64;
+    let Some(text) = report.decode_file(json, largest, limit).map(|d| d.text) else {
         return failed(report);
-    }
-    let text = match decode(json) {
-        Ok(d) => d.text,
-        Err(e) => {
-            report.invalid_utf8(e.offset, e.line);
-            return failed(report);
-        }
     };
     let body = match prompt.map(decode) {
         None => {

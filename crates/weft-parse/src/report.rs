@@ -4,6 +4,7 @@ use std::path::Path;
 
 use weft_types::{Diagnostic, Position, Severity};
 
+use crate::decode::{Decoded, decode};
 use crate::rules::{Level, Profile, Rule};
 
 /// The diagnostics of one file being parsed.
@@ -79,6 +80,32 @@ impl<'a> Report<'a> {
                 .with_path(self.path)
                 .at_opt(pos),
         );
+    }
+
+    /// The text of a file of `file_len` bytes whose content (or prefix) is `bytes`: reports
+    /// a file over `limit` (it is not read) and invalid UTF-8, and returns `None` for either.
+    /// Every parser starts here.
+    pub(crate) fn decode_file<'b>(
+        &mut self,
+        bytes: &'b [u8],
+        file_len: u64,
+        limit: usize,
+    ) -> Option<Decoded<'b>> {
+        if file_len > limit as u64 {
+            self.error(
+                Rule::FileTooLarge,
+                None,
+                format!("file is larger than {} KiB; it was not read", limit / 1024),
+            );
+            return None;
+        }
+        match decode(bytes) {
+            Ok(decoded) => Some(decoded),
+            Err(e) => {
+                self.invalid_utf8(e.offset, e.line);
+                None
+            }
+        }
     }
 
     /// Reports invalid UTF-8 at a byte offset.

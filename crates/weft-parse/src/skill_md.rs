@@ -4,7 +4,7 @@ use std::path::Path;
 
 use weft_types::{Diagnostic, Skill, SkillFormat, has_errors};
 
-use crate::decode::{decode, describe_char, find_control, position_at};
+use crate::decode::{describe_char, find_control, position_at};
 use crate::frontmatter::{SplitError, split};
 use crate::markdown::tidy_body;
 use crate::node::NodeKind;
@@ -120,23 +120,8 @@ fn parse(
         (Mode::Header, Err(e)) if e.error_len().is_none() => &bytes[..e.valid_up_to()],
         _ => bytes,
     };
-    if file_len > options.limits.max_file_bytes as u64 {
-        report.error(
-            Rule::FileTooLarge,
-            None,
-            format!(
-                "file is larger than {} KiB; it was not read",
-                options.limits.max_file_bytes / 1024
-            ),
-        );
+    let Some(decoded) = report.decode_file(bytes, file_len, options.limits.max_file_bytes) else {
         return ParsedSkill::failed(fallback_name, report.finish());
-    }
-    let decoded = match decode(bytes) {
-        Ok(d) => d,
-        Err(e) => {
-            report.invalid_utf8(e.offset, e.line);
-            return ParsedSkill::failed(fallback_name, report.finish());
-        }
     };
     if decoded.had_bom {
         report.emit(Rule::ByteOrderMark, None, || {
