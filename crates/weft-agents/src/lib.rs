@@ -1,12 +1,31 @@
 //! The agent layer of weft.
 //!
-//! For now: the skill-injection API of seeds 001 and 003 over the registry
-//! ([`SkillInjection`]: register, override, list, validate and compose skill sets) and the
-//! context-aware skill selector ([`select_skills`]). The agent loop, `use_skill` and
-//! `sessions_spawn` join it later.
+//! * [`AgentRegistry`]: agent definitions from files (`.clawft/agents`, `.claude/agents`, ...)
+//!   and the built-ins, with skill-like precedence.
+//! * [`Session`]: the agent loop. The model sees the agent's prompt, preloaded skills and the
+//!   skill catalog, and only the tools the gate lets the agent see; every tool call goes
+//!   through the gate; `use_skill` narrows the gate while a skill is active; the transcript is
+//!   appended after every message.
+//! * [`CreateSkill`]: the tool that lets a model write a validated SKILL.md.
+//! * [`SkillInjection`] and [`select_skills`]: the skill-injection API of seeds 001 and 003 and
+//!   the context-aware skill selector.
 
+mod agent_registry;
+mod builtin_agents;
+mod create_skill;
 mod injection;
+mod model_pool;
 mod selector;
+mod session;
+pub mod transcript;
 
+pub use agent_registry::{AgentEntry, AgentRegistry, AgentRoot, ShadowedAgent};
+pub use builtin_agents::builtin_agents;
+pub use create_skill::CreateSkill;
 pub use injection::SkillInjection;
+pub use model_pool::ModelPool;
 pub use selector::{CODING_SKILLS, MAX_MATCHED_SKILLS, RiskLevel, TaskContext, select_skills};
+pub use session::{
+    AgentView, Invoker, Quiet, Session, SessionError, SessionEvents, SessionOptions, SessionParts,
+    SkillInvocationError, TurnOutcome, TurnStop, USE_SKILL,
+};

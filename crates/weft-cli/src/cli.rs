@@ -30,6 +30,94 @@ pub enum Command {
         #[command(subcommand)]
         command: SkillsCommand,
     },
+    /// Work with agent definitions (built-in, ~/.clawft/agents, <project>/.clawft/agents, ...).
+    Agents {
+        /// The agents command to run.
+        #[command(subcommand)]
+        command: AgentsCommand,
+    },
+    /// Talk to an agent: one message with -m (or from piped stdin); prints the answer.
+    Agent(AgentArgs),
+}
+
+/// `weft agents ...`
+#[derive(Debug, Subcommand)]
+pub enum AgentsCommand {
+    /// List every agent, highest precedence per name: name, description, model, scope.
+    List(AgentsListArgs),
+    /// Show one agent: model, temperature, iteration cap, scope and file, tools, skills.
+    Show(AgentsShowArgs),
+}
+
+/// Arguments of `weft agents list`.
+#[derive(Debug, Args)]
+pub struct AgentsListArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ListFormat,
+}
+
+/// Arguments of `weft agents show`.
+#[derive(Debug, Args)]
+pub struct AgentsShowArgs {
+    /// The agent.
+    pub name: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ListFormat,
+}
+
+/// How an agent run is set up (shared by `weft agent` and `weft skills run`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct RunArgs {
+    /// The agent to use (default: `default_agent` from the config, else `default`).
+    #[arg(long, value_name = "NAME")]
+    pub agent: Option<String>,
+
+    /// The model, `provider/model` or an alias (haiku, sonnet, opus, inherit, or the config's).
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<String>,
+
+    /// Print the exact request (system prompt, messages, tools) as JSON instead of sending
+    /// it; needs no network and no provider.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Do not stream the answer even on a terminal.
+    #[arg(long)]
+    pub no_stream: bool,
+
+    /// Do not write a transcript under ~/.clawft/workspace/sessions.
+    #[arg(long)]
+    pub no_transcript: bool,
+}
+
+/// Arguments of `weft agent`.
+#[derive(Debug, Args)]
+pub struct AgentArgs {
+    /// The message (without it, the message is read from piped stdin).
+    #[arg(short = 'm', long = "message", value_name = "MSG")]
+    pub message: Option<String>,
+
+    /// Agent, model and output settings.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Arguments of `weft skills run`.
+#[derive(Debug, Args)]
+pub struct SkillRunArgs {
+    /// The skill.
+    pub name: String,
+
+    /// Arguments for the skill ($ARGUMENTS, $0, $1, ...); put them after `--` when one starts
+    /// with a hyphen.
+    #[arg(value_name = "ARGS")]
+    pub args: Vec<String>,
+
+    /// Agent, model and output settings.
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// Where skills and configuration live; every default can be overridden.
@@ -56,6 +144,11 @@ pub struct LocationArgs {
     /// Do not use the skill header cache (~/.clawft/cache/skills.json).
     #[arg(long, global = true)]
     pub no_cache: bool,
+
+    /// A configuration file merged over ~/.clawft/config.json and
+    /// <project>/.clawft/config.json.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// `weft skills ...`
@@ -79,6 +172,9 @@ pub enum SkillsCommand {
     CheckTool(CheckToolArgs),
     /// Choose the skills for a task, as the context-aware selector does.
     Select(SelectArgs),
+    /// Render a skill with its arguments and send it to an agent (or print the request with
+    /// --dry-run).
+    Run(SkillRunArgs),
     /// Check skills against the format rules and report every problem with file, line and
     /// column. Exits 1 when any skill has an error.
     Validate(ValidateArgs),

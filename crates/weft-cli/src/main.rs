@@ -8,14 +8,17 @@
 
 mod cli;
 mod commands;
+mod config;
 mod output;
+mod runtime;
 mod workspace;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::cli::{Cli, Command, SkillsCommand};
+use crate::cli::{AgentsCommand, Cli, Command, SkillsCommand};
+use crate::runtime::UsageError;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -31,13 +34,25 @@ fn main() -> ExitCode {
             SkillsCommand::Compose(args) => commands::compose::compose(&workspace, &args),
             SkillsCommand::CheckTool(args) => commands::compose::check_tool(&workspace, &args),
             SkillsCommand::Select(args) => commands::compose::select(&workspace, &args),
+            SkillsCommand::Run(args) => {
+                commands::run::skill_run(&workspace, &args, cli.verbose > 0)
+            }
         },
+        Command::Agents { command } => match command {
+            AgentsCommand::List(args) => commands::agents::list(&workspace, &args, cli.verbose > 0),
+            AgentsCommand::Show(args) => commands::agents::show(&workspace, &args),
+        },
+        Command::Agent(args) => commands::run::agent(&workspace, &args, cli.verbose > 0),
     };
     match result {
         Ok(code) => code,
         Err(err) => {
             eprintln!("error: {err:#}");
-            ExitCode::FAILURE
+            if err.downcast_ref::<UsageError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }

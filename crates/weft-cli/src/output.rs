@@ -92,6 +92,37 @@ pub fn eprint_discovery_diagnostics(diagnostics: &[Diagnostic], verbose: bool) {
     }
 }
 
+/// Writes `text` to stdout. When the reader has gone away (`weft ... | head`), the process
+/// ends quietly with success instead of panicking, as `cat` would.
+pub fn write_stdout(text: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        && e.kind() == std::io::ErrorKind::BrokenPipe
+    {
+        std::process::exit(0);
+    }
+}
+
+/// `println!` through [`write_stdout`].
+macro_rules! outln {
+    () => {
+        $crate::output::write_stdout("\n")
+    };
+    ($($arg:tt)*) => {
+        $crate::output::write_stdout(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` through [`write_stdout`].
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::output::write_stdout(&format!($($arg)*))
+    };
+}
+
+pub(crate) use {out, outln};
+
 #[cfg(test)]
 mod tests {
     use weft_types::{Position, Severity};

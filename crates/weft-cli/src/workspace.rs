@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use weft_registry::{CacheConfig, HostEnvironment, RegistryConfig, SkillRoot};
 use weft_types::Scope;
 
+use weft_agents::AgentRoot;
+
 use crate::cli::LocationArgs;
+use crate::config::ConfigSources;
 
 /// The resolved locations of one invocation.
 #[derive(Debug, Clone)]
@@ -22,6 +25,8 @@ pub struct Workspace {
     pub trust_project_skills: bool,
     /// Use the header cache under the home directory.
     pub use_cache: bool,
+    /// `--config FILE`.
+    pub config_file: Option<PathBuf>,
 }
 
 impl Workspace {
@@ -48,7 +53,44 @@ impl Workspace {
             extra_skill_dirs: args.skills_dirs.clone(),
             trust_project_skills: args.trust_project_skills,
             use_cache: !args.no_cache,
+            config_file: args.config.clone(),
         }
+    }
+
+    /// Agent roots, highest precedence first (FR-3F-011, plus Claude Code's directories).
+    pub fn agent_roots(&self) -> Vec<AgentRoot> {
+        let mut roots = Vec::new();
+        if let Some(p) = &self.project {
+            for dir in [".clawft/agents", ".claude/agents"] {
+                roots.push(AgentRoot::new(p.join(dir), Scope::Project));
+            }
+        }
+        if let Some(h) = &self.home {
+            for dir in [".clawft/agents", ".claude/agents"] {
+                roots.push(AgentRoot::new(h.join(dir), Scope::User));
+            }
+        }
+        roots
+    }
+
+    /// The configuration files: user, project, `--config`.
+    pub fn config_sources(&self) -> ConfigSources {
+        ConfigSources {
+            user: self.home.as_ref().map(|h| h.join(".clawft/config.json")),
+            project: self.project.as_ref().map(|p| p.join(".clawft/config.json")),
+            explicit: self.config_file.clone(),
+            trust_project: self.trust_project_skills,
+        }
+    }
+
+    /// `~/.clawft/workspace`: transcripts, memory, workspace skills.
+    pub fn clawft_workspace(&self) -> Option<PathBuf> {
+        self.home.as_ref().map(|h| h.join(".clawft/workspace"))
+    }
+
+    /// Where `create_skill` writes: `~/.clawft/skills`.
+    pub fn user_skills_dir(&self) -> Option<PathBuf> {
+        self.home.as_ref().map(|h| h.join(".clawft/skills"))
     }
 
     /// Skill roots, highest precedence first (DESIGN 4).

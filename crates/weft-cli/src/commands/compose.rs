@@ -13,6 +13,7 @@ use weft_permissions::{
 use weft_registry::SkillRegistry;
 
 use crate::cli::{CheckToolArgs, ComposeArgs, ModeArg, ReportFormat, SelectArgs};
+use crate::output::outln;
 use crate::workspace::Workspace;
 
 fn mode(arg: ModeArg) -> CompositionMode {
@@ -148,7 +149,7 @@ pub fn check_tool(workspace: &Workspace, args: &CheckToolArgs) -> anyhow::Result
     let validation = api.validate_skill_set(&names);
     if !validation.valid {
         print_validation(&mut io::stderr().lock(), &validation)?;
-        println!("denied: the skill set is invalid");
+        outln!("denied: the skill set is invalid");
         return Ok(ExitCode::FAILURE);
     }
     let input: serde_json::Value = match &args.input {
@@ -162,11 +163,11 @@ pub fn check_tool(workspace: &Workspace, args: &CheckToolArgs) -> anyhow::Result
     };
     match gate.check(&args.tool, &input) {
         Decision::Allowed => {
-            println!("allowed");
+            outln!("allowed");
             Ok(ExitCode::SUCCESS)
         }
         Decision::Denied { reason } => {
-            println!("{reason}");
+            outln!("{reason}");
             Ok(ExitCode::FAILURE)
         }
     }

@@ -1,0 +1,252 @@
+//! Agent definitions from files and built-ins, with the same precedence rules as skills:
+//! project > user > ... > built-in, every shadowed copy recorded, per-file errors collected.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use weft_parse::{ParseOptions, Rule, parse_agent};
+use weft_types::{AgentDefinition, Diagnostic, Scope, Severity, has_errors};
+
+use crate::builtin_agents::builtin_agents;
+
+/// A directory agent files are read from (`.clawft/agents`, `.claude/agents`, ...).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentRoot {
+    /// The directory.
+    pub path: PathBuf,
+    /// Its scope.
+    pub scope: Scope,
+}
+
+impl AgentRoot {
+    /// A root.
+    pub fn new(path: impl Into<PathBuf>, scope: Scope) -> Self {
+        Self {
+            path: path.into(),
+            scope,
+        }
+    }
+}
+
+/// A lower-precedence definition hidden by the winning one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShadowedAgent {
+    /// Its scope.
+    pub scope: Scope,
+    /// Its file (`None` for a built-in).
+    pub path: Option<PathBuf>,
+}
+
+/// One agent name as resolved: the winning definition and what it hides.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentEntry {
+    /// The definition in effect.
+    pub agent: AgentDefinition,
+    /// Hidden definitions, highest precedence first.
+    pub shadows: Vec<ShadowedAgent>,
+    /// Warnings about the winning file.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Every agent weft knows, by name.
+///
+/// ```
+/// use weft_agents::AgentRegistry;
+///
+/// let agents = AgentRegistry::builtins();
+/// assert!(agents.get("explore").is_some());
+/// assert_eq!(agents.get("planner").unwrap().agent.tools, Some(vec![]));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct AgentRegistry {
+    entries: BTreeMap<String, AgentEntry>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl AgentRegistry {
+    /// Only the built-in agents.
+    pub fn builtins() -> Self {
+        let mut registry = Self::default();
+        for agent in builtin_agents() {
+            registry.offer(agent, Vec::new());
+        }
+        registry
+    }
+
+    /// Built-ins plus every agent file under `roots` (given highest precedence first; the
+    /// order among roots of one scope decides ties). Files that fail to parse are reported in
+    /// [`diagnostics`](Self::diagnostics) and skipped; the rest still load.
+    pub fn discover(roots: &[AgentRoot], options: &ParseOptions) -> Self {
+        let mut registry = Self::builtins();
+        let mut ordered: Vec<&AgentRoot> = roots.iter().collect();
+        // Lowest precedence first, so each later offer can shadow what came before; the
+        // stable sort keeps the caller's order within a scope (reversed below).
+        ordered.reverse();
+        ordered.sort_by_key(|r| std::cmp::Reverse(r.scope));
+        for root in ordered {
+            let mut files = agent_files(&root.path);
+            files.reverse();
+            for file in files {
+                registry.load_file(&file, root.scope, options);
+            }
+        }
+        registry
+    }
+
+    /// Adds an agent defined through the API; it replaces one of the same name.
+    pub fn register(&mut self, agent: AgentDefinition) {
+        let shadows = self
+            .entries
+            .remove(&agent.name)
+            .map(shadow_list)
+            .unwrap_or_default();
+        self.entries.insert(
+            agent.name.clone(),
+            AgentEntry {
+                agent,
+                shadows,
+                diagnostics: Vec::new(),
+            },
+        );
+    }
+
+    /// The agent called `name`.
+    pub fn get(&self, name: &str) -> Option<&AgentEntry> {
+        self.entries.get(name)
+    }
+
+    /// Every agent, sorted by name.
+    pub fn list(&self) -> impl Iterator<Item = &AgentEntry> {
+        self.entries.values()
+    }
+
+    /// Names, sorted.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.entries.keys().map(String::as_str)
+    }
+
+    /// Errors and warnings from files, including those that were skipped.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    fn load_file(&mut self, file: &Path, scope: Scope, options: &ParseOptions) {
+        let bytes = match std::fs::read(file) {
+            Ok(b) => b,
+            Err(e) => {
+                self.diagnostics.push(
+                    Diagnostic::new(
+                        Severity::Error,
+                        Rule::Unreadable.number(),
+                        format!("could not be read: {e}"),
+                    )
+                    .with_path(file),
+                );
+                return;
+            }
+        };
+        let parsed = parse_agent(&bytes, file, &(*options).with_scope(scope));
+        let failed = has_errors(&parsed.diagnostics);
+        self.diagnostics.extend(parsed.diagnostics.iter().cloned());
+        match parsed.agent {
+            Some(agent) if !failed => {
+                let warnings = parsed.diagnostics;
+                self.offer(agent, warnings);
+            }
+            _ => tracing::warn!(file = %file.display(), "agent file skipped: it has errors"),
+        }
+    }
+
+    /// Inserts `agent` if it outranks (or ties with, being offered later) the current holder.
+    fn offer(&mut self, agent: AgentDefinition, diagnostics: Vec<Diagnostic>) {
+        let shadows = match self.entries.remove(&agent.name) {
+            None => Vec::new(),
+            Some(old) if old.agent.source.scope < agent.source.scope => {
+                // The existing one wins (higher precedence); record the newcomer under it.
+                let mut old = old;
+                old.shadows.push(ShadowedAgent {
+                    scope: agent.source.scope,
+                    path: agent.source.path.clone(),
+                });
+                self.entries.insert(agent.name.clone(), old);
+                return;
+            }
+            Some(old) => {
+                if old.agent.source.scope == Scope::Builtin || agent.source.scope != Scope::Project
+                {
+                    tracing::debug!(agent = %agent.name, "agent overrides a lower-precedence one");
+                } else {
+                    tracing::warn!(
+                        agent = %agent.name,
+                        file = ?agent.source.path,
+                        "project agent overrides a {} agent",
+                        old.agent.source.scope
+                    );
+                }
+                shadow_list(old)
+            }
+        };
+        self.entries.insert(
+            agent.name.clone(),
+            AgentEntry {
+                agent,
+                shadows,
+                diagnostics,
+            },
+        );
+    }
+}
+
+fn shadow_list(old: AgentEntry) -> Vec<ShadowedAgent> {
+    let mut shadows = vec![ShadowedAgent {
+        scope: old.agent.source.scope,
+        path: old.agent.source.path,
+    }];
+    shadows.extend(old.shadows);
+    shadows
+}
+
+/// The agent files directly in `dir` (`*.md`, `*.yaml`, `*.yml`, `*.json`) and in its
+/// subdirectories (`<name>/AGENT.md`, `<name>/agent.yaml`, ...), sorted by path.
+fn agent_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    for entry in read.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            for name in [
+                "AGENT.md",
+                "agent.md",
+                "agent.yaml",
+                "agent.yml",
+                "agent.json",
+            ] {
+                let candidate = path.join(name);
+                if candidate.is_file() {
+                    files.push(candidate);
+                    break;
+                }
+            }
+        } else if is_agent_file(&path) {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
+}
+
+fn is_agent_file(path: &Path) -> bool {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    if name.starts_with('.') || name.eq_ignore_ascii_case("README.md") {
+        return false;
+    }
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    matches!(ext.as_deref(), Some("md" | "yaml" | "yml" | "json"))
+}

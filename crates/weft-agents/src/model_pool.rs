@@ -1,0 +1,96 @@
+//! Resolved models and one shared client per provider, so a session that switches agents (or
+//! spawns subagents) reuses connections and a replay recording keeps its place.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use weft_llm::{ChatModel, LlmError, ModelCatalog, ModelError, ModelRef};
+
+/// The configured models plus the clients built so far.
+#[derive(Default)]
+pub struct ModelPool {
+    catalog: ModelCatalog,
+    clients: Mutex<HashMap<String, Arc<dyn ChatModel>>>,
+}
+
+impl std::fmt::Debug for ModelPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelPool")
+            .field("catalog", &self.catalog)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ModelPool {
+    /// A pool over `catalog`.
+    pub fn new(catalog: ModelCatalog) -> Self {
+        Self {
+            catalog,
+            clients: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Uses `client` for every model of `provider` (tests, embedders with their own client).
+    #[must_use]
+    pub fn with_client(self, provider: impl Into<String>, client: Arc<dyn ChatModel>) -> Self {
+        self.clients
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(provider.into(), client);
+        self
+    }
+
+    /// The configuration.
+    pub fn catalog(&self) -> &ModelCatalog {
+        &self.catalog
+    }
+
+    /// Resolves a model string (see [`ModelCatalog::resolve`]); a provider with an injected
+    /// client counts as configured.
+    pub fn resolve(&self, spec: &str, inherit: Option<&ModelRef>) -> Result<ModelRef, ModelError> {
+        match self.catalog.resolve(spec, inherit) {
+            Err(ModelError::UnknownProvider { provider, .. }) if self.has_client(&provider) => {
+                let model = spec.split_once('/').map_or(spec, |(_, m)| m);
+                Ok(ModelRef {
+                    provider,
+                    model: model.to_owned(),
+                })
+            }
+            other => other,
+        }
+    }
+
+    /// The model chosen by, in order: an explicit choice, the agent's model, the default.
+    pub fn choose(
+        &self,
+        explicit: Option<&str>,
+        agent: Option<&str>,
+        inherit: Option<&ModelRef>,
+    ) -> Result<ModelRef, ModelError> {
+        match explicit.or(agent) {
+            Some(spec) => self.resolve(spec, inherit),
+            None => match inherit {
+                Some(parent) => Ok(parent.clone()),
+                None => self.catalog.resolve_default(),
+            },
+        }
+    }
+
+    /// The client for `model`'s provider, built on first use.
+    pub fn client(&self, model: &ModelRef) -> Result<Arc<dyn ChatModel>, LlmError> {
+        let mut clients = self.clients.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(client) = clients.get(&model.provider) {
+            return Ok(Arc::clone(client));
+        }
+        let client = self.catalog.connect(model)?;
+        clients.insert(model.provider.clone(), Arc::clone(&client));
+        Ok(client)
+    }
+
+    fn has_client(&self, provider: &str) -> bool {
+        self.clients
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains_key(provider)
+    }
+}

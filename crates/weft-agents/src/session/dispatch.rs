@@ -1,0 +1,63 @@
+//! Executing one tool call: the gate first, then the tool. A refused or failed call becomes
+//! an error result the model reads; it never ends the turn.
+
+use weft_llm::{Message, ToolCall};
+use weft_permissions::Decision;
+
+use super::Session;
+use super::skill::USE_SKILL;
+
+impl Session {
+    /// Runs `call` and returns the tool message answering it.
+    pub(super) async fn dispatch(&mut self, call: &ToolCall) -> Message {
+        let reply =
+            |content: String, is_error: bool| Message::tool_result(&call.id, content, is_error);
+        if !call.arguments.is_object() {
+            return reply(
+                format!(
+                    "tool `{}` was not run: its arguments must be a JSON object, got {}",
+                    call.name, call.arguments
+                ),
+                true,
+            );
+        }
+        if let Decision::Denied { reason } = self.gate.check(&call.name, &call.arguments) {
+            tracing::info!(tool = %call.name, %reason, "tool call denied");
+            let reason = reason.strip_prefix("denied: ").unwrap_or(&reason);
+            return reply(
+                format!("permission denied: {reason}. The tool did not run."),
+                true,
+            );
+        }
+        if call.name == USE_SKILL && !self.tools.contains(USE_SKILL) {
+            return match self.use_skill(&call.arguments) {
+                Ok(text) => reply(text, false),
+                Err(text) => reply(text, true),
+            };
+        }
+        let Some(tool) = self.tools.get(&call.name).cloned() else {
+            let available: Vec<&str> = self
+                .tools
+                .names()
+                .filter(|t| self.gate.tool_visible(t))
+                .collect();
+            return reply(
+                format!(
+                    "unknown tool `{}`; available tools: {}",
+                    call.name,
+                    if available.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        available.join(", ")
+                    }
+                ),
+                true,
+            );
+        };
+        tracing::debug!(tool = %call.name, "tool call");
+        match tool.call(call.arguments.clone()).await {
+            Ok(output) => reply(output.content, false),
+            Err(e) => reply(format!("tool `{}` failed: {e}", call.name), true),
+        }
+    }
+}

@@ -1,0 +1,481 @@
+//! The agent loop.
+//!
+//! A [`Session`] holds a conversation with one agent at a time. Each [`send`](Session::send)
+//! appends the user's message, then repeats: ask the model (system prompt = agent prompt +
+//! preloaded skills + skill catalog; tools = what the gate lets the agent see), execute every
+//! tool call through the gate, append the results; until the model answers without tool calls
+//! or `max_tool_iterations` rounds have run. Every message is appended to the transcript the
+//! moment it exists.
+
+mod dispatch;
+mod prompt;
+mod skill;
+mod view;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use weft_llm::{ChatRequest, LlmError, Message, ModelError, ModelRef, TextSink, ToolCall, Usage};
+use weft_permissions::ToolGate;
+use weft_registry::SkillRegistry;
+use weft_registry::catalog::CatalogFormat;
+use weft_tools::ToolRegistry;
+use weft_types::AgentDefinition;
+
+use crate::ModelPool;
+use crate::transcript::{Transcript, TranscriptRecord, now_millis};
+
+pub use skill::{Invoker, SkillInvocationError, USE_SKILL};
+pub use view::AgentView;
+
+/// Settings of a session that do not come from the agent definition.
+#[derive(Debug, Clone)]
+pub struct SessionOptions {
+    /// Session id (transcript file name, `$SESSION_ID` in skills).
+    pub session_id: String,
+    /// Stream text to the events sink as it arrives.
+    pub stream: bool,
+    /// Tool-call rounds per message when the agent sets none.
+    pub max_tool_iterations: u32,
+    /// Temperature when the agent sets none.
+    pub temperature: Option<f32>,
+    /// Output token cap per model call.
+    pub max_tokens: Option<u32>,
+    /// Context window when the agent sets none (sizes the skill catalog budget).
+    pub context_window: Option<u64>,
+    /// How the skill catalog is rendered.
+    pub catalog_format: CatalogFormat,
+    /// SEC-SKILL-03: a rendered skill body longer than this is truncated (with a warning).
+    pub max_skill_prompt_bytes: usize,
+    /// Where `<session-id>.jsonl` is written; `None` keeps no transcript.
+    pub transcript_dir: Option<PathBuf>,
+    /// The project directory: `${CLAUDE_PROJECT_DIR}` and the base of relative paths in
+    /// permission rules; named in the system prompt.
+    pub project_dir: Option<PathBuf>,
+    /// An outer limit every agent view stays within (a parent's effective set, a
+    /// configuration-wide deny list). Unrestricted by default.
+    pub ceiling: ToolGate,
+}
+
+impl Default for SessionOptions {
+    fn default() -> Self {
+        Self {
+            session_id: crate::transcript::new_session_id(),
+            stream: false,
+            max_tool_iterations: 20,
+            temperature: None,
+            max_tokens: None,
+            context_window: None,
+            catalog_format: CatalogFormat::Weft,
+            max_skill_prompt_bytes: 32 * 1024,
+            transcript_dir: None,
+            project_dir: None,
+            ceiling: ToolGate::unrestricted(),
+        }
+    }
+}
+
+/// What a session is built from.
+#[derive(Debug, Clone)]
+pub struct SessionParts {
+    /// Models and their clients.
+    pub models: Arc<ModelPool>,
+    /// Skills (catalog, `use_skill`, preloaded skills).
+    pub skills: Arc<SkillRegistry>,
+    /// Every tool the runtime has; the agent and skills see a filtered view.
+    pub tools: ToolRegistry,
+    /// The starting agent.
+    pub agent: AgentDefinition,
+    /// A model chosen explicitly (`--model`), beating the agent's.
+    pub model: Option<String>,
+    /// Everything else.
+    pub options: SessionOptions,
+}
+
+/// Why a turn stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TurnStop {
+    /// The model answered without asking for tools.
+    Answered,
+    /// The model hit its output token cap.
+    MaxTokens,
+    /// The model still wanted tools after `limit` rounds; those calls were not run.
+    IterationLimit {
+        /// The cap.
+        limit: u32,
+    },
+}
+
+/// The result of one [`Session::send`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnOutcome {
+    /// The model's last text.
+    pub text: String,
+    /// Why the turn ended.
+    pub stop: TurnStop,
+    /// Tokens used by this turn.
+    pub usage: Usage,
+    /// Tool calls the model made (run or refused).
+    pub tool_calls: usize,
+    /// Model calls made.
+    pub model_calls: u32,
+}
+
+/// A session failure. The conversation up to the failure is kept (and in the transcript).
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The model string cannot be used.
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    /// The model call failed.
+    #[error(transparent)]
+    Llm(#[from] LlmError),
+    /// The agent's tool lists do not compile.
+    #[error("agent `{agent}`: {message}")]
+    AgentTools {
+        /// Agent name.
+        agent: String,
+        /// The pattern error.
+        message: String,
+    },
+    /// A skill run by the user cannot be run.
+    #[error(transparent)]
+    Skill(#[from] SkillInvocationError),
+    /// The transcript cannot be written.
+    #[error("transcript {path}: {source}")]
+    Transcript {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Observes a turn as it happens (the CLI prints from here).
+pub trait SessionEvents: Send {
+    /// Streamed assistant text.
+    fn text(&mut self, _delta: &str) {}
+    /// The model asked for a tool.
+    fn tool_call(&mut self, _call: &ToolCall) {}
+    /// A tool call finished (or was refused).
+    fn tool_result(&mut self, _call: &ToolCall, _result: &Message) {}
+}
+
+/// Events that go nowhere.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Quiet;
+
+impl SessionEvents for Quiet {}
+
+struct TextEvents<'a>(&'a mut dyn SessionEvents);
+
+impl TextSink for TextEvents<'_> {
+    fn text(&mut self, delta: &str) {
+        self.0.text(delta);
+    }
+}
+
+/// A conversation with one agent at a time.
+pub struct Session {
+    options: SessionOptions,
+    models: Arc<ModelPool>,
+    skills: Arc<SkillRegistry>,
+    tools: ToolRegistry,
+    view: AgentView,
+    /// The view's gate narrowed by skills active in this turn.
+    gate: ToolGate,
+    active_skills: Vec<String>,
+    messages: Vec<Message>,
+    transcript: Option<Transcript>,
+    usage: Usage,
+    prompt_cache: prompt::PromptCache,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("id", &self.options.session_id)
+            .field("agent", &self.view.agent.name)
+            .field("model", &self.view.model.to_string())
+            .field("messages", &self.messages.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    /// Builds a session: resolves the model, compiles the agent's tool policy and opens the
+    /// transcript. Nothing is sent.
+    pub fn new(parts: SessionParts) -> Result<Self, SessionError> {
+        let SessionParts {
+            models,
+            skills,
+            tools,
+            agent,
+            model,
+            options,
+        } = parts;
+        let view = AgentView::build(agent, model.as_deref(), None, &models, &options)?;
+        let mut transcript =
+            match &options.transcript_dir {
+                Some(dir) => Some(Transcript::open(dir, &options.session_id).map_err(
+                    |source| SessionError::Transcript {
+                        path: dir.join(format!("{}.jsonl", options.session_id)),
+                        source,
+                    },
+                )?),
+                None => None,
+            };
+        if let Some(t) = transcript.as_mut() {
+            let record = TranscriptRecord::Session {
+                session_id: options.session_id.clone(),
+                agent: view.agent.name.clone(),
+                model: view.model.to_string(),
+                at: now_millis(),
+            };
+            t.append(&record)
+                .map_err(|source| SessionError::Transcript {
+                    path: t.path().to_path_buf(),
+                    source,
+                })?;
+        }
+        Ok(Self {
+            gate: view.gate.clone(),
+            options,
+            models,
+            skills,
+            tools,
+            view,
+            active_skills: Vec::new(),
+            messages: Vec::new(),
+            transcript,
+            usage: Usage::default(),
+            prompt_cache: prompt::PromptCache::default(),
+        })
+    }
+
+    /// The session id.
+    pub fn id(&self) -> &str {
+        &self.options.session_id
+    }
+
+    /// The agent in effect.
+    pub fn agent(&self) -> &AgentDefinition {
+        &self.view.agent
+    }
+
+    /// The resolved view of the agent (model, gate, temperature, iteration cap).
+    pub fn view(&self) -> &AgentView {
+        &self.view
+    }
+
+    /// The model in effect.
+    pub fn model(&self) -> &ModelRef {
+        &self.view.model
+    }
+
+    /// The gate calls are checked against right now (the agent's, narrowed by active skills).
+    pub fn gate(&self) -> &ToolGate {
+        &self.gate
+    }
+
+    /// The conversation so far.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// Tokens used since the session started.
+    pub fn usage(&self) -> Usage {
+        self.usage
+    }
+
+    /// The skill registry.
+    pub fn skills(&self) -> &Arc<SkillRegistry> {
+        &self.skills
+    }
+
+    /// Every tool the runtime has (unfiltered).
+    pub fn tools(&self) -> &ToolRegistry {
+        &self.tools
+    }
+
+    /// The transcript file, when one is kept.
+    pub fn transcript_path(&self) -> Option<&Path> {
+        self.transcript.as_ref().map(Transcript::path)
+    }
+
+    /// Skills active in the current turn.
+    pub fn active_skills(&self) -> &[String] {
+        &self.active_skills
+    }
+
+    /// Switches agent: model, temperature, iteration cap, tools, preloaded skills and system
+    /// prompt all come from `agent` over the session's options, so switching back to
+    /// `default` restores the original view. On error the current agent stays.
+    pub fn apply_agent(
+        &mut self,
+        agent: AgentDefinition,
+        model: Option<&str>,
+    ) -> Result<(), SessionError> {
+        let view = AgentView::build(agent, model, None, &self.models, &self.options)?;
+        self.record(TranscriptRecord::Agent {
+            at: now_millis(),
+            agent: view.agent.name.clone(),
+            model: view.model.to_string(),
+        })?;
+        self.gate = view.gate.clone();
+        self.view = view;
+        self.active_skills.clear();
+        self.prompt_cache = prompt::PromptCache::default();
+        Ok(())
+    }
+
+    /// Forgets the conversation (the transcript keeps it).
+    pub fn clear(&mut self) {
+        self.messages.clear();
+        self.end_turn();
+    }
+
+    /// The request the next model call would send after `user_text` (for `--dry-run`).
+    pub fn preview(&mut self, user_text: &str) -> ChatRequest {
+        let mut request = self.request();
+        request.messages.push(Message::user(user_text));
+        request
+    }
+
+    /// Sends a user message and runs the loop until the model answers.
+    pub async fn send(
+        &mut self,
+        text: impl Into<String>,
+        events: &mut dyn SessionEvents,
+    ) -> Result<TurnOutcome, SessionError> {
+        let result = self.run_turn(Message::user(text), events).await;
+        self.end_turn();
+        result
+    }
+
+    /// Runs a skill as the user (`weft skills run`, `/name args`): its rendered body becomes
+    /// the user message and its allowed tools narrow the gate for this turn.
+    pub async fn run_skill(
+        &mut self,
+        name: &str,
+        args: Vec<String>,
+        events: &mut dyn SessionEvents,
+    ) -> Result<TurnOutcome, SessionError> {
+        let text = match self.activate_skill(name, args, Invoker::User) {
+            Ok(text) => text,
+            Err(e) => {
+                self.end_turn();
+                return Err(e.into());
+            }
+        };
+        self.send(text, events).await
+    }
+
+    async fn run_turn(
+        &mut self,
+        message: Message,
+        events: &mut dyn SessionEvents,
+    ) -> Result<TurnOutcome, SessionError> {
+        self.push(message)?;
+        let client = self.models.client(&self.view.model)?;
+        let limit = self.view.max_tool_iterations;
+        let mut outcome = TurnOutcome {
+            text: String::new(),
+            stop: TurnStop::Answered,
+            usage: Usage::default(),
+            tool_calls: 0,
+            model_calls: 0,
+        };
+        let mut rounds = 0u32;
+        loop {
+            let request = self.request();
+            let response = client
+                .chat(&request, self.options.stream, &mut TextEvents(events))
+                .await?;
+            outcome.model_calls += 1;
+            outcome.usage += response.usage;
+            self.usage += response.usage;
+            self.record(TranscriptRecord::Usage {
+                at: now_millis(),
+                usage: response.usage,
+            })?;
+            let calls = response.message.tool_calls.clone();
+            outcome.text.clone_from(&response.message.content);
+            self.push(response.message)?;
+            outcome.tool_calls += calls.len();
+            if calls.is_empty() {
+                if response.stop_reason == weft_llm::StopReason::MaxTokens {
+                    outcome.stop = TurnStop::MaxTokens;
+                }
+                return Ok(outcome);
+            }
+            if rounds >= limit {
+                // Every tool call needs a result before the next user message, or the
+                // providers reject the conversation.
+                for call in &calls {
+                    let result = Message::tool_result(
+                        &call.id,
+                        format!(
+                            "not run: the limit of {limit} tool-call rounds for one message was reached"
+                        ),
+                        true,
+                    );
+                    events.tool_result(call, &result);
+                    self.push(result)?;
+                }
+                outcome.stop = TurnStop::IterationLimit { limit };
+                return Ok(outcome);
+            }
+            rounds += 1;
+            for call in &calls {
+                events.tool_call(call);
+                let result = self.dispatch(call).await;
+                events.tool_result(call, &result);
+                self.push(result)?;
+            }
+        }
+    }
+
+    /// The request for the conversation as it stands.
+    fn request(&mut self) -> ChatRequest {
+        let tools = self.offered_tools();
+        let system = self.system_prompt(&tools);
+        ChatRequest {
+            model: self.view.model.model.clone(),
+            system: Some(system),
+            messages: self.messages.clone(),
+            tools,
+            temperature: self.view.temperature,
+            max_tokens: self.options.max_tokens,
+        }
+    }
+
+    /// Deactivates the turn's skills: the gate returns to the agent's.
+    fn end_turn(&mut self) {
+        if !self.active_skills.is_empty() {
+            self.active_skills.clear();
+            self.gate = self.view.gate.clone();
+        }
+    }
+
+    fn push(&mut self, message: Message) -> Result<(), SessionError> {
+        self.record(TranscriptRecord::Message {
+            at: now_millis(),
+            message: message.clone(),
+        })?;
+        self.messages.push(message);
+        Ok(())
+    }
+
+    fn record(&mut self, record: TranscriptRecord) -> Result<(), SessionError> {
+        if let Some(t) = self.transcript.as_mut() {
+            t.append(&record)
+                .map_err(|source| SessionError::Transcript {
+                    path: t.path().to_path_buf(),
+                    source,
+                })?;
+        }
+        Ok(())
+    }
+}

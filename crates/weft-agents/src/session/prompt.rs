@@ -1,0 +1,123 @@
+//! What the model is shown: the system prompt (agent prompt, preloaded skills, skill catalog)
+//! and the tools the gate lets it see.
+
+use std::fmt::Write as _;
+
+use weft_llm::ToolSpec;
+use weft_registry::catalog::budget_for;
+use weft_types::InvocationContext;
+
+use super::Session;
+use super::skill::{USE_SKILL, use_skill_spec};
+
+/// Used when an agent has no system prompt of its own.
+const FALLBACK_PROMPT: &str =
+    "You are a helpful agent. Use the tools you are given when they help, and answer concisely.";
+
+/// The last system prompt, valid while the registry generation and the catalog choice are
+/// unchanged (rendering the catalog every round would cost more than the rest of the loop).
+#[derive(Debug, Default)]
+pub(super) struct PromptCache {
+    key: Option<(u64, bool)>,
+    text: String,
+}
+
+impl Session {
+    /// The tools offered to the model now: registered tools the gate lets the agent see,
+    /// plus `use_skill` when it is visible and some skill can be invoked by the model.
+    pub fn offered_tools(&self) -> Vec<ToolSpec> {
+        let mut specs: Vec<ToolSpec> = self
+            .tools
+            .iter()
+            .filter(|t| self.gate.tool_visible(t.name()))
+            .map(|t| ToolSpec {
+                name: t.name().to_owned(),
+                description: t.description().to_owned(),
+                input_schema: t.input_schema(),
+            })
+            .collect();
+        if self.gate.tool_visible(USE_SKILL)
+            && !self.tools.contains(USE_SKILL)
+            && self.skills.snapshot().model_invocable().next().is_some()
+        {
+            specs.push(use_skill_spec());
+        }
+        specs
+    }
+
+    /// The system prompt for a request offering `tools`.
+    pub(super) fn system_prompt(&mut self, tools: &[ToolSpec]) -> String {
+        let with_catalog = tools.iter().any(|t| t.name == USE_SKILL);
+        let snapshot = self.skills.snapshot();
+        let key = (snapshot.generation(), with_catalog);
+        if self.prompt_cache.key == Some(key) {
+            return self.prompt_cache.text.clone();
+        }
+        let mut text = self
+            .view
+            .agent
+            .system_prompt
+            .as_deref()
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .unwrap_or(FALLBACK_PROMPT)
+            .to_owned();
+        if let Some(dir) = &self.options.project_dir {
+            let _ = write!(text, "\n\nWorking directory: {}", dir.display());
+        }
+        let preloaded = self.preloaded_skills();
+        if !preloaded.is_empty() {
+            text.push_str("\n\n## Preloaded skills\n");
+            text.push_str(&preloaded);
+        }
+        if with_catalog {
+            let catalog = snapshot.catalog(
+                self.options.catalog_format,
+                budget_for(self.view.context_window),
+            );
+            if !catalog.report.dropped.is_empty() || catalog.report.names_only {
+                tracing::warn!(
+                    dropped = catalog.report.dropped.len(),
+                    names_only = catalog.report.names_only,
+                    "skill catalog shortened to fit its budget"
+                );
+            }
+            if !catalog.text.is_empty() {
+                text.push_str("\n\n");
+                text.push_str(catalog.text.trim_end());
+            }
+        }
+        self.prompt_cache = PromptCache {
+            key: Some(key),
+            text: text.clone(),
+        };
+        text
+    }
+
+    /// The bodies of the agent's `skills`, rendered without arguments. A missing skill is
+    /// logged and skipped (seed 002 3.4).
+    fn preloaded_skills(&self) -> String {
+        let mut out = String::new();
+        for name in &self.view.agent.skills {
+            let Some(entry) = self.skills.get(name) else {
+                tracing::warn!(agent = %self.view.agent.name, skill = %name, "preloaded skill not found");
+                continue;
+            };
+            let body = match entry.body() {
+                Ok(b) => b,
+                Err(e) => {
+                    tracing::warn!(skill = %name, error = %e, "preloaded skill body unreadable");
+                    continue;
+                }
+            };
+            let mut ctx = InvocationContext::new(Vec::new(), self.options.session_id.clone());
+            if let Some(dir) = entry.dir() {
+                ctx = ctx.with_skill_dir(dir);
+            }
+            let rendered = weft_template::render(&body.text, &ctx);
+            let rendered = self.cap_skill_text(name, rendered);
+            let _ = write!(out, "\n### {name}\n\n{}\n", rendered.trim_end());
+        }
+        out
+    }
+}

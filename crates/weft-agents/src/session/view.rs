@@ -1,0 +1,67 @@
+//! An agent definition applied over the session's options: a filtered view, never a change
+//! to the tool registry or the options themselves (seed 002 3.4), so switching back restores
+//! everything.
+
+use weft_llm::ModelRef;
+use weft_permissions::{PatternContext, Policy, ToolGate};
+use weft_types::AgentDefinition;
+
+use super::{SessionError, SessionOptions};
+use crate::ModelPool;
+
+/// What an agent definition resolves to in a session.
+#[derive(Debug, Clone)]
+pub struct AgentView {
+    /// The definition.
+    pub agent: AgentDefinition,
+    /// The model: explicit choice, else the agent's, else the default.
+    pub model: ModelRef,
+    /// The session ceiling narrowed by the agent's `tools` and `disallowed_tools`.
+    pub gate: ToolGate,
+    /// The agent's temperature, else the session's.
+    pub temperature: Option<f32>,
+    /// The agent's cap, else the session's.
+    pub max_tool_iterations: u32,
+    /// The agent's context window, else the session's.
+    pub context_window: Option<u64>,
+}
+
+impl AgentView {
+    /// Resolves `agent` within `options`. `inherit` is the model `inherit` refers to (a
+    /// parent's); `None` means the configured default.
+    pub fn build(
+        agent: AgentDefinition,
+        explicit_model: Option<&str>,
+        inherit: Option<&ModelRef>,
+        models: &ModelPool,
+        options: &SessionOptions,
+    ) -> Result<Self, SessionError> {
+        let model = models.choose(explicit_model, agent.model.as_deref(), inherit)?;
+        let policy = Policy::from_agent(&agent, &pattern_context(options)).map_err(|e| {
+            SessionError::AgentTools {
+                agent: agent.name.clone(),
+                message: e.to_string(),
+            }
+        })?;
+        let gate = options.ceiling.clone().with_layer(policy);
+        Ok(Self {
+            model,
+            gate,
+            temperature: agent.temperature.or(options.temperature),
+            max_tool_iterations: agent
+                .max_tool_iterations
+                .unwrap_or(options.max_tool_iterations),
+            context_window: agent.context_window.or(options.context_window),
+            agent,
+        })
+    }
+}
+
+/// The values permission patterns are resolved with in this session.
+pub(super) fn pattern_context(options: &SessionOptions) -> PatternContext {
+    let mut ctx = PatternContext::new();
+    if let Some(dir) = options.project_dir.as_ref().and_then(|d| d.to_str()) {
+        ctx = ctx.with_project_dir(dir).with_working_dir(dir);
+    }
+    ctx
+}

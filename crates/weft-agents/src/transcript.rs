@@ -1,0 +1,159 @@
+//! The session transcript: one JSON object per line, appended and flushed after every
+//! message, so a process killed mid-turn leaves every earlier line intact.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use weft_llm::{Message, Usage};
+
+/// One line of a transcript.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TranscriptRecord {
+    /// The first line: who is talking to what.
+    Session {
+        /// Session id.
+        session_id: String,
+        /// Agent name.
+        agent: String,
+        /// `provider/model`.
+        model: String,
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+    },
+    /// A message of the conversation, in order.
+    Message {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// The message.
+        message: Message,
+    },
+    /// A skill became active through `use_skill`.
+    Skill {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// Skill name.
+        skill: String,
+        /// Its arguments.
+        args: Vec<String>,
+    },
+    /// The session switched agent (and so model and tools).
+    Agent {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// Agent name.
+        agent: String,
+        /// `provider/model`.
+        model: String,
+    },
+    /// Token use of one model call.
+    Usage {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// Tokens.
+        usage: Usage,
+    },
+}
+
+/// Milliseconds since the Unix epoch (0 if the clock is before it).
+pub fn now_millis() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0)
+}
+
+/// An open transcript file.
+#[derive(Debug)]
+pub struct Transcript {
+    path: PathBuf,
+    file: File,
+}
+
+impl Transcript {
+    /// Opens (creating it and its directory) `<dir>/<session_id>.jsonl` for appending.
+    pub fn open(dir: &Path, session_id: &str) -> std::io::Result<Self> {
+        std::fs::create_dir_all(dir)?;
+        let path = dir.join(format!("{session_id}.jsonl"));
+        let file = OpenOptions::new().create(true).append(true).open(&path)?;
+        Ok(Self { path, file })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends one record as a line and hands it to the OS before returning.
+    pub fn append(&mut self, record: &TranscriptRecord) -> std::io::Result<()> {
+        let mut line = serde_json::to_vec(record).map_err(std::io::Error::other)?;
+        line.push(b'\n');
+        // One write call per line: with O_APPEND a line is never interleaved or half-written
+        // by this process, whatever happens after.
+        self.file.write_all(&line)?;
+        self.file.flush()
+    }
+
+    /// Reads a transcript back; a torn last line (a crash while writing) is skipped.
+    pub fn read(path: &Path) -> std::io::Result<Vec<TranscriptRecord>> {
+        let text = std::fs::read_to_string(path)?;
+        Ok(text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect())
+    }
+}
+
+/// A new session id: time-ordered, unique within a machine in practice.
+pub fn new_session_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    // RandomState is seeded from the OS per process: enough entropy to keep two processes
+    // started in the same millisecond apart, without a random-number dependency.
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    hasher.write_u32(std::process::id());
+    format!("{:012x}-{:08x}", now_millis(), hasher.finish() as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip_and_a_torn_line_is_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut t = Transcript::open(dir.path(), "s1").unwrap();
+        t.append(&TranscriptRecord::Message {
+            at: 1,
+            message: Message::user("hi"),
+        })
+        .unwrap();
+        let path = t.path().to_path_buf();
+        drop(t);
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"{\"type\":\"mess")
+            .unwrap();
+        let records = Transcript::read(&path).unwrap();
+        assert_eq!(
+            records,
+            [TranscriptRecord::Message {
+                at: 1,
+                message: Message::user("hi")
+            }]
+        );
+    }
+
+    #[test]
+    fn session_ids_differ() {
+        assert_ne!(new_session_id(), new_session_id());
+    }
+}

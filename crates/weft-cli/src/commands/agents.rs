@@ -1,0 +1,190 @@
+//! `weft agents list|show` in seed 002's formats (FR-3F-051).
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use serde_json::json;
+use weft_agents::AgentEntry;
+use weft_types::{AgentDefinition, Scope};
+
+use crate::cli::{AgentsListArgs, AgentsShowArgs, ListFormat};
+use crate::output::{cut, eprint_discovery_diagnostics, table};
+use crate::output::{out, outln};
+use crate::runtime::{Runtime, UsageError};
+use crate::workspace::Workspace;
+
+/// `~/...` for paths under the home directory, as the seed prints them.
+fn tilde(path: &Path, home: Option<&Path>) -> String {
+    match home.and_then(|h| path.strip_prefix(h).ok()) {
+        Some(rest) => format!("~/{}", rest.display()),
+        None => path.display().to_string(),
+    }
+}
+
+/// The scope as seed 002 prints it (`built-in`, not `builtin`).
+fn scope_label(scope: Scope) -> String {
+    match scope {
+        Scope::Builtin => "built-in".to_owned(),
+        other => other.to_string(),
+    }
+}
+
+fn model_label(agent: &AgentDefinition) -> String {
+    agent
+        .model
+        .clone()
+        .unwrap_or_else(|| "(config default)".to_owned())
+}
+
+fn tools_label(tools: Option<&[String]>) -> String {
+    match tools {
+        None => "(all)".to_owned(),
+        Some([]) => "(none)".to_owned(),
+        Some(list) => list.join(", "),
+    }
+}
+
+fn entry_json(entry: &AgentEntry, runtime: &Runtime) -> serde_json::Value {
+    let a = &entry.agent;
+    json!({
+        "name": a.name,
+        "description": a.description,
+        "model": a.model,
+        "model_error": model_problem(a, runtime),
+        "temperature": a.temperature,
+        "max_tool_iterations": a.max_tool_iterations,
+        "context_window": a.context_window,
+        "tools": a.tools,
+        "disallowed_tools": a.disallowed_tools,
+        "skills": a.skills,
+        "background": a.background,
+        "scope": a.source.scope.to_string(),
+        "format": a.source.format.to_string(),
+        "path": a.source.path,
+        "shadows": entry.shadows.iter().map(|s| json!({"scope": s.scope.to_string(), "path": s.path})).collect::<Vec<_>>(),
+    })
+}
+
+/// SEC-SKILL-05: an agent whose model names no configured provider is flagged.
+fn model_problem(agent: &AgentDefinition, runtime: &Runtime) -> Option<String> {
+    let model = agent.model.as_deref()?;
+    if model == "inherit" {
+        return None;
+    }
+    runtime
+        .models
+        .resolve(model, None)
+        .err()
+        .map(|e| e.to_string())
+}
+
+/// `weft agents list`.
+pub fn list(workspace: &Workspace, args: &AgentsListArgs, verbose: bool) -> Result<ExitCode> {
+    let runtime = Runtime::load(workspace)?;
+    eprint_discovery_diagnostics(runtime.agents.diagnostics(), verbose);
+    match args.format {
+        ListFormat::Json => {
+            let all: Vec<_> = runtime
+                .agents
+                .list()
+                .map(|e| entry_json(e, &runtime))
+                .collect();
+            outln!("{}", serde_json::to_string_pretty(&all)?);
+        }
+        ListFormat::Table => {
+            let rows: Vec<Vec<String>> = runtime
+                .agents
+                .list()
+                .map(|e| {
+                    vec![
+                        e.agent.name.clone(),
+                        cut(&e.agent.description, 48),
+                        model_label(&e.agent),
+                        scope_label(e.agent.source.scope),
+                    ]
+                })
+                .collect();
+            out!(
+                "{}",
+                table(&["NAME", "DESCRIPTION", "MODEL", "SCOPE"], &rows)
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `weft agents show <name>`.
+pub fn show(workspace: &Workspace, args: &AgentsShowArgs) -> Result<ExitCode> {
+    let runtime = Runtime::load(workspace)?;
+    let Some(entry) = runtime.agents.get(&args.name) else {
+        let known: Vec<&str> = runtime.agents.names().collect();
+        return Err(UsageError(format!(
+            "unknown agent `{}`; available: {}",
+            args.name,
+            known.join(", ")
+        ))
+        .into());
+    };
+    if args.format == ListFormat::Json {
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&entry_json(entry, &runtime))?
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let a = &entry.agent;
+    let home = workspace.home.as_deref();
+    let mut out = format!("Agent: {}\nDescription: {}\n", a.name, a.description);
+    out.push_str(&format!("Model: {}", model_label(a)));
+    if let Some(problem) = model_problem(a, &runtime) {
+        out.push_str(&format!("  (invalid: {problem})"));
+    }
+    out.push('\n');
+    if let Some(t) = a.temperature {
+        out.push_str(&format!("Temperature: {t}\n"));
+    }
+    if let Some(n) = a.max_tool_iterations {
+        out.push_str(&format!("Max Tool Iterations: {n}\n"));
+    }
+    if let Some(n) = a.context_window {
+        out.push_str(&format!("Context Window: {n}\n"));
+    }
+    match &a.source.path {
+        Some(p) => out.push_str(&format!(
+            "Scope: {} ({})\n",
+            scope_label(a.source.scope),
+            tilde(p, home)
+        )),
+        None => out.push_str(&format!("Scope: {}\n", scope_label(a.source.scope))),
+    }
+    out.push_str(&format!("Tools: {}\n", tools_label(a.tools.as_deref())));
+    if !a.disallowed_tools.is_empty() {
+        out.push_str(&format!(
+            "Disallowed Tools: {}\n",
+            a.disallowed_tools.join(", ")
+        ));
+    }
+    if !a.skills.is_empty() {
+        out.push_str(&format!("Skills: {}\n", a.skills.join(", ")));
+    }
+    if a.background {
+        out.push_str("Background: yes\n");
+    }
+    for s in &entry.shadows {
+        let place = s
+            .path
+            .as_deref()
+            .map(|p| format!(" ({})", tilde(p, home)))
+            .unwrap_or_default();
+        out.push_str(&format!("Overrides: {}{place}\n", scope_label(s.scope)));
+    }
+    if let Some(prompt) = a.system_prompt.as_deref().filter(|p| !p.trim().is_empty()) {
+        out.push_str("System Prompt:\n");
+        for line in prompt.trim_end().lines() {
+            out.push_str(&format!("  {line}\n"));
+        }
+    }
+    out!("{out}");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,238 @@
+//! `weft agent -m MSG` and `weft skills run NAME ARGS`: one turn of the agent loop, printed.
+
+use std::io::{IsTerminal, Read, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use async_trait::async_trait;
+use serde_json::json;
+use weft_agents::{
+    Invoker, ModelPool, Session, SessionError, SessionEvents, SessionParts, TurnOutcome, TurnStop,
+};
+use weft_llm::{
+    ChatModel, ChatRequest, ChatResponse, LlmError, Message, ModelError, TextSink, ToolCall,
+};
+
+use crate::cli::{AgentArgs, RunArgs, SkillRunArgs};
+use crate::output::outln;
+use crate::runtime::{Runtime, UsageError};
+use crate::workspace::Workspace;
+
+/// Printed when no provider is configured.
+const NO_PROVIDER: &str = "no LLM provider is configured.
+Set OPENAI_API_KEY or ANTHROPIC_API_KEY (or OPENAI_BASE_URL for a local server such as
+Ollama: OPENAI_BASE_URL=http://localhost:11434/v1), or add `providers` to
+~/.clawft/config.json; docs/CONFIG.md has examples. `--dry-run` works offline.";
+
+/// The provider a dry run uses when none is configured: it is never called.
+struct Offline;
+
+#[async_trait]
+impl ChatModel for Offline {
+    fn provider(&self) -> &str {
+        "offline"
+    }
+
+    async fn chat(
+        &self,
+        _request: &ChatRequest,
+        _stream: bool,
+        _sink: &mut dyn TextSink,
+    ) -> Result<ChatResponse, LlmError> {
+        Err(LlmError::Config("dry run: nothing is sent".to_owned()))
+    }
+}
+
+/// Prints a turn as it happens: streamed text to stdout, tool activity to stderr.
+struct Console {
+    stream: bool,
+    show_tools: bool,
+    streamed: bool,
+}
+
+impl SessionEvents for Console {
+    fn text(&mut self, delta: &str) {
+        if self.stream {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(delta.as_bytes());
+            let _ = out.flush();
+            self.streamed |= !delta.is_empty();
+        }
+    }
+
+    fn tool_call(&mut self, call: &ToolCall) {
+        if self.show_tools {
+            if self.streamed {
+                outln!();
+                self.streamed = false;
+            }
+            eprintln!(
+                "→ {} {}",
+                call.name,
+                crate::output::cut(&call.arguments.to_string(), 100)
+            );
+        }
+    }
+
+    fn tool_result(&mut self, _call: &ToolCall, result: &Message) {
+        if self.show_tools && result.is_error {
+            eprintln!("  ✗ {}", crate::output::cut(&result.content, 160));
+        }
+    }
+}
+
+fn session_error(e: SessionError) -> anyhow::Error {
+    match e {
+        SessionError::Model(m) => UsageError(m.to_string()).into(),
+        SessionError::AgentTools { .. } | SessionError::Skill(_) => {
+            UsageError(e.to_string()).into()
+        }
+        other => other.into(),
+    }
+}
+
+/// Builds the session for a run. A dry run without a provider uses a placeholder model.
+fn start(runtime: &Runtime, run: &RunArgs, stream: bool) -> Result<Session> {
+    let agent = runtime.agent(run.agent.as_deref())?;
+    let mut models = Arc::clone(&runtime.models);
+    let mut explicit = run.model.clone();
+    if run.dry_run {
+        match models.choose(explicit.as_deref(), agent.model.as_deref(), None) {
+            Err(ModelError::NoDefault) => {
+                models = Arc::new(
+                    ModelPool::new(models.catalog().clone())
+                        .with_client("offline", Arc::new(Offline)),
+                );
+                explicit = Some("offline/dry-run".to_owned());
+            }
+            Err(e) => return Err(UsageError(e.to_string()).into()),
+            Ok(_) => {}
+        }
+    } else if models.catalog().is_empty() {
+        return Err(UsageError(NO_PROVIDER.to_owned()).into());
+    }
+    let options = runtime.session_options(!run.dry_run && !run.no_transcript, stream)?;
+    Session::new(SessionParts {
+        models,
+        skills: Arc::clone(&runtime.skills),
+        tools: runtime.tools()?,
+        agent,
+        model: explicit,
+        options,
+    })
+    .map_err(session_error)
+}
+
+fn print_request(session: &mut Session, text: &str) -> Result<ExitCode> {
+    let request = session.preview(text);
+    let doc = json!({
+        "provider": session.model().provider,
+        "agent": session.agent().name,
+        "active_skills": session.active_skills(),
+        "request": request,
+    });
+    outln!("{}", serde_json::to_string_pretty(&doc)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn report(outcome: &TurnOutcome, console: &Console, session: &Session, verbose: bool) -> ExitCode {
+    if console.stream {
+        if console.streamed {
+            outln!();
+        }
+    } else if !outcome.text.is_empty() {
+        outln!("{}", outcome.text);
+    }
+    if verbose {
+        if let Some(path) = session.transcript_path() {
+            eprintln!("transcript: {}", path.display());
+        }
+        eprintln!(
+            "{} model call(s), {} tool call(s), {} input + {} output tokens",
+            outcome.model_calls,
+            outcome.tool_calls,
+            outcome.usage.input_tokens,
+            outcome.usage.output_tokens
+        );
+    }
+    match outcome.stop {
+        TurnStop::Answered => ExitCode::SUCCESS,
+        TurnStop::MaxTokens => {
+            eprintln!("warning: the answer was cut off at the output token limit");
+            ExitCode::SUCCESS
+        }
+        TurnStop::IterationLimit { limit } => {
+            eprintln!(
+                "error: stopped after {limit} tool-call rounds (max_tool_iterations); the task is unfinished"
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn tokio_runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+}
+
+fn console(run: &RunArgs, verbose: bool) -> Console {
+    Console {
+        stream: !run.no_stream && std::io::stdout().is_terminal(),
+        show_tools: verbose || std::io::stderr().is_terminal(),
+        streamed: false,
+    }
+}
+
+/// `weft agent`.
+pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<ExitCode> {
+    let message = match &args.message {
+        Some(m) => m.clone(),
+        None if !std::io::stdin().is_terminal() => {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .context("cannot read the message from stdin")?;
+            text
+        }
+        None => {
+            return Err(UsageError(
+                "no message: pass -m MESSAGE or pipe it on stdin (the interactive REPL is not in this build yet)"
+                    .to_owned(),
+            )
+            .into());
+        }
+    };
+    if message.trim().is_empty() {
+        return Err(UsageError("the message is empty".to_owned()).into());
+    }
+    let runtime = Runtime::load(workspace)?;
+    let mut console = console(&args.run, verbose);
+    let mut session = start(&runtime, &args.run, console.stream)?;
+    if args.run.dry_run {
+        return print_request(&mut session, &message);
+    }
+    let outcome = tokio_runtime()?
+        .block_on(session.send(message, &mut console))
+        .map_err(session_error)?;
+    Ok(report(&outcome, &console, &session, verbose))
+}
+
+/// `weft skills run`.
+pub fn skill_run(workspace: &Workspace, args: &SkillRunArgs, verbose: bool) -> Result<ExitCode> {
+    let runtime = Runtime::load(workspace)?;
+    let mut console = console(&args.run, verbose);
+    let mut session = start(&runtime, &args.run, console.stream)?;
+    if args.run.dry_run {
+        let text = session
+            .activate_skill(&args.name, args.args.clone(), Invoker::User)
+            .map_err(|e| UsageError(e.to_string()))?;
+        return print_request(&mut session, &text);
+    }
+    let outcome = tokio_runtime()?
+        .block_on(session.run_skill(&args.name, args.args.clone(), &mut console))
+        .map_err(session_error)?;
+    Ok(report(&outcome, &console, &session, verbose))
+}

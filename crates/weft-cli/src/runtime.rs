@@ -1,0 +1,169 @@
+//! Everything an agent run needs, wired from the workspace and the configuration: the
+//! models, the skill registry, the agents, the tools and the session options.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use weft_agents::{AgentRegistry, CreateSkill, ModelPool, SessionOptions};
+use weft_parse::{ParseOptions, Profile};
+use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
+use weft_registry::SkillRegistry;
+use weft_tools::{BuiltinConfig, ExecConfig, FsScope, ToolRegistry, WebFetchConfig};
+use weft_types::AgentDefinition;
+
+use crate::config::Config;
+use crate::workspace::Workspace;
+
+/// A mistake in how weft was invoked or configured: reported without a backtrace of
+/// causes, exit code 2.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// The pieces of an agent run.
+pub struct Runtime {
+    /// Locations.
+    pub workspace: Workspace,
+    /// Merged configuration.
+    pub config: Config,
+    /// Models and clients.
+    pub models: Arc<ModelPool>,
+    /// Skills.
+    pub skills: Arc<SkillRegistry>,
+    /// Agents.
+    pub agents: AgentRegistry,
+}
+
+/// Reads an environment variable, empty meaning unset.
+pub fn env_var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+impl Runtime {
+    /// Loads the configuration, the skills and the agents.
+    pub fn load(workspace: &Workspace) -> Result<Self> {
+        let config = Config::load(&workspace.config_sources())?;
+        tracing::info!(files = ?config.files, "configuration loaded");
+        let catalog = config.models(&env_var)?;
+        let skills = Arc::new(SkillRegistry::new(workspace.registry_config()));
+        let agents =
+            AgentRegistry::discover(&workspace.agent_roots(), &ParseOptions::new(Profile::Load));
+        Ok(Self {
+            workspace: workspace.clone(),
+            config,
+            models: Arc::new(ModelPool::new(catalog)),
+            skills,
+            agents,
+        })
+    }
+
+    /// The agent called `name` (else the configured default agent, else `default`).
+    pub fn agent(&self, name: Option<&str>) -> Result<AgentDefinition> {
+        let name = name
+            .or(self.config.file.default_agent.as_deref())
+            .unwrap_or("default");
+        match self.agents.get(name) {
+            Some(entry) => Ok(entry.agent.clone()),
+            None => {
+                let known: Vec<&str> = self.agents.names().collect();
+                Err(UsageError(format!(
+                    "unknown agent `{name}`; available: {}",
+                    known.join(", ")
+                ))
+                .into())
+            }
+        }
+    }
+
+    /// The directory file tools work in: the project, else the current directory.
+    pub fn base_dir(&self) -> Result<PathBuf> {
+        match &self.workspace.project {
+            Some(p) => Ok(p.clone()),
+            None => std::env::current_dir().context("cannot determine the current directory"),
+        }
+    }
+
+    /// Built-in tools plus `create_skill` (when there is a home for user skills).
+    pub fn tools(&self) -> Result<ToolRegistry> {
+        let settings = &self.config.file.tools;
+        let base = self.base_dir()?;
+        let scope = FsScope::new(base.clone(), settings.allow_paths.clone())
+            .with_context(|| format!("cannot use {} as the workspace", base.display()))?;
+        let mut exec = ExecConfig::default();
+        if let Some(secs) = settings.exec_timeout_secs {
+            exec.timeout = Duration::from_secs(secs.max(1));
+        }
+        if let Some(cap) = settings.output_cap {
+            exec.output_cap = cap;
+        }
+        let web_fetch = settings.web_fetch.as_ref().filter(|w| w.enabled).map(|w| {
+            let mut c = WebFetchConfig::default();
+            c.allowed_domains.clone_from(&w.allowed_domains);
+            if let Some(secs) = w.timeout_secs {
+                c.timeout = Duration::from_secs(secs.max(1));
+            }
+            if let Some(bytes) = w.max_bytes {
+                c.max_bytes = bytes;
+            }
+            c
+        });
+        let memory_file = self
+            .workspace
+            .clawft_workspace()
+            .unwrap_or_else(|| base.join(".clawft/workspace"))
+            .join("MEMORY.md");
+        let mut tools = weft_tools::builtin_registry(&BuiltinConfig {
+            scope,
+            memory_file,
+            exec,
+            web_fetch,
+        });
+        if let Some(dir) = self.workspace.user_skills_dir() {
+            tools.register(Arc::new(CreateSkill::new(Arc::clone(&self.skills), dir)));
+        }
+        Ok(tools)
+    }
+
+    /// Session options from the configuration.
+    pub fn session_options(&self, transcripts: bool, stream: bool) -> Result<SessionOptions> {
+        let agent = &self.config.file.agent;
+        let mut options = SessionOptions {
+            stream,
+            temperature: agent.temperature,
+            max_tokens: agent.max_tokens,
+            context_window: agent.context_window,
+            project_dir: self.workspace.project.clone(),
+            ..SessionOptions::default()
+        };
+        if let Some(n) = agent.max_tool_iterations {
+            options.max_tool_iterations = n;
+        }
+        if let Some(n) = self.config.file.skills.max_prompt_bytes {
+            options.max_skill_prompt_bytes = n;
+        }
+        if transcripts && agent.transcripts.unwrap_or(true) {
+            options.transcript_dir = self
+                .workspace
+                .clawft_workspace()
+                .map(|w| w.join("sessions"));
+        }
+        let deny = &self.config.file.tools.deny;
+        if !deny.is_empty() {
+            let policy =
+                Policy::from_lists::<String>(None, deny, Origin::Session, &PatternContext::new())
+                    .map_err(|e| UsageError(format!("config `tools.deny`: {e}")))?;
+            options.ceiling = ToolGate::new([policy]);
+        }
+        Ok(options)
+    }
+}

@@ -1,0 +1,397 @@
+//! Reading Messages API answers: a whole JSON message, or an SSE stream of events.
+
+use std::collections::BTreeMap;
+
+use eventsource_stream::{EventStreamError, Eventsource};
+use futures_util::StreamExt;
+use reqwest::Response;
+use reqwest::header::CONTENT_TYPE;
+use serde_json::{Map, Value};
+
+use crate::classify::excerpt;
+use crate::http::{Failure, ReadResponse};
+use crate::{ChatResponse, Message, StopReason, TextSink, ToolCall, Usage};
+
+/// Reads one attempt's answer, streaming text to the sink when asked to.
+pub(super) struct Reader<'s> {
+    stream: bool,
+    sink: &'s mut dyn TextSink,
+    committed: bool,
+}
+
+impl<'s> Reader<'s> {
+    pub(super) fn new(stream: bool, sink: &'s mut dyn TextSink) -> Self {
+        Self {
+            stream,
+            sink,
+            committed: false,
+        }
+    }
+
+    fn emit(&mut self, text: &str) {
+        if !text.is_empty() {
+            self.committed = true;
+            self.sink.text(text);
+        }
+    }
+
+    async fn read_stream(&mut self, response: Response) -> Result<ChatResponse, Failure> {
+        let mut events = response.bytes_stream().eventsource();
+        let mut state = StreamState::default();
+        while let Some(event) = events.next().await {
+            let event = event.map_err(sse_failure)?;
+            let data = event.data.trim();
+            if data.is_empty() {
+                continue;
+            }
+            let value: Value = serde_json::from_str(data).map_err(|e| {
+                Failure::Malformed(format!("stream event is not JSON ({e}): {}", excerpt(data)))
+            })?;
+            // The `type` field repeats the SSE event name; it is what the API documents.
+            let kind = value
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or(&event.event);
+            match kind {
+                "error" => {
+                    return Err(Failure::in_band(&value, data).unwrap_or(Failure::Status {
+                        status: 500,
+                        body: data.to_owned(),
+                        retry_after: None,
+                    }));
+                }
+                "message_start" => {
+                    state.started = true;
+                    if let Some(usage) = value.pointer("/message/usage") {
+                        state.usage.input_tokens = tokens(usage, "input_tokens");
+                        state.usage.output_tokens = tokens(usage, "output_tokens");
+                    }
+                }
+                "content_block_start" => {
+                    let block = value.get("content_block").unwrap_or(&Value::Null);
+                    let text = block
+                        .get("text")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
+                    self.emit(text);
+                    state.start_block(index(&value), block);
+                }
+                "content_block_delta" => {
+                    let delta = value.get("delta").unwrap_or(&Value::Null);
+                    match delta.get("type").and_then(Value::as_str) {
+                        Some("text_delta") => {
+                            let text = delta
+                                .get("text")
+                                .and_then(Value::as_str)
+                                .unwrap_or_default();
+                            self.emit(text);
+                            state.push_text(index(&value), text);
+                        }
+                        Some("input_json_delta") => {
+                            let json = delta.get("partial_json").and_then(Value::as_str);
+                            state.push_json(index(&value), json.unwrap_or_default());
+                        }
+                        // Thinking, signatures and future delta kinds are not part of the answer.
+                        _ => {}
+                    }
+                }
+                "content_block_stop" => state.stop_block(index(&value)),
+                "message_delta" => {
+                    if let Some(reason) =
+                        value.pointer("/delta/stop_reason").and_then(Value::as_str)
+                    {
+                        state.stop_reason = Some(reason.to_owned());
+                    }
+                    if let Some(usage) = value.get("usage") {
+                        if usage.get("input_tokens").is_some_and(Value::is_u64) {
+                            state.usage.input_tokens = tokens(usage, "input_tokens");
+                        }
+                        if usage.get("output_tokens").is_some_and(Value::is_u64) {
+                            state.usage.output_tokens = tokens(usage, "output_tokens");
+                        }
+                    }
+                }
+                "message_stop" => {
+                    state.stopped = true;
+                    break;
+                }
+                // `ping` and event kinds added later.
+                _ => {}
+            }
+        }
+        state.finish()
+    }
+}
+
+impl ReadResponse for Reader<'_> {
+    type Output = ChatResponse;
+
+    async fn read(&mut self, response: Response) -> Result<ChatResponse, Failure> {
+        let is_sse = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim_start().starts_with("text/event-stream"));
+        if self.stream && is_sse {
+            return self.read_stream(response).await;
+        }
+        let bytes = response.bytes().await.map_err(Failure::from_reqwest)?;
+        let answer = parse_message(&String::from_utf8_lossy(&bytes))?;
+        if self.stream {
+            // The server did not stream: the sink still gets the text, in one piece.
+            self.emit(&answer.message.content);
+        }
+        Ok(answer)
+    }
+
+    fn committed(&self) -> bool {
+        self.committed
+    }
+}
+
+/// A whole (non-streaming) Messages API body.
+pub(super) fn parse_message(body: &str) -> Result<ChatResponse, Failure> {
+    let value: Value = serde_json::from_str(body).map_err(|e| {
+        Failure::Malformed(format!("response is not JSON ({e}): {}", excerpt(body)))
+    })?;
+    if let Some(failure) = Failure::in_band(&value, body) {
+        return Err(failure);
+    }
+    let blocks = value
+        .get("content")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Failure::Malformed(format!("response has no content: {}", excerpt(body))))?;
+    let mut text = String::new();
+    let mut calls = Vec::new();
+    for block in blocks {
+        match block.get("type").and_then(Value::as_str) {
+            Some("text") => text.push_str(
+                block
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default(),
+            ),
+            Some("tool_use") => calls.push(ToolCall {
+                id: string(block, "id"),
+                name: string(block, "name"),
+                arguments: block.get("input").cloned().unwrap_or_else(empty_object),
+            }),
+            _ => {}
+        }
+    }
+    let usage = value.get("usage").unwrap_or(&Value::Null);
+    let stop = value.get("stop_reason").and_then(Value::as_str);
+    Ok(ChatResponse {
+        stop_reason: stop_reason(stop, !calls.is_empty()),
+        message: Message::assistant(text, calls),
+        usage: Usage {
+            input_tokens: tokens(usage, "input_tokens"),
+            output_tokens: tokens(usage, "output_tokens"),
+        },
+    })
+}
+
+/// Maps `stop_reason`; a missing one is inferred from the presence of tool calls.
+pub(super) fn stop_reason(reason: Option<&str>, has_calls: bool) -> StopReason {
+    match reason {
+        Some("end_turn" | "stop_sequence") => StopReason::EndTurn,
+        Some("tool_use") => StopReason::ToolUse,
+        Some("max_tokens") => StopReason::MaxTokens,
+        Some(other) => StopReason::Other(other.to_owned()),
+        None if has_calls => StopReason::ToolUse,
+        None => StopReason::EndTurn,
+    }
+}
+
+fn tokens(usage: &Value, key: &str) -> u64 {
+    usage.get(key).and_then(Value::as_u64).unwrap_or(0)
+}
+
+fn string(value: &Value, key: &str) -> String {
+    value
+        .get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn index(event: &Value) -> u64 {
+    event.get("index").and_then(Value::as_u64).unwrap_or(0)
+}
+
+fn empty_object() -> Value {
+    Value::Object(Map::new())
+}
+
+fn sse_failure(error: EventStreamError<reqwest::Error>) -> Failure {
+    match error {
+        EventStreamError::Transport(e) => Failure::from_reqwest(e),
+        EventStreamError::Utf8(e) => Failure::Malformed(format!("stream is not UTF-8: {e}")),
+        EventStreamError::Parser(e) => Failure::Malformed(format!("stream is not SSE: {e}")),
+    }
+}
+
+/// One content block being streamed.
+enum Block {
+    Text(String),
+    Tool {
+        id: String,
+        name: String,
+        json: String,
+        input: Option<Value>,
+    },
+    /// Thinking and other blocks that are not part of the answer.
+    Other,
+}
+
+/// What has arrived so far of a streamed answer.
+#[derive(Default)]
+struct StreamState {
+    blocks: BTreeMap<u64, Block>,
+    stop_reason: Option<String>,
+    usage: Usage,
+    started: bool,
+    stopped: bool,
+}
+
+impl StreamState {
+    fn start_block(&mut self, index: u64, block: &Value) {
+        let block = match block.get("type").and_then(Value::as_str) {
+            Some("text") => Block::Text(string(block, "text")),
+            Some("tool_use") => Block::Tool {
+                id: string(block, "id"),
+                name: string(block, "name"),
+                json: String::new(),
+                input: None,
+            },
+            _ => Block::Other,
+        };
+        self.blocks.insert(index, block);
+    }
+
+    fn push_text(&mut self, index: u64, text: &str) {
+        // A delta without its start still counts as text rather than being lost.
+        match self
+            .blocks
+            .entry(index)
+            .or_insert_with(|| Block::Text(String::new()))
+        {
+            Block::Text(so_far) => so_far.push_str(text),
+            Block::Tool { .. } | Block::Other => {}
+        }
+    }
+
+    fn push_json(&mut self, index: u64, piece: &str) {
+        if let Some(Block::Tool { json, .. }) = self.blocks.get_mut(&index) {
+            json.push_str(piece);
+        }
+    }
+
+    fn stop_block(&mut self, index: u64) {
+        if let Some(Block::Tool { json, input, .. }) = self.blocks.get_mut(&index) {
+            *input = Some(parse_input(json));
+        }
+    }
+
+    fn finish(self) -> Result<ChatResponse, Failure> {
+        if !self.started {
+            return Err(Failure::Malformed(
+                "the stream ended without message_start".to_owned(),
+            ));
+        }
+        if !self.stopped && self.stop_reason.is_none() {
+            return Err(Failure::Malformed(
+                "the stream ended before message_stop".to_owned(),
+            ));
+        }
+        let mut text = String::new();
+        let mut calls = Vec::new();
+        for block in self.blocks.into_values() {
+            match block {
+                Block::Text(piece) => text.push_str(&piece),
+                Block::Tool {
+                    id,
+                    name,
+                    json,
+                    input,
+                } => calls.push(ToolCall {
+                    id,
+                    name,
+                    arguments: input.unwrap_or_else(|| parse_input(&json)),
+                }),
+                Block::Other => {}
+            }
+        }
+        Ok(ChatResponse {
+            stop_reason: stop_reason(self.stop_reason.as_deref(), !calls.is_empty()),
+            message: Message::assistant(text, calls),
+            usage: self.usage,
+        })
+    }
+}
+
+/// Accumulated `partial_json`: empty is `{}`, unparsable is kept as a string.
+fn parse_input(json: &str) -> Value {
+    if json.trim().is_empty() {
+        return empty_object();
+    }
+    serde_json::from_str(json).unwrap_or_else(|_| Value::String(json.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn whole_message() {
+        let body = json!({
+            "type": "message", "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "hm"},
+                {"type": "text", "text": "a"},
+                {"type": "text", "text": "b"},
+                {"type": "tool_use", "id": "t1", "name": "f", "input": {"x": 1}},
+            ],
+            "stop_reason": "tool_use",
+            "usage": {"input_tokens": 3, "output_tokens": 4},
+        });
+        let answer = parse_message(&body.to_string()).unwrap();
+        assert_eq!(answer.message.content, "ab");
+        assert_eq!(answer.message.tool_calls[0].arguments, json!({"x": 1}));
+        assert_eq!(answer.stop_reason, StopReason::ToolUse);
+        assert_eq!(
+            answer.usage,
+            Usage {
+                input_tokens: 3,
+                output_tokens: 4
+            }
+        );
+    }
+
+    #[test]
+    fn stop_reasons() {
+        assert_eq!(
+            stop_reason(Some("stop_sequence"), false),
+            StopReason::EndTurn
+        );
+        assert_eq!(stop_reason(Some("max_tokens"), true), StopReason::MaxTokens);
+        assert_eq!(
+            stop_reason(Some("refusal"), false),
+            StopReason::Other("refusal".into())
+        );
+        assert_eq!(stop_reason(None, true), StopReason::ToolUse);
+    }
+
+    #[test]
+    fn error_body_on_200() {
+        let body = r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
+        assert!(matches!(
+            parse_message(body),
+            Err(Failure::Status { status: 529, .. })
+        ));
+        assert!(matches!(parse_message("{}"), Err(Failure::Malformed(_))));
+        assert_eq!(parse_input(""), json!({}));
+        assert_eq!(parse_input("{\"a\""), json!("{\"a\""));
+    }
+}

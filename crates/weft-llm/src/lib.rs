@@ -1,0 +1,48 @@
+//! Chat-model clients for weft.
+//!
+//! One trait, [`ChatModel`], and three implementations behind [`connect`]:
+//! an OpenAI-compatible chat-completions client (OpenAI, Ollama, vLLM, llama.cpp server,
+//! OpenRouter through `base_url`), an Anthropic Messages client, and a replay provider that
+//! plays recorded turns from a JSONL file. [`ModelCatalog`] resolves `provider/model` strings
+//! and aliases against the configured providers and rejects unknown providers.
+//!
+//! The crate never reads the environment: keys and URLs arrive in [`ProviderConfig`].
+
+mod anthropic;
+mod classify;
+mod config;
+mod error;
+mod http;
+mod model;
+mod models;
+mod openai;
+mod replay;
+mod types;
+
+use std::sync::Arc;
+
+pub use anthropic::AnthropicClient;
+pub use config::{ApiKey, ProviderConfig, ProviderKind, RetryPolicy};
+pub use error::LlmError;
+pub use model::ChatModel;
+pub use models::{ModelCatalog, ModelError, ModelRef};
+pub use openai::OpenAiClient;
+pub use replay::{ReplayModel, ReplayToolCall, ReplayTurn};
+pub use types::{
+    ChatRequest, ChatResponse, Message, NoStream, Role, StopReason, TextSink, ToolCall, ToolSpec,
+    Usage,
+};
+
+/// Builds the client for a provider.
+pub fn connect(config: &ProviderConfig) -> Result<Arc<dyn ChatModel>, LlmError> {
+    Ok(match config.kind {
+        ProviderKind::OpenAi => Arc::new(OpenAiClient::new(config.clone())?),
+        ProviderKind::Anthropic => Arc::new(AnthropicClient::new(config.clone())?),
+        ProviderKind::Replay => {
+            let path = config.replay_file.as_ref().ok_or_else(|| {
+                LlmError::Config(format!("provider `{}`: replay needs a `file`", config.name))
+            })?;
+            Arc::new(ReplayModel::open(path)?)
+        }
+    })
+}

@@ -1,0 +1,262 @@
+//! Model strings (`provider/model`, aliases, `inherit`) resolved against the configured
+//! providers. An unknown provider is an error, never a guess (SEC-SKILL-05).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::{ChatModel, LlmError, ProviderConfig, connect};
+
+/// A resolved model: a configured provider and the model id it is sent.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ModelRef {
+    /// Configured provider name.
+    pub provider: String,
+    /// Model id as that provider knows it (may itself contain `/`, as on OpenRouter).
+    pub model: String,
+}
+
+impl fmt::Display for ModelRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.provider, self.model)
+    }
+}
+
+/// A model string that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModelError {
+    /// `provider/model` whose provider is not configured.
+    #[error(
+        "model `{model}`: unknown provider `{provider}` (configured: {known}); add it under `providers` in the config"
+    )]
+    UnknownProvider {
+        /// The string as written.
+        model: String,
+        /// The provider part.
+        provider: String,
+        /// Configured provider names, comma separated (or "none").
+        known: String,
+    },
+    /// A string with no `provider/` prefix that is not an alias.
+    #[error("model `{model}`: expected `provider/model` or one of the aliases {aliases}")]
+    NoProvider {
+        /// The string as written.
+        model: String,
+        /// Configured aliases, comma separated, with `inherit`.
+        aliases: String,
+    },
+    /// An empty model id, or an alias that points at itself.
+    #[error("model `{model}`: {reason}")]
+    Invalid {
+        /// The string as written.
+        model: String,
+        /// Why.
+        reason: String,
+    },
+    /// Nothing chose a model and no default is configured.
+    #[error(
+        "no model configured: set `model` in the config, WEFT_MODEL, or pass --model provider/model"
+    )]
+    NoDefault,
+}
+
+/// The configured providers, model aliases and default model.
+///
+/// ```
+/// use weft_llm::{ModelCatalog, ProviderConfig, ProviderKind};
+///
+/// let mut models = ModelCatalog::default();
+/// models.add_provider(ProviderConfig::new("ollama", ProviderKind::OpenAi, "http://localhost:11434/v1"));
+/// models.add_alias("sonnet", "ollama/qwen3:8b");
+/// assert_eq!(models.resolve("sonnet", None).unwrap().to_string(), "ollama/qwen3:8b");
+/// assert!(models.resolve("evil/gpt-4o", None).is_err());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct ModelCatalog {
+    providers: BTreeMap<String, ProviderConfig>,
+    aliases: BTreeMap<String, String>,
+    default_model: Option<String>,
+}
+
+impl ModelCatalog {
+    /// Adds (or replaces) a provider under its name.
+    pub fn add_provider(&mut self, provider: ProviderConfig) {
+        self.providers.insert(provider.name.clone(), provider);
+    }
+
+    /// Maps `alias` (e.g. `sonnet`) to a model string.
+    pub fn add_alias(&mut self, alias: impl Into<String>, target: impl Into<String>) {
+        self.aliases.insert(alias.into(), target.into());
+    }
+
+    /// Sets the model used when nothing else chooses one.
+    pub fn set_default(&mut self, model: impl Into<String>) {
+        self.default_model = Some(model.into());
+    }
+
+    /// The configured providers, by name.
+    pub fn providers(&self) -> impl Iterator<Item = &ProviderConfig> {
+        self.providers.values()
+    }
+
+    /// One provider.
+    pub fn provider(&self, name: &str) -> Option<&ProviderConfig> {
+        self.providers.get(name)
+    }
+
+    /// The aliases, by name.
+    pub fn aliases(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.aliases.iter().map(|(a, t)| (a.as_str(), t.as_str()))
+    }
+
+    /// The default model string as configured (unresolved).
+    pub fn default_model(&self) -> Option<&str> {
+        self.default_model.as_deref()
+    }
+
+    /// True when no provider is configured.
+    pub fn is_empty(&self) -> bool {
+        self.providers.is_empty()
+    }
+
+    /// Resolves the default model.
+    pub fn resolve_default(&self) -> Result<ModelRef, ModelError> {
+        match &self.default_model {
+            Some(model) => self.resolve(model, None),
+            None => Err(ModelError::NoDefault),
+        }
+    }
+
+    /// Resolves a model string: `inherit` takes `inherit` (or the default), an alias is
+    /// replaced by its target, and `provider/model` must name a configured provider.
+    pub fn resolve(&self, spec: &str, inherit: Option<&ModelRef>) -> Result<ModelRef, ModelError> {
+        let spec = spec.trim();
+        if spec == "inherit" {
+            return match inherit {
+                Some(model) => Ok(model.clone()),
+                None => self.resolve_default(),
+            };
+        }
+        let target = match self.aliases.get(spec) {
+            Some(target) if self.aliases.contains_key(target.as_str()) || target == "inherit" => {
+                return Err(ModelError::Invalid {
+                    model: spec.to_owned(),
+                    reason: format!("alias points at another alias `{target}`"),
+                });
+            }
+            Some(target) => target.as_str(),
+            None => spec,
+        };
+        let Some((provider, model)) = target.split_once('/') else {
+            return Err(ModelError::NoProvider {
+                model: spec.to_owned(),
+                aliases: self.alias_list(),
+            });
+        };
+        if model.trim().is_empty() || provider.trim().is_empty() {
+            return Err(ModelError::Invalid {
+                model: spec.to_owned(),
+                reason: "provider and model must both be non-empty".to_owned(),
+            });
+        }
+        if !self.providers.contains_key(provider) {
+            return Err(ModelError::UnknownProvider {
+                model: spec.to_owned(),
+                provider: provider.to_owned(),
+                known: self.provider_list(),
+            });
+        }
+        Ok(ModelRef {
+            provider: provider.to_owned(),
+            model: model.to_owned(),
+        })
+    }
+
+    /// Builds a client for a resolved model's provider.
+    pub fn connect(&self, model: &ModelRef) -> Result<Arc<dyn ChatModel>, LlmError> {
+        let provider = self.providers.get(&model.provider).ok_or_else(|| {
+            LlmError::Config(format!("provider `{}` is not configured", model.provider))
+        })?;
+        connect(provider)
+    }
+
+    fn provider_list(&self) -> String {
+        if self.providers.is_empty() {
+            return "none".to_owned();
+        }
+        self.providers
+            .keys()
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn alias_list(&self) -> String {
+        let mut names: Vec<&str> = self.aliases.keys().map(String::as_str).collect();
+        names.push("inherit");
+        names.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ProviderKind;
+
+    fn catalog() -> ModelCatalog {
+        let mut c = ModelCatalog::default();
+        c.add_provider(ProviderConfig::new(
+            "openrouter",
+            ProviderKind::OpenAi,
+            "https://openrouter.ai/api/v1",
+        ));
+        c.add_provider(ProviderConfig::new(
+            "anthropic",
+            ProviderKind::Anthropic,
+            "https://api.anthropic.com",
+        ));
+        c.add_alias("sonnet", "anthropic/claude-sonnet-4-5");
+        c.add_alias("loop", "sonnet");
+        c
+    }
+
+    #[test]
+    fn provider_prefix_splits_at_the_first_slash() {
+        let m = catalog().resolve("openrouter/meta/llama-3", None).unwrap();
+        assert_eq!(m.provider, "openrouter");
+        assert_eq!(m.model, "meta/llama-3");
+    }
+
+    #[test]
+    fn unknown_provider_is_rejected_with_the_known_ones() {
+        let err = catalog().resolve("evil/gpt-4o", None).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "model `evil/gpt-4o`: unknown provider `evil` (configured: anthropic, openrouter); add it under `providers` in the config"
+        );
+    }
+
+    #[test]
+    fn aliases_and_inherit() {
+        let c = catalog();
+        assert_eq!(
+            c.resolve("sonnet", None).unwrap().to_string(),
+            "anthropic/claude-sonnet-4-5"
+        );
+        let parent = c.resolve("openrouter/x", None).unwrap();
+        assert_eq!(c.resolve("inherit", Some(&parent)).unwrap(), parent);
+        assert_eq!(c.resolve("inherit", None), Err(ModelError::NoDefault));
+        assert!(matches!(
+            c.resolve("loop", None),
+            Err(ModelError::Invalid { .. })
+        ));
+        assert!(matches!(
+            c.resolve("gpt-4o", None),
+            Err(ModelError::NoProvider { .. })
+        ));
+        assert!(matches!(
+            c.resolve("anthropic/", None),
+            Err(ModelError::Invalid { .. })
+        ));
+    }
+}

@@ -1,0 +1,400 @@
+//! Reading chat-completions answers: a whole JSON body, or an SSE stream of chunks.
+
+use std::collections::BTreeMap;
+
+use eventsource_stream::{EventStreamError, Eventsource};
+use futures_util::StreamExt;
+use reqwest::Response;
+use reqwest::header::CONTENT_TYPE;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::classify::excerpt;
+use crate::http::{Failure, ReadResponse};
+use crate::{ChatResponse, Message, StopReason, TextSink, ToolCall, Usage};
+
+/// Reads one attempt's answer, streaming text to the sink when asked to.
+pub(super) struct Reader<'s> {
+    stream: bool,
+    sink: &'s mut dyn TextSink,
+    committed: bool,
+}
+
+impl<'s> Reader<'s> {
+    pub(super) fn new(stream: bool, sink: &'s mut dyn TextSink) -> Self {
+        Self {
+            stream,
+            sink,
+            committed: false,
+        }
+    }
+
+    fn emit(&mut self, text: &str) {
+        if !text.is_empty() {
+            self.committed = true;
+            self.sink.text(text);
+        }
+    }
+
+    async fn read_stream(&mut self, response: Response) -> Result<ChatResponse, Failure> {
+        let mut events = response.bytes_stream().eventsource();
+        let mut state = StreamState::default();
+        while let Some(event) = events.next().await {
+            let event = event.map_err(sse_failure)?;
+            let data = event.data.trim();
+            if data.is_empty() {
+                continue;
+            }
+            if data == "[DONE]" {
+                state.done = true;
+                break;
+            }
+            let value: Value = serde_json::from_str(data).map_err(|e| {
+                Failure::Malformed(format!("stream chunk is not JSON ({e}): {}", excerpt(data)))
+            })?;
+            if let Some(failure) = Failure::in_band(&value, data) {
+                return Err(failure);
+            }
+            let chunk: Completion = serde_json::from_value(value).map_err(|e| {
+                Failure::Malformed(format!("unexpected stream chunk ({e}): {}", excerpt(data)))
+            })?;
+            if let Some(usage) = chunk.usage {
+                state.usage = usage.into();
+            }
+            for choice in chunk
+                .choices
+                .into_iter()
+                .filter(|c| c.index.unwrap_or(0) == 0)
+            {
+                state.saw_choice = true;
+                if let Some(delta) = choice.delta {
+                    let text = delta.content.as_ref().map(content_text).unwrap_or_default();
+                    self.emit(&text);
+                    state.text.push_str(&text);
+                    for (position, call) in delta.tool_calls.into_iter().enumerate() {
+                        state.add_call_fragment(position, call);
+                    }
+                }
+                if choice.finish_reason.is_some() {
+                    state.finish_reason = choice.finish_reason;
+                }
+            }
+        }
+        state.finish()
+    }
+}
+
+impl ReadResponse for Reader<'_> {
+    type Output = ChatResponse;
+
+    async fn read(&mut self, response: Response) -> Result<ChatResponse, Failure> {
+        let is_sse = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim_start().starts_with("text/event-stream"));
+        if self.stream && is_sse {
+            return self.read_stream(response).await;
+        }
+        let bytes = response.bytes().await.map_err(Failure::from_reqwest)?;
+        let answer = parse_completion(&String::from_utf8_lossy(&bytes))?;
+        if self.stream {
+            // The server did not stream: the sink still gets the text, in one piece.
+            self.emit(&answer.message.content);
+        }
+        Ok(answer)
+    }
+
+    fn committed(&self) -> bool {
+        self.committed
+    }
+}
+
+/// A whole (non-streaming) chat-completions body.
+pub(super) fn parse_completion(body: &str) -> Result<ChatResponse, Failure> {
+    let value: Value = serde_json::from_str(body).map_err(|e| {
+        Failure::Malformed(format!("response is not JSON ({e}): {}", excerpt(body)))
+    })?;
+    if let Some(failure) = Failure::in_band(&value, body) {
+        return Err(failure);
+    }
+    let completion: Completion = serde_json::from_value(value).map_err(|e| {
+        Failure::Malformed(format!(
+            "unexpected response shape ({e}): {}",
+            excerpt(body)
+        ))
+    })?;
+    let choice =
+        completion.choices.into_iter().next().ok_or_else(|| {
+            Failure::Malformed(format!("response has no choices: {}", excerpt(body)))
+        })?;
+    let message = choice
+        .message
+        .ok_or_else(|| Failure::Malformed("the first choice has no message".to_owned()))?;
+    let content = message
+        .content
+        .as_ref()
+        .map(content_text)
+        .unwrap_or_default();
+    let calls: Vec<ToolCall> = message
+        .tool_calls
+        .into_iter()
+        .enumerate()
+        .map(|(i, call)| {
+            let function = call.function.unwrap_or_default();
+            ToolCall {
+                id: call.id.unwrap_or_else(|| format!("call_{i}")),
+                name: function.name.unwrap_or_default(),
+                arguments: arguments(function.arguments),
+            }
+        })
+        .collect();
+    Ok(ChatResponse {
+        stop_reason: stop_reason(choice.finish_reason.as_deref(), !calls.is_empty()),
+        message: Message::assistant(content, calls),
+        usage: completion.usage.map(Usage::from).unwrap_or_default(),
+    })
+}
+
+/// Maps `finish_reason`. `stop` with tool calls counts as tool use: some local servers
+/// report it that way, and the calls must not be dropped.
+pub(super) fn stop_reason(finish: Option<&str>, has_calls: bool) -> StopReason {
+    match finish {
+        Some("tool_calls" | "function_call") => StopReason::ToolUse,
+        Some("stop") | None if has_calls => StopReason::ToolUse,
+        Some("stop") | None => StopReason::EndTurn,
+        Some("length") => StopReason::MaxTokens,
+        Some(other) => StopReason::Other(other.to_owned()),
+    }
+}
+
+/// Tool-call arguments: a JSON string parsed (kept as a string if it does not parse), an
+/// object taken as is, nothing as `{}`.
+fn arguments(raw: Option<Value>) -> Value {
+    match raw {
+        Some(Value::String(text)) => parse_arguments(&text),
+        Some(Value::Null) | None => Value::Object(serde_json::Map::new()),
+        Some(other) => other,
+    }
+}
+
+fn parse_arguments(text: &str) -> Value {
+    if text.trim().is_empty() {
+        return Value::Object(serde_json::Map::new());
+    }
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
+}
+
+/// Message content: a string, or (some servers) an array of `{type:"text", text}` parts.
+fn content_text(content: &Value) -> String {
+    match content {
+        Value::String(text) => text.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect(),
+        _ => String::new(),
+    }
+}
+
+fn sse_failure(error: EventStreamError<reqwest::Error>) -> Failure {
+    match error {
+        EventStreamError::Transport(e) => Failure::from_reqwest(e),
+        EventStreamError::Utf8(e) => Failure::Malformed(format!("stream is not UTF-8: {e}")),
+        EventStreamError::Parser(e) => Failure::Malformed(format!("stream is not SSE: {e}")),
+    }
+}
+
+/// What has arrived so far of a streamed answer.
+#[derive(Default)]
+struct StreamState {
+    text: String,
+    calls: BTreeMap<usize, PartialCall>,
+    finish_reason: Option<String>,
+    usage: Usage,
+    saw_choice: bool,
+    done: bool,
+}
+
+#[derive(Default)]
+struct PartialCall {
+    id: String,
+    name: String,
+    arguments: String,
+    /// Arguments some servers send whole, as an object.
+    whole: Option<Value>,
+}
+
+impl StreamState {
+    fn add_call_fragment(&mut self, position: usize, fragment: WireToolCall) {
+        let call = self
+            .calls
+            .entry(fragment.index.unwrap_or(position))
+            .or_default();
+        if let Some(id) = fragment.id.filter(|id| !id.is_empty()) {
+            call.id = id;
+        }
+        let function = fragment.function.unwrap_or_default();
+        // The name arrives once, with the first fragment; servers that repeat it are not
+        // concatenated.
+        if let Some(name) = function.name.filter(|_| call.name.is_empty()) {
+            call.name = name;
+        }
+        match function.arguments {
+            Some(Value::String(piece)) => call.arguments.push_str(&piece),
+            Some(Value::Null) | None => {}
+            Some(whole) => call.whole = Some(whole),
+        }
+    }
+
+    fn finish(self) -> Result<ChatResponse, Failure> {
+        if !self.saw_choice {
+            return Err(Failure::Malformed(
+                "the stream ended without any choice".to_owned(),
+            ));
+        }
+        if self.finish_reason.is_none() && !self.done {
+            return Err(Failure::Malformed(
+                "the stream ended before a finish_reason or [DONE]".to_owned(),
+            ));
+        }
+        let calls: Vec<ToolCall> = self
+            .calls
+            .into_iter()
+            .map(|(index, call)| ToolCall {
+                id: if call.id.is_empty() {
+                    format!("call_{index}")
+                } else {
+                    call.id
+                },
+                name: call.name,
+                arguments: call
+                    .whole
+                    .unwrap_or_else(|| parse_arguments(&call.arguments)),
+            })
+            .collect();
+        Ok(ChatResponse {
+            stop_reason: stop_reason(self.finish_reason.as_deref(), !calls.is_empty()),
+            message: Message::assistant(self.text, calls),
+            usage: self.usage,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+struct Completion {
+    #[serde(default)]
+    choices: Vec<Choice>,
+    usage: Option<WireUsage>,
+}
+
+#[derive(Deserialize)]
+struct Choice {
+    index: Option<u64>,
+    message: Option<WireMessage>,
+    delta: Option<WireMessage>,
+    finish_reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct WireMessage {
+    content: Option<Value>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    tool_calls: Vec<WireToolCall>,
+}
+
+#[derive(Deserialize)]
+struct WireToolCall {
+    index: Option<usize>,
+    id: Option<String>,
+    function: Option<WireFunction>,
+}
+
+#[derive(Deserialize, Default)]
+struct WireFunction {
+    name: Option<String>,
+    arguments: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct WireUsage {
+    #[serde(default)]
+    prompt_tokens: u64,
+    #[serde(default)]
+    completion_tokens: u64,
+}
+
+impl From<WireUsage> for Usage {
+    fn from(usage: WireUsage) -> Self {
+        Self {
+            input_tokens: usage.prompt_tokens,
+            output_tokens: usage.completion_tokens,
+        }
+    }
+}
+
+/// `"tool_calls": null` is as good as absent.
+fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn whole_body_with_tool_calls() {
+        let body = json!({
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "tool_calls": [
+                {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{\"x\":1}"}},
+                {"id": "b", "type": "function", "function": {"name": "g", "arguments": "{oops"}},
+                {"type": "function", "function": {"name": "h", "arguments": ""}},
+            ]}}],
+            "usage": {"prompt_tokens": 5, "completion_tokens": 7},
+        });
+        let answer = parse_completion(&body.to_string()).unwrap();
+        assert_eq!(answer.stop_reason, StopReason::ToolUse);
+        assert_eq!(
+            answer.usage,
+            Usage {
+                input_tokens: 5,
+                output_tokens: 7
+            }
+        );
+        let calls = &answer.message.tool_calls;
+        assert_eq!(calls[0].arguments, json!({"x": 1}));
+        assert_eq!(calls[1].arguments, json!("{oops"));
+        assert_eq!(calls[2].id, "call_2");
+        assert_eq!(calls[2].arguments, json!({}));
+    }
+
+    #[test]
+    fn finish_reasons() {
+        assert_eq!(stop_reason(Some("stop"), false), StopReason::EndTurn);
+        assert_eq!(stop_reason(Some("stop"), true), StopReason::ToolUse);
+        assert_eq!(stop_reason(None, true), StopReason::ToolUse);
+        assert_eq!(stop_reason(Some("length"), false), StopReason::MaxTokens);
+        assert_eq!(
+            stop_reason(Some("content_filter"), false),
+            StopReason::Other("content_filter".into())
+        );
+    }
+
+    #[test]
+    fn error_inside_a_200_body() {
+        let body = r#"{"error":{"message":"upstream died","code":502}}"#;
+        match parse_completion(body) {
+            Err(Failure::Status { status: 502, .. }) => {}
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            parse_completion("{\"choices\":[]}"),
+            Err(Failure::Malformed(_))
+        ));
+    }
+}

@@ -1,0 +1,179 @@
+//! The provider-neutral conversation vocabulary: messages, tool calls, requests, responses.
+
+use serde::{Deserialize, Serialize};
+
+/// Who wrote a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The user (or the runtime speaking for the user).
+    User,
+    /// The model.
+    Assistant,
+    /// The result of a tool call.
+    Tool,
+}
+
+/// A tool call the model asked for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// Provider-assigned id, echoed back in the result.
+    pub id: String,
+    /// Tool name as offered.
+    pub name: String,
+    /// Arguments (a JSON object; an unparsable argument string is kept as a JSON string).
+    pub arguments: serde_json::Value,
+}
+
+/// One message of a conversation. The system prompt is not a message: it lives on
+/// [`ChatRequest::system`] because the two wire protocols place it differently.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    /// Author.
+    pub role: Role,
+    /// Text content (may be empty for an assistant message that only calls tools).
+    #[serde(default)]
+    pub content: String,
+    /// Tool calls (assistant messages only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
+    /// The call this message answers (tool messages only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    /// True when a tool message reports a failure (denied, unknown tool, tool error).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_error: bool,
+}
+
+impl Message {
+    /// A user message.
+    pub fn user(content: impl Into<String>) -> Self {
+        Self {
+            role: Role::User,
+            content: content.into(),
+            tool_calls: Vec::new(),
+            tool_call_id: None,
+            is_error: false,
+        }
+    }
+
+    /// An assistant message with text and tool calls.
+    pub fn assistant(content: impl Into<String>, tool_calls: Vec<ToolCall>) -> Self {
+        Self {
+            role: Role::Assistant,
+            content: content.into(),
+            tool_calls,
+            tool_call_id: None,
+            is_error: false,
+        }
+    }
+
+    /// The result of the tool call `call_id`.
+    pub fn tool_result(
+        call_id: impl Into<String>,
+        content: impl Into<String>,
+        is_error: bool,
+    ) -> Self {
+        Self {
+            role: Role::Tool,
+            content: content.into(),
+            tool_calls: Vec::new(),
+            tool_call_id: Some(call_id.into()),
+            is_error,
+        }
+    }
+}
+
+/// A tool offered to the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    /// Name the model calls it by.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// JSON Schema of the input object.
+    pub input_schema: serde_json::Value,
+}
+
+/// One request to a chat model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChatRequest {
+    /// Model id as the provider knows it (without the `provider/` prefix).
+    pub model: String,
+    /// System prompt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    /// The conversation so far.
+    pub messages: Vec<Message>,
+    /// Tools the model may call.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<ToolSpec>,
+    /// Sampling temperature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f32>,
+    /// Output token cap (Anthropic requires one; a default is used when `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
+}
+
+/// Why the model stopped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// A complete answer.
+    EndTurn,
+    /// The model wants tool results.
+    ToolUse,
+    /// The output token cap was hit.
+    MaxTokens,
+    /// Anything else the provider reported, as written.
+    Other(String),
+}
+
+/// Token use of one response.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    /// Prompt tokens.
+    pub input_tokens: u64,
+    /// Completion tokens.
+    pub output_tokens: u64,
+}
+
+impl std::ops::AddAssign for Usage {
+    fn add_assign(&mut self, rhs: Self) {
+        self.input_tokens += rhs.input_tokens;
+        self.output_tokens += rhs.output_tokens;
+    }
+}
+
+/// The model's reply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChatResponse {
+    /// The assistant message (text and tool calls).
+    pub message: Message,
+    /// Why it stopped.
+    pub stop_reason: StopReason,
+    /// Token use.
+    #[serde(default)]
+    pub usage: Usage,
+}
+
+/// Receives text as it streams in. Clients that cannot stream call it once with the whole text.
+pub trait TextSink: Send {
+    /// A fragment of the assistant's text, in order.
+    fn text(&mut self, delta: &str);
+}
+
+/// A sink that drops everything (non-streaming callers).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoStream;
+
+impl TextSink for NoStream {
+    fn text(&mut self, _delta: &str) {}
+}
+
+impl<F: FnMut(&str) + Send> TextSink for F {
+    fn text(&mut self, delta: &str) {
+        self(delta)
+    }
+}

@@ -1,0 +1,531 @@
+//! The Anthropic Messages client against a real loopback server.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Reply, TestServer, collect, config, event, refused_url};
+use serde_json::{Value, json};
+use weft_llm::{
+    AnthropicClient, ChatModel, ChatRequest, LlmError, Message, NoStream, ProviderKind, StopReason,
+    ToolCall, ToolSpec, Usage,
+};
+
+const KEY: &str = "sk-ant-test-very-secret-4242";
+
+fn client(url: &str, max_retries: u32) -> AnthropicClient {
+    AnthropicClient::new(config(ProviderKind::Anthropic, url, Some(KEY), max_retries)).unwrap()
+}
+
+fn request(messages: Vec<Message>) -> ChatRequest {
+    ChatRequest {
+        model: "claude-test".into(),
+        system: Some("You are terse.".into()),
+        messages,
+        tools: vec![ToolSpec {
+            name: "read_file".into(),
+            description: "Reads a file".into(),
+            input_schema: json!({"type": "object", "properties": {"path": {"type": "string"}}}),
+        }],
+        temperature: Some(0.5),
+        max_tokens: None,
+    }
+}
+
+fn message(content: Value, stop: &str) -> Value {
+    json!({
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test",
+        "content": content,
+        "stop_reason": stop, "stop_sequence": null,
+        "usage": {"input_tokens": 30, "output_tokens": 4},
+    })
+}
+
+fn text_reply(text: &str) -> Reply {
+    Reply::json(
+        200,
+        message(json!([{"type": "text", "text": text}]), "end_turn"),
+    )
+}
+
+fn api_error(status: u16, kind: &str, text: &str) -> Reply {
+    Reply::json(
+        status,
+        json!({"type": "error", "error": {"type": kind, "message": text}}),
+    )
+}
+
+#[tokio::test]
+async fn plain_answer_and_the_exact_request() {
+    let server = TestServer::script(vec![text_reply("Hello!")]).await;
+    let client = client(&format!("{}/", server.url), 0);
+    let mut pieces = Vec::new();
+    let answer = client
+        .chat(
+            &request(vec![Message::user("hi")]),
+            false,
+            &mut collect(&mut pieces),
+        )
+        .await
+        .unwrap();
+    assert_eq!(answer.message.content, "Hello!");
+    assert_eq!(answer.stop_reason, StopReason::EndTurn);
+    assert_eq!(
+        answer.usage,
+        Usage {
+            input_tokens: 30,
+            output_tokens: 4
+        }
+    );
+    assert!(
+        pieces.is_empty(),
+        "the sink is not called without streaming"
+    );
+
+    let sent = &server.requests()[0];
+    assert_eq!(sent.path, "/v1/messages");
+    assert_eq!(sent.header("x-api-key"), Some(KEY));
+    assert_eq!(sent.header("anthropic-version"), Some("2023-06-01"));
+    assert_eq!(sent.header("content-type"), Some("application/json"));
+    assert_eq!(sent.header("authorization"), None);
+    assert_eq!(
+        sent.body,
+        json!({
+            "model": "claude-test",
+            "max_tokens": 8192,
+            "system": "You are terse.",
+            "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
+            "tools": [{
+                "name": "read_file",
+                "description": "Reads a file",
+                "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}},
+            }],
+            "temperature": 0.5,
+        })
+    );
+}
+
+#[tokio::test]
+async fn tool_call_then_the_results_go_back() {
+    let calls = json!([
+        {"type": "text", "text": "Reading both."},
+        {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "a"}},
+        {"type": "tool_use", "id": "toolu_2", "name": "read_file", "input": {"path": "b"}},
+    ]);
+    let server = TestServer::script(vec![
+        Reply::json(200, message(calls, "tool_use")),
+        text_reply("Done."),
+    ])
+    .await;
+    let client = client(&server.url, 0);
+    let mut messages = vec![Message::user("read a and b")];
+    let first = client
+        .chat(&request(messages.clone()), false, &mut NoStream)
+        .await
+        .unwrap();
+    assert_eq!(first.stop_reason, StopReason::ToolUse);
+    assert_eq!(first.message.content, "Reading both.");
+    assert_eq!(
+        first.message.tool_calls[1],
+        ToolCall {
+            id: "toolu_2".into(),
+            name: "read_file".into(),
+            arguments: json!({"path": "b"})
+        }
+    );
+
+    messages.push(first.message);
+    messages.push(Message::tool_result("toolu_1", "A", false));
+    messages.push(Message::tool_result("toolu_2", "no such file", true));
+    let second = client
+        .chat(&request(messages), false, &mut NoStream)
+        .await
+        .unwrap();
+    assert_eq!(second.message.content, "Done.");
+
+    assert_eq!(
+        server.requests()[1].body["messages"],
+        json!([
+            {"role": "user", "content": [{"type": "text", "text": "read a and b"}]},
+            {"role": "assistant", "content": [
+                {"type": "text", "text": "Reading both."},
+                {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "a"}},
+                {"type": "tool_use", "id": "toolu_2", "name": "read_file", "input": {"path": "b"}},
+            ]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "A"},
+                {"type": "tool_result", "tool_use_id": "toolu_2", "content": "no such file", "is_error": true},
+            ]},
+        ])
+    );
+}
+
+fn stream_start() -> String {
+    event(
+        "message_start",
+        &json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant",
+            "content": [], "stop_reason": null, "usage": {"input_tokens": 25, "output_tokens": 1}}}),
+    )
+}
+
+fn text_delta(text: &str) -> String {
+    event(
+        "content_block_delta",
+        &json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}),
+    )
+}
+
+#[tokio::test]
+async fn streaming_text_and_tool_input_fragments() {
+    let chunks = vec![
+        stream_start(),
+        event(
+            "content_block_start",
+            &json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        ),
+        event("ping", &json!({"type": "ping"})),
+        text_delta("Let me "),
+        text_delta("look"),
+        text_delta("."),
+        event(
+            "content_block_stop",
+            &json!({"type": "content_block_stop", "index": 0}),
+        ),
+        event(
+            "content_block_start",
+            &json!({"type": "content_block_start", "index": 1, "content_block":
+                {"type": "tool_use", "id": "toolu_9", "name": "read_file", "input": {}}}),
+        ),
+        event(
+            "content_block_delta",
+            &json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": ""}}),
+        ),
+        event(
+            "content_block_delta",
+            &json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": "{\"path\": \"a"}}),
+        ),
+        event(
+            "content_block_delta",
+            &json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": ".txt\"}"}}),
+        ),
+        event(
+            "content_block_stop",
+            &json!({"type": "content_block_stop", "index": 1}),
+        ),
+        event(
+            "content_block_start",
+            &json!({"type": "content_block_start", "index": 2, "content_block":
+                {"type": "tool_use", "id": "toolu_10", "name": "list", "input": {}}}),
+        ),
+        event(
+            "content_block_stop",
+            &json!({"type": "content_block_stop", "index": 2}),
+        ),
+        event(
+            "message_delta",
+            &json!({"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": null},
+                "usage": {"output_tokens": 17}}),
+        ),
+        event("message_stop", &json!({"type": "message_stop"})),
+    ];
+    let server = TestServer::script(vec![Reply::sse(chunks)]).await;
+    let mut pieces = Vec::new();
+    let answer = client(&server.url, 0)
+        .chat(
+            &request(vec![Message::user("read a.txt")]),
+            true,
+            &mut collect(&mut pieces),
+        )
+        .await
+        .unwrap();
+    assert_eq!(pieces, ["Let me ", "look", "."]);
+    assert_eq!(answer.message.content, pieces.concat());
+    assert_eq!(answer.stop_reason, StopReason::ToolUse);
+    assert_eq!(
+        answer.usage,
+        Usage {
+            input_tokens: 25,
+            output_tokens: 17
+        }
+    );
+    assert_eq!(
+        answer.message.tool_calls,
+        vec![
+            ToolCall {
+                id: "toolu_9".into(),
+                name: "read_file".into(),
+                arguments: json!({"path": "a.txt"})
+            },
+            ToolCall {
+                id: "toolu_10".into(),
+                name: "list".into(),
+                arguments: json!({})
+            },
+        ]
+    );
+    let sent = &server.requests()[0];
+    assert_eq!(sent.body["stream"], json!(true));
+    assert_eq!(sent.header("accept"), Some("text/event-stream"));
+}
+
+#[tokio::test]
+async fn overloaded_mid_stream_after_text_is_an_error_without_retry() {
+    let chunks = vec![
+        stream_start(),
+        text_delta("Half an "),
+        event(
+            "error",
+            &json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+        ),
+    ];
+    let server = TestServer::script(vec![Reply::sse(chunks)]).await;
+    let mut pieces = Vec::new();
+    let err = client(&server.url, 3)
+        .chat(
+            &request(vec![Message::user("x")]),
+            true,
+            &mut collect(&mut pieces),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, LlmError::Http { status: 529, attempts: 1, ref message, .. } if message == "Overloaded"),
+        "{err:?}"
+    );
+    assert_eq!(pieces, ["Half an "]);
+    assert_eq!(server.count(), 1);
+}
+
+#[tokio::test]
+async fn overloaded_before_any_text_is_retried() {
+    let overloaded = Reply::sse(vec![
+        stream_start(),
+        event(
+            "error",
+            &json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+        ),
+    ]);
+    let ok = Reply::sse(vec![
+        stream_start(),
+        text_delta("fine"),
+        event(
+            "message_delta",
+            &json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 2}}),
+        ),
+        event("message_stop", &json!({"type": "message_stop"})),
+    ]);
+    let server = TestServer::script(vec![overloaded, ok]).await;
+    let mut pieces = Vec::new();
+    let answer = client(&server.url, 2)
+        .chat(
+            &request(vec![Message::user("x")]),
+            true,
+            &mut collect(&mut pieces),
+        )
+        .await
+        .unwrap();
+    assert_eq!(answer.message.content, "fine");
+    assert_eq!(answer.stop_reason, StopReason::EndTurn);
+    assert_eq!(pieces, ["fine"]);
+    assert_eq!(server.count(), 2);
+}
+
+#[tokio::test]
+async fn a_stream_that_stalls_after_text_times_out_without_retry() {
+    let server = TestServer::script(vec![
+        Reply::sse(vec![
+            stream_start(),
+            text_delta("Start"),
+            text_delta(" never ends"),
+        ])
+        .stall(2, Duration::from_secs(5)),
+    ])
+    .await;
+    let mut config = config(ProviderKind::Anthropic, &server.url, Some(KEY), 3);
+    config.timeout = Duration::from_millis(500);
+    let mut pieces = Vec::new();
+    let err = AnthropicClient::new(config)
+        .unwrap()
+        .chat(
+            &request(vec![Message::user("x")]),
+            true,
+            &mut collect(&mut pieces),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, LlmError::Timeout { attempts: 1, .. }),
+        "{err:?}"
+    );
+    assert_eq!(pieces, ["Start"]);
+    assert_eq!(server.count(), 1);
+}
+
+#[tokio::test]
+async fn rate_limited_then_ok_after_two_attempts() {
+    let server = TestServer::script(vec![
+        api_error(
+            429,
+            "rate_limit_error",
+            "Number of requests has exceeded your rate limit",
+        )
+        .header("retry-after", "0"),
+        text_reply("finally"),
+    ])
+    .await;
+    let answer = client(&server.url, 3)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap();
+    assert_eq!(answer.message.content, "finally");
+    assert_eq!(server.count(), 2);
+}
+
+#[tokio::test]
+async fn overloaded_529_exhausts_the_retries() {
+    let server = TestServer::script(vec![api_error(529, "overloaded_error", "Overloaded")]).await;
+    let err = client(&server.url, 1)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            LlmError::Http {
+                status: 529,
+                attempts: 2,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(server.count(), 2);
+}
+
+#[tokio::test]
+async fn server_errors_exhaust_the_retries() {
+    let server =
+        TestServer::script(vec![api_error(500, "api_error", "Internal server error")]).await;
+    let err = client(&server.url, 2)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, LlmError::Http { status: 500, attempts: 3, ref message, .. } if message == "Internal server error"),
+        "{err:?}"
+    );
+    assert_eq!(server.count(), 3);
+}
+
+#[tokio::test]
+async fn malformed_json_on_200() {
+    let server = TestServer::script(vec![Reply::raw(
+        200,
+        "application/json",
+        "<html>proxy</html>",
+    )])
+    .await;
+    let err = client(&server.url, 2)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LlmError::Malformed { .. }), "{err:?}");
+    assert_eq!(server.count(), 1);
+}
+
+#[tokio::test]
+async fn a_slow_server_times_out() {
+    let server = TestServer::script(vec![text_reply("late").delay(Duration::from_secs(3))]).await;
+    let mut config = config(ProviderKind::Anthropic, &server.url, Some(KEY), 0);
+    config.timeout = Duration::from_millis(300);
+    let started = Instant::now();
+    let err = AnthropicClient::new(config)
+        .unwrap()
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, LlmError::Timeout { attempts: 1, .. }),
+        "{err:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(2));
+}
+
+#[tokio::test]
+async fn bad_key_is_auth_and_never_shown() {
+    let server = TestServer::script(vec![api_error(
+        401,
+        "authentication_error",
+        "invalid x-api-key",
+    )])
+    .await;
+    let client = client(&server.url, 3);
+    let err = client
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, LlmError::Auth { status: 401, ref message, .. } if message == "invalid x-api-key"),
+        "{err:?}"
+    );
+    assert_eq!(server.count(), 1);
+    for shown in [err.to_string(), format!("{err:?}"), format!("{client:?}")] {
+        assert!(!shown.contains(KEY), "{shown}");
+        assert!(!shown.contains("very-secret"), "{shown}");
+    }
+}
+
+#[tokio::test]
+async fn context_overflow() {
+    let server = TestServer::script(vec![api_error(
+        400,
+        "invalid_request_error",
+        "prompt is too long: 210000 tokens > 200000 maximum",
+    )])
+    .await;
+    let err = client(&server.url, 2)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LlmError::ContextOverflow { .. }), "{err:?}");
+}
+
+#[tokio::test]
+async fn unknown_model() {
+    let server = TestServer::script(vec![api_error(
+        404,
+        "not_found_error",
+        "model: claude-test",
+    )])
+    .await;
+    let err = client(&server.url, 2)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, LlmError::UnknownModel { ref model, ref message, .. } if model == "claude-test" && message == "model: claude-test"),
+        "{err:?}"
+    );
+    assert_eq!(server.count(), 1);
+}
+
+#[tokio::test]
+async fn connection_refused_is_transport() {
+    let url = refused_url();
+    let err = client(&url, 1)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    match &err {
+        LlmError::Transport {
+            url: shown,
+            provider,
+            ..
+        } => {
+            assert_eq!(shown, &format!("{url}/v1/messages"));
+            assert_eq!(provider, "test");
+        }
+        other => panic!("{other:?}"),
+    }
+}

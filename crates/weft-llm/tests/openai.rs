@@ -1,0 +1,487 @@
+//! The OpenAI-compatible client against a real loopback server.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Reply, TestServer, collect, config, data, refused_url};
+use serde_json::{Value, json};
+use weft_llm::{
+    ChatModel, ChatRequest, LlmError, Message, NoStream, OpenAiClient, ProviderKind, StopReason,
+    ToolCall, ToolSpec, Usage,
+};
+
+const KEY: &str = "sk-test-very-secret-4242";
+
+fn client(url: &str, max_retries: u32) -> OpenAiClient {
+    OpenAiClient::new(config(ProviderKind::OpenAi, url, Some(KEY), max_retries)).unwrap()
+}
+
+fn read_tool() -> ToolSpec {
+    ToolSpec {
+        name: "read_file".into(),
+        description: "Reads a file".into(),
+        input_schema: json!({"type": "object", "properties": {"path": {"type": "string"}}}),
+    }
+}
+
+fn request(messages: Vec<Message>) -> ChatRequest {
+    ChatRequest {
+        model: "gpt-test".into(),
+        system: Some("You are terse.".into()),
+        messages,
+        tools: vec![read_tool()],
+        temperature: Some(0.2),
+        max_tokens: Some(100),
+    }
+}
+
+fn completion(message: Value, finish: &str) -> Value {
+    json!({
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": {"prompt_tokens": 12, "completion_tokens": 3, "total_tokens": 15},
+    })
+}
+
+fn text_reply(text: &str) -> Reply {
+    Reply::json(
+        200,
+        completion(json!({"role": "assistant", "content": text}), "stop"),
+    )
+}
+
+#[tokio::test]
+async fn plain_answer_and_the_exact_request() {
+    let server = TestServer::script(vec![text_reply("Hello!")]).await;
+    // A trailing slash on the base URL is trimmed.
+    let client = client(&format!("{}/v1/", server.url), 0);
+    let mut pieces = Vec::new();
+    let answer = client
+        .chat(
+            &request(vec![Message::user("hi")]),
+            false,
+            &mut collect(&mut pieces),
+        )
+        .await
+        .unwrap();
+    assert_eq!(answer.message.content, "Hello!");
+    assert!(answer.message.tool_calls.is_empty());
+    assert_eq!(answer.stop_reason, StopReason::EndTurn);
+    assert_eq!(
+        answer.usage,
+        Usage {
+            input_tokens: 12,
+            output_tokens: 3
+        }
+    );
+    assert!(
+        pieces.is_empty(),
+        "the sink is not called without streaming"
+    );
+    assert_eq!(client.provider(), "test");
+
+    let sent = &server.requests()[0];
+    assert_eq!(sent.path, "/v1/chat/completions");
+    assert_eq!(
+        sent.header("authorization"),
+        Some(format!("Bearer {KEY}").as_str())
+    );
+    assert_eq!(sent.header("content-type"), Some("application/json"));
+    assert_eq!(
+        sent.body,
+        json!({
+            "model": "gpt-test",
+            "messages": [
+                {"role": "system", "content": "You are terse."},
+                {"role": "user", "content": "hi"},
+            ],
+            "tools": [{"type": "function", "function": {
+                "name": "read_file",
+                "description": "Reads a file",
+                "parameters": {"type": "object", "properties": {"path": {"type": "string"}}},
+            }}],
+            "temperature": 0.2,
+            "max_tokens": 100,
+        })
+    );
+}
+
+#[tokio::test]
+async fn no_key_no_tools_no_options() {
+    let server = TestServer::script(vec![text_reply("ok")]).await;
+    let client = OpenAiClient::new(config(ProviderKind::OpenAi, &server.url, None, 0)).unwrap();
+    let request = ChatRequest {
+        model: "llama".into(),
+        system: None,
+        messages: vec![Message::user("hi")],
+        tools: vec![],
+        temperature: None,
+        max_tokens: None,
+    };
+    client.chat(&request, false, &mut NoStream).await.unwrap();
+    let sent = &server.requests()[0];
+    assert_eq!(sent.header("authorization"), None);
+    assert_eq!(
+        sent.body,
+        json!({"model": "llama", "messages": [{"role": "user", "content": "hi"}]})
+    );
+}
+
+#[tokio::test]
+async fn tool_call_then_the_result_goes_back() {
+    let call = json!({
+        "role": "assistant",
+        "content": null,
+        "tool_calls": [{"id": "call_abc", "type": "function",
+            "function": {"name": "read_file", "arguments": "{\"path\":\"src/lib.rs\"}"}}],
+    });
+    let server = TestServer::script(vec![
+        Reply::json(200, completion(call, "tool_calls")),
+        text_reply("It has 3 lines."),
+    ])
+    .await;
+    let client = client(&server.url, 0);
+    let mut messages = vec![Message::user("how long is src/lib.rs?")];
+    let first = client
+        .chat(&request(messages.clone()), false, &mut NoStream)
+        .await
+        .unwrap();
+    assert_eq!(first.stop_reason, StopReason::ToolUse);
+    assert_eq!(first.message.content, "");
+    assert_eq!(
+        first.message.tool_calls,
+        vec![ToolCall {
+            id: "call_abc".into(),
+            name: "read_file".into(),
+            arguments: json!({"path": "src/lib.rs"}),
+        }]
+    );
+
+    messages.push(first.message);
+    messages.push(Message::tool_result("call_abc", "a\nb\nc", false));
+    let second = client
+        .chat(&request(messages), false, &mut NoStream)
+        .await
+        .unwrap();
+    assert_eq!(second.message.content, "It has 3 lines.");
+
+    let sent = &server.requests()[1].body["messages"];
+    assert_eq!(
+        sent,
+        &json!([
+            {"role": "system", "content": "You are terse."},
+            {"role": "user", "content": "how long is src/lib.rs?"},
+            {"role": "assistant", "content": null, "tool_calls": [{"id": "call_abc", "type": "function",
+                "function": {"name": "read_file", "arguments": "{\"path\":\"src/lib.rs\"}"}}]},
+            {"role": "tool", "tool_call_id": "call_abc", "content": "a\nb\nc"},
+        ])
+    );
+}
+
+fn delta(delta: Value, finish: Option<&str>) -> String {
+    data(
+        &json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}),
+    )
+}
+
+#[tokio::test]
+async fn streaming_text_and_tool_call_fragments() {
+    let chunks = vec![
+        delta(json!({"role": "assistant", "content": ""}), None),
+        delta(json!({"content": "Let me "}), None),
+        delta(json!({"content": "look"}), None),
+        delta(json!({"content": "."}), None),
+        delta(
+            json!({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                "function": {"name": "read_file", "arguments": ""}}]}),
+            None,
+        ),
+        delta(
+            json!({"tool_calls": [{"index": 0, "function": {"arguments": "{\"pa"}}]}),
+            None,
+        ),
+        delta(
+            json!({"tool_calls": [{"index": 0, "function": {"arguments": "th\": \"a.txt\"}"}}]}),
+            None,
+        ),
+        delta(json!({}), Some("tool_calls")),
+        data(&json!({"choices": [], "usage": {"prompt_tokens": 20, "completion_tokens": 9}})),
+        "data: [DONE]\n\n".to_owned(),
+    ];
+    let server = TestServer::script(vec![Reply::sse(chunks)]).await;
+    let client = client(&server.url, 0);
+    let mut pieces = Vec::new();
+    let answer = client
+        .chat(
+            &request(vec![Message::user("read a.txt")]),
+            true,
+            &mut collect(&mut pieces),
+        )
+        .await
+        .unwrap();
+    assert_eq!(pieces, ["Let me ", "look", "."]);
+    assert_eq!(answer.message.content, pieces.concat());
+    assert_eq!(answer.stop_reason, StopReason::ToolUse);
+    assert_eq!(
+        answer.usage,
+        Usage {
+            input_tokens: 20,
+            output_tokens: 9
+        }
+    );
+    assert_eq!(answer.message.tool_calls.len(), 1);
+    assert_eq!(answer.message.tool_calls[0].id, "call_1");
+    assert_eq!(answer.message.tool_calls[0].name, "read_file");
+    assert_eq!(
+        answer.message.tool_calls[0].arguments,
+        json!({"path": "a.txt"})
+    );
+
+    let sent = &server.requests()[0];
+    assert_eq!(sent.body["stream"], json!(true));
+    assert_eq!(sent.body["stream_options"], json!({"include_usage": true}));
+    assert_eq!(sent.header("accept"), Some("text/event-stream"));
+}
+
+#[tokio::test]
+async fn a_stream_split_mid_event_still_parses() {
+    let whole = delta(json!({"content": "split"}), Some("stop"));
+    let (a, b) = whole.split_at(17);
+    let server = TestServer::script(vec![Reply::sse(vec![
+        a.to_owned(),
+        b.to_owned(),
+        "data: [DONE]\n\n".into(),
+    ])])
+    .await;
+    let mut pieces = Vec::new();
+    let answer = client(&server.url, 0)
+        .chat(
+            &request(vec![Message::user("x")]),
+            true,
+            &mut collect(&mut pieces),
+        )
+        .await
+        .unwrap();
+    assert_eq!(answer.message.content, "split");
+    assert_eq!(pieces, ["split"]);
+}
+
+#[tokio::test]
+async fn a_stream_without_choices_is_malformed() {
+    let server = TestServer::script(vec![Reply::sse(vec!["data: [DONE]\n\n".into()])]).await;
+    let err = client(&server.url, 2)
+        .chat(&request(vec![Message::user("x")]), true, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LlmError::Malformed { .. }), "{err:?}");
+    assert_eq!(server.count(), 1, "malformed answers are not retried");
+}
+
+#[tokio::test]
+async fn an_error_after_streamed_text_is_returned_not_retried() {
+    let chunks = vec![
+        delta(json!({"content": "Half an "}), None),
+        data(&json!({"error": {"message": "upstream went away", "code": 502}})),
+    ];
+    let server = TestServer::script(vec![Reply::sse(chunks)]).await;
+    let mut pieces = Vec::new();
+    let err = client(&server.url, 3)
+        .chat(
+            &request(vec![Message::user("x")]),
+            true,
+            &mut collect(&mut pieces),
+        )
+        .await
+        .unwrap_err();
+    match err {
+        LlmError::Http {
+            status: 502,
+            attempts: 1,
+            message,
+            ..
+        } => {
+            assert_eq!(message, "upstream went away");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(pieces, ["Half an "]);
+    assert_eq!(server.count(), 1);
+}
+
+#[tokio::test]
+async fn rate_limited_then_ok_after_two_attempts() {
+    let server = TestServer::script(vec![
+        Reply::json(
+            429,
+            json!({"error": {"message": "slow down", "type": "requests"}}),
+        )
+        .header("retry-after", "0"),
+        text_reply("finally"),
+    ])
+    .await;
+    let answer = client(&server.url, 3)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap();
+    assert_eq!(answer.message.content, "finally");
+    assert_eq!(server.count(), 2);
+}
+
+#[tokio::test]
+async fn rate_limited_every_time() {
+    let server = TestServer::script(vec![
+        Reply::json(429, json!({"error": {"message": "slow down"}})).header("retry-after-ms", "1"),
+    ])
+    .await;
+    let err = client(&server.url, 1)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, LlmError::RateLimited { attempts: 2, .. }),
+        "{err:?}"
+    );
+    assert_eq!(server.count(), 2);
+}
+
+#[tokio::test]
+async fn server_errors_exhaust_the_retries() {
+    let server = TestServer::script(vec![Reply::json(
+        500,
+        json!({"error": {"message": "boom"}}),
+    )])
+    .await;
+    let err = client(&server.url, 2)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    match err {
+        LlmError::Http {
+            status: 500,
+            attempts: 3,
+            message,
+            ..
+        } => assert_eq!(message, "boom"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(server.count(), 3);
+}
+
+#[tokio::test]
+async fn malformed_json_on_200() {
+    let server =
+        TestServer::script(vec![Reply::raw(200, "application/json", "{\"choices\": [")]).await;
+    let err = client(&server.url, 2)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LlmError::Malformed { .. }), "{err:?}");
+}
+
+#[tokio::test]
+async fn a_slow_server_times_out() {
+    let server = TestServer::script(vec![text_reply("late").delay(Duration::from_secs(3))]).await;
+    let mut config = config(ProviderKind::OpenAi, &server.url, Some(KEY), 0);
+    config.timeout = Duration::from_millis(300);
+    let started = Instant::now();
+    let err = OpenAiClient::new(config)
+        .unwrap()
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, LlmError::Timeout { attempts: 1, timeout, .. } if timeout == Duration::from_millis(300)),
+        "{err:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(2));
+}
+
+#[tokio::test]
+async fn bad_key_is_auth_and_never_shown() {
+    let server = TestServer::script(vec![Reply::json(
+        401,
+        json!({"error": {"message": "Incorrect API key provided", "type": "invalid_request_error", "code": "invalid_api_key"}}),
+    )])
+    .await;
+    let client = client(&server.url, 3);
+    let err = client
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LlmError::Auth { status: 401, .. }), "{err:?}");
+    assert_eq!(server.count(), 1, "auth failures are not retried");
+    for shown in [err.to_string(), format!("{err:?}"), format!("{client:?}")] {
+        assert!(!shown.contains(KEY), "{shown}");
+        assert!(!shown.contains("very-secret"), "{shown}");
+    }
+}
+
+#[tokio::test]
+async fn a_key_echoed_by_the_server_is_scrubbed() {
+    let server = TestServer::script(vec![Reply::raw(
+        403,
+        "text/plain",
+        format!("key {KEY} denied"),
+    )])
+    .await;
+    let err = client(&server.url, 0)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LlmError::Auth { status: 403, .. }), "{err:?}");
+    assert!(!format!("{err} {err:?}").contains(KEY));
+}
+
+#[tokio::test]
+async fn context_overflow() {
+    let server = TestServer::script(vec![Reply::json(
+        400,
+        json!({"error": {"message": "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+            "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}),
+    )])
+    .await;
+    let err = client(&server.url, 2)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LlmError::ContextOverflow { .. }), "{err:?}");
+    assert_eq!(server.count(), 1);
+}
+
+#[tokio::test]
+async fn unknown_model() {
+    let server = TestServer::script(vec![Reply::json(
+        404,
+        json!({"error": {"message": "The model `gpt-test` does not exist or you do not have access to it.",
+            "type": "invalid_request_error", "code": "model_not_found"}}),
+    )])
+    .await;
+    let err = client(&server.url, 2)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, LlmError::UnknownModel { ref model, .. } if model == "gpt-test"),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn connection_refused_is_transport_without_credentials() {
+    let url = refused_url().replace("http://", "http://user:hunter2@");
+    let err = client(&url, 1)
+        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
+        .await
+        .unwrap_err();
+    match &err {
+        LlmError::Transport { url: shown, .. } => {
+            assert!(shown.starts_with("http://127.0.0.1:"), "{shown}");
+            assert!(shown.ends_with("/chat/completions"), "{shown}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!format!("{err} {err:?}").contains("hunter2"));
+}

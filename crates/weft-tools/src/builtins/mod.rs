@@ -1,0 +1,162 @@
+//! The built-in tools and the configuration they are built from.
+
+mod atomic;
+mod content;
+mod fs;
+mod input;
+mod memory;
+mod search;
+mod shell;
+mod walk;
+mod web;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::{FsScope, Tool, ToolRegistry};
+
+/// Every built-in tool's name, in a stable order.
+pub const BUILTIN_TOOL_NAMES: [&str; 10] = [
+    "read_file",
+    "write_file",
+    "edit_file",
+    "list_directory",
+    "glob",
+    "grep",
+    "exec_shell",
+    "memory_read",
+    "memory_write",
+    "web_fetch",
+];
+
+/// The built-in tools that only read the workspace (safe to allow without asking).
+pub const READ_ONLY_TOOLS: [&str; 4] = ["read_file", "grep", "glob", "list_directory"];
+
+/// What the built-in tools are built from.
+#[derive(Debug, Clone)]
+pub struct BuiltinConfig {
+    /// The directories file, search and shell tools may touch.
+    pub scope: FsScope,
+    /// The file `memory_read`/`memory_write` use; the runtime's own file, not confined to
+    /// the scope.
+    pub memory_file: PathBuf,
+    /// Limits for `exec_shell`.
+    pub exec: ExecConfig,
+    /// Settings for `web_fetch`; `None` leaves the tool out.
+    pub web_fetch: Option<WebFetchConfig>,
+}
+
+/// Limits for `exec_shell`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecConfig {
+    /// Timeout when the call gives none (default 120 s).
+    pub timeout: Duration,
+    /// The largest timeout a call may ask for (default 600 s).
+    pub max_timeout: Duration,
+    /// Bytes kept of each of stdout and stderr (default 30,000).
+    pub output_cap: usize,
+    /// The shell run as `<shell> -c <command>` (default `/bin/sh`).
+    pub shell: PathBuf,
+}
+
+impl Default for ExecConfig {
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(120),
+            max_timeout: Duration::from_secs(600),
+            output_cap: 30_000,
+            shell: PathBuf::from("/bin/sh"),
+        }
+    }
+}
+
+/// Settings for `web_fetch`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebFetchConfig {
+    /// Timeout for the whole request, body included (default 30 s).
+    pub timeout: Duration,
+    /// The largest body kept (default 1 MiB); a call may ask for less.
+    pub max_bytes: usize,
+    /// Hosts that may be fetched; `None` allows any. An entry `example.com` also allows
+    /// its subdomains.
+    pub allowed_domains: Option<Vec<String>>,
+}
+
+impl Default for WebFetchConfig {
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(30),
+            max_bytes: 1024 * 1024,
+            allowed_domains: None,
+        }
+    }
+}
+
+/// Builds the built-in tools in [`BUILTIN_TOOL_NAMES`] order; `web_fetch` only when
+/// `config.web_fetch` is set.
+pub fn builtin_tools(config: &BuiltinConfig) -> Vec<Arc<dyn Tool>> {
+    let scope = Arc::new(config.scope.clone());
+    let mut tools: Vec<Arc<dyn Tool>> = vec![
+        Arc::new(fs::ReadFile::new(Arc::clone(&scope))),
+        Arc::new(fs::WriteFile::new(Arc::clone(&scope))),
+        Arc::new(fs::EditFile::new(Arc::clone(&scope))),
+        Arc::new(fs::ListDirectory::new(Arc::clone(&scope))),
+        Arc::new(search::Glob::new(Arc::clone(&scope))),
+        Arc::new(search::Grep::new(Arc::clone(&scope))),
+        Arc::new(shell::ExecShell::new(
+            Arc::clone(&scope),
+            config.exec.clone(),
+        )),
+        Arc::new(memory::MemoryRead::new(config.memory_file.clone())),
+        Arc::new(memory::MemoryWrite::new(config.memory_file.clone())),
+    ];
+    if let Some(web) = &config.web_fetch {
+        tools.push(Arc::new(web::WebFetch::new(web.clone())));
+    }
+    tools
+}
+
+/// A registry holding [`builtin_tools`].
+pub fn builtin_registry(config: &BuiltinConfig) -> ToolRegistry {
+    let mut registry = ToolRegistry::new();
+    for tool in builtin_tools(config) {
+        registry.register(tool);
+    }
+    registry
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_the_tools_and_schemas_are_closed_objects() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = BuiltinConfig {
+            scope: FsScope::new(dir.path().to_path_buf(), vec![]).unwrap(),
+            memory_file: dir.path().join("memory.md"),
+            exec: ExecConfig::default(),
+            web_fetch: Some(WebFetchConfig::default()),
+        };
+        let tools = builtin_tools(&config);
+        let names: Vec<&str> = tools.iter().map(|t| t.name()).collect();
+        assert_eq!(names, BUILTIN_TOOL_NAMES);
+        for tool in &tools {
+            let schema = tool.input_schema();
+            assert_eq!(schema["type"], "object", "{}", tool.name());
+            assert_eq!(schema["additionalProperties"], false, "{}", tool.name());
+            assert!(schema["properties"].is_object(), "{}", tool.name());
+            assert!(schema["required"].is_array(), "{}", tool.name());
+            for required in schema["required"].as_array().unwrap() {
+                let key = required.as_str().unwrap();
+                assert!(schema["properties"].get(key).is_some(), "{}", tool.name());
+            }
+            assert!(!tool.description().is_empty());
+        }
+        for name in READ_ONLY_TOOLS {
+            assert!(BUILTIN_TOOL_NAMES.contains(&name));
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! The `exec_shell` tool: runs a command through the shell, with a timeout that kills the
+//! whole process group.
+
+use std::collections::VecDeque;
+use std::os::unix::process::ExitStatusExt;
+use std::process::{ExitStatus, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde::Deserialize;
+use serde_json::json;
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::sync::watch;
+
+use super::ExecConfig;
+use super::content::{ceil_boundary, floor_boundary};
+use super::input::parse;
+use crate::{FsScope, Tool, ToolError, ToolOutput};
+
+/// How long output is still read after the shell exits: enough for bytes already in the
+/// pipe, short enough that a background process holding the pipe open does not stall us.
+const DRAIN_GRACE: Duration = Duration::from_millis(500);
+
+/// `exec_shell`: runs `<shell> -c <command>` in the workspace.
+pub(crate) struct ExecShell {
+    scope: Arc<FsScope>,
+    config: ExecConfig,
+}
+
+impl ExecShell {
+    pub(crate) fn new(scope: Arc<FsScope>, config: ExecConfig) -> Self {
+        Self { scope, config }
+    }
+
+    fn timeout(&self, asked: Option<u64>) -> Result<Duration, ToolError> {
+        let max = self.config.max_timeout;
+        match asked {
+            None => Ok(self.config.timeout.min(max)),
+            Some(secs) if secs == 0 || Duration::from_secs(secs) > max => {
+                Err(ToolError::InvalidInput(format!(
+                    "timeout_secs must be between 1 and {}",
+                    max.as_secs()
+                )))
+            }
+            Some(secs) => Ok(Duration::from_secs(secs)),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExecInput {
+    command: String,
+    timeout_secs: Option<u64>,
+    cwd: Option<String>,
+}
+
+#[async_trait]
+impl Tool for ExecShell {
+    fn name(&self) -> &str {
+        "exec_shell"
+    }
+
+    fn description(&self) -> &str {
+        "Runs a shell command in the workspace (or cwd) and returns its exit code, stdout and stderr. Stdin is empty; the command is killed, with everything it started, when the timeout passes."
+    }
+
+    fn input_schema(&self) -> serde_json::Value {
+        json!({
+            "type": "object",
+            "properties": {
+                "command": {"type": "string", "description": "The command line, run with `sh -c`."},
+                "timeout_secs": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": self.config.max_timeout.as_secs(),
+                    "description": format!("Seconds before the command is killed (default {}).", self.config.timeout.as_secs())
+                },
+                "cwd": {"type": "string", "description": "Working directory inside the workspace (default: the workspace root)."}
+            },
+            "required": ["command"],
+            "additionalProperties": false
+        })
+    }
+
+    async fn call(&self, input: serde_json::Value) -> Result<ToolOutput, ToolError> {
+        let input: ExecInput = parse(self.name(), input)?;
+        if input.command.trim().is_empty() {
+            return Err(ToolError::InvalidInput("command is empty".to_owned()));
+        }
+        let timeout = self.timeout(input.timeout_secs)?;
+        let cwd = self.scope.resolve(input.cwd.as_deref().unwrap_or("."))?;
+        if !tokio::fs::metadata(&cwd).await.is_ok_and(|m| m.is_dir()) {
+            return Err(ToolError::Failed(format!(
+                "cwd {} is not a directory",
+                self.scope.display(&cwd)
+            )));
+        }
+        let mut child = tokio::process::Command::new(&self.config.shell)
+            .arg("-c")
+            .arg(&input.command)
+            .current_dir(&cwd)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            // Its own group, so a timeout can kill what the command started too.
+            .process_group(0)
+            .spawn()
+            .map_err(|e| {
+                ToolError::Failed(format!(
+                    "could not start {}: {e}",
+                    self.config.shell.display()
+                ))
+            })?;
+        // Declared after `child` so it drops first: the group is killed while the shell
+        // is still unreaped and its group id cannot have been reused.
+        let mut group = GroupKiller { pgid: child.id() };
+        tracing::debug!(command = %input.command, pgid = ?group.pgid, "exec_shell started");
+
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let cap = self.config.output_cap;
+        let mut stdout = tokio::spawn(capture(child.stdout.take(), cap, stop_rx.clone()));
+        let mut stderr = tokio::spawn(capture(child.stderr.take(), cap, stop_rx));
+
+        let status = match tokio::time::timeout(timeout, child.wait()).await {
+            Err(_) => {
+                group.kill_and_wait().await;
+                // Reap the shell; the group kill has already hit it.
+                let _ = child.kill().await;
+                stdout.abort();
+                stderr.abort();
+                return Err(ToolError::Timeout(timeout));
+            }
+            Ok(Err(e)) => return Err(ToolError::Failed(format!("waiting for the command: {e}"))),
+            Ok(Ok(status)) => status,
+        };
+        // A normal exit leaves background jobs alone, as a shell would.
+        group.disarm();
+
+        let (mut out, mut err) = (None, None);
+        let drained = tokio::time::timeout(DRAIN_GRACE, async {
+            out = Some((&mut stdout).await.unwrap_or_default());
+            err = Some((&mut stderr).await.unwrap_or_default());
+        })
+        .await
+        .is_ok();
+        let _ = stop_tx.send(true);
+        let out = match out {
+            Some(out) => out,
+            None => stdout.await.unwrap_or_default(),
+        };
+        let err = match err {
+            Some(err) => err,
+            None => stderr.await.unwrap_or_default(),
+        };
+        tracing::debug!(?status, "exec_shell finished");
+        Ok(ToolOutput::text(report(status, &out, &err, !drained)))
+    }
+}
+
+/// Kills a process group on request or when dropped while armed (a cancelled call).
+struct GroupKiller {
+    pgid: Option<u32>,
+}
+
+impl GroupKiller {
+    fn disarm(&mut self) {
+        self.pgid = None;
+    }
+
+    async fn kill_and_wait(&mut self) {
+        if let Some(pgid) = self.pgid.take() {
+            let _ = tokio::task::spawn_blocking(move || kill_group(pgid)).await;
+        }
+    }
+}
+
+impl Drop for GroupKiller {
+    fn drop(&mut self) {
+        if let Some(pgid) = self.pgid.take() {
+            // Drop may run outside a runtime, so a plain thread does the waiting.
+            let _ = std::thread::Builder::new()
+                .name("weft-kill-group".to_owned())
+                .spawn(move || kill_group(pgid));
+        }
+    }
+}
+
+/// Sends SIGKILL to process group `pgid` with the `kill` command (signals need `unsafe`
+/// through libc, which this workspace forbids).
+fn kill_group(pgid: u32) {
+    // Guard against ever signalling "-1" (every process) or "-0" (our own group).
+    if pgid <= 1 {
+        return;
+    }
+    let result = std::process::Command::new("kill")
+        .args(["-s", "KILL", "--", &format!("-{pgid}")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    match result {
+        Ok(status) if status.success() => {}
+        // The group may already be gone; that is what we wanted.
+        Ok(status) => tracing::debug!(pgid, ?status, "kill reported failure"),
+        Err(err) => tracing::warn!(pgid, %err, "could not run kill to stop a timed-out command"),
+    }
+}
+
+/// What a stream produced: the first and last bytes, and how many there were in all.
+#[derive(Default)]
+struct Captured {
+    head: Vec<u8>,
+    tail: VecDeque<u8>,
+    total: usize,
+}
+
+/// Reads `stream` until it ends or `stop` is signalled, keeping at most `cap` bytes: the
+/// first half and the last half, since errors tend to be at the end of long output.
+async fn capture(
+    stream: Option<impl AsyncRead + Unpin>,
+    cap: usize,
+    mut stop: watch::Receiver<bool>,
+) -> Captured {
+    let mut captured = Captured::default();
+    let Some(mut stream) = stream else {
+        return captured;
+    };
+    let head_cap = cap - cap / 2;
+    let tail_cap = cap / 2;
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let n = tokio::select! {
+            read = stream.read(&mut buf) => match read {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            },
+            _ = stop.changed() => break,
+        };
+        captured.total += n;
+        let mut chunk = &buf[..n];
+        let to_head = chunk.len().min(head_cap - captured.head.len());
+        captured.head.extend_from_slice(&chunk[..to_head]);
+        chunk = &chunk[to_head..];
+        if chunk.len() >= tail_cap {
+            captured.tail.clear();
+            captured.tail.extend(&chunk[chunk.len() - tail_cap..]);
+        } else {
+            captured.tail.extend(chunk);
+            let excess = captured.tail.len().saturating_sub(tail_cap);
+            captured.tail.drain(..excess);
+        }
+    }
+    captured
+}
+
+impl Captured {
+    /// The kept text, with a note where bytes were dropped.
+    fn render(&self) -> String {
+        let tail: Vec<u8> = self.tail.iter().copied().collect();
+        let kept = self.head.len() + tail.len();
+        if kept == self.total {
+            let mut all = self.head.clone();
+            all.extend_from_slice(&tail);
+            return String::from_utf8_lossy(&all).into_owned();
+        }
+        let head_end = floor_boundary(&self.head, self.head.len());
+        let tail_start = ceil_boundary(&tail, 0);
+        let dropped = self.total - head_end - (tail.len() - tail_start);
+        let mut text = String::from_utf8_lossy(&self.head[..head_end]).into_owned();
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&format!("[truncated {dropped} bytes]\n"));
+        text.push_str(&String::from_utf8_lossy(&tail[tail_start..]));
+        text
+    }
+}
+
+/// The text the model sees: exit code or signal, then the non-empty streams.
+fn report(status: ExitStatus, out: &Captured, err: &Captured, cut_short: bool) -> String {
+    let mut text = match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit code: {code}"),
+        (None, Some(signal)) => format!("terminated by signal {signal}"),
+        (None, None) => "terminated".to_owned(),
+    };
+    for (name, captured) in [("stdout", out), ("stderr", err)] {
+        if captured.total == 0 {
+            continue;
+        }
+        let body = captured.render();
+        text.push_str(&format!("\n--- {name} ---\n"));
+        text.push_str(body.strip_suffix('\n').unwrap_or(&body));
+    }
+    if cut_short {
+        text.push_str(
+            "\n[background processes kept the output open after the shell exited; later output is not shown]",
+        );
+    }
+    text
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    async fn captured(data: &[u8], cap: usize) -> Captured {
+        let (_tx, rx) = watch::channel(false);
+        capture(Some(data), cap, rx).await
+    }
+
+    #[tokio::test]
+    async fn keeps_everything_under_the_cap() {
+        let c = captured(b"hello\n", 100).await;
+        assert_eq!(c.render(), "hello\n");
+    }
+
+    #[tokio::test]
+    async fn keeps_head_and_tail_over_the_cap() {
+        let data: Vec<u8> = (0..1000).map(|i| b'a' + (i % 26) as u8).collect();
+        let c = captured(&data, 100).await;
+        assert_eq!(c.total, 1000);
+        let text = c.render();
+        assert!(text.starts_with(std::str::from_utf8(&data[..50]).unwrap()));
+        assert!(text.ends_with(std::str::from_utf8(&data[950..]).unwrap()));
+        assert!(text.contains("[truncated 900 bytes]"));
+    }
+
+    #[tokio::test]
+    async fn never_splits_a_character() {
+        let data = "é".repeat(100);
+        let c = captured(data.as_bytes(), 11).await;
+        let text = c.render();
+        assert!(!text.contains('\u{FFFD}'), "{text}");
+    }
+}

@@ -1,0 +1,275 @@
+//! The directories file tools may touch, and how a model-supplied path is checked against them.
+
+use std::ffi::OsString;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+use crate::ToolError;
+
+/// How many symlinks one resolution may follow by hand before it gives up (the kernel's own
+/// limit is 40; a cycle of dangling links would otherwise never end).
+const MAX_LINK_HOPS: u32 = 40;
+
+/// The directories file tools may touch: a base directory (where relative paths start) and
+/// any extra roots. Every path is canonicalized before it is checked, so a symlink cannot lead
+/// a tool outside.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FsScope {
+    base: PathBuf,
+    roots: Vec<PathBuf>,
+}
+
+impl FsScope {
+    /// A scope rooted at `base` plus `extra_roots`; all of them must exist (they are
+    /// canonicalized here, so later checks compare real paths). `base` is always a root.
+    pub fn new(base: PathBuf, extra_roots: Vec<PathBuf>) -> io::Result<Self> {
+        let base = std::fs::canonicalize(&base)?;
+        let mut roots = vec![base.clone()];
+        for root in extra_roots {
+            let root = std::fs::canonicalize(&root)?;
+            if !roots.contains(&root) {
+                roots.push(root);
+            }
+        }
+        Ok(Self { base, roots })
+    }
+
+    /// The canonical base directory.
+    pub fn base(&self) -> &Path {
+        &self.base
+    }
+
+    /// Every canonical root, the base first.
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
+    /// True when the canonical `path` lies inside some root.
+    pub fn contains(&self, path: &Path) -> bool {
+        self.roots.iter().any(|root| path.starts_with(root))
+    }
+
+    /// Resolves a model-supplied path to a canonical path inside the scope.
+    ///
+    /// Relative paths start at the base; `~` is an ordinary name; `.` and `..` are applied
+    /// lexically; then the deepest existing ancestor is canonicalized (following symlinks,
+    /// also for a file that does not exist yet) and the result must lie inside a root.
+    pub fn resolve(&self, path: &str) -> Result<PathBuf, ToolError> {
+        if path.is_empty() {
+            return Err(ToolError::InvalidInput("path is empty".to_owned()));
+        }
+        let joined = self.base.join(path);
+        let lexical = normalize(&joined);
+        let resolved = canonicalize_lenient(&lexical, 0).map_err(|source| ToolError::Io {
+            path: PathBuf::from(path),
+            source,
+        })?;
+        if self.contains(&resolved) {
+            Ok(resolved)
+        } else {
+            Err(self.outside(path))
+        }
+    }
+
+    /// The error for `path` lying outside every root.
+    pub fn outside(&self, path: &str) -> ToolError {
+        ToolError::OutsideWorkspace {
+            path: path.to_owned(),
+            roots: self
+                .roots
+                .iter()
+                .map(|r| r.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+
+    /// `path` relative to the base when it lies inside it (`.` for the base itself),
+    /// otherwise the path as is; used to name files in tool output.
+    pub fn display(&self, path: &Path) -> String {
+        match path.strip_prefix(&self.base) {
+            Ok(rel) if rel.as_os_str().is_empty() => ".".to_owned(),
+            Ok(rel) => rel.display().to_string(),
+            Err(_) => path.display().to_string(),
+        }
+    }
+}
+
+/// Applies `.` and `..` without touching the file system; `..` at the root stays at the root.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// Canonicalizes the deepest existing ancestor of an absolute, normalized `path` and appends
+/// the rest. A dangling symlink on the way is followed by hand, so a file created through it
+/// is judged by where it would land.
+fn canonicalize_lenient(path: &Path, hops: u32) -> io::Result<PathBuf> {
+    let mut existing = path.to_path_buf();
+    let mut rest: Vec<OsString> = Vec::new();
+    loop {
+        match std::fs::canonicalize(&existing) {
+            Ok(mut canonical) => {
+                canonical.extend(rest.iter().rev());
+                return Ok(canonical);
+            }
+            Err(err) => {
+                let is_link = std::fs::symlink_metadata(&existing)
+                    .map(|m| m.file_type().is_symlink())
+                    .unwrap_or(false);
+                if is_link {
+                    if hops >= MAX_LINK_HOPS {
+                        return Err(io::Error::other("too many levels of symbolic links"));
+                    }
+                    let target = std::fs::read_link(&existing)?;
+                    let parent = existing.parent().unwrap_or(Path::new("/"));
+                    let mut next = std::fs::canonicalize(parent)?.join(target);
+                    next.extend(rest.iter().rev());
+                    return canonicalize_lenient(&normalize(&next), hops + 1);
+                }
+                match existing.file_name() {
+                    Some(name) => {
+                        rest.push(name.to_owned());
+                        existing.pop();
+                    }
+                    None => return Err(err),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use std::os::unix::fs::symlink;
+
+    use super::*;
+
+    fn setup() -> (tempfile::TempDir, tempfile::TempDir, FsScope) {
+        let inside = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::create_dir(inside.path().join("src")).unwrap();
+        std::fs::write(inside.path().join("src/a.txt"), "a").unwrap();
+        std::fs::write(outside.path().join("secret.txt"), "s").unwrap();
+        let scope = FsScope::new(inside.path().to_path_buf(), vec![]).unwrap();
+        (inside, outside, scope)
+    }
+
+    fn assert_outside(result: Result<PathBuf, ToolError>) {
+        match result {
+            Err(ToolError::OutsideWorkspace { .. }) => {}
+            other => panic!("expected OutsideWorkspace, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn relative_paths_start_at_base() {
+        let (_i, _o, scope) = setup();
+        let p = scope.resolve("src/./a.txt").unwrap();
+        assert_eq!(p, scope.base().join("src/a.txt"));
+        assert_eq!(scope.display(&p), "src/a.txt");
+        assert_eq!(scope.display(scope.base()), ".");
+        assert_eq!(scope.resolve(".").unwrap(), scope.base());
+    }
+
+    #[test]
+    fn dot_dot_escape_is_refused() {
+        let (_i, _o, scope) = setup();
+        assert_outside(scope.resolve("../x"));
+        assert_outside(scope.resolve("src/../../x"));
+        // A `..` that stays inside is fine.
+        assert_eq!(
+            scope.resolve("src/../src/a.txt").unwrap(),
+            scope.base().join("src/a.txt")
+        );
+    }
+
+    #[test]
+    fn absolute_outside_path_is_refused() {
+        let (_i, outside, scope) = setup();
+        assert_outside(scope.resolve(outside.path().join("secret.txt").to_str().unwrap()));
+        assert_outside(scope.resolve("/etc/passwd"));
+    }
+
+    #[test]
+    fn tilde_is_not_expanded() {
+        let (_i, _o, scope) = setup();
+        assert_eq!(scope.resolve("~/x").unwrap(), scope.base().join("~/x"));
+    }
+
+    #[test]
+    fn symlink_pointing_outside_is_refused() {
+        let (inside, outside, scope) = setup();
+        symlink(outside.path(), inside.path().join("out")).unwrap();
+        symlink(
+            outside.path().join("secret.txt"),
+            inside.path().join("secret"),
+        )
+        .unwrap();
+        assert_outside(scope.resolve("out/secret.txt"));
+        assert_outside(scope.resolve("out/new/file.txt"));
+        assert_outside(scope.resolve("secret"));
+    }
+
+    #[test]
+    fn dangling_symlink_pointing_outside_is_refused() {
+        let (inside, outside, scope) = setup();
+        symlink(
+            outside.path().join("new.txt"),
+            inside.path().join("dangling"),
+        )
+        .unwrap();
+        assert_outside(scope.resolve("dangling"));
+    }
+
+    #[test]
+    fn symlink_within_scope_is_followed() {
+        let (inside, _o, scope) = setup();
+        symlink(inside.path().join("src"), inside.path().join("alias")).unwrap();
+        assert_eq!(
+            scope.resolve("alias/a.txt").unwrap(),
+            scope.base().join("src/a.txt")
+        );
+    }
+
+    #[test]
+    fn new_nested_file_inside_is_accepted() {
+        let (_i, _o, scope) = setup();
+        assert_eq!(
+            scope.resolve("src/new/deeper/file.rs").unwrap(),
+            scope.base().join("src/new/deeper/file.rs")
+        );
+    }
+
+    #[test]
+    fn extra_roots_are_allowed() {
+        let (inside, outside, _) = setup();
+        let scope = FsScope::new(
+            inside.path().to_path_buf(),
+            vec![outside.path().to_path_buf()],
+        )
+        .unwrap();
+        assert_eq!(scope.roots().len(), 2);
+        let secret = scope
+            .resolve(outside.path().join("secret.txt").to_str().unwrap())
+            .unwrap();
+        assert!(secret.ends_with("secret.txt"));
+        assert!(scope.display(&secret).starts_with('/'));
+    }
+
+    #[test]
+    fn empty_path_is_invalid() {
+        let (_i, _o, scope) = setup();
+        assert!(matches!(scope.resolve(""), Err(ToolError::InvalidInput(_))));
+    }
+}
