@@ -5,7 +5,7 @@ mod response;
 use std::fmt;
 
 use async_trait::async_trait;
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Map, Value, json};
 
 use crate::http::{Endpoint, HttpClient, number_f32, secret_header};
@@ -79,13 +79,7 @@ impl ChatModel for AnthropicClient {
         sink: &mut dyn TextSink,
     ) -> Result<ChatResponse, LlmError> {
         let body = request_body(request, stream);
-        let mut headers = self.headers.clone();
-        let accept = if stream {
-            "text/event-stream"
-        } else {
-            "application/json"
-        };
-        headers.insert(ACCEPT, HeaderValue::from_static(accept));
+        let headers = crate::http::with_accept(&self.headers, stream);
         let mut reader = response::Reader::new(stream, sink);
         self.http
             .post(&self.endpoint, &headers, &body, &request.model, &mut reader)

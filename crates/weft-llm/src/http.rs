@@ -181,6 +181,27 @@ pub(crate) fn number_f32(value: f32) -> Value {
 }
 
 /// The shared client of one provider.
+/// True when the server answered with server-sent events.
+pub(crate) fn is_event_stream(response: &reqwest::Response) -> bool {
+    response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().starts_with("text/event-stream"))
+}
+
+/// `headers` plus the `Accept` header for a streamed or whole answer.
+pub(crate) fn with_accept(headers: &HeaderMap, stream: bool) -> HeaderMap {
+    let mut headers = headers.clone();
+    let accept = if stream {
+        "text/event-stream"
+    } else {
+        "application/json"
+    };
+    headers.insert(reqwest::header::ACCEPT, HeaderValue::from_static(accept));
+    headers
+}
+
 pub(crate) struct HttpClient {
     client: Client,
     provider: String,

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use eventsource_stream::{EventStreamError, Eventsource};
 use futures_util::StreamExt;
 use reqwest::Response;
-use reqwest::header::CONTENT_TYPE;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -88,12 +87,7 @@ impl ReadResponse for Reader<'_> {
     type Output = ChatResponse;
 
     async fn read(&mut self, response: Response) -> Result<ChatResponse, Failure> {
-        let is_sse = response
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.trim_start().starts_with("text/event-stream"));
-        if self.stream && is_sse {
+        if self.stream && crate::http::is_event_stream(&response) {
             return self.read_stream(response).await;
         }
         let bytes = response.bytes().await.map_err(Failure::from_reqwest)?;
