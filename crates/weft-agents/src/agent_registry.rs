@@ -115,9 +115,26 @@ impl AgentRegistry {
         self.entries.get(name)
     }
 
-    /// Every agent, sorted by name.
+    /// Every agent: the built-ins still in effect in their listing order (`default`,
+    /// `general-purpose`, `explore`, ...), then the others by name.
     pub fn list(&self) -> impl Iterator<Item = &AgentEntry> {
-        self.entries.values()
+        const ORDER: [&str; 6] = [
+            "default",
+            "general-purpose",
+            "explore",
+            "plan",
+            "planner",
+            "coder",
+        ];
+        let mut entries: Vec<&AgentEntry> = self.entries.values().collect();
+        entries.sort_by_key(|e| {
+            let rank = (e.agent.source.scope == Scope::Builtin)
+                .then(|| ORDER.iter().position(|n| *n == e.agent.name))
+                .flatten()
+                .unwrap_or(ORDER.len());
+            (rank, e.agent.name.as_str())
+        });
+        entries.into_iter()
     }
 
     /// Names, sorted.

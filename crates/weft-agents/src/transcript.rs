@@ -97,7 +97,8 @@ impl Transcript {
         self.file.flush()
     }
 
-    /// Reads a transcript back; a torn last line (a crash while writing) is skipped.
+    /// Reads a transcript back. Lines that do not parse (a torn last line after a crash) are
+    /// skipped.
     pub fn read(path: &Path) -> std::io::Result<Vec<TranscriptRecord>> {
         let text = std::fs::read_to_string(path)?;
         Ok(text

@@ -37,7 +37,11 @@ async fn a_valid_skill_is_written_and_loaded() {
         }))
         .await
         .unwrap();
-    assert!(out.content.contains("created skill `release-notes`"), "{}", out.content);
+    assert!(
+        out.content.contains("created skill `release-notes`"),
+        "{}",
+        out.content
+    );
     assert!(out.content.contains("now available"), "{}", out.content);
     let file = tmp.path().join("skills/release-notes/SKILL.md");
     assert!(file.is_file());
@@ -77,7 +81,10 @@ async fn invalid_input_is_refused_with_the_diagnostics_and_nothing_is_written() 
         json!({"name": "ok", "description": "d", "body": "b", "allowed_tools": "Read"}),
     ] {
         assert!(
-            matches!(tool.call(bad.clone()).await, Err(ToolError::InvalidInput(_))),
+            matches!(
+                tool.call(bad.clone()).await,
+                Err(ToolError::InvalidInput(_))
+            ),
             "{bad}"
         );
     }
@@ -88,9 +95,11 @@ async fn invalid_input_is_refused_with_the_diagnostics_and_nothing_is_written() 
 #[tokio::test]
 async fn an_existing_skill_is_only_replaced_when_asked() {
     let (tmp, registry, tool) = setup();
-    let first = json!({"name": "notes", "description": "Takes notes. Use for notes.", "body": "v1"});
+    let first =
+        json!({"name": "notes", "description": "Takes notes. Use for notes.", "body": "v1"});
     tool.call(first.clone()).await.unwrap();
-    let second = json!({"name": "notes", "description": "Takes notes. Use for notes.", "body": "v2"});
+    let second =
+        json!({"name": "notes", "description": "Takes notes. Use for notes.", "body": "v2"});
     let err = tool.call(second.clone()).await.unwrap_err();
     assert!(err.to_string().contains("replace: true"), "{err}");
     let file = tmp.path().join("skills/notes/SKILL.md");
@@ -100,5 +109,13 @@ async fn an_existing_skill_is_only_replaced_when_asked() {
     replace["replace"] = json!(true);
     tool.call(replace).await.unwrap();
     assert!(std::fs::read_to_string(&file).unwrap().contains("v2"));
-    assert!(registry.get("notes").unwrap().body().unwrap().text.contains("v2"));
+    assert!(
+        registry
+            .get("notes")
+            .unwrap()
+            .body()
+            .unwrap()
+            .text
+            .contains("v2")
+    );
 }

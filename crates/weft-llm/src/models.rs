@@ -38,12 +38,14 @@ pub enum ModelError {
         known: String,
     },
     /// A string with no `provider/` prefix that is not an alias.
-    #[error("model `{model}`: expected `provider/model` or one of the aliases {aliases}")]
+    #[error("model `{model}`: expected `provider/model` or one of the aliases {aliases}{hint}")]
     NoProvider {
         /// The string as written.
         model: String,
         /// Configured aliases, comma separated, with `inherit`.
         aliases: String,
+        /// Why a well-known alias is missing, when it is one.
+        hint: String,
     },
     /// An empty model id, or an alias that points at itself.
     #[error("model `{model}`: {reason}")]
@@ -148,9 +150,15 @@ impl ModelCatalog {
             None => spec,
         };
         let Some((provider, model)) = target.split_once('/') else {
+            let hint = if matches!(spec, "haiku" | "sonnet" | "opus") {
+                format!(" (`{spec}` is defined when an `anthropic` provider is configured)")
+            } else {
+                String::new()
+            };
             return Err(ModelError::NoProvider {
                 model: spec.to_owned(),
                 aliases: self.alias_list(),
+                hint,
             });
         };
         if model.trim().is_empty() || provider.trim().is_empty() {

@@ -2,7 +2,7 @@
 //! an error result the model reads; it never ends the turn.
 
 use weft_llm::{Message, ToolCall};
-use weft_permissions::Decision;
+use weft_permissions::{Decision, canonical_tool_name};
 
 use super::Session;
 use super::skill::USE_SKILL;
@@ -29,18 +29,21 @@ impl Session {
                 true,
             );
         }
-        if call.name == USE_SKILL && !self.tools.contains(USE_SKILL) {
+        // A model trained on Claude Code may say `Read` or `Bash`: the gate already treats
+        // those as `read_file` / `exec_shell`, so the lookup does too.
+        let name = if self.tools.contains(&call.name) {
+            call.name.as_str()
+        } else {
+            canonical_tool_name(&call.name)
+        };
+        if name == USE_SKILL && !self.tools.contains(USE_SKILL) {
             return match self.use_skill(&call.arguments) {
                 Ok(text) => reply(text, false),
                 Err(text) => reply(text, true),
             };
         }
-        let Some(tool) = self.tools.get(&call.name).cloned() else {
-            let available: Vec<&str> = self
-                .tools
-                .names()
-                .filter(|t| self.gate.tool_visible(t))
-                .collect();
+        let Some(tool) = self.tools.get(name).cloned() else {
+            let available: Vec<String> = self.offered_tools().into_iter().map(|t| t.name).collect();
             return reply(
                 format!(
                     "unknown tool `{}`; available tools: {}",

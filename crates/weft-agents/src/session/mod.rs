@@ -183,6 +183,8 @@ pub struct Session {
     skills: Arc<SkillRegistry>,
     tools: ToolRegistry,
     view: AgentView,
+    /// The model chosen explicitly for the session (`--model`): it beats every agent's.
+    explicit_model: Option<String>,
     /// The view's gate narrowed by skills active in this turn.
     gate: ToolGate,
     active_skills: Vec<String>,
@@ -216,6 +218,7 @@ impl Session {
             options,
         } = parts;
         let view = AgentView::build(agent, model.as_deref(), None, &models, &options)?;
+        let explicit_model = model;
         let mut transcript =
             match &options.transcript_dir {
                 Some(dir) => Some(Transcript::open(dir, &options.session_id).map_err(
@@ -246,6 +249,7 @@ impl Session {
             skills,
             tools,
             view,
+            explicit_model,
             active_skills: Vec::new(),
             messages: Vec::new(),
             transcript,
@@ -311,12 +315,15 @@ impl Session {
 
     /// Switches agent: model, temperature, iteration cap, tools, preloaded skills and system
     /// prompt all come from `agent` over the session's options, so switching back to
-    /// `default` restores the original view. On error the current agent stays.
+    /// `default` restores the original view. `model` beats the agent's model; without it the
+    /// session's explicit model (if it was started with one) does. On error the current
+    /// agent stays.
     pub fn apply_agent(
         &mut self,
         agent: AgentDefinition,
         model: Option<&str>,
     ) -> Result<(), SessionError> {
+        let model = model.or(self.explicit_model.as_deref());
         let view = AgentView::build(agent, model, None, &self.models, &self.options)?;
         self.record(TranscriptRecord::Agent {
             at: now_millis(),

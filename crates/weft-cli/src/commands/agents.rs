@@ -52,7 +52,7 @@ fn entry_json(entry: &AgentEntry, runtime: &Runtime) -> serde_json::Value {
         "description": a.description,
         "model": a.model,
         "model_error": model_problem(a, runtime),
-        "temperature": a.temperature,
+        "temperature": a.temperature.map(json_f32),
         "max_tool_iterations": a.max_tool_iterations,
         "context_window": a.context_window,
         "tools": a.tools,
@@ -64,6 +64,16 @@ fn entry_json(entry: &AgentEntry, runtime: &Runtime) -> serde_json::Value {
         "path": a.source.path,
         "shadows": entry.shadows.iter().map(|s| json!({"scope": s.scope.to_string(), "path": s.path})).collect::<Vec<_>>(),
     })
+}
+
+/// An `f32` as the number it was written as (`0.2`, not `0.20000000298023224`).
+fn json_f32(value: f32) -> serde_json::Value {
+    value
+        .to_string()
+        .parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map_or(serde_json::Value::Null, serde_json::Value::Number)
 }
 
 /// SEC-SKILL-05: an agent whose model names no configured provider is flagged.

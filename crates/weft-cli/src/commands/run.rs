@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use async_trait::async_trait;
-use serde_json::json;
 use weft_agents::{
     Invoker, ModelPool, Session, SessionError, SessionEvents, SessionParts, TurnOutcome, TurnStop,
 };
@@ -124,14 +123,24 @@ fn start(runtime: &Runtime, run: &RunArgs, stream: bool) -> Result<Session> {
     .map_err(session_error)
 }
 
+/// What `--dry-run` prints. Serialized directly (not through `serde_json::Value`) so numbers
+/// such as the temperature print exactly as they are sent.
+#[derive(serde::Serialize)]
+struct DryRun<'a> {
+    provider: &'a str,
+    agent: &'a str,
+    active_skills: &'a [String],
+    request: &'a ChatRequest,
+}
+
 fn print_request(session: &mut Session, text: &str) -> Result<ExitCode> {
     let request = session.preview(text);
-    let doc = json!({
-        "provider": session.model().provider,
-        "agent": session.agent().name,
-        "active_skills": session.active_skills(),
-        "request": request,
-    });
+    let doc = DryRun {
+        provider: &session.model().provider,
+        agent: &session.agent().name,
+        active_skills: session.active_skills(),
+        request: &request,
+    };
     outln!("{}", serde_json::to_string_pretty(&doc)?);
     Ok(ExitCode::SUCCESS)
 }

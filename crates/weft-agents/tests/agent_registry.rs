@@ -1,0 +1,478 @@
+//! Agent discovery on real directories: precedence project > user > built-in with every
+//! shadowed copy recorded, every file layout (`<name>.yaml`, Claude Code `<name>.md`,
+//! `<name>/AGENT.md`), broken files reported while the rest load, README.md ignored.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+use weft_agents::{AgentRegistry, AgentRoot, ShadowedAgent};
+use weft_parse::{ParseOptions, Profile};
+use weft_types::{AgentDefinition, AgentFormat, Scope, Severity, Source};
+
+const BUILTINS: [&str; 6] = [
+    "coder",
+    "default",
+    "explore",
+    "general-purpose",
+    "plan",
+    "planner",
+];
+
+/// A temporary project and home, with the roots the CLI uses (highest precedence first).
+struct Dirs {
+    _tmp: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+}
+
+impl Dirs {
+    fn new() -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("project");
+        let home = tmp.path().join("home");
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        Self {
+            _tmp: tmp,
+            project,
+            home,
+        }
+    }
+
+    fn roots(&self) -> Vec<AgentRoot> {
+        vec![
+            AgentRoot::new(self.project.join(".clawft/agents"), Scope::Project),
+            AgentRoot::new(self.project.join(".claude/agents"), Scope::Project),
+            AgentRoot::new(self.home.join(".clawft/agents"), Scope::User),
+            AgentRoot::new(self.home.join(".claude/agents"), Scope::User),
+        ]
+    }
+
+    fn discover(&self) -> AgentRegistry {
+        AgentRegistry::discover(&self.roots(), &ParseOptions::new(Profile::Load))
+    }
+}
+
+fn write(path: &Path, text: &str) -> PathBuf {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+    path.to_path_buf()
+}
+
+fn yaml(name: &str, description: &str) -> String {
+    format!("name: {name}\ndescription: {description}\nsystem_prompt: You are {name}.\n")
+}
+
+fn claude_md(name: &str, description: &str, tools: &str) -> String {
+    format!(
+        "---\nname: {name}\ndescription: {description}\ntools: {tools}\n---\n\nYou are {name}.\n"
+    )
+}
+
+#[test]
+fn the_six_builtins_are_present() {
+    let registry = AgentRegistry::builtins();
+    assert_eq!(registry.names().collect::<Vec<_>>(), BUILTINS);
+    for entry in registry.list() {
+        assert_eq!(
+            entry.agent.source.scope,
+            Scope::Builtin,
+            "{}",
+            entry.agent.name
+        );
+        assert_eq!(entry.agent.source.format, AgentFormat::Builtin);
+        assert!(entry.agent.source.path.is_none());
+        assert!(entry.shadows.is_empty());
+        assert!(
+            entry
+                .agent
+                .system_prompt
+                .as_deref()
+                .is_some_and(|p| !p.trim().is_empty()),
+            "{}",
+            entry.agent.name
+        );
+    }
+    assert!(registry.diagnostics().is_empty());
+    // Discovery over directories that do not exist gives exactly the built-ins.
+    let dirs = Dirs::new();
+    let empty = dirs.discover();
+    assert_eq!(empty.names().collect::<Vec<_>>(), BUILTINS);
+    assert!(empty.diagnostics().is_empty());
+}
+
+#[test]
+fn every_layout_loads_with_its_scope_and_format() {
+    let dirs = Dirs::new();
+    let x = write(
+        &dirs.project.join(".clawft/agents/x.yaml"),
+        &yaml("x", "The x agent"),
+    );
+    let y = write(
+        &dirs.project.join(".claude/agents/y.md"),
+        &claude_md("y", "The y agent", "Read, Grep"),
+    );
+    let z = write(
+        &dirs.home.join(".clawft/agents/z/AGENT.md"),
+        "---\nname: z\ndescription: The z agent\nmodel: inherit\n---\n\nYou are z.\n",
+    );
+    let registry = dirs.discover();
+    assert!(
+        registry.diagnostics().is_empty(),
+        "{:?}",
+        registry.diagnostics()
+    );
+
+    let x_entry = registry.get("x").unwrap();
+    assert_eq!(x_entry.agent.source.scope, Scope::Project);
+    assert_eq!(x_entry.agent.source.format, AgentFormat::Yaml);
+    assert_eq!(x_entry.agent.source.path.as_deref(), Some(x.as_path()));
+    assert_eq!(x_entry.agent.description, "The x agent");
+
+    let y_entry = registry.get("y").unwrap();
+    assert_eq!(y_entry.agent.source.scope, Scope::Project);
+    assert_eq!(y_entry.agent.source.format, AgentFormat::Markdown);
+    assert_eq!(y_entry.agent.source.path.as_deref(), Some(y.as_path()));
+    assert_eq!(
+        y_entry.agent.tools.as_deref(),
+        Some(&["Read".to_owned(), "Grep".to_owned()][..])
+    );
+    assert_eq!(
+        y_entry.agent.system_prompt.as_deref().map(str::trim),
+        Some("You are y.")
+    );
+
+    let z_entry = registry.get("z").unwrap();
+    assert_eq!(z_entry.agent.source.scope, Scope::User);
+    assert_eq!(z_entry.agent.source.path.as_deref(), Some(z.as_path()));
+    assert_eq!(z_entry.agent.model.as_deref(), Some("inherit"));
+
+    let mut expected: Vec<&str> = BUILTINS.to_vec();
+    expected.extend(["x", "y", "z"]);
+    expected.sort_unstable();
+    assert_eq!(registry.names().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn project_beats_user_beats_builtin_and_shadows_are_recorded() {
+    let dirs = Dirs::new();
+    let user_x = write(
+        &dirs.home.join(".clawft/agents/x.yaml"),
+        &yaml("x", "user x"),
+    );
+    let project_x = write(
+        &dirs.project.join(".clawft/agents/x.yaml"),
+        &yaml("x", "project x"),
+    );
+    // A user `explore` over the built-in; a project `coder` over the built-in.
+    let user_explore = write(
+        &dirs.home.join(".claude/agents/explore.md"),
+        &claude_md("explore", "user explore", "Read"),
+    );
+    let project_coder = write(
+        &dirs.project.join(".clawft/agents/coder/AGENT.md"),
+        "---\nname: coder\ndescription: project coder\nmodel: openai/gpt-4o\ntools: [read_file, write_file]\n---\n\nYou code for this project.\n",
+    );
+    let registry = dirs.discover();
+    assert!(
+        registry.diagnostics().is_empty(),
+        "{:?}",
+        registry.diagnostics()
+    );
+
+    let x = registry.get("x").unwrap();
+    assert_eq!(x.agent.description, "project x");
+    assert_eq!(
+        x.shadows,
+        [ShadowedAgent {
+            scope: Scope::User,
+            path: Some(user_x)
+        }]
+    );
+    assert_eq!(x.agent.source.path.as_deref(), Some(project_x.as_path()));
+
+    let explore = registry.get("explore").unwrap();
+    assert_eq!(explore.agent.description, "user explore");
+    assert_eq!(
+        explore.agent.source.path.as_deref(),
+        Some(user_explore.as_path())
+    );
+    assert_eq!(
+        explore.shadows,
+        [ShadowedAgent {
+            scope: Scope::Builtin,
+            path: None
+        }]
+    );
+
+    let coder = registry.get("coder").unwrap();
+    assert_eq!(coder.agent.description, "project coder");
+    assert_eq!(coder.agent.source.scope, Scope::Project);
+    assert_eq!(
+        coder.agent.source.path.as_deref(),
+        Some(project_coder.as_path())
+    );
+    assert_eq!(coder.agent.model.as_deref(), Some("openai/gpt-4o"));
+    assert_eq!(
+        coder.agent.tools.as_deref(),
+        Some(&["read_file".to_owned(), "write_file".to_owned()][..])
+    );
+    assert_eq!(
+        coder.shadows,
+        [ShadowedAgent {
+            scope: Scope::Builtin,
+            path: None
+        }]
+    );
+
+    // The other built-ins are untouched.
+    for name in ["default", "plan", "planner", "general-purpose"] {
+        let entry = registry.get(name).unwrap();
+        assert_eq!(entry.agent.source.scope, Scope::Builtin, "{name}");
+        assert!(entry.shadows.is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn three_levels_record_every_shadow_highest_first() {
+    let dirs = Dirs::new();
+    let user = write(
+        &dirs.home.join(".clawft/agents/plan.yaml"),
+        &yaml("plan", "user plan"),
+    );
+    let project = write(
+        &dirs.project.join(".claude/agents/plan.md"),
+        &claude_md("plan", "project plan", "Read"),
+    );
+    let registry = dirs.discover();
+    let plan = registry.get("plan").unwrap();
+    assert_eq!(plan.agent.description, "project plan");
+    assert_eq!(plan.agent.source.path.as_deref(), Some(project.as_path()));
+    assert_eq!(
+        plan.shadows,
+        [
+            ShadowedAgent {
+                scope: Scope::User,
+                path: Some(user)
+            },
+            ShadowedAgent {
+                scope: Scope::Builtin,
+                path: None
+            },
+        ]
+    );
+}
+
+#[test]
+fn within_one_scope_the_earlier_root_wins() {
+    let dirs = Dirs::new();
+    let clawft = write(
+        &dirs.project.join(".clawft/agents/dup.yaml"),
+        &yaml("dup", "from .clawft"),
+    );
+    let claude = write(
+        &dirs.project.join(".claude/agents/dup.md"),
+        &claude_md("dup", "from .claude", "Read"),
+    );
+    let home_clawft = write(
+        &dirs.home.join(".clawft/agents/mine.yaml"),
+        &yaml("mine", "home .clawft"),
+    );
+    let home_claude = write(
+        &dirs.home.join(".claude/agents/mine.md"),
+        &claude_md("mine", "home .claude", "Read"),
+    );
+    let registry = dirs.discover();
+
+    let dup = registry.get("dup").unwrap();
+    assert_eq!(dup.agent.description, "from .clawft");
+    assert_eq!(dup.agent.source.path.as_deref(), Some(clawft.as_path()));
+    assert_eq!(
+        dup.shadows,
+        [ShadowedAgent {
+            scope: Scope::Project,
+            path: Some(claude)
+        }]
+    );
+
+    let mine = registry.get("mine").unwrap();
+    assert_eq!(
+        mine.agent.source.path.as_deref(),
+        Some(home_clawft.as_path())
+    );
+    assert_eq!(
+        mine.shadows,
+        [ShadowedAgent {
+            scope: Scope::User,
+            path: Some(home_claude)
+        }]
+    );
+}
+
+#[test]
+fn a_broken_file_is_reported_and_the_others_still_load() {
+    let dirs = Dirs::new();
+    let broken = write(
+        &dirs.project.join(".clawft/agents/broken.json"),
+        "{\"name\": \"broken\", \"description\": \"missing brace\"",
+    );
+    write(
+        &dirs.project.join(".clawft/agents/good.yaml"),
+        &yaml("good", "A good agent"),
+    );
+    write(
+        &dirs.project.join(".claude/agents/fine.md"),
+        &claude_md("fine", "A fine agent", "Read"),
+    );
+    // A broken project file does not hide the built-in of the same name.
+    let broken_coder = write(
+        &dirs.project.join(".claude/agents/coder.md"),
+        "---\nname: coder\ndescription: [unclosed\n---\n\nbody\n",
+    );
+    let registry = dirs.discover();
+
+    assert!(registry.get("broken").is_none());
+    assert!(registry.get("good").is_some());
+    assert!(registry.get("fine").is_some());
+    let coder = registry.get("coder").unwrap();
+    assert_eq!(coder.agent.source.scope, Scope::Builtin);
+
+    let errors: Vec<_> = registry
+        .diagnostics()
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert!(
+        errors
+            .iter()
+            .any(|d| d.path.as_deref() == Some(broken.as_path())),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|d| d.path.as_deref() == Some(broken_coder.as_path())),
+        "{errors:?}"
+    );
+    // Only the two broken files have errors.
+    assert!(
+        errors
+            .iter()
+            .all(|d| d.path.as_deref() == Some(broken.as_path())
+                || d.path.as_deref() == Some(broken_coder.as_path())),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn readme_and_other_files_are_ignored() {
+    let dirs = Dirs::new();
+    let agents = dirs.project.join(".claude/agents");
+    write(
+        &agents.join("README.md"),
+        "# Agents\n\nThis folder holds our agents. Not an agent: no frontmatter.\n",
+    );
+    write(
+        &agents.join("readme.md"),
+        "lower-case readme, still not an agent\n",
+    );
+    write(&agents.join("notes.txt"), "not an agent\n");
+    write(
+        &agents.join(".hidden.md"),
+        "---\nname: hidden\ndescription: x\n---\n",
+    );
+    write(
+        &agents.join("real.md"),
+        &claude_md("real", "A real agent", "Read"),
+    );
+    // A directory without an agent file in it is not an agent either.
+    std::fs::create_dir_all(agents.join("empty")).unwrap();
+    write(&agents.join("empty/notes.md"), "nothing\n");
+
+    let registry = dirs.discover();
+    assert!(
+        registry.diagnostics().is_empty(),
+        "{:?}",
+        registry.diagnostics()
+    );
+    let mut expected: Vec<&str> = BUILTINS.to_vec();
+    expected.push("real");
+    expected.sort_unstable();
+    assert_eq!(registry.names().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn the_repository_fixtures_load() {
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/agents");
+    let registry = AgentRegistry::discover(
+        &[AgentRoot::new(&fixtures, Scope::Project)],
+        &ParseOptions::new(Profile::Load),
+    );
+    // broken.json is reported; the others load; coder/AGENT.md overrides the built-in.
+    assert!(registry.get("broken").is_none());
+    assert!(
+        registry
+            .diagnostics()
+            .iter()
+            .any(|d| d.is_error()
+                && d.path.as_deref() == Some(fixtures.join("broken.json").as_path())),
+        "{:?}",
+        registry.diagnostics()
+    );
+    for name in ["researcher", "code-reviewer", "coder"] {
+        let entry = registry.get(name).unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(entry.agent.source.scope, Scope::Project, "{name}");
+    }
+    assert_eq!(
+        registry.get("coder").unwrap().shadows,
+        [ShadowedAgent {
+            scope: Scope::Builtin,
+            path: None
+        }]
+    );
+}
+
+#[test]
+fn register_replaces_and_records_the_replaced_one() {
+    let mut registry = AgentRegistry::builtins();
+    let mut mine = registry.get("explore").unwrap().agent.clone();
+    mine.description = "API explore".into();
+    mine.source.scope = Scope::Project;
+    registry.register(mine);
+    let explore = registry.get("explore").unwrap();
+    assert_eq!(explore.agent.description, "API explore");
+    assert_eq!(
+        explore.shadows,
+        [ShadowedAgent {
+            scope: Scope::Builtin,
+            path: None
+        }]
+    );
+}
+
+#[test]
+fn listing_puts_the_built_ins_first_in_their_order_then_the_rest_by_name() {
+    let mut registry = AgentRegistry::builtins();
+    for name in ["zeta", "alpha"] {
+        registry.register(AgentDefinition::new(
+            name,
+            "registered",
+            Source::in_memory(Scope::Project, AgentFormat::Yaml),
+        ));
+    }
+    let names: Vec<&str> = registry.list().map(|e| e.agent.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "default",
+            "general-purpose",
+            "explore",
+            "plan",
+            "planner",
+            "coder",
+            "alpha",
+            "zeta"
+        ]
+    );
+}
