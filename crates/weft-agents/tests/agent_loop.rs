@@ -1431,3 +1431,39 @@ async fn an_explicit_model_survives_agent_switches() {
         .unwrap();
     assert_eq!(session.model().model, "other");
 }
+
+#[tokio::test]
+async fn a_turn_dropped_mid_tool_call_leaves_a_valid_conversation() {
+    let env = Env::new();
+    let server = ScriptServer::openai(vec![
+        openai_tool("call_slow", "exec_shell", json!({"command": "sleep 5"})),
+        openai_text("recovered"),
+    ])
+    .await;
+    let mut session = env.session(openai_catalog(&server), builtin("default"));
+    let interrupted = tokio::time::timeout(
+        Duration::from_millis(500),
+        session.send("run it", &mut Quiet),
+    )
+    .await;
+    assert!(interrupted.is_err(), "the turn should still be running");
+
+    let outcome = session.send("again", &mut Quiet).await.unwrap();
+    assert_eq!(outcome.text, "recovered");
+    let bodies = server.bodies();
+    let messages = openai_messages(&bodies[1]);
+    let roles: Vec<&str> = messages
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["system", "user", "assistant", "tool", "user"]);
+    assert_eq!(messages[3]["tool_call_id"], "call_slow");
+    assert!(
+        messages[3]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("cancelled"),
+        "{:#}",
+        messages[3]
+    );
+}

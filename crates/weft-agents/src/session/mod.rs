@@ -351,32 +351,58 @@ impl Session {
     }
 
     /// Sends a user message and runs the loop until the model answers.
+    ///
+    /// Cancel-safe: if the future is dropped mid-turn (Ctrl-C), the next turn first answers
+    /// any tool call left without a result and drops the interrupted turn's skills, so the
+    /// conversation stays valid for the providers and the gate is the agent's again.
     pub async fn send(
         &mut self,
         text: impl Into<String>,
         events: &mut dyn SessionEvents,
     ) -> Result<TurnOutcome, SessionError> {
+        self.begin_turn()?;
         let result = self.run_turn(Message::user(text), events).await;
         self.end_turn();
         result
     }
 
-    /// Runs a skill as the user (`weft skills run`, `/name args`): its rendered body becomes
-    /// the user message and its allowed tools narrow the gate for this turn.
+    /// Prepares a skill run by the user (`weft skills run`, `/name args`): starts a turn,
+    /// activates the skill (its allowed tools narrow the gate until the turn ends) and returns
+    /// the user message, `[Skill: <name>]`, a blank line and the rendered body (seed 004).
+    /// [`run_skill`](Self::run_skill) sends it; a dry run can [`preview`](Self::preview) it.
+    pub fn prepare_user_skill(
+        &mut self,
+        name: &str,
+        args: Vec<String>,
+    ) -> Result<String, SessionError> {
+        self.begin_turn()?;
+        match self.activate_skill(name, args, Invoker::User) {
+            Ok(text) => Ok(format!("[Skill: {name}]\n\n{text}")),
+            Err(e) => {
+                self.end_turn();
+                Err(e.into())
+            }
+        }
+    }
+
+    /// Runs a skill as the user: [`prepare_user_skill`](Self::prepare_user_skill), then the
+    /// loop.
     pub async fn run_skill(
         &mut self,
         name: &str,
         args: Vec<String>,
         events: &mut dyn SessionEvents,
     ) -> Result<TurnOutcome, SessionError> {
-        let text = match self.activate_skill(name, args, Invoker::User) {
-            Ok(text) => text,
-            Err(e) => {
-                self.end_turn();
-                return Err(e.into());
-            }
-        };
-        self.send(text, events).await
+        let text = self.prepare_user_skill(name, args)?;
+        let result = self.run_turn(Message::user(text), events).await;
+        self.end_turn();
+        result
+    }
+
+    /// Starts a turn: closes an interrupted one and drops its skills.
+    fn begin_turn(&mut self) -> Result<(), SessionError> {
+        self.end_turn();
+        self.close_interrupted_turn()
     }
 
     async fn run_turn(
@@ -456,6 +482,36 @@ impl Session {
             temperature: self.view.temperature,
             max_tokens: self.options.max_tokens,
         }
+    }
+
+    /// Gives every tool call of the last assistant message that has no result a "cancelled"
+    /// result (a turn that was interrupted).
+    fn close_interrupted_turn(&mut self) -> Result<(), SessionError> {
+        let Some(last_assistant) = self
+            .messages
+            .iter()
+            .rposition(|m| m.role == weft_llm::Role::Assistant)
+        else {
+            return Ok(());
+        };
+        let answered: Vec<String> = self.messages[last_assistant..]
+            .iter()
+            .filter_map(|m| m.tool_call_id.clone())
+            .collect();
+        let missing: Vec<String> = self.messages[last_assistant]
+            .tool_calls
+            .iter()
+            .filter(|c| !answered.contains(&c.id))
+            .map(|c| c.id.clone())
+            .collect();
+        for id in missing {
+            self.push(Message::tool_result(
+                id,
+                "cancelled: the turn was interrupted",
+                true,
+            ))?;
+        }
+        Ok(())
     }
 
     /// Deactivates the turn's skills: the gate returns to the agent's.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use async_trait::async_trait;
 use weft_agents::{
-    Invoker, ModelPool, Session, SessionError, SessionEvents, SessionParts, TurnOutcome, TurnStop,
+    ModelPool, Session, SessionError, SessionEvents, SessionParts, TurnOutcome, TurnStop,
 };
 use weft_llm::{
     ChatModel, ChatRequest, ChatResponse, LlmError, Message, ModelError, TextSink, ToolCall,
@@ -236,8 +236,8 @@ pub fn skill_run(workspace: &Workspace, args: &SkillRunArgs, verbose: bool) -> R
     let mut session = start(&runtime, &args.run, console.stream)?;
     if args.run.dry_run {
         let text = session
-            .activate_skill(&args.name, args.args.clone(), Invoker::User)
-            .map_err(|e| UsageError(e.to_string()))?;
+            .prepare_user_skill(&args.name, args.args.clone())
+            .map_err(session_error)?;
         return print_request(&mut session, &text);
     }
     let outcome = tokio_runtime()?
