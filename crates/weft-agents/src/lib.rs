@@ -26,6 +26,8 @@ pub use injection::SkillInjection;
 pub use model_pool::ModelPool;
 pub use selector::{CODING_SKILLS, MAX_MATCHED_SKILLS, RiskLevel, TaskContext, select_skills};
 pub use session::{
-    AgentView, Invoker, Quiet, Session, SessionError, SessionEvents, SessionOptions, SessionParts,
-    SkillInvocationError, TurnOutcome, TurnStop, USE_SKILL,
+    AgentView, ChildPlan, ChildStatus, ChildSummary, Invoker, Quiet, SESSIONS_CANCEL,
+    SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, Session, SessionError, SessionEvents,
+    SessionOptions, SessionParts, SkillInvocationError, SpawnRequest, SpawnSettings, SubagentError,
+    TurnOutcome, TurnStop, USE_SKILL,
 };

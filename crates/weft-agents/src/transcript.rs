@@ -23,6 +23,41 @@ pub enum TranscriptRecord {
         model: String,
         /// Milliseconds since the Unix epoch.
         at: u64,
+        /// The session that spawned this one, for a subagent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        parent: Option<String>,
+    },
+    /// A subagent was started (its own transcript is `<child_id>.jsonl`).
+    Spawn {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// The child's session id.
+        child_id: String,
+        /// Its agent.
+        agent: String,
+        /// `provider/model`.
+        model: String,
+        /// The tools it was offered.
+        tools: Vec<String>,
+        /// The skills injected into it.
+        skills: Vec<String>,
+        /// Whether it runs in the background.
+        background: bool,
+    },
+    /// A subagent finished (or failed, timed out, was cancelled).
+    ChildResult {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// The child's session id.
+        child_id: String,
+        /// `completed`, `failed`, `timed_out` or `cancelled`.
+        status: String,
+        /// Its final message, or the error.
+        text: String,
+        /// Wall time.
+        duration_ms: u64,
+        /// Tokens it used.
+        usage: Usage,
     },
     /// A message of the conversation, in order.
     Message {

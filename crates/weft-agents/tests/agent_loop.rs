@@ -32,7 +32,7 @@ use weft_types::{AgentDefinition, AgentFormat, Scope, Source};
 // --- Fixture ----------------------------------------------------------------------------------
 
 /// The built-in tools of a runtime without `web_fetch`, sorted as the registry lists them.
-const ALL_TOOLS: [&str; 9] = [
+const ALL_TOOLS: [&str; 13] = [
     "edit_file",
     "exec_shell",
     "glob",
@@ -42,6 +42,10 @@ const ALL_TOOLS: [&str; 9] = [
     "memory_write",
     "read_file",
     "write_file",
+    "sessions_spawn",
+    "sessions_result",
+    "sessions_list",
+    "sessions_cancel",
 ];
 
 /// What the built-in `explore` agent may see (of the tools above), sorted.
@@ -1078,31 +1082,38 @@ async fn a_user_only_skill_is_refused_to_the_model_but_runs_for_the_user() {
 }
 
 #[tokio::test]
-async fn a_fork_skill_fails_clearly_and_its_body_is_not_returned() {
+async fn a_fork_skill_runs_in_a_subagent_and_returns_its_result() {
     let env = Env::new();
     env.skill(
         "research",
-        "context: fork\n",
+        "context: fork\nagent: explore\n",
         "FORKED-BODY research $ARGUMENTS",
     );
     let server = ScriptServer::openai(vec![
+        // parent: invoke the fork skill
         openai_tool(
             "call_f",
             "use_skill",
             json!({"skill": "research", "args": "x"}),
         ),
+        // the child's whole turn
+        openai_text("child found x"),
+        // parent: answer with the result
         openai_text("ok"),
+        // the user runs the fork skill: only the child talks to the model
+        openai_text("child found y"),
     ])
     .await;
     let mut session = env.session(openai_catalog(&server), builtin("default"));
     session.send("research x", &mut Quiet).await.unwrap();
     let result = result_of(&session, "call_f");
-    assert!(result.is_error);
+    assert!(!result.is_error, "{}", result.content);
     assert!(
-        result.content.contains("context: fork"),
+        result.content.contains("child found x"),
         "{}",
         result.content
     );
+    assert!(result.content.contains("explore"), "{}", result.content);
     assert!(
         !result.content.contains("FORKED-BODY"),
         "{}",
@@ -1110,22 +1121,35 @@ async fn a_fork_skill_fails_clearly_and_its_body_is_not_returned() {
     );
     assert!(session.active_skills().is_empty());
 
-    // Run by the user: an error before anything is sent.
-    let err = session
+    let bodies = server.bodies();
+    // The child's request: a fresh context whose only user message is the rendered body,
+    // with explore's tools (no write_file, no spawning at depth 1).
+    let child = openai_messages(&bodies[1]);
+    assert_eq!(child.len(), 2, "{:#}", bodies[1]);
+    assert_eq!(child[1]["content"], "FORKED-BODY research x");
+    let mut expected: Vec<&str> = EXPLORE_TOOLS.to_vec();
+    expected.push("use_skill");
+    assert_eq!(openai_tool_names(&bodies[1]), expected);
+    // The parent's follow-up never carried the skill body, only the child's answer.
+    assert!(!bodies[2].to_string().contains("FORKED-BODY"));
+
+    let outcome = session
         .run_skill("research", vec!["y".into()], &mut Quiet)
         .await
-        .unwrap_err();
-    assert!(
-        matches!(
-            &err,
-            SessionError::Skill(SkillInvocationError::ForkUnsupported(name)) if name == "research"
-        ),
-        "{err:?}"
+        .unwrap();
+    assert_eq!(outcome.text, "child found y");
+    assert_eq!(server.count(), 4);
+    assert_eq!(
+        openai_messages(&server.bodies()[3])[1]["content"],
+        "FORKED-BODY research y"
     );
-    assert_eq!(server.count(), 2);
-    for body in server.bodies() {
-        assert!(!body.to_string().contains("FORKED-BODY"));
-    }
+    let children = session.children();
+    assert_eq!(children.len(), 2);
+    assert!(
+        children
+            .iter()
+            .all(|c| c.agent == "explore" && !c.background)
+    );
 }
 
 // --- Agents and models ----------------------------------------------------------------------------

@@ -6,6 +6,17 @@ use weft_permissions::{Decision, canonical_tool_name};
 
 use super::Session;
 use super::skill::USE_SKILL;
+use super::spawn::{
+    SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, SubagentError,
+};
+
+/// The session-level subagent tools.
+const SPAWN_TOOLS: [&str; 4] = [
+    SESSIONS_SPAWN,
+    SESSIONS_RESULT,
+    SESSIONS_LIST,
+    SESSIONS_CANCEL,
+];
 
 impl Session {
     /// Runs `call` and returns the tool message answering it.
@@ -21,14 +32,6 @@ impl Session {
                 true,
             );
         }
-        if let Decision::Denied { reason } = self.gate.check(&call.name, &call.arguments) {
-            tracing::info!(tool = %call.name, %reason, "tool call denied");
-            let reason = reason.strip_prefix("denied: ").unwrap_or(&reason);
-            return reply(
-                format!("permission denied: {reason}. The tool did not run."),
-                true,
-            );
-        }
         // A model trained on Claude Code may say `Read` or `Bash`: the gate already treats
         // those as `read_file` / `exec_shell`, so the lookup does too.
         let name = if self.tools.contains(&call.name) {
@@ -36,8 +39,38 @@ impl Session {
         } else {
             canonical_tool_name(&call.name)
         };
+        let spawn_tool = !self.tools.contains(name) && SPAWN_TOOLS.contains(&name);
+        // The companions of sessions_spawn (result, list, cancel) are allowed exactly when it is.
+        let gate_name = if spawn_tool {
+            SESSIONS_SPAWN
+        } else {
+            call.name.as_str()
+        };
+        if let Decision::Denied { reason } = self.gate.check(gate_name, &call.arguments) {
+            tracing::info!(tool = %call.name, %reason, "tool call denied");
+            let reason = reason.strip_prefix("denied: ").unwrap_or(&reason);
+            return reply(
+                format!("permission denied: {reason}. The tool did not run."),
+                true,
+            );
+        }
         if name == USE_SKILL && !self.tools.contains(USE_SKILL) {
-            return match self.use_skill(&call.arguments) {
+            return match self.use_skill(&call.arguments).await {
+                Ok(text) => reply(text, false),
+                Err(text) => reply(text, true),
+            };
+        }
+        if spawn_tool {
+            if !self.can_spawn() {
+                let blocked = SubagentError::SpawnBlocked {
+                    id: self.id().to_owned(),
+                    reason: "subagents cannot spawn subagents at this depth (max_spawn_depth)"
+                        .to_owned(),
+                };
+                return reply(blocked.to_string(), true);
+            }
+            let name = name.to_owned();
+            return match self.spawn_tool(&name, &call.arguments).await {
                 Ok(text) => reply(text, false),
                 Err(text) => reply(text, true),
             };

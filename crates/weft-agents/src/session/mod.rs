@@ -7,9 +7,11 @@
 //! or `max_tool_iterations` rounds have run. Every message is appended to the transcript the
 //! moment it exists.
 
+mod children;
 mod dispatch;
 mod prompt;
 mod skill;
+mod spawn;
 mod view;
 
 use std::path::{Path, PathBuf};
@@ -25,7 +27,13 @@ use weft_types::AgentDefinition;
 use crate::ModelPool;
 use crate::transcript::{Transcript, TranscriptRecord, now_millis};
 
+pub use children::{ChildStatus, ChildSummary};
 pub use skill::{Invoker, SkillInvocationError, USE_SKILL};
+pub use spawn::ChildPlan;
+pub use spawn::{
+    SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, SpawnRequest, SpawnSettings,
+    SubagentError,
+};
 pub use view::AgentView;
 
 /// Settings of a session that do not come from the agent definition.
@@ -55,6 +63,11 @@ pub struct SessionOptions {
     /// An outer limit every agent view stays within (a parent's effective set, a
     /// configuration-wide deny list). Unrestricted by default.
     pub ceiling: ToolGate,
+    /// Only these skills appear in the catalog and can be invoked (a subagent given
+    /// `skills`); `None` means every skill.
+    pub skill_filter: Option<Vec<String>>,
+    /// Subagents: who can be spawned, how deep, how many at once.
+    pub spawn: SpawnSettings,
 }
 
 impl Default for SessionOptions {
@@ -71,6 +84,8 @@ impl Default for SessionOptions {
             transcript_dir: None,
             project_dir: None,
             ceiling: ToolGate::unrestricted(),
+            skill_filter: None,
+            spawn: SpawnSettings::default(),
         }
     }
 }
@@ -141,6 +156,9 @@ pub enum SessionError {
     /// A skill run by the user cannot be run.
     #[error(transparent)]
     Skill(#[from] SkillInvocationError),
+    /// A subagent (a fork skill run by the user) could not start or did not finish.
+    #[error(transparent)]
+    Subagent(#[from] SubagentError),
     /// The transcript cannot be written.
     #[error("transcript {path}: {source}")]
     Transcript {
@@ -192,6 +210,8 @@ pub struct Session {
     transcript: Option<Transcript>,
     usage: Usage,
     prompt_cache: prompt::PromptCache,
+    /// Subagents this session started.
+    children: Arc<children::Children>,
 }
 
 impl std::fmt::Debug for Session {
@@ -235,6 +255,7 @@ impl Session {
                 agent: view.agent.name.clone(),
                 model: view.model.to_string(),
                 at: now_millis(),
+                parent: options.spawn.parent.clone(),
             };
             t.append(&record)
                 .map_err(|source| SessionError::Transcript {
@@ -255,6 +276,7 @@ impl Session {
             transcript,
             usage: Usage::default(),
             prompt_cache: prompt::PromptCache::default(),
+            children: Arc::default(),
         })
     }
 
@@ -361,6 +383,7 @@ impl Session {
         events: &mut dyn SessionEvents,
     ) -> Result<TurnOutcome, SessionError> {
         self.begin_turn()?;
+        let text = self.with_child_results(text.into())?;
         let result = self.run_turn(Message::user(text), events).await;
         self.end_turn();
         result
@@ -393,10 +416,78 @@ impl Session {
         args: Vec<String>,
         events: &mut dyn SessionEvents,
     ) -> Result<TurnOutcome, SessionError> {
+        if self.is_fork_skill(name) {
+            return self.run_user_fork(name, args).await;
+        }
         let text = self.prepare_user_skill(name, args)?;
+        let text = self.with_child_results(text)?;
         let result = self.run_turn(Message::user(text), events).await;
         self.end_turn();
         result
+    }
+
+    /// A fork skill run by the user: the subagent does the work; the parent's conversation
+    /// gets the invocation and the subagent's final message, so later turns can build on it.
+    async fn run_user_fork(
+        &mut self,
+        name: &str,
+        args: Vec<String>,
+    ) -> Result<TurnOutcome, SessionError> {
+        self.begin_turn()?;
+        let child = self.run_fork_skill(name, args, Invoker::User).await?;
+        let text = match &child.status {
+            ChildStatus::Completed { result } => result.clone(),
+            ChildStatus::TimedOut { .. } => {
+                let timeout_ms = child.duration_ms;
+                return Err(SubagentError::ExecutionTimeout {
+                    subagent_type: child.agent,
+                    timeout_ms,
+                }
+                .into());
+            }
+            other => {
+                return Err(SubagentError::SpawnFailed {
+                    subagent_type: child.agent.clone(),
+                    reason: other.text().to_owned(),
+                }
+                .into());
+            }
+        };
+        self.push(Message::user(format!(
+            "[Skill: {name}] (run in subagent {} with agent {})",
+            child.id, child.agent
+        )))?;
+        self.push(Message::assistant(text.clone(), Vec::new()))?;
+        Ok(TurnOutcome {
+            text,
+            stop: TurnStop::Answered,
+            usage: child.usage,
+            tool_calls: 0,
+            model_calls: 0,
+        })
+    }
+
+    /// `text` preceded by the results of background subagents that ended since the last
+    /// turn (the parent learns of them here, and through `sessions_result`).
+    fn with_child_results(&mut self, text: String) -> Result<String, SessionError> {
+        let finished = self.collect_finished_children()?;
+        if finished.is_empty() {
+            return Ok(text);
+        }
+        let mut out = String::from("[Background subagents finished]\n");
+        for child in &finished {
+            out.push_str(&format!(
+                "\n## {} ({}, {}, {} ms)\n{}\n",
+                child.id,
+                child.agent,
+                child.status.label(),
+                child.duration_ms,
+                child.status.text()
+            ));
+        }
+        out.push_str("\n---\n\n");
+        out.push_str(&text);
+        Ok(out)
     }
 
     /// Starts a turn: closes an interrupted one and drops its skills.

@@ -4,11 +4,13 @@
 use std::fmt::Write as _;
 
 use weft_llm::ToolSpec;
-use weft_registry::catalog::budget_for;
+use weft_registry::SkillEntry;
+use weft_registry::catalog::{CatalogEntry, budget_for, render_catalog};
 use weft_types::InvocationContext;
 
 use super::Session;
 use super::skill::{USE_SKILL, use_skill_spec};
+use super::spawn::{SESSIONS_SPAWN, spawn_specs};
 
 /// Used when an agent has no system prompt of its own.
 const FALLBACK_PROMPT: &str =
@@ -38,11 +40,32 @@ impl Session {
             .collect();
         if self.gate.tool_visible(USE_SKILL)
             && !self.tools.contains(USE_SKILL)
-            && self.skills.snapshot().model_invocable().next().is_some()
+            && self.invocable_skills().next().is_some()
         {
             specs.push(use_skill_spec());
         }
+        // At the depth limit the spawn tools are absent, not merely denied.
+        if self.can_spawn() && !self.tools.contains(SESSIONS_SPAWN) {
+            specs.extend(spawn_specs());
+        }
         specs
+    }
+
+    /// The skills the model may invoke in this session (all model-invocable ones, or those
+    /// of the skill filter).
+    pub(super) fn invocable_skills(&self) -> impl Iterator<Item = std::sync::Arc<SkillEntry>> {
+        let snapshot = self.skills.snapshot();
+        let filter = self.options.skill_filter.clone();
+        let entries: Vec<std::sync::Arc<SkillEntry>> = snapshot
+            .model_invocable()
+            .filter(|e| {
+                filter
+                    .as_ref()
+                    .is_none_or(|f| f.iter().any(|n| n == e.name()))
+            })
+            .cloned()
+            .collect();
+        entries.into_iter()
     }
 
     /// The system prompt for a request offering `tools`.
@@ -71,10 +94,23 @@ impl Session {
             text.push_str(&preloaded);
         }
         if with_catalog {
-            let catalog = snapshot.catalog(
-                self.options.catalog_format,
-                budget_for(self.view.context_window),
-            );
+            let budget = budget_for(self.view.context_window);
+            let catalog = match &self.options.skill_filter {
+                None => snapshot.catalog(self.options.catalog_format, budget),
+                Some(allowed) => {
+                    let entries: Vec<CatalogEntry<'_>> = snapshot
+                        .model_invocable()
+                        .filter(|e| allowed.iter().any(|n| n == e.name()))
+                        .map(|e| CatalogEntry {
+                            name: e.name(),
+                            description: &e.skill.description,
+                            location: e.file(),
+                            scope: e.skill.source.scope,
+                        })
+                        .collect();
+                    render_catalog(&entries, self.options.catalog_format, budget)
+                }
+            };
             if !catalog.report.dropped.is_empty() || catalog.report.names_only {
                 tracing::warn!(
                     dropped = catalog.report.dropped.len(),

@@ -8,8 +8,14 @@ use weft_llm::ToolSpec;
 use weft_permissions::Policy;
 use weft_types::{InvocationContext, SkillContext};
 
-use super::Session;
+use std::sync::Arc;
+
+use weft_registry::SkillEntry;
+
+use super::children::{ChildStatus, ChildSummary};
+use super::spawn::SpawnRequest;
 use super::view::pattern_context;
+use super::{Session, SessionError};
 use crate::transcript::{TranscriptRecord, now_millis};
 
 /// The name of the skill tool.
@@ -97,50 +103,110 @@ pub(super) fn use_skill_spec() -> ToolSpec {
 }
 
 impl Session {
-    /// Activates a skill for the rest of this turn and returns its rendered body (prefixed
-    /// with a note when it narrows the tools).
-    pub fn activate_skill(
-        &mut self,
+    /// The skill `name` if `invoker` may run it in this session.
+    fn invocable(
+        &self,
         name: &str,
-        args: Vec<String>,
         invoker: Invoker,
-    ) -> Result<String, SkillInvocationError> {
-        let Some(entry) = self.skills.get(name) else {
+    ) -> Result<Arc<SkillEntry>, SkillInvocationError> {
+        let filter = self.options.skill_filter.as_ref();
+        let allowed = |n: &str| filter.is_none_or(|f| f.iter().any(|x| x == n));
+        let Some(entry) = self.skills.get(name).filter(|_| allowed(name)) else {
             let snapshot = self.skills.snapshot();
-            let names = snapshot.entries().iter().filter(|e| match invoker {
-                Invoker::Model => !e.skill.disable_model_invocation,
-                Invoker::User => e.skill.user_invocable,
+            let names = snapshot.entries().iter().filter(|e| {
+                allowed(e.name())
+                    && match invoker {
+                        Invoker::Model => !e.skill.disable_model_invocation,
+                        Invoker::User => e.skill.user_invocable,
+                    }
             });
             return Err(SkillInvocationError::Unknown {
                 name: name.to_owned(),
                 suggestions: closest_names(name, names.map(|e| e.name())),
             });
         };
-        let skill = &entry.skill;
         match invoker {
-            Invoker::Model if skill.disable_model_invocation => {
-                return Err(SkillInvocationError::AutoInvocationBlocked(name.to_owned()));
+            Invoker::Model if entry.skill.disable_model_invocation => {
+                Err(SkillInvocationError::AutoInvocationBlocked(name.to_owned()))
             }
-            Invoker::User if !skill.user_invocable => {
-                return Err(SkillInvocationError::NotUserInvocable(name.to_owned()));
+            Invoker::User if !entry.skill.user_invocable => {
+                Err(SkillInvocationError::NotUserInvocable(name.to_owned()))
             }
-            _ => {}
+            _ => Ok(entry),
         }
-        if skill.context == SkillContext::Fork {
-            return Err(SkillInvocationError::ForkUnsupported(name.to_owned()));
-        }
+    }
+
+    /// Renders a skill's body with `args`, capped (SEC-SKILL-03), and compiles its policy.
+    fn render_skill(
+        &self,
+        entry: &SkillEntry,
+        args: &[String],
+    ) -> Result<(String, Policy), SkillInvocationError> {
+        let name = entry.name();
         let unusable = |message: String| SkillInvocationError::Unusable {
             name: name.to_owned(),
             message,
         };
         let body = entry.body().map_err(|e| unusable(e.to_string()))?;
-        let policy = Policy::from_skill(skill, &pattern_context(&self.options))
+        let policy = Policy::from_skill(&entry.skill, &pattern_context(&self.options))
             .map_err(|e| unusable(e.to_string()))?;
-        let mut ctx = InvocationContext::new(args.clone(), self.options.session_id.clone());
+        let mut ctx = InvocationContext::new(args.to_vec(), self.options.session_id.clone());
         if let Some(dir) = entry.dir() {
             ctx = ctx.with_skill_dir(dir);
         }
-        let rendered = self.cap_skill_text(name, weft_template::render(&body.text, &ctx));
+        Ok((
+            self.cap_skill_text(name, weft_template::render(&body.text, &ctx)),
+            policy,
+        ))
+    }
+
+    /// Runs a `context: fork` skill: a subagent of the skill's `agent` type (default
+    /// `general-purpose`) gets the rendered body as its task, within the skill's own
+    /// `allowed-tools`; returns its receipt once it has finished.
+    pub async fn run_fork_skill(
+        &mut self,
+        name: &str,
+        args: Vec<String>,
+        invoker: Invoker,
+    ) -> Result<ChildSummary, SessionError> {
+        let entry = self.invocable(name, invoker)?;
+        let (task, policy) = self.render_skill(&entry, &args)?;
+        self.record(TranscriptRecord::Skill {
+            at: now_millis(),
+            skill: name.to_owned(),
+            args,
+        })?;
+        let request = SpawnRequest {
+            task,
+            agent: entry.skill.agent.clone(),
+            label: Some(name.to_owned()),
+            ..SpawnRequest::default()
+        };
+        let plan = self.prepare_child_with(request, Some(policy))?;
+        Ok(self.start_child(plan).await?)
+    }
+
+    /// True when `name` is a `context: fork` skill.
+    pub fn is_fork_skill(&self, name: &str) -> bool {
+        self.skills
+            .get(name)
+            .is_some_and(|e| e.skill.context == SkillContext::Fork)
+    }
+
+    /// Activates a skill for the rest of this turn and returns its rendered body (prefixed
+    /// with a note when it narrows the tools). A `context: fork` skill cannot be activated
+    /// inline: it is run with [`run_fork_skill`](Self::run_fork_skill).
+    pub fn activate_skill(
+        &mut self,
+        name: &str,
+        args: Vec<String>,
+        invoker: Invoker,
+    ) -> Result<String, SkillInvocationError> {
+        let entry = self.invocable(name, invoker)?;
+        if entry.skill.context == SkillContext::Fork {
+            return Err(SkillInvocationError::ForkUnsupported(name.to_owned()));
+        }
+        let (rendered, policy) = self.render_skill(&entry, &args)?;
         self.record(TranscriptRecord::Skill {
             at: now_millis(),
             skill: name.to_owned(),
@@ -173,8 +239,9 @@ impl Session {
         ))
     }
 
-    /// Handles a `use_skill` call; `Err` is the error text for the model.
-    pub(super) fn use_skill(&mut self, input: &serde_json::Value) -> Result<String, String> {
+    /// Handles a `use_skill` call; `Err` is the error text for the model. A fork skill runs
+    /// in a subagent and its final message is the result.
+    pub(super) async fn use_skill(&mut self, input: &serde_json::Value) -> Result<String, String> {
         let name = input
             .get("skill")
             .or_else(|| input.get("name"))
@@ -197,6 +264,20 @@ impl Session {
                 .collect(),
             Some(other) => vec![other.to_string()],
         };
+        if self.is_fork_skill(name) {
+            let child = self
+                .run_fork_skill(name, args, Invoker::Model)
+                .await
+                .map_err(|e| e.to_string())?;
+            let header = format!(
+                "[skill `{name}` ran in subagent {} ({}); its final message follows]\n\n",
+                child.id, child.agent
+            );
+            return match &child.status {
+                ChildStatus::Completed { result } => Ok(format!("{header}{result}")),
+                other => Err(format!("{header}{}: {}", other.label(), other.text())),
+            };
+        }
         self.activate_skill(name, args, Invoker::Model)
             .map_err(|e| e.to_string())
     }

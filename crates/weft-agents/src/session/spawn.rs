@@ -1,0 +1,623 @@
+//! `sessions_spawn`: a subagent with a fresh context whose tools are exactly what its agent,
+//! its skills and its parent allow. Everything is validated (agent, depth, skill set, model,
+//! background rules) before the child exists; only then is it created and run, in the
+//! foreground (the receipt carries its final message) or the background (the receipt carries
+//! its id; the result arrives on the parent's next turn or through `sessions_result`).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::json;
+use weft_llm::{ToolSpec, Usage};
+use weft_permissions::{
+    CompositionMode, Policy, ToolGate, compose_with, is_mcp_tool, validate_skill_set,
+};
+use weft_types::AgentDefinition;
+
+use super::children::{ChildStatus, ChildSummary};
+use super::view::pattern_context;
+use super::{Quiet, Session, SessionError, SessionParts, TurnOutcome};
+use crate::AgentRegistry;
+use crate::transcript::{TranscriptRecord, now_millis};
+
+/// Starts a subagent.
+pub const SESSIONS_SPAWN: &str = "sessions_spawn";
+/// The state or result of a subagent.
+pub const SESSIONS_RESULT: &str = "sessions_result";
+/// Every subagent of the session.
+pub const SESSIONS_LIST: &str = "sessions_list";
+/// Stops a background subagent.
+pub const SESSIONS_CANCEL: &str = "sessions_cancel";
+
+/// The agent a spawn without `agent` uses (Claude Code's default subagent type).
+const DEFAULT_SUBAGENT: &str = "general-purpose";
+
+/// Tools a child never gets: it cannot change the skill registry.
+const REGISTRY_WRITERS: [&str; 1] = ["create_skill"];
+
+/// Who may be spawned, how deep, how many at once.
+#[derive(Debug, Clone)]
+pub struct SpawnSettings {
+    /// Agent types a spawn may name.
+    pub agents: Arc<AgentRegistry>,
+    /// Sessions at this depth cannot spawn (default 1: only the top session can).
+    pub max_depth: u32,
+    /// This session's depth (0 for the top session).
+    pub depth: u32,
+    /// Background children running at once (default 4).
+    pub max_concurrent: usize,
+    /// A child's timeout when the request sets none (default 10 minutes).
+    pub default_timeout: Duration,
+    /// The parent session's id, for a child.
+    pub parent: Option<String>,
+}
+
+impl Default for SpawnSettings {
+    fn default() -> Self {
+        Self {
+            agents: Arc::new(AgentRegistry::builtins()),
+            max_depth: 1,
+            depth: 0,
+            max_concurrent: 4,
+            default_timeout: Duration::from_secs(600),
+            parent: None,
+        }
+    }
+}
+
+/// The input of `sessions_spawn` (seed 003's SubagentSpawnRequest).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpawnRequest {
+    /// What the child is to do: its first and only user message.
+    pub task: String,
+    /// Skills injected into the child; its tools are their composition. `None` = a default
+    /// spawn (no skill restriction).
+    #[serde(default)]
+    pub skills: Option<Vec<String>>,
+    /// The agent type (default `general-purpose`).
+    #[serde(default, alias = "subagent_type")]
+    pub agent: Option<String>,
+    /// A short name for listings.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// The model (default: the agent's, else the parent's).
+    #[serde(default)]
+    pub model: Option<String>,
+    /// Accepted for compatibility; recorded, not sent (the clients have no reasoning knob).
+    #[serde(default)]
+    pub thinking: Option<serde_json::Value>,
+    /// Return at once with the child's id; read-only tools only.
+    #[serde(default)]
+    pub run_in_background: bool,
+    /// Seconds before the child is stopped (ExecutionTimeout).
+    #[serde(default)]
+    pub timeout_secs: Option<u64>,
+}
+
+/// Why a subagent could not be started or finished (seed 000's kinds).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SubagentError {
+    /// No agent definition of that name.
+    #[error("SubagentNotFound: subagent type `{subagent_type}` not found; available: {available}")]
+    SubagentNotFound {
+        /// The name asked for.
+        subagent_type: String,
+        /// Known agent names.
+        available: String,
+    },
+    /// This session may not spawn.
+    #[error("SpawnBlocked: session `{id}` cannot spawn subagents: {reason}")]
+    SpawnBlocked {
+        /// The session that tried.
+        id: String,
+        /// Why.
+        reason: String,
+    },
+    /// A background child would need an MCP tool.
+    #[error(
+        "BackgroundMcpBlocked: MCP tool `{tool}` is unavailable in background mode; run the subagent in the foreground"
+    )]
+    BackgroundMcpBlocked {
+        /// The tool.
+        tool: String,
+    },
+    /// Validation or start-up failed.
+    #[error("SpawnFailed: cannot spawn `{subagent_type}`: {reason}")]
+    SpawnFailed {
+        /// The agent type.
+        subagent_type: String,
+        /// Why.
+        reason: String,
+    },
+    /// The child ran out of time.
+    #[error("ExecutionTimeout: subagent `{subagent_type}` timed out after {timeout_ms} ms")]
+    ExecutionTimeout {
+        /// The agent type.
+        subagent_type: String,
+        /// The timeout.
+        timeout_ms: u64,
+    },
+}
+
+/// A validated child, created but not started.
+pub struct ChildPlan {
+    session: Session,
+    task: String,
+    summary: ChildSummary,
+    timeout: Duration,
+}
+
+impl std::fmt::Debug for ChildPlan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChildPlan")
+            .field("summary", &self.summary)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ChildPlan {
+    /// The child as the receipt will describe it.
+    pub fn summary(&self) -> &ChildSummary {
+        &self.summary
+    }
+
+    /// The child session (its gate, offered tools, system prompt...).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+}
+
+/// The spawn tools as offered to the model.
+pub(super) fn spawn_specs() -> [ToolSpec; 4] {
+    [
+        ToolSpec {
+            name: SESSIONS_SPAWN.to_owned(),
+            description: "Start a subagent with a fresh context to do a task and report back. \
+                          `skills` injects skills and limits its tools to what they allow; \
+                          `agent` picks its type; `run_in_background` returns at once (read-only \
+                          tools) and the result arrives later."
+                .to_owned(),
+            input_schema: json!({
+                "type": "object",
+                "properties": {
+                    "task": {"type": "string", "description": "What the subagent must do; it sees nothing else of this conversation"},
+                    "skills": {"type": "array", "items": {"type": "string"}, "description": "Skills to inject; its tools become their composition"},
+                    "agent": {"type": "string", "description": "Agent type (default general-purpose)"},
+                    "label": {"type": "string", "description": "A short name for listings"},
+                    "model": {"type": "string", "description": "provider/model or an alias (default: inherit)"},
+                    "thinking": {"description": "Accepted for compatibility; ignored"},
+                    "run_in_background": {"type": "boolean", "description": "Return at once; read-only tools only"},
+                    "timeout_secs": {"type": "integer", "minimum": 1, "description": "Stop the subagent after this many seconds"}
+                },
+                "required": ["task"],
+                "additionalProperties": false
+            }),
+        },
+        ToolSpec {
+            name: SESSIONS_RESULT.to_owned(),
+            description: "The state or result of a subagent started with sessions_spawn."
+                .to_owned(),
+            input_schema: json!({
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "description": "The subagent id from the receipt"},
+                    "wait": {"type": "boolean", "description": "Wait until it finishes (default false)"}
+                },
+                "required": ["id"],
+                "additionalProperties": false
+            }),
+        },
+        ToolSpec {
+            name: SESSIONS_LIST.to_owned(),
+            description: "List the subagents of this session with their state.".to_owned(),
+            input_schema: json!({"type": "object", "properties": {}, "additionalProperties": false}),
+        },
+        ToolSpec {
+            name: SESSIONS_CANCEL.to_owned(),
+            description: "Stop a running background subagent.".to_owned(),
+            input_schema: json!({
+                "type": "object",
+                "properties": {"id": {"type": "string"}},
+                "required": ["id"],
+                "additionalProperties": false
+            }),
+        },
+    ]
+}
+
+fn failed(agent: &str, reason: impl Into<String>) -> SubagentError {
+    SubagentError::SpawnFailed {
+        subagent_type: agent.to_owned(),
+        reason: reason.into(),
+    }
+}
+
+/// The first MCP tool an agent or a skill set names explicitly.
+fn first_mcp_tool<'a>(lists: impl IntoIterator<Item = &'a String>) -> Option<&'a String> {
+    lists.into_iter().find(|t| {
+        let name = t.split('(').next().unwrap_or(t);
+        is_mcp_tool(name) || name.starts_with("mcp__")
+    })
+}
+
+impl Session {
+    /// True when this session can spawn at all (depth below the maximum and the tool visible
+    /// to its agent).
+    pub fn can_spawn(&self) -> bool {
+        self.options.spawn.depth < self.options.spawn.max_depth
+            && self.gate.tool_visible(SESSIONS_SPAWN)
+    }
+
+    /// The subagents of this session, oldest first.
+    pub fn children(&self) -> Vec<ChildSummary> {
+        self.children.list()
+    }
+
+    /// Background subagents still running.
+    pub fn running_children(&self) -> usize {
+        self.children.running()
+    }
+
+    /// Validates `request` and creates the child session without running it. Nothing exists
+    /// (no session, no transcript, no request to a model) when this fails.
+    pub fn prepare_child(&self, request: SpawnRequest) -> Result<ChildPlan, SubagentError> {
+        self.prepare_child_with(request, None)
+    }
+
+    /// [`prepare_child`](Self::prepare_child) with an extra policy layer (a fork skill's own
+    /// `allowed-tools`).
+    pub(super) fn prepare_child_with(
+        &self,
+        request: SpawnRequest,
+        extra: Option<Policy>,
+    ) -> Result<ChildPlan, SubagentError> {
+        let settings = &self.options.spawn;
+        let agent_name = request
+            .agent
+            .as_deref()
+            .unwrap_or(DEFAULT_SUBAGENT)
+            .to_owned();
+        if settings.depth >= settings.max_depth {
+            return Err(SubagentError::SpawnBlocked {
+                id: self.options.session_id.clone(),
+                reason: format!(
+                    "it is at depth {} and max_spawn_depth is {}",
+                    settings.depth, settings.max_depth
+                ),
+            });
+        }
+        if request.task.trim().is_empty() {
+            return Err(failed(&agent_name, "the task is empty"));
+        }
+        let Some(entry) = settings.agents.get(&agent_name) else {
+            return Err(SubagentError::SubagentNotFound {
+                subagent_type: agent_name,
+                available: settings.agents.names().collect::<Vec<_>>().join(", "),
+            });
+        };
+        let mut agent: AgentDefinition = entry.agent.clone();
+        let background = request.run_in_background || agent.background;
+        if background && self.children.running() >= settings.max_concurrent {
+            return Err(failed(
+                &agent_name,
+                format!(
+                    "{} background subagents are already running (the limit is {})",
+                    settings.max_concurrent, settings.max_concurrent
+                ),
+            ));
+        }
+
+        // The ceiling: everything the parent may do right now.
+        let ctx = pattern_context(&self.options);
+        let mut ceiling = self.gate.clone();
+        if let Some(policy) = extra {
+            ceiling = ceiling.with_layer(policy);
+        }
+        let mut skill_names: Vec<String> = Vec::new();
+        if let Some(names) = &request.skills {
+            for name in names {
+                if !skill_names.contains(name) {
+                    skill_names.push(name.clone());
+                }
+            }
+            let snapshot = self.skills.snapshot();
+            if let Some(allowed) = &self.options.skill_filter
+                && let Some(outside) = skill_names.iter().find(|n| !allowed.contains(n))
+            {
+                return Err(failed(
+                    &agent_name,
+                    format!("skill `{outside}` is not available to this session"),
+                ));
+            }
+            let known: Vec<&str> = self.tools.names().collect();
+            let result =
+                validate_skill_set(&skill_names, |n| snapshot.get(n).map(|e| &e.skill), &known);
+            if !result.valid {
+                let errors: Vec<String> = result
+                    .errors
+                    .iter()
+                    .map(|e| format!("{}: {}", e.code, e.message))
+                    .collect();
+                return Err(failed(
+                    &agent_name,
+                    format!("invalid skill set: {}", errors.join("; ")),
+                ));
+            }
+            let skills: Vec<&weft_types::Skill> = skill_names
+                .iter()
+                .filter_map(|n| snapshot.get(n).map(|e| &e.skill))
+                .collect();
+            if background
+                && let Some(tool) =
+                    first_mcp_tool(skills.iter().flat_map(|s| s.tools.allow.iter().flatten()))
+            {
+                return Err(SubagentError::BackgroundMcpBlocked { tool: tool.clone() });
+            }
+            let composition = compose_with(&skills, CompositionMode::Union, &ctx)
+                .map_err(|e| failed(&agent_name, e.to_string()))?;
+            ceiling = composition.gate_within(&ceiling);
+        }
+        if background {
+            if let Some(tool) = first_mcp_tool(agent.tools.iter().flatten()) {
+                return Err(SubagentError::BackgroundMcpBlocked { tool: tool.clone() });
+            }
+            ceiling = ceiling.intersect(&ToolGate::background());
+        }
+
+        let model = self
+            .models
+            .choose(
+                request.model.as_deref(),
+                agent.model.as_deref(),
+                Some(&self.view.model),
+            )
+            .map_err(|e| failed(&agent_name, e.to_string()))?;
+
+        // Injecting a skill means its body joins the child's system prompt.
+        for name in &skill_names {
+            if !agent.skills.contains(name) {
+                agent.skills.push(name.clone());
+            }
+        }
+        let number = self.children.next_number();
+        let child_id = format!("{}.{number}", self.options.session_id);
+        let mut options = self.options.clone();
+        options.session_id.clone_from(&child_id);
+        options.stream = false;
+        options.ceiling = ceiling;
+        if request.skills.is_some() {
+            options.skill_filter = Some(skill_names.clone());
+        }
+        options.spawn.depth = settings.depth + 1;
+        options.spawn.parent = Some(self.options.session_id.clone());
+        let tools = self.tools.filtered(|n| !REGISTRY_WRITERS.contains(&n));
+        let session = Session::new(SessionParts {
+            models: Arc::clone(&self.models),
+            skills: Arc::clone(&self.skills),
+            tools,
+            agent,
+            model: Some(model.to_string()),
+            options,
+        })
+        .map_err(|e| failed(&agent_name, e.to_string()))?;
+        let summary = ChildSummary {
+            id: child_id,
+            label: request.label.clone(),
+            agent: agent_name,
+            model: model.to_string(),
+            tools: session
+                .offered_tools()
+                .into_iter()
+                .map(|t| t.name)
+                .collect(),
+            skills: skill_names,
+            background,
+            status: ChildStatus::Running,
+            duration_ms: 0,
+            usage: Usage::default(),
+        };
+        let timeout = request
+            .timeout_secs
+            .map_or(settings.default_timeout, |s| Duration::from_secs(s.max(1)));
+        Ok(ChildPlan {
+            session,
+            task: request.task,
+            summary,
+            timeout,
+        })
+    }
+
+    /// Spawns a subagent and returns its receipt: in the foreground once it has finished,
+    /// in the background at once.
+    pub async fn spawn(&mut self, request: SpawnRequest) -> Result<ChildSummary, SubagentError> {
+        let plan = self.prepare_child(request)?;
+        self.start_child(plan).await
+    }
+
+    /// Runs a prepared child.
+    pub(super) async fn start_child(
+        &mut self,
+        plan: ChildPlan,
+    ) -> Result<ChildSummary, SubagentError> {
+        let ChildPlan {
+            session: mut child,
+            task,
+            summary,
+            timeout,
+        } = plan;
+        let spawn_record = TranscriptRecord::Spawn {
+            at: now_millis(),
+            child_id: summary.id.clone(),
+            agent: summary.agent.clone(),
+            model: summary.model.clone(),
+            tools: summary.tools.clone(),
+            skills: summary.skills.clone(),
+            background: summary.background,
+        };
+        self.record(spawn_record)
+            .map_err(|e| failed(&summary.agent, e.to_string()))?;
+        self.children.start(summary.clone());
+        let id = summary.id.clone();
+        let agent = summary.agent.clone();
+        if summary.background {
+            let children = Arc::clone(&self.children);
+            let handle = tokio::spawn(async move {
+                let (status, usage) = run_child(&mut child, task, timeout, &agent).await;
+                children.finish(&id, status, usage, false);
+            });
+            self.children.set_handle(&summary.id, handle);
+            return Ok(summary);
+        }
+        let (status, usage) = run_child(&mut child, task, timeout, &agent).await;
+        let done = self
+            .children
+            .finish(&id, status.clone(), usage, true)
+            .unwrap_or(ChildSummary {
+                status,
+                usage,
+                ..summary
+            });
+        self.record_child_result(&done)
+            .map_err(|e| failed(&done.agent, e.to_string()))?;
+        Ok(done)
+    }
+
+    /// Cancels a running background child.
+    pub fn cancel_child(&mut self, id: &str) -> Result<ChildSummary, String> {
+        let summary = self.children.cancel(id)?;
+        if let Err(e) = self.record_child_result(&summary) {
+            tracing::warn!(error = %e, "cannot record the cancellation");
+        }
+        Ok(summary)
+    }
+
+    /// Waits until no background child is running (each is bounded by its own timeout).
+    pub async fn wait_for_children(&self) {
+        while self.children.running() > 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Ended background children not yet reported to the model, recorded in the transcript.
+    pub(super) fn collect_finished_children(&mut self) -> Result<Vec<ChildSummary>, SessionError> {
+        let finished = self.children.take_undelivered();
+        for child in &finished {
+            self.record_child_result(child)?;
+        }
+        Ok(finished)
+    }
+
+    fn record_child_result(&mut self, child: &ChildSummary) -> Result<(), SessionError> {
+        self.record(TranscriptRecord::ChildResult {
+            at: now_millis(),
+            child_id: child.id.clone(),
+            status: child.status.label().to_owned(),
+            text: child.status.text().to_owned(),
+            duration_ms: child.duration_ms,
+            usage: child.usage,
+        })
+    }
+
+    /// Handles the four spawn tools; `Err` is an error result for the model.
+    pub(super) async fn spawn_tool(
+        &mut self,
+        name: &str,
+        input: &serde_json::Value,
+    ) -> Result<String, String> {
+        let id_of = |input: &serde_json::Value| {
+            input
+                .get("id")
+                .and_then(|v| v.as_str())
+                .map(str::to_owned)
+                .ok_or_else(|| format!("{name} needs an `id`"))
+        };
+        match name {
+            SESSIONS_SPAWN => {
+                let request: SpawnRequest = serde_json::from_value(input.clone())
+                    .map_err(|e| format!("invalid sessions_spawn input: {e}"))?;
+                let receipt = self.spawn(request).await.map_err(|e| e.to_string())?;
+                let text = receipt_text(&receipt);
+                match receipt.status {
+                    ChildStatus::Running | ChildStatus::Completed { .. } => Ok(text),
+                    _ => Err(text),
+                }
+            }
+            SESSIONS_RESULT => {
+                let id = id_of(input)?;
+                let wait = input.get("wait").and_then(|v| v.as_bool()).unwrap_or(false);
+                if wait {
+                    while self
+                        .children
+                        .get(&id)
+                        .is_some_and(|c| c.status == ChildStatus::Running)
+                    {
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                    }
+                }
+                let child = self
+                    .children
+                    .get(&id)
+                    .ok_or_else(|| format!("no subagent `{id}`"))?;
+                if child.status != ChildStatus::Running {
+                    self.record_child_result(&child)
+                        .map_err(|e| e.to_string())?;
+                }
+                Ok(receipt_text(&child))
+            }
+            SESSIONS_LIST => {
+                serde_json::to_string_pretty(&self.children.list()).map_err(|e| e.to_string())
+            }
+            _ => {
+                let id = id_of(input)?;
+                self.cancel_child(&id).map(|c| receipt_text(&c))
+            }
+        }
+    }
+}
+
+/// The receipt as the model reads it.
+pub(super) fn receipt_text(child: &ChildSummary) -> String {
+    serde_json::to_string_pretty(child).unwrap_or_else(|_| format!("{child:?}"))
+}
+
+/// Runs a child to the end of its one turn within `timeout`.
+fn run_child<'a>(
+    child: &'a mut Session,
+    task: String,
+    timeout: Duration,
+    agent: &'a str,
+) -> Pin<Box<dyn Future<Output = (ChildStatus, Usage)> + Send + 'a>> {
+    Box::pin(async move {
+        let mut quiet = Quiet;
+        let turn: Pin<Box<dyn Future<Output = Result<TurnOutcome, SessionError>> + Send + '_>> =
+            Box::pin(child.send(task, &mut quiet));
+        match tokio::time::timeout(timeout, turn).await {
+            Ok(Ok(outcome)) => (
+                ChildStatus::Completed {
+                    result: outcome.text,
+                },
+                outcome.usage,
+            ),
+            Ok(Err(e)) => (
+                ChildStatus::Failed {
+                    error: e.to_string(),
+                },
+                child.usage(),
+            ),
+            Err(_) => (
+                ChildStatus::TimedOut {
+                    error: SubagentError::ExecutionTimeout {
+                        subagent_type: agent.to_owned(),
+                        timeout_ms: u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
+                    }
+                    .to_string(),
+                },
+                child.usage(),
+            ),
+        }
+    })
+}
