@@ -133,6 +133,15 @@ impl Children {
             .count()
     }
 
+    /// Ended background children whose results the parent has not seen.
+    pub(crate) fn undelivered(&self) -> usize {
+        self.lock()
+            .records
+            .values()
+            .filter(|r| !r.delivered && r.summary.status != ChildStatus::Running)
+            .count()
+    }
+
     /// Records a child that has just started.
     pub(crate) fn start(&self, summary: ChildSummary) {
         let id = summary.id.clone();

@@ -262,6 +262,12 @@ impl Session {
         self.children.running()
     }
 
+    /// Background subagents that ended and whose results the model has not seen yet (they
+    /// are delivered with the next message).
+    pub fn undelivered_children(&self) -> usize {
+        self.children.undelivered()
+    }
+
     /// Validates `request` and creates the child session without running it. Nothing exists
     /// (no session, no transcript, no request to a model) when this fails.
     pub fn prepare_child(&self, request: SpawnRequest) -> Result<ChildPlan, SubagentError> {
