@@ -20,7 +20,11 @@ fn parent() -> Session {
         // Only the built-in skills (specification-engine, opencode-implementer).
         skills: Arc::new(SkillRegistry::new(RegistryConfig::with_roots(vec![]))),
         tools: ToolRegistry::new(),
-        agent: AgentRegistry::builtins().get("default").unwrap().agent.clone(),
+        agent: AgentRegistry::builtins()
+            .get("default")
+            .unwrap()
+            .agent
+            .clone(),
         model: Some("replay/bench".into()),
         options: SessionOptions::default(),
     })

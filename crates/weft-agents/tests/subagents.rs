@@ -669,3 +669,40 @@ async fn explore_cannot_spawn_and_create_skill_never_reaches_a_child() {
         "{names:?}"
     );
 }
+
+#[tokio::test]
+async fn background_children_are_in_flight_at_the_same_time() {
+    let env = Env::new();
+    // Nothing is ever answered: both requests can only be pending together if the children
+    // run concurrently.
+    let server = ScriptServer::start(common::OPENAI_PATH, |_| Reply::Hang).await;
+    let mut session = env.session(&server);
+    let mut ids = Vec::new();
+    for task in ["one", "two"] {
+        let child = session
+            .spawn(SpawnRequest {
+                run_in_background: true,
+                ..request(task)
+            })
+            .await
+            .unwrap();
+        ids.push(child.id);
+    }
+    assert!(server.wait_for(2, Duration::from_secs(10)).await);
+    assert_eq!(session.running_children(), 2);
+    for id in &ids {
+        session.cancel_child(id).unwrap();
+    }
+    assert_eq!(session.running_children(), 0);
+    let listed = session.children();
+    assert!(listed.iter().all(|c| c.status == ChildStatus::Cancelled));
+    // A cancelled child's result is in the parent's transcript.
+    let records = Transcript::read(session.transcript_path().unwrap()).unwrap();
+    let cancelled = records
+        .iter()
+        .filter(
+            |r| matches!(r, TranscriptRecord::ChildResult { status, .. } if status == "cancelled"),
+        )
+        .count();
+    assert_eq!(cancelled, 2);
+}
