@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// weft: skills and subagents for LLM agents.
 #[derive(Debug, Parser)]
 #[command(name = "weft", version, about, long_about = None, propagate_version = true)]
+#[command(disable_help_subcommand = true)]
 pub struct Cli {
     /// More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
@@ -36,8 +37,48 @@ pub enum Command {
         #[command(subcommand)]
         command: AgentsCommand,
     },
-    /// Talk to an agent: one message with -m (or from piped stdin); prints the answer.
+    /// Talk to an agent: one message with -m (or from piped stdin) prints the answer;
+    /// without either, on a terminal, an interactive session with slash commands.
     Agent(AgentArgs),
+    /// Help on a topic: skills, agents, commands, config, memory, tools, workspace.
+    Help {
+        /// The topic (or a slash command's name); without one, an overview.
+        topic: Option<String>,
+    },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Read session transcripts (~/.clawft/workspace/sessions) and their subagents'.
+    Sessions {
+        /// The sessions command to run.
+        #[command(subcommand)]
+        command: SessionsCommand,
+    },
+    /// Work with MCP servers (`mcp_servers` in the configuration).
+    Mcp {
+        /// The mcp command to run.
+        #[command(subcommand)]
+        command: McpCommand,
+    },
+}
+
+/// `weft mcp ...`
+#[derive(Debug, Subcommand)]
+pub enum McpCommand {
+    /// Start the configured MCP servers and list them: name, status, tool count and tools.
+    /// Exits 1 when an enabled server is not running.
+    List(McpListArgs),
+}
+
+/// Arguments of `weft mcp list`.
+#[derive(Debug, Args)]
+pub struct McpListArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ListFormat,
 }
 
 /// `weft agents ...`
@@ -47,6 +88,36 @@ pub enum AgentsCommand {
     List(AgentsListArgs),
     /// Show one agent: model, temperature, iteration cap, scope and file, tools, skills.
     Show(AgentsShowArgs),
+}
+
+/// `weft sessions ...`
+#[derive(Debug, Subcommand)]
+pub enum SessionsCommand {
+    /// List sessions, oldest first: id, start, agent, model, messages, subagents.
+    List(SessionsListArgs),
+    /// Print a session's conversation and those of its subagents.
+    Show(SessionsShowArgs),
+}
+
+/// Arguments of `weft sessions list`.
+#[derive(Debug, Args)]
+pub struct SessionsListArgs {
+    /// Also list subagent sessions (they are shown under their parent by `show`).
+    #[arg(long)]
+    pub all: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ListFormat,
+}
+
+/// Arguments of `weft sessions show`.
+#[derive(Debug, Args)]
+pub struct SessionsShowArgs {
+    /// The session id (a unique prefix is enough).
+    pub id: String,
+    /// Print the transcript records as JSON lines instead.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `weft agents list`.
@@ -95,7 +166,8 @@ pub struct RunArgs {
 /// Arguments of `weft agent`.
 #[derive(Debug, Args)]
 pub struct AgentArgs {
-    /// The message (without it, the message is read from piped stdin).
+    /// The message (without it, the message is read from piped stdin; on a terminal, an
+    /// interactive session starts).
     #[arg(short = 'm', long = "message", value_name = "MSG")]
     pub message: Option<String>,
 

@@ -53,6 +53,12 @@ pub struct AgentSettings {
     pub context_window: Option<u64>,
     /// Keep transcripts under ~/.clawft/workspace/sessions (default true).
     pub transcripts: Option<bool>,
+    /// How deep subagents may nest (default 1: subagents cannot spawn).
+    pub max_spawn_depth: Option<u32>,
+    /// Background subagents running at once (default 4).
+    pub max_concurrent_subagents: Option<usize>,
+    /// A subagent's timeout in seconds when `sessions_spawn` sets none (default 600).
+    pub subagent_timeout_secs: Option<u64>,
 }
 
 /// Tool settings.
@@ -96,6 +102,35 @@ pub struct SkillSettings {
     pub max_prompt_bytes: Option<usize>,
 }
 
+/// One MCP server (`mcp_servers.<name>`): a stdio server started with weft.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpServerFile {
+    /// The program.
+    pub command: String,
+    /// Its arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Variables for the server, over the few it inherits (PATH, HOME, ...); `${VAR}` in a
+    /// value is replaced by weft's own variable.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Working directory, relative to the project (default: the project, else the current
+    /// directory).
+    pub cwd: Option<PathBuf>,
+    /// Start it (default true).
+    #[serde(default = "enabled_by_default")]
+    pub enabled: bool,
+    /// Seconds the start may take (default 10).
+    pub startup_timeout_secs: Option<u64>,
+    /// Seconds one tool call may take (default 60).
+    pub call_timeout_secs: Option<u64>,
+}
+
+fn enabled_by_default() -> bool {
+    true
+}
+
 /// The merged configuration file.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -119,6 +154,9 @@ pub struct ConfigFile {
     /// Skills.
     #[serde(default)]
     pub skills: SkillSettings,
+    /// MCP servers by name (their tools are `<name>__<tool>`).
+    #[serde(default)]
+    pub mcp_servers: BTreeMap<String, McpServerFile>,
 }
 
 /// Where config files are.
@@ -141,6 +179,8 @@ pub struct Config {
     pub file: ConfigFile,
     /// Files that were read, in merge order.
     pub files: Vec<PathBuf>,
+    /// The merged files as JSON (`/config` in the REPL shows it with keys redacted).
+    pub value: Value,
     /// For each provider, the directory of the file that defined its `file` (replay paths).
     provider_dirs: BTreeMap<String, PathBuf>,
 }
@@ -216,13 +256,14 @@ impl Config {
             merge(&mut merged, value);
             files.push(path.to_path_buf());
         }
-        let file: ConfigFile = serde_json::from_value(merged).map_err(|e| {
+        let file: ConfigFile = serde_json::from_value(merged.clone()).map_err(|e| {
             let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
             anyhow::anyhow!("configuration ({}): {e}", names.join(" + "))
         })?;
         Ok(Self {
             file,
             files,
+            value: merged,
             provider_dirs,
         })
     }
@@ -347,13 +388,18 @@ fn single_provider_default(catalog: &ModelCatalog) -> Option<String> {
 }
 
 /// Drops what an untrusted project file may not set: providers (they could send the user's
-/// keys and prompts elsewhere) and extra file-tool paths.
+/// keys and prompts elsewhere), MCP servers (programs to run) and extra file-tool paths.
 fn strip_untrusted(value: &mut Value, path: &Path) {
     let Some(obj) = value.as_object_mut() else {
         return;
     };
     if obj.remove("providers").is_some() {
         tracing::warn!(file = %path.display(), "project config `providers` ignored; pass --trust-project-skills to accept them");
+    }
+    // A project's MCP servers are programs it would make weft run: like project skills, only
+    // when the project is trusted.
+    if obj.remove("mcp_servers").is_some() {
+        tracing::warn!(file = %path.display(), "project config `mcp_servers` ignored; pass --trust-project-skills to start them");
     }
     if let Some(tools) = obj.get_mut("tools").and_then(Value::as_object_mut)
         && tools.remove("allow_paths").is_some()
@@ -469,6 +515,54 @@ mod tests {
         })
         .unwrap();
         assert_eq!(trusted.file.providers.len(), 1);
+    }
+
+    #[test]
+    fn mcp_servers_parse_and_untrusted_project_servers_are_dropped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let user = write(
+            tmp.path(),
+            "u.json",
+            r#"{"mcp_servers":{"github":{"command":"npx","args":["-y","gh"],"env":{"T":"x"},"call_timeout_secs":5}}}"#,
+        );
+        let project = write(
+            tmp.path(),
+            "p.json",
+            r#"{"mcp_servers":{"evil":{"command":"/tmp/evil"},"github":{"enabled":false}}}"#,
+        );
+        let sources = ConfigSources {
+            user: Some(user),
+            project: Some(project),
+            ..Default::default()
+        };
+        let config = Config::load(&sources).unwrap();
+        let servers = &config.file.mcp_servers;
+        assert_eq!(servers.keys().collect::<Vec<_>>(), ["github"]);
+        let github = &servers["github"];
+        assert!(github.enabled);
+        assert_eq!(github.args, ["-y", "gh"]);
+        assert_eq!(github.call_timeout_secs, Some(5));
+        let trusted = Config::load(&ConfigSources {
+            trust_project: true,
+            ..sources
+        })
+        .unwrap();
+        let servers = &trusted.file.mcp_servers;
+        assert_eq!(servers.keys().collect::<Vec<_>>(), ["evil", "github"]);
+        assert!(!servers["github"].enabled);
+        assert_eq!(servers["github"].command, "npx");
+        let typo = write(
+            tmp.path(),
+            "t.json",
+            r#"{"mcp_servers":{"x":{"command":"a","argz":[]}}}"#,
+        );
+        let err = Config::load(&ConfigSources {
+            explicit: Some(typo),
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("unknown field `argz`"), "{err}");
     }
 
     #[test]

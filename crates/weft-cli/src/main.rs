@@ -9,6 +9,7 @@
 mod cli;
 mod commands;
 mod config;
+mod mcp;
 mod output;
 mod runtime;
 mod workspace;
@@ -17,7 +18,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::cli::{AgentsCommand, Cli, Command, SkillsCommand};
+use crate::cli::{AgentsCommand, Cli, Command, McpCommand, SessionsCommand, SkillsCommand};
 use crate::runtime::UsageError;
 
 fn main() -> ExitCode {
@@ -43,6 +44,15 @@ fn main() -> ExitCode {
             AgentsCommand::Show(args) => commands::agents::show(&workspace, &args),
         },
         Command::Agent(args) => commands::run::agent(&workspace, &args, cli.verbose > 0),
+        Command::Help { topic } => commands::help::help(&workspace, topic.as_deref()),
+        Command::Completions { shell } => commands::help::completions(shell),
+        Command::Sessions { command } => match command {
+            SessionsCommand::List(args) => commands::sessions::list(&workspace, &args),
+            SessionsCommand::Show(args) => commands::sessions::show(&workspace, &args),
+        },
+        Command::Mcp { command } => match command {
+            McpCommand::List(args) => commands::mcp::list(&workspace, &args),
+        },
     };
     match result {
         Ok(code) => code,

@@ -3,7 +3,7 @@
 
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -15,6 +15,7 @@ use weft_tools::{BuiltinConfig, ExecConfig, FsScope, ToolRegistry, WebFetchConfi
 use weft_types::AgentDefinition;
 
 use crate::config::Config;
+use crate::mcp::McpServers;
 use crate::workspace::Workspace;
 
 /// A mistake in how weft was invoked or configured: reported without a backtrace of
@@ -42,6 +43,8 @@ pub struct Runtime {
     pub skills: Arc<SkillRegistry>,
     /// Agents.
     pub agents: AgentRegistry,
+    /// MCP servers, started on first use.
+    mcp: OnceLock<McpServers>,
 }
 
 /// Reads an environment variable, empty meaning unset.
@@ -64,6 +67,7 @@ impl Runtime {
             models: Arc::new(ModelPool::new(catalog)),
             skills,
             agents,
+            mcp: OnceLock::new(),
         })
     }
 
@@ -93,6 +97,15 @@ impl Runtime {
         }
     }
 
+    /// The file `memory_read` / `memory_write` use: `~/.clawft/workspace/MEMORY.md`, else
+    /// under `base` when there is no home directory.
+    pub fn memory_file(&self, base: &std::path::Path) -> PathBuf {
+        self.workspace
+            .clawft_workspace()
+            .unwrap_or_else(|| base.join(".clawft/workspace"))
+            .join("MEMORY.md")
+    }
+
     /// Built-in tools plus `create_skill` (when there is a home for user skills).
     pub fn tools(&self) -> Result<ToolRegistry> {
         let settings = &self.config.file.tools;
@@ -117,11 +130,7 @@ impl Runtime {
             }
             c
         });
-        let memory_file = self
-            .workspace
-            .clawft_workspace()
-            .unwrap_or_else(|| base.join(".clawft/workspace"))
-            .join("MEMORY.md");
+        let memory_file = self.memory_file(&base);
         let mut tools = weft_tools::builtin_registry(&BuiltinConfig {
             scope,
             memory_file,
@@ -131,7 +140,22 @@ impl Runtime {
         if let Some(dir) = self.workspace.user_skills_dir() {
             tools.register(Arc::new(CreateSkill::new(Arc::clone(&self.skills), dir)));
         }
+        self.mcp().manager().register_into(&mut tools);
         Ok(tools)
+    }
+
+    /// The configured MCP servers (`mcp_servers`), started on first use: in parallel, each
+    /// within its startup timeout, on a thread of their own. Blocks until they have started
+    /// or given up; a server that fails is reported in its status, never as an error.
+    pub fn mcp(&self) -> &McpServers {
+        self.mcp.get_or_init(|| {
+            let servers = &self.config.file.mcp_servers;
+            if servers.is_empty() {
+                return McpServers::none();
+            }
+            let base = self.base_dir().unwrap_or_default();
+            McpServers::start(servers, &base, &env_var)
+        })
     }
 
     /// Session options from the configuration.
@@ -150,6 +174,16 @@ impl Runtime {
         }
         if let Some(n) = self.config.file.skills.max_prompt_bytes {
             options.max_skill_prompt_bytes = n;
+        }
+        options.spawn.agents = Arc::new(self.agents.clone());
+        if let Some(depth) = agent.max_spawn_depth {
+            options.spawn.max_depth = depth;
+        }
+        if let Some(n) = agent.max_concurrent_subagents {
+            options.spawn.max_concurrent = n.max(1);
+        }
+        if let Some(secs) = agent.subagent_timeout_secs {
+            options.spawn.default_timeout = Duration::from_secs(secs.max(1));
         }
         if transcripts && agent.transcripts.unwrap_or(true) {
             options.transcript_dir = self

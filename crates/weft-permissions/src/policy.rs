@@ -240,6 +240,50 @@ mod tests {
     }
 
     #[test]
+    fn project_skills_reach_mcp_tools_only_by_name_or_server() {
+        let compiled = |allow: &[&str]| {
+            let mut skill = Skill::in_memory("helper", "Helps", Scope::Project);
+            skill.tools = ToolPolicy::allow_only(allow.iter().copied());
+            Policy::from_skill(&skill, &PatternContext::new()).unwrap()
+        };
+        for allow in [
+            &["*"][..],
+            &["*__*"],
+            &["mcp__*"],
+            &["git*__*"],
+            &["*issue"],
+        ] {
+            let policy = compiled(allow);
+            for tool in ["github__create_issue", "mcp__github__create_issue"] {
+                assert!(
+                    !policy.check(tool, &json!({})).is_allowed(),
+                    "{allow:?} {tool}"
+                );
+            }
+        }
+        for allow in [
+            &["github__create_issue"][..],
+            &["mcp__github__create_issue"],
+            &["github__*"],
+            &["mcp__github"],
+            &["mcp__github__create_*"],
+        ] {
+            let policy = compiled(allow);
+            for tool in ["github__create_issue", "mcp__github__create_issue"] {
+                assert!(
+                    policy.check(tool, &json!({})).is_allowed(),
+                    "{allow:?} {tool}"
+                );
+            }
+            assert!(
+                !policy
+                    .check("gitlab__create_issue", &json!({}))
+                    .is_allowed()
+            );
+        }
+    }
+
+    #[test]
     fn background_is_read_only() {
         let policy = Policy::background();
         for tool in ["read_file", "Read", "grep", "glob", "LS"] {

@@ -5,10 +5,14 @@
 //! `read_file`, `write_file`, `edit_file`, `list_directory`, `glob`, `grep`, `exec_shell`,
 //! `memory_read`, `memory_write`, `web_fetch` — configured by [`BuiltinConfig`].
 //!
+//! [`McpManager`] starts the configured MCP servers ([`McpServerConfig`]) and offers their
+//! tools as [`McpTool`]s named `<server>__<tool>` (see the `mcp` module).
+//!
 //! Tools do not check permissions (the agent loop asks the gate first), but file tools are
 //! confined to the workspace roots they were built with ([`FsScope`]), whatever the gate says.
 
 mod builtins;
+mod mcp;
 mod registry;
 mod scope;
 mod tool;
@@ -16,6 +20,10 @@ mod tool;
 pub use builtins::{
     BUILTIN_TOOL_NAMES, BuiltinConfig, ExecConfig, READ_ONLY_TOOLS, WebFetchConfig,
     builtin_registry, builtin_tools,
+};
+pub use mcp::{
+    MAX_MCP_OUTPUT, MAX_SERVER_NAME_LEN, MCP_TOOL_SEPARATOR, McpConfigError, McpManager,
+    McpServerConfig, McpServerState, McpServerStatus, McpTool, validate_server_name,
 };
 pub use registry::ToolRegistry;
 pub use scope::FsScope;

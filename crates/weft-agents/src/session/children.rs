@@ -158,10 +158,10 @@ impl Children {
 
     /// Remembers the task of a background child (for cancellation).
     pub(crate) fn set_handle(&self, id: &str, handle: JoinHandle<()>) {
-        if let Some(r) = self.lock().records.get_mut(id) {
-            if r.summary.status == ChildStatus::Running {
-                r.handle = Some(handle);
-            }
+        if let Some(r) = self.lock().records.get_mut(id)
+            && r.summary.status == ChildStatus::Running
+        {
+            r.handle = Some(handle);
         }
     }
 

@@ -2,6 +2,10 @@
 
 pub mod agents;
 pub mod compose;
+pub mod help;
+pub mod mcp;
+pub mod repl;
 pub mod run;
+pub mod sessions;
 pub mod skills;
 pub mod validate;

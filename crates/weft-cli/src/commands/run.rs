@@ -81,7 +81,7 @@ impl SessionEvents for Console {
     }
 }
 
-fn session_error(e: SessionError) -> anyhow::Error {
+pub(crate) fn session_error(e: SessionError) -> anyhow::Error {
     match e {
         SessionError::Model(m) => UsageError(m.to_string()).into(),
         SessionError::AgentTools { .. } | SessionError::Skill(_) => {
@@ -92,7 +92,7 @@ fn session_error(e: SessionError) -> anyhow::Error {
 }
 
 /// Builds the session for a run. A dry run without a provider uses a placeholder model.
-fn start(runtime: &Runtime, run: &RunArgs, stream: bool) -> Result<Session> {
+pub(crate) fn start(runtime: &Runtime, run: &RunArgs, stream: bool) -> Result<Session> {
     let agent = runtime.agent(run.agent.as_deref())?;
     let mut models = Arc::clone(&runtime.models);
     let mut explicit = run.model.clone();
@@ -180,7 +180,7 @@ fn report(outcome: &TurnOutcome, console: &Console, session: &Session, verbose: 
     }
 }
 
-fn tokio_runtime() -> Result<tokio::runtime::Runtime> {
+pub(crate) fn tokio_runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -206,13 +206,7 @@ pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<E
                 .context("cannot read the message from stdin")?;
             text
         }
-        None => {
-            return Err(UsageError(
-                "no message: pass -m MESSAGE or pipe it on stdin (the interactive REPL is not in this build yet)"
-                    .to_owned(),
-            )
-            .into());
-        }
+        None => return crate::commands::repl::run(workspace, &args.run),
     };
     if message.trim().is_empty() {
         return Err(UsageError("the message is empty".to_owned()).into());
@@ -223,10 +217,13 @@ pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<E
     if args.run.dry_run {
         return print_request(&mut session, &message);
     }
-    let outcome = tokio_runtime()?
+    let rt = tokio_runtime()?;
+    let outcome = rt
         .block_on(session.send(message, &mut console))
         .map_err(session_error)?;
-    Ok(report(&outcome, &console, &session, verbose))
+    let code = report(&outcome, &console, &session, verbose);
+    rt.block_on(finish_background(&mut session, &mut console, verbose))
+        .map(|c| c.unwrap_or(code))
 }
 
 /// `weft skills run`.
@@ -240,8 +237,37 @@ pub fn skill_run(workspace: &Workspace, args: &SkillRunArgs, verbose: bool) -> R
             .map_err(session_error)?;
         return print_request(&mut session, &text);
     }
-    let outcome = tokio_runtime()?
+    let rt = tokio_runtime()?;
+    let outcome = rt
         .block_on(session.run_skill(&args.name, args.args.clone(), &mut console))
         .map_err(session_error)?;
-    Ok(report(&outcome, &console, &session, verbose))
+    let code = report(&outcome, &console, &session, verbose);
+    rt.block_on(finish_background(&mut session, &mut console, verbose))
+        .map(|c| c.unwrap_or(code))
+}
+
+/// A one-shot run does not end while background subagents work: it waits for them (each is
+/// bounded by its timeout), then gives the model one more turn with their results.
+async fn finish_background(
+    session: &mut Session,
+    console: &mut Console,
+    verbose: bool,
+) -> Result<Option<ExitCode>> {
+    let running = session.running_children();
+    if running == 0 && session.undelivered_children() == 0 {
+        return Ok(None);
+    }
+    if running > 0 {
+        eprintln!("waiting for {running} background subagent(s)...");
+        session.wait_for_children().await;
+    }
+    console.streamed = false;
+    let outcome = session
+        .send(
+            "The background subagents have finished; their results are above. Continue.",
+            console,
+        )
+        .await
+        .map_err(session_error)?;
+    Ok(Some(report(&outcome, console, session, verbose)))
 }

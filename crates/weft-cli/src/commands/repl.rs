@@ -1,0 +1,69 @@
+//! `weft agent` without `-m` on a terminal: the interactive session (weft-repl) wired to this
+//! workspace's configuration, skills, agents and tools.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use weft_repl::{LineEditor, Repl, ReplEnv, WorkspaceInfo};
+
+use crate::cli::RunArgs;
+use crate::commands::run::{start, tokio_runtime};
+use crate::runtime::{Runtime, UsageError};
+use crate::workspace::Workspace;
+
+/// `~/.clawft/workspace/history`: the REPL's line history.
+pub fn history_file(workspace: &Workspace) -> Option<PathBuf> {
+    workspace.clawft_workspace().map(|w| w.join("history"))
+}
+
+/// The configuration files in merge order: user, project, `--config`.
+pub fn config_files(workspace: &Workspace) -> Vec<PathBuf> {
+    let sources = workspace.config_sources();
+    [sources.user, sources.project, sources.explicit]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// The locations the REPL shows and uses.
+pub fn workspace_info(workspace: &Workspace, memory_file: &Path) -> WorkspaceInfo {
+    WorkspaceInfo {
+        project: workspace.project.clone(),
+        home: workspace.home.clone(),
+        clawft_workspace: workspace.clawft_workspace(),
+        agent_roots: workspace.agent_roots(),
+        memory_file: Some(memory_file.to_path_buf()),
+        history_file: history_file(workspace),
+        config_files: config_files(workspace),
+    }
+}
+
+/// Runs the interactive session until `/exit` or Ctrl-D.
+pub fn run(workspace: &Workspace, run: &RunArgs) -> Result<ExitCode> {
+    if run.dry_run {
+        return Err(UsageError(
+            "--dry-run needs a message: pass -m MESSAGE or pipe it on stdin".to_owned(),
+        )
+        .into());
+    }
+    let runtime = Runtime::load(workspace)?;
+    let session = start(&runtime, run, !run.no_stream)?;
+    let base = runtime.base_dir()?;
+    let env = ReplEnv {
+        agents: runtime.agents.clone(),
+        models: Arc::clone(&runtime.models),
+        config: runtime.config.value.clone(),
+        workspace: workspace_info(workspace, &runtime.memory_file(&base)),
+    };
+    let history = env.workspace.history_file.clone();
+    let mut repl = Repl::new(session, env);
+    let mut editor =
+        LineEditor::new(repl.commands.clone(), history).context("cannot start the line editor")?;
+    let mut out = std::io::stdout();
+    tokio_runtime()?
+        .block_on(repl.run(&mut editor, &mut out))
+        .context("interactive session")?;
+    Ok(ExitCode::SUCCESS)
+}

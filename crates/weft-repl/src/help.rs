@@ -1,0 +1,399 @@
+//! Help topics (FR-3F-040 to FR-3F-042), built from the command registry and the data the
+//! REPL runs with, and shared by `/help <topic>` and `weft help <topic>` so the two cannot
+//! drift apart.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use weft_agents::{AgentRoot, Session};
+use weft_registry::SkillRoot;
+use weft_types::Scope;
+
+use crate::command::ReplEnv;
+use crate::commands::{columns, tilde};
+use crate::registry::CommandRegistry;
+
+/// The help topics and their one-line summaries.
+pub const TOPICS: [(&str, &str); 7] = [
+    (
+        "skills",
+        "reusable prompts: where they live, formats, invoking them",
+    ),
+    (
+        "agents",
+        "named configurations: model, tools, skills, system prompt",
+    ),
+    ("commands", "every slash command of the interactive session"),
+    ("config", "configuration files and keys"),
+    ("memory", "the memory file the agent reads and writes"),
+    (
+        "tools",
+        "the tools an agent may call and the gate that checks them",
+    ),
+    (
+        "workspace",
+        "the project, the home directory and what weft keeps there",
+    ),
+];
+
+/// What the topics describe, as the CLI resolved it.
+#[derive(Debug, Clone, Default)]
+pub struct HelpData {
+    /// Skill roots, highest precedence first.
+    pub skill_roots: Vec<SkillRoot>,
+    /// Agent roots, highest precedence first.
+    pub agent_roots: Vec<AgentRoot>,
+    /// `(name, description)` of every agent.
+    pub agents: Vec<(String, String)>,
+    /// `(name, description)` of every tool the runtime has.
+    pub tools: Vec<(String, String)>,
+    /// Configuration files that are read, in merge order (whether or not they exist).
+    pub config_files: Vec<PathBuf>,
+    /// The memory file.
+    pub memory_file: Option<PathBuf>,
+    /// The REPL history file.
+    pub history_file: Option<PathBuf>,
+    /// Where transcripts are written.
+    pub transcripts_dir: Option<PathBuf>,
+    /// The project directory.
+    pub project: Option<PathBuf>,
+    /// The home directory (paths under it are shown with `~`).
+    pub home: Option<PathBuf>,
+}
+
+impl HelpData {
+    /// The data of a running session.
+    pub fn for_session(session: &Session, env: &ReplEnv) -> Self {
+        let ws = &env.workspace;
+        Self {
+            skill_roots: session.skills().config().roots.clone(),
+            agent_roots: ws.agent_roots.clone(),
+            agents: env
+                .agents
+                .list()
+                .map(|e| (e.agent.name.clone(), e.agent.description.clone()))
+                .collect(),
+            tools: session
+                .tools()
+                .iter()
+                .map(|t| (t.name().to_owned(), t.description().to_owned()))
+                .collect(),
+            config_files: ws.config_files.clone(),
+            memory_file: ws.memory_file.clone(),
+            history_file: ws.history_file.clone(),
+            transcripts_dir: ws.clawft_workspace.as_ref().map(|w| w.join("sessions")),
+            project: ws.project.clone(),
+            home: ws.home.clone(),
+        }
+    }
+}
+
+/// `/help`: every command with its arguments and description, and the topics.
+pub fn commands_overview(registry: &CommandRegistry) -> String {
+    let mut rows: Vec<Vec<String>> = registry
+        .iter()
+        .map(|c| {
+            let usage = c.usage();
+            let call = if usage.is_empty() {
+                format!("/{}", c.name())
+            } else {
+                format!("/{} {usage}", c.name())
+            };
+            vec![format!("  {call}"), c.description().to_owned()]
+        })
+        .collect();
+    rows.push(vec![
+        "  /<skill> [args]".to_owned(),
+        "Run a user-invocable skill (same as /skill <name> [args])".to_owned(),
+    ]);
+    let mut out = String::from("Commands:\n");
+    out.push_str(&columns(&rows));
+    let names: Vec<&str> = TOPICS.iter().map(|(n, _)| *n).collect();
+    let _ = write!(
+        out,
+        "\nTopics: /help <topic> with {}; /help <command> for one command.\n",
+        names.join(", ")
+    );
+    out
+}
+
+/// `weft help` without a topic: what weft is, the CLI commands (`(name, about)`, from clap),
+/// the topics and the slash commands.
+pub fn general(registry: &CommandRegistry, cli_commands: &[(String, String)]) -> String {
+    let mut out = String::from(
+        "weft: skills and subagents for LLM agents.\n\n\
+         Usage: weft [OPTIONS] <COMMAND>   (weft <COMMAND> --help for its options)\n\n\
+         Commands:\n",
+    );
+    let rows: Vec<Vec<String>> = cli_commands
+        .iter()
+        .map(|(n, a)| vec![format!("  {n}"), a.clone()])
+        .collect();
+    out.push_str(&columns(&rows));
+    out.push_str("\nHelp topics (weft help <topic>, or /help <topic> in a session):\n");
+    let rows: Vec<Vec<String>> = TOPICS
+        .iter()
+        .map(|(n, s)| vec![format!("  {n}"), (*s).to_owned()])
+        .collect();
+    out.push_str(&columns(&rows));
+    out.push_str(
+        "\n`weft agent` without -m starts an interactive session; its slash commands:\n\n",
+    );
+    out.push_str(&commands_overview(registry));
+    out
+}
+
+/// The text of `topic`, or of the command called `topic`; `None` when it is neither.
+pub fn topic(name: &str, registry: &CommandRegistry, data: &HelpData) -> Option<String> {
+    let mut out = match name {
+        "skills" => skills(data),
+        "agents" => agents(data),
+        "commands" => return Some(commands(registry)),
+        "config" => config(data),
+        "memory" => memory(data),
+        "tools" => tools(data),
+        "workspace" => workspace(data),
+        _ => {
+            let name = name.strip_prefix('/').unwrap_or(name);
+            return registry.get(name).map(|c| command_help(c.as_ref()));
+        }
+    };
+    let related: &[&str] = match name {
+        "skills" => &["skills", "skill", "reload"],
+        "agents" => &["agents", "agent", "model"],
+        "config" => &["config", "model"],
+        "memory" => &["memory"],
+        "tools" => &["tools"],
+        _ => &["workspace", "session", "reload"],
+    };
+    out.push_str("\nCommands:\n");
+    let mut rows: Vec<Vec<String>> = related
+        .iter()
+        .filter_map(|n| registry.get(n))
+        .map(|c| {
+            vec![
+                format!("  /{} {}", c.name(), c.usage())
+                    .trim_end()
+                    .to_owned(),
+                c.description().to_owned(),
+            ]
+        })
+        .collect();
+    if name == "skills" {
+        rows.push(vec![
+            "  /<skill-name> [args]".to_owned(),
+            "Direct invocation (if user-invocable)".to_owned(),
+        ]);
+    }
+    out.push_str(&columns(&rows));
+    Some(out)
+}
+
+fn command_help(command: &dyn crate::SlashCommand) -> String {
+    let usage = command.usage();
+    let head = if usage.is_empty() {
+        format!("/{}", command.name())
+    } else {
+        format!("/{} {usage}", command.name())
+    };
+    format!(
+        "{head}\n{}\n\n{}\n",
+        command.description(),
+        command.help().trim_end()
+    )
+}
+
+fn commands(registry: &CommandRegistry) -> String {
+    let mut out = commands_overview(registry);
+    out.push_str(
+        "\nA line that starts with / is a command and is never sent to the model; an unknown \
+         one prints\n\"Unknown command\". A first word with a second / (a path such as \
+         /etc/hosts) is an\nordinary message. End a line with \\ (or press Alt-Enter) to \
+         continue on the next line.\nTab completes commands, skill and agent names. Ctrl-C \
+         cancels the answer being written;\nCtrl-D (or /exit) leaves.\n",
+    );
+    out
+}
+
+fn scope_label(scope: Scope) -> &'static str {
+    match scope {
+        Scope::Project => "project",
+        Scope::User => "personal",
+        Scope::Workspace => "workspace",
+        Scope::Plugin => "extra (--skills-dir)",
+        Scope::Builtin => "built-in",
+    }
+}
+
+fn skills(data: &HelpData) -> String {
+    let home = data.home.as_deref();
+    let mut out = String::from(
+        "Skills are reusable prompts that teach the agent specialized behaviors.\n\n\
+         Locations (highest priority first):\n",
+    );
+    for (i, root) in data.skill_roots.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  {}. {}/  ({})",
+            i + 1,
+            tilde(&root.path, home),
+            scope_label(root.scope)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  {}. compiled into weft  (built-in)",
+        data.skill_roots.len() + 1
+    );
+    out.push_str(
+        "\nA name found twice is taken from the higher location.\n\n\
+         Formats:\n\
+         \x20 - SKILL.md with YAML frontmatter (recommended)\n\
+         \x20 - skill.json + prompt.md (legacy)\n\n\
+         Frontmatter that decides who may run a skill:\n\
+         \x20 (default)                       you (/name) and the model (use_skill)\n\
+         \x20 disable-model-invocation: true  only you; not in the model's catalog\n\
+         \x20 user-invocable: false           only the model\n\
+         \x20 context: fork                   runs in a subagent with its own context\n\
+         \x20 allowed-tools                   narrows the tools while the skill is active\n\
+         \x20 argument-hint                   shown while you type /name\n\n\
+         From the shell: weft skills list | show <name> | run <name> [args] | validate <path>\n",
+    );
+    out
+}
+
+fn agents(data: &HelpData) -> String {
+    let home = data.home.as_deref();
+    let mut out = String::from(
+        "An agent is a named configuration: model, tools, preloaded skills, system prompt.\n\n\
+         Locations (highest priority first):\n",
+    );
+    for (i, root) in data.agent_roots.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  {}. {}/  ({})",
+            i + 1,
+            tilde(&root.path, home),
+            scope_label(root.scope)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  {}. compiled into weft  (built-in)",
+        data.agent_roots.len() + 1
+    );
+    out.push_str(
+        "\nFiles: <name>.yaml, <name>.json, <name>.md (Claude Code style) or <name>/AGENT.md.\n",
+    );
+    if !data.agents.is_empty() {
+        out.push_str("\nAgents:\n");
+        let rows: Vec<Vec<String>> = data
+            .agents
+            .iter()
+            .map(|(n, d)| vec![format!("  {n}"), crate::commands::first_line(d, 70)])
+            .collect();
+        out.push_str(&columns(&rows));
+    }
+    out.push_str(
+        "\nSwitching agent applies its model, tools and prompt; /agent default goes back.\n\
+         From the shell: weft agent --agent <name> [-m MSG]; weft agents list | show <name>\n",
+    );
+    out
+}
+
+fn config(data: &HelpData) -> String {
+    let home = data.home.as_deref();
+    let mut out = String::from("Configuration files, merged in this order (later wins):\n");
+    for (i, file) in data.config_files.iter().enumerate() {
+        let _ = writeln!(out, "  {}. {}", i + 1, tilde(file, home));
+    }
+    out.push_str(
+        "Objects merge key by key; anything else is replaced. Then the environment:\n\
+         OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, WEFT_MODEL.\n\
+         --model beats everything, then the agent's model, then the default.\n\n\
+         Keys:\n",
+    );
+    let keys = [
+        ("model", "the default model: provider/model or an alias"),
+        ("default_agent", "the agent used without --agent"),
+        (
+            "providers.<name>",
+            "kind, base_url, api_key_env, timeout_secs, max_retries, file",
+        ),
+        ("aliases.<alias>", "a short name for a model string"),
+        (
+            "agent.*",
+            "max_tool_iterations, temperature, max_tokens, context_window, transcripts",
+        ),
+        (
+            "tools.*",
+            "allow_paths, deny, exec_timeout_secs, output_cap, web_fetch",
+        ),
+        (
+            "skills.max_prompt_bytes",
+            "rendered skill bodies are truncated beyond this",
+        ),
+    ];
+    let rows: Vec<Vec<String>> = keys
+        .iter()
+        .map(|(k, v)| vec![format!("  {k}"), (*v).to_owned()])
+        .collect();
+    out.push_str(&columns(&rows));
+    out.push_str("\nAPI keys are never shown. docs/CONFIG.md has every key.\n");
+    out
+}
+
+fn memory(data: &HelpData) -> String {
+    let file = data.memory_file.as_deref().map_or_else(
+        || "(no home directory)".to_owned(),
+        |f| tilde(f, data.home.as_deref()),
+    );
+    format!(
+        "Memory is a markdown file of notes kept across sessions:\n  {file}\n\n\
+         The model reads it with memory_read (optionally only the lines containing a query) and\n\
+         adds to or rewrites it with memory_write, when its agent may use those tools.\n"
+    )
+}
+
+fn tools(data: &HelpData) -> String {
+    let mut out = String::from(
+        "Tools are what the model can call. An agent's tools and disallowed_tools narrow them,\n\
+         an active skill's allowed-tools narrows them further until its request is answered,\n\
+         and the configuration's tools.deny is a ceiling over everything. Every call is checked\n\
+         by the gate before it runs; a refused call returns the reason to the model.\n",
+    );
+    if !data.tools.is_empty() {
+        out.push_str("\nTools of this runtime:\n");
+        let rows: Vec<Vec<String>> = data
+            .tools
+            .iter()
+            .map(|(n, d)| vec![format!("  {n}"), crate::commands::first_line(d, 70)])
+            .collect();
+        out.push_str(&columns(&rows));
+    }
+    out.push_str("  use_skill             (offered when a skill can be invoked by the model)\n");
+    out
+}
+
+fn workspace(data: &HelpData) -> String {
+    let home = data.home.as_deref();
+    let show = |p: &Option<PathBuf>| {
+        p.as_deref()
+            .map_or_else(|| "(none)".to_owned(), |p| tilde(p, home))
+    };
+    format!(
+        "The project is --project, else $CLAWFT_PROJECT, else the nearest ancestor of the\n\
+         current directory with .clawft/ or .claude/ (never the home directory or above).\n\
+         File tools are confined to it.\n\n\
+         \x20 project      {}\n\
+         \x20 home         {}\n\
+         \x20 transcripts  {}\n\
+         \x20 memory       {}\n\
+         \x20 history      {}\n",
+        show(&data.project),
+        show(&data.home),
+        show(&data.transcripts_dir),
+        show(&data.memory_file),
+        show(&data.history_file),
+    )
+}

@@ -1,0 +1,35 @@
+//! The interactive front end of weft (DESIGN section 9).
+//!
+//! * [`SlashCommand`] and [`CommandRegistry`]: every slash command by name (duplicates
+//!   refused), dispatch of a line to [`Dispatch::NotACommand`], [`Dispatch::Handled`],
+//!   [`Dispatch::SkillInvocation`] or [`Dispatch::Fork`], completion and hints;
+//! * the built-in commands: `/help [topic]`, `/skills [name]`, `/skill <name> [args]`,
+//!   `/<skill> [args]`, `/agents`, `/agent <name>`, `/tools`, `/memory [search q]`,
+//!   `/config [key]`, `/model <name>`, `/session`, `/workspace`, `/reload`, `/clear`,
+//!   `/exit`, `/quit`;
+//! * [`help`]: the help topics shared with `weft help <topic>`;
+//! * [`Repl`]: the loop, with Ctrl-C cancelling the running turn;
+//! * [`LineEditor`]: the rustyline front end (completion, hints, history file, multi-line
+//!   input).
+//!
+//! Output goes through a writer the caller passes, so everything but the line editor runs
+//! without a terminal. Like every weft library, this crate never reads the environment: the
+//! CLI passes paths and configuration in ([`ReplEnv`], [`WorkspaceInfo`]).
+
+mod command;
+mod commands;
+mod dispatch;
+mod frontend;
+pub mod help;
+mod registry;
+mod repl;
+
+pub use command::{
+    CommandContext, CommandError, CompletionContext, Dispatch, ReplEnv, SkillName, SlashCommand,
+    WorkspaceInfo, starting_with,
+};
+pub use commands::{config_keys, lookup, redact};
+pub use dispatch::{ParsedLine, parse_line, unknown_command};
+pub use frontend::{LineEditor, join_continuations};
+pub use registry::{CommandRegistry, DuplicateCommand};
+pub use repl::{Interrupt, LineReader, ReadResult, Repl};

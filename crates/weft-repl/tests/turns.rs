@@ -1,0 +1,137 @@
+//! The REPL loop without a terminal: messages and skills reach the model (`[Skill: name]` and
+//! the rendered body), fork skills go through `run_skill`, an interrupt cancels a turn and the
+//! REPL goes on, provider errors are printed, the loop reads until `/exit`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::{fixture, fixture_with};
+use tokio::sync::Notify;
+use weft_repl::{CompletionContext, Interrupt, LineReader, ReadResult};
+
+// --- turns --------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn messages_and_skills_reach_the_model() {
+    let mut f = fixture();
+    let (go_on, out) = f.line("hello there").await;
+    assert!(go_on);
+    assert_eq!(out, "echo: hello there\n");
+    let (_, out) = f.line("/research quantum deep").await;
+    assert!(out.starts_with("[Skill: research]\n"), "{out}");
+    let requests = f.requests();
+    let last = requests.last().unwrap().messages.last().unwrap();
+    assert!(
+        last.content.starts_with("[Skill: research]\n\n"),
+        "{}",
+        last.content
+    );
+    assert!(
+        last.content.contains("Research quantum to depth deep."),
+        "{}",
+        last.content
+    );
+    // The skill's allowed-tools narrowed the request's tools.
+    let offered: Vec<&str> = requests
+        .last()
+        .unwrap()
+        .tools
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(offered, ["read_file"]);
+    // A path goes to the model as it is.
+    let (_, out) = f.line("/etc/hosts is empty").await;
+    assert_eq!(out, "echo: /etc/hosts is empty\n");
+}
+
+#[tokio::test]
+async fn a_fork_skill_goes_through_run_skill() {
+    let mut f = fixture();
+    let (go_on, out) = f.line("/deploy staging").await;
+    assert!(go_on);
+    assert_eq!(
+        out,
+        "[Skill: deploy, forked into a subagent]\necho: Deploy staging.\n"
+    );
+    // The subagent got the rendered body as its task; the REPL goes on.
+    let first = &f.requests()[0];
+    assert_eq!(first.messages.last().unwrap().content, "Deploy staging.");
+    let (_, out) = f.line("hello").await;
+    assert_eq!(out, "echo: hello\n");
+}
+
+#[tokio::test]
+async fn an_interrupt_cancels_the_turn_and_the_repl_goes_on() {
+    let notify = Arc::new(Notify::new());
+    let mut f = fixture_with(Interrupt::Notify(Arc::clone(&notify)));
+    let trigger = {
+        let notify = Arc::clone(&notify);
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            notify.notify_one();
+        })
+    };
+    let (go_on, out) = tokio::time::timeout(Duration::from_secs(10), f.line("hang"))
+        .await
+        .expect("the interrupt did not cancel the turn");
+    trigger.await.unwrap();
+    assert!(go_on);
+    assert_eq!(out, "[cancelled]\n");
+    let (_, out) = f.line("fail").await;
+    assert_eq!(out, "error: fake: the provider is down\n");
+    let (_, out) = f.line("still here").await;
+    assert_eq!(out, "echo: still here\n");
+}
+
+struct Script(Vec<ReadResult>, Vec<String>);
+
+impl LineReader for Script {
+    fn read_line(
+        &mut self,
+        prompt: &str,
+        _names: &CompletionContext,
+    ) -> std::io::Result<ReadResult> {
+        self.1.push(prompt.to_owned());
+        Ok(if self.0.is_empty() {
+            ReadResult::Eof
+        } else {
+            self.0.remove(0)
+        })
+    }
+}
+
+#[tokio::test]
+async fn the_loop_reads_until_exit() {
+    let mut f = fixture();
+    let mut script = Script(
+        vec![
+            ReadResult::Line("hi".to_owned()),
+            ReadResult::Interrupted,
+            ReadResult::Line("/agent explore".to_owned()),
+            ReadResult::Line("/exit".to_owned()),
+            ReadResult::Line("never read".to_owned()),
+        ],
+        Vec::new(),
+    );
+    let mut out = Vec::new();
+    f.repl.run(&mut script, &mut out).await.unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("echo: hi\n"), "{out}");
+    assert!(out.contains("Switched to agent: explore (fake/m)"), "{out}");
+    assert!(!out.contains("never read"), "{out}");
+    assert_eq!(
+        script.1,
+        [
+            "default (fake/m)> ",
+            "default (fake/m)> ",
+            "default (fake/m)> ",
+            "explore (fake/m)> "
+        ]
+    );
+    assert_eq!(script.0.len(), 1);
+}

@@ -1,0 +1,259 @@
+//! One configured server over its lifetime: started once, restarted at most once after a
+//! crash, and then either running or unavailable.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use rmcp::ServiceError;
+use rmcp::model::{CallToolResult, JsonObject};
+
+use super::connection::{Connection, RemoteTool};
+use super::{McpServerConfig, McpServerState, McpServerStatus};
+
+/// How long a closing server may take to exit before it is killed.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+
+/// A configured server and its connection, shared by its tools.
+#[derive(Debug)]
+pub(crate) struct Server {
+    config: McpServerConfig,
+    inner: Mutex<Inner>,
+    /// Held while a restart is decided and attempted, so concurrent calls restart once.
+    restart: tokio::sync::Mutex<()>,
+    /// The runtime that started the server: a restarted session runs there too, whichever
+    /// runtime the call that restarts it comes from.
+    runtime: Option<tokio::runtime::Handle>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    conn: Option<Arc<Connection>>,
+    state: McpServerState,
+    /// The tools listed at the first start.
+    tools: Vec<RemoteTool>,
+    restarts: u32,
+    restart_attempted: bool,
+}
+
+/// How a call went wrong.
+pub(crate) enum CallError {
+    /// The server is not running and could not be restarted.
+    Unavailable(String),
+    /// The call took longer than the call timeout.
+    Timeout(Duration),
+    /// The server answered with a JSON-RPC error.
+    Rejected(String),
+    /// The server died during the call; the text says whether it was restarted.
+    Crashed(String),
+}
+
+impl Server {
+    /// Starts the server (bounded by its startup timeout). A failure is recorded in the
+    /// state, never returned.
+    pub(crate) async fn start(config: McpServerConfig) -> Arc<Server> {
+        let (conn, state, tools) = match config.validate() {
+            Err(e) => (None, McpServerState::Failed(e.to_string()), Vec::new()),
+            Ok(()) => match Connection::start(&config).await {
+                Ok((conn, tools)) => (Some(Arc::new(conn)), McpServerState::Running, tools),
+                Err(e) => {
+                    tracing::warn!(target: "mcp", server = %config.name, error = %e, "MCP server did not start");
+                    (None, McpServerState::Failed(e), Vec::new())
+                }
+            },
+        };
+        Arc::new(Server {
+            config,
+            inner: Mutex::new(Inner {
+                conn,
+                state,
+                tools,
+                restarts: 0,
+                restart_attempted: false,
+            }),
+            restart: tokio::sync::Mutex::new(()),
+            runtime: tokio::runtime::Handle::try_current().ok(),
+        })
+    }
+
+    /// A server that was never started (a configuration error, a duplicate name).
+    pub(crate) fn failed(config: McpServerConfig, reason: String) -> Arc<Server> {
+        Arc::new(Server {
+            config,
+            inner: Mutex::new(Inner {
+                conn: None,
+                state: McpServerState::Failed(reason),
+                tools: Vec::new(),
+                restarts: 0,
+                restart_attempted: true,
+            }),
+            restart: tokio::sync::Mutex::new(()),
+            runtime: None,
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The configured name.
+    pub(crate) fn name(&self) -> &str {
+        &self.config.name
+    }
+
+    /// The tools listed when the server first started.
+    pub(crate) fn remote_tools(&self) -> Vec<RemoteTool> {
+        self.lock().tools.clone()
+    }
+
+    /// The state now: a running server whose process has exited reads as crashed.
+    pub(crate) fn status(&self, tool_names: Vec<String>) -> McpServerStatus {
+        let mut inner = self.lock();
+        if inner.state.is_running() && !inner.conn.as_ref().is_some_and(|c| c.is_alive()) {
+            inner.state = McpServerState::Crashed(crash_reason(inner.conn.as_deref()));
+        }
+        McpServerStatus {
+            name: self.config.name.clone(),
+            state: inner.state.clone(),
+            tools: tool_names,
+            pid: inner.conn.as_ref().and_then(|c| c.pid()),
+            restarts: inner.restarts,
+        }
+    }
+
+    /// A live connection: the current one, or a restarted one when the process has died and
+    /// has not been restarted before. `dead` is a connection the caller saw fail.
+    async fn connection(&self, dead: Option<&Arc<Connection>>) -> Result<Arc<Connection>, String> {
+        if let Some(conn) = self.live(dead) {
+            return Ok(conn);
+        }
+        let _restarting = self.restart.lock().await;
+        let old = {
+            let mut inner = self.lock();
+            if let Some(conn) = live_conn(&inner, dead) {
+                return Ok(conn);
+            }
+            if let McpServerState::Failed(reason) = &inner.state {
+                return Err(reason.clone());
+            }
+            let reason = crash_reason(inner.conn.as_deref());
+            if inner.restart_attempted {
+                inner.state = McpServerState::Failed(format!(
+                    "it crashed again after its one restart ({reason})"
+                ));
+                inner.conn = None;
+                return Err(inner.state.reason().unwrap_or_default().to_owned());
+            }
+            inner.restart_attempted = true;
+            inner.state = McpServerState::Crashed(reason);
+            inner.conn.take()
+        };
+        if let Some(old) = old
+            && let Ok(mut old) = Arc::try_unwrap(old)
+        {
+            old.close(Duration::ZERO).await;
+        }
+        tracing::warn!(target: "mcp", server = %self.config.name, "MCP server crashed; restarting it once");
+        let restarted = match &self.runtime {
+            Some(runtime) => {
+                let config = self.config.clone();
+                runtime
+                    .spawn(async move { Connection::start(&config).await })
+                    .await
+                    .unwrap_or_else(|e| Err(format!("the restart was cancelled: {e}")))
+            }
+            None => Connection::start(&self.config).await,
+        };
+        let mut inner = self.lock();
+        match restarted {
+            Ok((conn, _tools)) => {
+                let conn = Arc::new(conn);
+                inner.conn = Some(Arc::clone(&conn));
+                inner.state = McpServerState::Running;
+                inner.restarts += 1;
+                Ok(conn)
+            }
+            Err(e) => {
+                let reason = format!("it crashed and its restart failed: {e}");
+                tracing::warn!(target: "mcp", server = %self.config.name, error = %reason, "MCP server unavailable");
+                inner.state = McpServerState::Failed(reason.clone());
+                Err(reason)
+            }
+        }
+    }
+
+    /// The current connection if it is alive and not `dead`.
+    fn live(&self, dead: Option<&Arc<Connection>>) -> Option<Arc<Connection>> {
+        live_conn(&self.lock(), dead)
+    }
+
+    /// Calls `tool` with `arguments` (bounded by the call timeout), restarting the server
+    /// once if it is found dead.
+    pub(crate) async fn call(
+        &self,
+        tool: &str,
+        arguments: JsonObject,
+    ) -> Result<CallToolResult, CallError> {
+        let conn = self
+            .connection(None)
+            .await
+            .map_err(CallError::Unavailable)?;
+        let timeout = self.config.call_timeout;
+        match tokio::time::timeout(timeout, conn.call(tool, arguments)).await {
+            Err(_) => Err(CallError::Timeout(timeout)),
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(ServiceError::McpError(e))) => Err(CallError::Rejected(e.message.into_owned())),
+            Ok(Err(ServiceError::Timeout { timeout })) => Err(CallError::Timeout(timeout)),
+            Ok(Err(
+                e @ (ServiceError::TransportClosed
+                | ServiceError::TransportSend(_)
+                | ServiceError::Cancelled { .. }),
+            )) => {
+                let what = format!("{e}{}", conn.stderr_settled().await.suffix());
+                let next = match self.connection(Some(&conn)).await {
+                    Ok(_) => "it was restarted; the call was not retried".to_owned(),
+                    Err(reason) => {
+                        format!("it is not running: {reason}; its tools are unavailable")
+                    }
+                };
+                Err(CallError::Crashed(format!("{what}; {next}")))
+            }
+            Ok(Err(e)) => Err(CallError::Rejected(e.to_string())),
+        }
+    }
+
+    /// Closes the connection, if any.
+    pub(crate) async fn shutdown(&self) {
+        let conn = {
+            let mut inner = self.lock();
+            if inner.conn.is_some() {
+                inner.state = McpServerState::Failed("shut down".to_owned());
+                inner.restart_attempted = true;
+            }
+            inner.conn.take()
+        };
+        if let Some(conn) = conn {
+            match Arc::try_unwrap(conn) {
+                Ok(mut conn) => conn.close(CLOSE_WAIT).await,
+                Err(shared) => drop(shared),
+            }
+        }
+    }
+}
+
+fn live_conn(inner: &Inner, dead: Option<&Arc<Connection>>) -> Option<Arc<Connection>> {
+    let conn = inner.conn.as_ref()?;
+    if dead.is_some_and(|d| Arc::ptr_eq(d, conn)) || !conn.is_alive() {
+        return None;
+    }
+    Some(Arc::clone(conn))
+}
+
+/// Why a connection is no longer usable.
+fn crash_reason(conn: Option<&Connection>) -> String {
+    match conn {
+        Some(conn) => format!("the process exited{}", conn.stderr().suffix()),
+        None => "the process is gone".to_owned(),
+    }
+}

@@ -1,0 +1,152 @@
+//! A small MCP server for weft's hermetic MCP tests, built with rmcp's server side.
+//!
+//! Tools: `echo {text}` answers `echo: <text>`; `fail` returns `isError: true`; `slow {ms}`
+//! sleeps, then answers `slept <ms> ms`; `crash` exits the process in the middle of the call.
+//!
+//! Flags: `--slow-start MS` sleeps before answering the handshake; `--once FILE` refuses to
+//! start (exit 1) when FILE exists and creates it otherwise, so a restart fails. When the
+//! environment has `WEFT_TEST_MCP_LOG`, every start and every call appends a line to that file
+//! (`start`, `call <tool>`), so tests can count what reached the server.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::json;
+
+struct TestServer {
+    log: Option<PathBuf>,
+}
+
+impl TestServer {
+    fn log(&self, line: &str) {
+        if let Some(path) = &self.log {
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .unwrap();
+            writeln!(file, "{line}").unwrap();
+        }
+    }
+}
+
+fn schema(value: serde_json::Value) -> Arc<JsonObject> {
+    match value {
+        serde_json::Value::Object(map) => Arc::new(map),
+        _ => unreachable!("schemas are objects"),
+    }
+}
+
+fn tools() -> Vec<Tool> {
+    vec![
+        Tool::new(
+            "echo",
+            "Echoes the text back.",
+            schema(
+                json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}),
+            ),
+        ),
+        Tool::new(
+            "fail",
+            "Always fails (isError).",
+            schema(json!({"type": "object"})),
+        ),
+        Tool::new(
+            "slow",
+            "Sleeps for `ms` milliseconds.",
+            schema(json!({"type": "object", "properties": {"ms": {"type": "integer"}}})),
+        ),
+        Tool::new(
+            "crash",
+            "Exits the server process.",
+            schema(json!({"type": "object"})),
+        ),
+    ]
+}
+
+impl ServerHandler for TestServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("weft-mcp-test-server", "1.0.0"))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.log(&format!("call {}", request.name));
+        let args = request.arguments.unwrap_or_default();
+        let result = match request.name.as_ref() {
+            "echo" => {
+                let text = args.get("text").and_then(|v| v.as_str()).unwrap_or("");
+                CallToolResult::success(vec![ContentBlock::text(format!("echo: {text}"))])
+            }
+            "fail" => CallToolResult::error(vec![ContentBlock::text("it failed on purpose")]),
+            "slow" => {
+                let ms = args.get("ms").and_then(|v| v.as_u64()).unwrap_or(1_000);
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+                CallToolResult::success(vec![ContentBlock::text(format!("slept {ms} ms"))])
+            }
+            "crash" => {
+                eprintln!("test server: crashing on purpose");
+                std::process::exit(3);
+            }
+            other => {
+                CallToolResult::error(vec![ContentBlock::text(format!("unknown tool {other}"))])
+            }
+        };
+        Ok(result.into())
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut slow_start = None;
+    let mut once = None;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--slow-start" => slow_start = args.next().and_then(|v| v.parse::<u64>().ok()),
+            "--once" => once = args.next().map(PathBuf::from),
+            other => {
+                eprintln!("unknown argument {other}");
+                std::process::exit(2);
+            }
+        }
+    }
+    if let Some(marker) = once {
+        if marker.exists() {
+            eprintln!("test server: refusing to start twice");
+            std::process::exit(1);
+        }
+        std::fs::write(&marker, "started").unwrap();
+    }
+    let server = TestServer {
+        log: std::env::var_os("WEFT_TEST_MCP_LOG").map(PathBuf::from),
+    };
+    server.log("start");
+    eprintln!("test server: started");
+    if let Some(ms) = slow_start {
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+    }
+    let running = server.serve(rmcp::transport::stdio()).await.unwrap();
+    let _ = running.waiting().await;
+}
