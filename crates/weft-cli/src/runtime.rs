@@ -106,8 +106,17 @@ impl Runtime {
             .join("MEMORY.md")
     }
 
-    /// Built-in tools plus `create_skill` (when there is a home for user skills).
+    /// Every tool of a run: [`local_tools`](Self::local_tools) plus the tools of the
+    /// configured MCP servers (started here on first use).
     pub fn tools(&self) -> Result<ToolRegistry> {
+        let mut tools = self.local_tools()?;
+        self.mcp().manager().register_into(&mut tools);
+        Ok(tools)
+    }
+
+    /// Built-in tools plus `create_skill` (when there is a home for user skills); no MCP
+    /// server is started.
+    pub fn local_tools(&self) -> Result<ToolRegistry> {
         let settings = &self.config.file.tools;
         let base = self.base_dir()?;
         let scope = FsScope::new(base.clone(), settings.allow_paths.clone())
@@ -140,7 +149,6 @@ impl Runtime {
         if let Some(dir) = self.workspace.user_skills_dir() {
             tools.register(Arc::new(CreateSkill::new(Arc::clone(&self.skills), dir)));
         }
-        self.mcp().manager().register_into(&mut tools);
         Ok(tools)
     }
 

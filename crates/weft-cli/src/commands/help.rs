@@ -23,8 +23,9 @@ fn help_data(workspace: &Workspace) -> HelpData {
         AgentRegistry::discover(&workspace.agent_roots(), &ParseOptions::new(Profile::Load));
     let (tools, memory_file) = match Runtime::load(workspace) {
         Ok(runtime) => {
+            // Help never starts MCP servers; `weft mcp list` shows their tools.
             let tools = runtime
-                .tools()
+                .local_tools()
                 .map(|t| {
                     t.iter()
                         .map(|t| (t.name().to_owned(), t.description().to_owned()))
