@@ -1,5 +1,5 @@
 //! MCP on the real binary against npm's `@modelcontextprotocol/server-everything` (installed
-//! by `scripts/install-mcp-test-server.sh`; the tests fail, loudly, without it): `weft mcp
+//! on first use by `weft_testkit::mcp`; the tests fail, loudly, without Node.js): `weft mcp
 //! list`, project servers only when trusted, MCP tools in the request, and a replayed run that
 //! calls MCP tools through the gate (a call, an `isError` result, a denied call).
 
@@ -10,20 +10,12 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::{Value, json};
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The installed server's entry point; panics (with the fix) when it is missing.
+/// The installed server's entry point.
 fn everything_js() -> String {
-    let js = repo()
-        .join(".tools/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(
-        js.is_file(),
-        "{} is missing: run scripts/install-mcp-test-server.sh (needs node and npm) before the tests",
-        js.display()
-    );
-    js.to_str().unwrap().to_owned()
+    weft_testkit::mcp::everything_server()
+        .to_str()
+        .unwrap()
+        .to_owned()
 }
 
 fn everything() -> Value {

@@ -223,32 +223,34 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn corpus_runs_to_the_end_and_explains_every_rejection() {
-    let corpus = repo().join("../shared/corpus");
-    assert!(
-        corpus.is_dir(),
-        "shared/corpus must sit beside the checkout"
-    );
-    let out = Command::cargo_bin("weft")
-        .unwrap()
-        .args(["skills", "validate", "--format", "json"])
-        .arg(&corpus)
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
-    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    let items = json.as_array().unwrap();
-    assert_eq!(items.len(), 2451);
-    let invalid: Vec<_> = items.iter().filter(|i| i["valid"] == false).collect();
-    assert_eq!(invalid.len(), 110);
-    for item in invalid {
-        let errors = item["diagnostics"]
-            .as_array()
+    for corpus in weft_testkit::Corpus::available() {
+        let out = Command::cargo_bin("weft")
             .unwrap()
-            .iter()
-            .filter(|d| d["severity"] == "error")
-            .count();
-        assert!(errors > 0, "{item} is invalid without an error");
+            .args(["skills", "validate", "--format", "json"])
+            .arg(&corpus.dir)
+            .assert()
+            .code(1)
+            .get_output()
+            .stdout
+            .clone();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let items = json.as_array().unwrap();
+        assert_eq!(items.len(), corpus.expected.files, "{} corpus", corpus.name);
+        let invalid: Vec<_> = items.iter().filter(|i| i["valid"] == false).collect();
+        assert_eq!(
+            invalid.len(),
+            corpus.expected.validate.2,
+            "{} corpus",
+            corpus.name
+        );
+        for item in invalid {
+            let errors = item["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| d["severity"] == "error")
+                .count();
+            assert!(errors > 0, "{item} is invalid without an error");
+        }
     }
 }

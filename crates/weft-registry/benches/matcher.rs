@@ -4,7 +4,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
 
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use weft_parse::ParseOptions;
@@ -56,12 +55,9 @@ fn synthetic(count: usize) -> Vec<Skill> {
         .collect()
 }
 
-/// The corpus, repeated (with distinct names) up to `count` skills.
+/// The largest corpus present, repeated (with distinct names) up to `count` skills.
 fn corpus(count: usize) -> Vec<Skill> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    if !dir.is_dir() {
-        return Vec::new();
-    }
+    let dir = weft_testkit::Corpus::largest().dir;
     let options = ParseOptions::default();
     let base: Vec<Skill> = walk(&dir, WalkOptions::VALIDATE)
         .skills
@@ -105,25 +101,21 @@ fn rank(c: &mut Criterion) {
     });
 
     let real = corpus(10_000);
-    if real.is_empty() {
-        eprintln!("corpus not found beside the checkout; skipping the corpus benches");
-    } else {
-        let m = TriggerMatcher::new(&real);
-        group.bench_function("rank_10000_corpus", |b| {
-            b.iter(|| {
-                for q in QUERIES {
-                    black_box(m.rank(black_box(q)));
-                }
-            })
-        });
-        group.bench_function("best_10000_corpus", |b| {
-            b.iter(|| {
-                for q in QUERIES {
-                    black_box(m.best(black_box(q)));
-                }
-            })
-        });
-    }
+    let m = TriggerMatcher::new(&real);
+    group.bench_function("rank_10000_corpus", |b| {
+        b.iter(|| {
+            for q in QUERIES {
+                black_box(m.rank(black_box(q)));
+            }
+        })
+    });
+    group.bench_function("best_10000_corpus", |b| {
+        b.iter(|| {
+            for q in QUERIES {
+                black_box(m.best(black_box(q)));
+            }
+        })
+    });
 
     group.sample_size(10);
     group.bench_function("build_10000_synthetic", |b| {

@@ -1,28 +1,30 @@
-//! The real-world corpus (`../shared/corpus`: 2,451 SKILL.md files from openclaw/skills) is
-//! parsed under every profile without a panic, every rejection is explained by an error with
-//! a file path, and the counts stay what they were when this test was written. A change in a
-//! count means a change in behaviour on real skills: look at the diff, then update the number.
+//! The real-world corpora (`../shared/corpus`: 2,451 SKILL.md files from openclaw/skills, when it
+//! sits beside the checkout; and the committed sample of 100 of them, always) are parsed under
+//! every profile without a panic, every rejection is explained by an error with a file path,
+//! and the counts stay what `weft_testkit` records. A change in a count means a change in
+//! behaviour on real skills: look at the diff, then update the number.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
-
 use weft_parse::{ParseOptions, Profile};
 use weft_registry::{WalkOptions, read_skill, walk};
+use weft_testkit::{Corpus, Expected, ProfileCounts};
 
-fn corpus() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    assert!(
-        dir.is_dir(),
-        "the corpus must be at {} (the shared/ folder beside the checkout)",
-        dir.display()
-    );
-    dir
+/// Checks every available corpus under `profile` against the counts `expected` picks.
+fn check(profile: Profile, expected: fn(&Expected) -> ProfileCounts) {
+    for corpus in Corpus::available() {
+        assert_eq!(
+            counts(&corpus, profile),
+            expected(&corpus.expected),
+            "{} corpus under {profile:?}",
+            corpus.name
+        );
+    }
 }
 
 /// (valid without warnings, valid with warnings, invalid)
-fn counts(profile: Profile) -> (usize, usize, usize) {
-    let found = walk(&corpus(), WalkOptions::VALIDATE);
+fn counts(corpus: &Corpus, profile: Profile) -> ProfileCounts {
+    let found = walk(&corpus.dir, WalkOptions::VALIDATE);
     assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
     let options = ParseOptions::new(profile);
     let (mut clean, mut warned, mut invalid) = (0, 0, 0);
@@ -48,26 +50,31 @@ fn counts(profile: Profile) -> (usize, usize, usize) {
             );
         }
     }
-    assert_eq!(clean + warned + invalid, 2451, "every corpus file is found");
+    assert_eq!(
+        clean + warned + invalid,
+        corpus.expected.files,
+        "every file of the {} corpus is found",
+        corpus.name
+    );
     (clean, warned, invalid)
 }
 
 #[test]
 fn corpus_under_the_loader() {
-    assert_eq!(counts(Profile::Load), (1699, 733, 19));
+    check(Profile::Load, |e| e.load);
 }
 
 #[test]
 fn corpus_under_validate() {
-    assert_eq!(counts(Profile::Validate), (1537, 804, 110));
+    check(Profile::Validate, |e| e.validate);
 }
 
 #[test]
 fn corpus_under_strict() {
-    assert_eq!(counts(Profile::Strict), (1537, 662, 252));
+    check(Profile::Strict, |e| e.strict);
 }
 
 #[test]
 fn corpus_under_the_spec_profile() {
-    assert_eq!(counts(Profile::Spec), (812, 352, 1287));
+    check(Profile::Spec, |e| e.spec);
 }

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use weft_parse::{ParseOptions, parse_skill_md};
 use weft_registry::matcher::{DEFAULT_MIN_CONFIDENCE, MatchOutcome, TriggerMatch, TriggerMatcher};
@@ -447,24 +447,18 @@ fn input_order_does_not_change_results() {
     }
 }
 
-fn corpus() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-}
-
 #[test]
 fn corpus_skills_rank_sensibly() {
-    let dir = corpus();
-    if !dir.is_dir() {
-        return; // covered by tests/corpus.rs, which requires it
-    }
-    let found = walk(&dir, WalkOptions::VALIDATE);
+    let corpus = weft_testkit::Corpus::largest();
+    let found = walk(&corpus.dir, WalkOptions::VALIDATE);
     let options = ParseOptions::default();
     let skills: Vec<Skill> = found
         .skills
         .iter()
         .filter_map(|s| read_skill(s, &options).skill)
         .collect();
-    assert!(skills.len() > 2000);
+    let (clean, warned, _) = corpus.expected.load;
+    assert_eq!(skills.len(), clean + warned, "{} corpus", corpus.name);
     let m = TriggerMatcher::new(&skills);
     assert_eq!(m.len(), skills.len());
     for text in generated_texts(200) {

@@ -1,7 +1,6 @@
 //! npm's `@modelcontextprotocol/server-everything`, the reference server: listing, calls,
-//! `isError` results, a crash. Installed by `scripts/install-mcp-test-server.sh`.
+//! `isError` results, a crash. Installed on first use by `weft_testkit::mcp`.
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::json;
@@ -9,29 +8,7 @@ use weft_tools::{McpServerConfig, McpServerState, ToolError};
 
 use crate::{eventually, kill, start};
 
-/// The installed server's entry point; panics (with the fix) when it is missing.
-fn everything_js() -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let js =
-        repo.join(".tools/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(
-        js.is_file(),
-        "{} is missing: run scripts/install-mcp-test-server.sh (needs node and npm) before the tests",
-        js.display()
-    );
-    js
-}
-
-/// `node` from PATH; panics when there is none.
-fn node() -> PathBuf {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .map(|dir| dir.join("node"))
-        .find(|p| p.is_file())
-        .expect(
-            "`node` is not on PATH: install Node.js 20+ and run scripts/install-mcp-test-server.sh",
-        )
-}
+use weft_testkit::mcp::{everything_server as everything_js, node};
 
 fn everything() -> McpServerConfig {
     let mut config = McpServerConfig::new("everything", node().to_str().unwrap())
