@@ -63,6 +63,43 @@ pub enum Command {
         #[command(subcommand)]
         command: McpCommand,
     },
+    /// The OS sandbox for exec_shell (`sandbox` in the configuration; docs/SANDBOX.md).
+    Sandbox {
+        /// The sandbox command to run.
+        #[command(subcommand)]
+        command: SandboxCommand,
+    },
+}
+
+/// `weft sandbox ...`
+#[derive(Debug, Subcommand)]
+pub enum SandboxCommand {
+    /// What this machine offers (Landlock ABI, seccomp, user namespaces) and whether
+    /// exec_shell runs sandboxed with the current configuration, and why not.
+    Status(SandboxStatusArgs),
+    /// Internal: apply a sandbox policy to this process, then execute COMMAND in its place
+    /// (how exec_shell runs a sandboxed command).
+    #[command(hide = true)]
+    Exec(SandboxExecArgs),
+}
+
+/// Arguments of `weft sandbox status`.
+#[derive(Debug, Args)]
+pub struct SandboxStatusArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ListFormat,
+}
+
+/// Arguments of the internal `weft sandbox exec`.
+#[derive(Debug, Args)]
+pub struct SandboxExecArgs {
+    /// The policy as JSON.
+    #[arg(long, value_name = "JSON")]
+    pub policy: String,
+    /// The program and its arguments, after `--`.
+    #[arg(required = true, last = true, value_name = "COMMAND")]
+    pub command: Vec<std::ffi::OsString>,
 }
 
 /// `weft mcp ...`

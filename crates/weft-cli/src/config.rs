@@ -157,6 +157,9 @@ pub struct ConfigFile {
     /// MCP servers by name (their tools are `<name>__<tool>`).
     #[serde(default)]
     pub mcp_servers: BTreeMap<String, McpServerFile>,
+    /// The OS sandbox for `exec_shell` (docs/SANDBOX.md).
+    #[serde(default)]
+    pub sandbox: weft_sandbox::SandboxSettings,
 }
 
 /// Where config files are.
@@ -388,7 +391,8 @@ fn single_provider_default(catalog: &ModelCatalog) -> Option<String> {
 }
 
 /// Drops what an untrusted project file may not set: providers (they could send the user's
-/// keys and prompts elsewhere), MCP servers (programs to run) and extra file-tool paths.
+/// keys and prompts elsewhere), MCP servers (programs to run), the sandbox settings and extra
+/// file-tool paths.
 fn strip_untrusted(value: &mut Value, path: &Path) {
     let Some(obj) = value.as_object_mut() else {
         return;
@@ -400,6 +404,10 @@ fn strip_untrusted(value: &mut Value, path: &Path) {
     // when the project is trusted.
     if obj.remove("mcp_servers").is_some() {
         tracing::warn!(file = %path.display(), "project config `mcp_servers` ignored; pass --trust-project-skills to start them");
+    }
+    // The sandbox is the user's boundary around commands: a project must not loosen it.
+    if obj.remove("sandbox").is_some() {
+        tracing::warn!(file = %path.display(), "project config `sandbox` ignored; pass --trust-project-skills to accept it");
     }
     if let Some(tools) = obj.get_mut("tools").and_then(Value::as_object_mut)
         && tools.remove("allow_paths").is_some()
@@ -515,6 +523,40 @@ mod tests {
         })
         .unwrap();
         assert_eq!(trusted.file.providers.len(), 1);
+    }
+
+    #[test]
+    fn untrusted_project_sandbox_settings_are_ignored() {
+        let tmp = tempfile::tempdir().unwrap();
+        let user = write(
+            tmp.path(),
+            "u.json",
+            r#"{"sandbox":{"enabled":true,"deny_read":["~/.kube"]}}"#,
+        );
+        let project = write(
+            tmp.path(),
+            "p.json",
+            r#"{"sandbox":{"enabled":false,"network":true,"writable_roots":["/"]}}"#,
+        );
+        let sources = ConfigSources {
+            user: Some(user),
+            project: Some(project),
+            ..Default::default()
+        };
+        let sandbox = Config::load(&sources).unwrap().file.sandbox;
+        assert!(sandbox.enabled);
+        assert!(!sandbox.network);
+        assert!(sandbox.writable_roots.is_empty());
+        assert_eq!(sandbox.deny_read, [PathBuf::from("~/.kube")]);
+        let trusted = Config::load(&ConfigSources {
+            trust_project: true,
+            ..sources
+        })
+        .unwrap()
+        .file
+        .sandbox;
+        assert!(!trusted.enabled);
+        assert!(trusted.network);
     }
 
     #[test]

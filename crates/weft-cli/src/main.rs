@@ -12,17 +12,28 @@ mod config;
 mod mcp;
 mod output;
 mod runtime;
+mod sandbox;
+mod signals;
 mod workspace;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::cli::{AgentsCommand, Cli, Command, McpCommand, SessionsCommand, SkillsCommand};
+use crate::cli::{
+    AgentsCommand, Cli, Command, McpCommand, SandboxCommand, SessionsCommand, SkillsCommand,
+};
 use crate::runtime::UsageError;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The sandbox helper runs between weft and a command: no logging, no workspace lookup.
+    if let Command::Sandbox {
+        command: SandboxCommand::Exec(args),
+    } = &cli.command
+    {
+        return commands::sandbox::exec(args);
+    }
     init_tracing(cli.verbose);
     let workspace = workspace::Workspace::from_args(&cli.locations);
     let result = match cli.command {
@@ -52,6 +63,10 @@ fn main() -> ExitCode {
         },
         Command::Mcp { command } => match command {
             McpCommand::List(args) => commands::mcp::list(&workspace, &args),
+        },
+        Command::Sandbox { command } => match command {
+            SandboxCommand::Status(args) => commands::sandbox::status(&workspace, &args),
+            SandboxCommand::Exec(args) => Ok(commands::sandbox::exec(&args)),
         },
     };
     match result {

@@ -11,7 +11,7 @@ use weft_agents::{AgentRegistry, CreateSkill, ModelPool, SessionOptions};
 use weft_parse::{ParseOptions, Profile};
 use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
 use weft_registry::SkillRegistry;
-use weft_tools::{BuiltinConfig, ExecConfig, FsScope, ToolRegistry, WebFetchConfig};
+use weft_tools::{BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ToolRegistry, WebFetchConfig};
 use weft_types::AgentDefinition;
 
 use crate::config::Config;
@@ -45,6 +45,8 @@ pub struct Runtime {
     pub agents: AgentRegistry,
     /// MCP servers, started on first use.
     mcp: OnceLock<McpServers>,
+    /// Where `exec_shell` registers its process groups.
+    groups: ProcessGroups,
 }
 
 /// Reads an environment variable, empty meaning unset.
@@ -68,6 +70,7 @@ impl Runtime {
             skills,
             agents,
             mcp: OnceLock::new(),
+            groups: ProcessGroups::new(),
         })
     }
 
@@ -91,10 +94,13 @@ impl Runtime {
 
     /// The directory file tools work in: the project, else the current directory.
     pub fn base_dir(&self) -> Result<PathBuf> {
-        match &self.workspace.project {
-            Some(p) => Ok(p.clone()),
-            None => std::env::current_dir().context("cannot determine the current directory"),
-        }
+        self.workspace.base_dir()
+    }
+
+    /// The process groups of `exec_shell` commands: the CLI kills them on Ctrl-C, SIGTERM and
+    /// exit.
+    pub fn process_groups(&self) -> &ProcessGroups {
+        &self.groups
     }
 
     /// The file `memory_read` / `memory_write` use: `~/.clawft/workspace/MEMORY.md`, else
@@ -128,6 +134,10 @@ impl Runtime {
         if let Some(cap) = settings.output_cap {
             exec.output_cap = cap;
         }
+        exec.env = crate::sandbox::child_env(&self.config);
+        exec.launcher =
+            crate::sandbox::current_mode(&self.workspace, &self.config, &base)?.launcher()?;
+        exec.groups = self.groups.clone();
         let web_fetch = settings.web_fetch.as_ref().filter(|w| w.enabled).map(|w| {
             let mut c = WebFetchConfig::default();
             c.allowed_domains.clone_from(&w.allowed_domains);

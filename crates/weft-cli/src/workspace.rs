@@ -57,6 +57,17 @@ impl Workspace {
         }
     }
 
+    /// The directory tools work in: the project, else the current directory.
+    pub fn base_dir(&self) -> anyhow::Result<PathBuf> {
+        match &self.project {
+            Some(p) => Ok(p.clone()),
+            None => anyhow::Context::context(
+                std::env::current_dir(),
+                "cannot determine the current directory",
+            ),
+        }
+    }
+
     /// Agent roots, highest precedence first (FR-3F-011, plus Claude Code's directories).
     pub fn agent_roots(&self) -> Vec<AgentRoot> {
         let mut roots = Vec::new();

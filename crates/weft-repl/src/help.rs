@@ -333,6 +333,10 @@ fn config(data: &HelpData) -> String {
             "skills.max_prompt_bytes",
             "rendered skill bodies are truncated beyond this",
         ),
+        (
+            "sandbox.*",
+            "enabled, required, writable_roots, deny_read, network, env_passthrough",
+        ),
     ];
     let rows: Vec<Vec<String>> = keys
         .iter()

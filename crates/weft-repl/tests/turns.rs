@@ -88,6 +88,43 @@ async fn an_interrupt_cancels_the_turn_and_the_repl_goes_on() {
     assert_eq!(out, "echo: still here\n");
 }
 
+#[tokio::test]
+async fn an_interrupt_during_exec_shell_kills_the_command_and_its_jobs() {
+    let notify = Arc::new(Notify::new());
+    let mut f = fixture_with(Interrupt::Notify(Arc::clone(&notify)));
+    let pidfile = f._tmp.path().join("project/bgpid");
+    let trigger = {
+        let (notify, pidfile) = (Arc::clone(&notify), pidfile.clone());
+        tokio::spawn(async move {
+            // Interrupt once the command and its background job run.
+            while !std::fs::read_to_string(&pidfile).is_ok_and(|t| t.ends_with('\n')) {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            notify.notify_one();
+        })
+    };
+    let (go_on, out) = tokio::time::timeout(
+        Duration::from_secs(10),
+        f.line("shell: sleep 30 & echo $! > bgpid; sleep 30"),
+    )
+    .await
+    .expect("the interrupt did not cancel the turn");
+    trigger.await.unwrap();
+    assert!(go_on);
+    assert!(out.ends_with("[cancelled]\n"), "{out}");
+    let pid = std::fs::read_to_string(&pidfile).unwrap().trim().to_owned();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    // Gone, or a zombie nobody has reaped yet.
+    while std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, r)| r.starts_with('Z'))
+    }) {
+        assert!(std::time::Instant::now() < deadline, "job {pid} survived");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 struct Script(Vec<ReadResult>, Vec<String>);
 
 impl LineReader for Script {

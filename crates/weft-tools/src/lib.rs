@@ -8,23 +8,29 @@
 //! [`McpManager`] starts the configured MCP servers ([`McpServerConfig`]) and offers their
 //! tools as [`McpTool`]s named `<server>__<tool>` (see the `mcp` module).
 //!
+//! `exec_shell` runs each command in a process group of its own, registered in
+//! [`ProcessGroups`] so that none outlives its owner, with exactly the environment
+//! [`ExecConfig`] gives it, optionally through a [`ShellLauncher::Wrapper`] (weft's sandbox).
+//!
 //! Tools do not check permissions (the agent loop asks the gate first), but file tools are
 //! confined to the workspace roots they were built with ([`FsScope`]), whatever the gate says.
 
 mod builtins;
 mod mcp;
+mod process_group;
 mod registry;
 mod scope;
 mod tool;
 
 pub use builtins::{
-    BUILTIN_TOOL_NAMES, BuiltinConfig, ExecConfig, READ_ONLY_TOOLS, WebFetchConfig,
+    BUILTIN_TOOL_NAMES, BuiltinConfig, ExecConfig, READ_ONLY_TOOLS, ShellLauncher, WebFetchConfig,
     builtin_registry, builtin_tools,
 };
 pub use mcp::{
     MAX_MCP_OUTPUT, MAX_SERVER_NAME_LEN, MCP_TOOL_SEPARATOR, McpConfigError, McpManager,
     McpServerConfig, McpServerState, McpServerStatus, McpTool, validate_server_name,
 };
+pub use process_group::ProcessGroups;
 pub use registry::ToolRegistry;
 pub use scope::FsScope;
 pub use tool::{Tool, ToolError, ToolOutput};

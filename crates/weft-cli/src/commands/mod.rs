@@ -6,6 +6,7 @@ pub mod help;
 pub mod mcp;
 pub mod repl;
 pub mod run;
+pub mod sandbox;
 pub mod sessions;
 pub mod skills;
 pub mod validate;

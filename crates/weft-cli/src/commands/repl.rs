@@ -11,6 +11,7 @@ use weft_repl::{LineEditor, Repl, ReplEnv, WorkspaceInfo};
 use crate::cli::RunArgs;
 use crate::commands::run::{start, tokio_runtime};
 use crate::runtime::{Runtime, UsageError};
+use crate::signals::{Exits, kill_groups_on_exit};
 use crate::workspace::Workspace;
 
 /// `~/.clawft/workspace/history`: the REPL's line history.
@@ -62,6 +63,8 @@ pub fn run(workspace: &Workspace, run: &RunArgs) -> Result<ExitCode> {
     let mut editor =
         LineEditor::new(repl.commands.clone(), history).context("cannot start the line editor")?;
     let mut out = std::io::stdout();
+    // Ctrl-C cancels a turn (and kills its command's group); SIGTERM and SIGHUP end weft.
+    let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnTerminate)?;
     tokio_runtime()?
         .block_on(repl.run(&mut editor, &mut out))
         .context("interactive session")?;

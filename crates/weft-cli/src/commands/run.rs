@@ -16,6 +16,7 @@ use weft_llm::{
 use crate::cli::{AgentArgs, RunArgs, SkillRunArgs};
 use crate::output::outln;
 use crate::runtime::{Runtime, UsageError};
+use crate::signals::{Exits, kill_groups_on_exit};
 use crate::workspace::Workspace;
 
 /// Printed when no provider is configured.
@@ -217,6 +218,7 @@ pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<E
     if args.run.dry_run {
         return print_request(&mut session, &message);
     }
+    let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
     let outcome = rt
         .block_on(session.send(message, &mut console))
@@ -237,6 +239,7 @@ pub fn skill_run(workspace: &Workspace, args: &SkillRunArgs, verbose: bool) -> R
             .map_err(session_error)?;
         return print_request(&mut session, &text);
     }
+    let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
     let outcome = rt
         .block_on(session.run_skill(&args.name, args.args.clone(), &mut console))

@@ -11,14 +11,15 @@ use serde_json::json;
 use weft_agents::{AgentRegistry, ModelPool, Session, SessionOptions, SessionParts};
 use weft_llm::{
     ChatModel, ChatRequest, ChatResponse, LlmError, Message, ModelCatalog, Role, StopReason,
-    TextSink, Usage,
+    TextSink, ToolCall, Usage,
 };
 use weft_registry::{RegistryConfig, SkillRegistry, SkillRoot};
 use weft_repl::{CommandContext, Dispatch, Interrupt, Repl, ReplEnv, WorkspaceInfo};
 use weft_tools::{BuiltinConfig, ExecConfig, FsScope};
 use weft_types::Scope;
 
-/// Answers `echo: <last user message>`; hangs on "hang", fails on "fail"; records requests.
+/// Answers `echo: <last user message>`; hangs on "hang", fails on "fail", calls `exec_shell`
+/// with the rest of a message starting `shell: `; records requests.
 /// The in-process model.
 #[derive(Default)]
 pub struct FakeModel {
@@ -50,6 +51,24 @@ impl ChatModel for FakeModel {
         }
         if last == "fail" {
             return Err(LlmError::Config("fake: the provider is down".to_owned()));
+        }
+        let answered = request
+            .messages
+            .last()
+            .is_some_and(|m| m.role == Role::Tool);
+        if let Some(command) = last.strip_prefix("shell: ")
+            && !answered
+        {
+            let call = ToolCall {
+                id: "call_shell".to_owned(),
+                name: "exec_shell".to_owned(),
+                arguments: json!({"command": command}),
+            };
+            return Ok(ChatResponse {
+                message: Message::assistant(String::new(), vec![call]),
+                stop_reason: StopReason::ToolUse,
+                usage: Usage::default(),
+            });
         }
         Ok(ChatResponse {
             message: Message::assistant(format!("echo: {last}"), Vec::new()),

@@ -10,11 +10,13 @@ mod shell;
 mod walk;
 mod web;
 
+use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::{FsScope, Tool, ToolRegistry};
+use crate::{FsScope, ProcessGroups, Tool, ToolRegistry};
 
 /// Every built-in tool's name, in a stable order.
 pub const BUILTIN_TOOL_NAMES: [&str; 10] = [
@@ -47,7 +49,7 @@ pub struct BuiltinConfig {
     pub web_fetch: Option<WebFetchConfig>,
 }
 
-/// Limits for `exec_shell`.
+/// How `exec_shell` runs commands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExecConfig {
     /// Timeout when the call gives none (default 120 s).
@@ -58,6 +60,14 @@ pub struct ExecConfig {
     pub output_cap: usize,
     /// The shell run as `<shell> -c <command>` (default `/bin/sh`).
     pub shell: PathBuf,
+    /// The command's whole environment: nothing else is inherited (default: empty). The
+    /// caller builds it, without secrets (`weft_sandbox::EnvScrub`).
+    pub env: BTreeMap<OsString, OsString>,
+    /// How the shell is started (default: directly).
+    pub launcher: ShellLauncher,
+    /// Where the commands' process groups are registered, so that whoever owns the registry
+    /// can kill them (default: a registry of their own).
+    pub groups: ProcessGroups,
 }
 
 impl Default for ExecConfig {
@@ -67,8 +77,32 @@ impl Default for ExecConfig {
             max_timeout: Duration::from_secs(600),
             output_cap: 30_000,
             shell: PathBuf::from("/bin/sh"),
+            env: BTreeMap::new(),
+            launcher: ShellLauncher::Direct,
+            groups: ProcessGroups::new(),
         }
     }
+}
+
+/// How `exec_shell` starts `<shell> -c <command>`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum ShellLauncher {
+    /// Runs the shell itself.
+    #[default]
+    Direct,
+    /// Runs `<program> <args...> <shell> -c <command>`: a wrapper that sets something up
+    /// (weft's sandbox helper) and then executes the rest of its command line in place, so
+    /// the process and its group stay the same.
+    Wrapper {
+        /// The wrapper.
+        program: PathBuf,
+        /// Its arguments before the shell's.
+        args: Vec<OsString>,
+        /// Appended to the tool's description for the model (what the wrapper restricts).
+        note: String,
+    },
+    /// Runs nothing: every call fails with this reason (a required sandbox is unavailable).
+    Refuse(String),
 }
 
 /// Settings for `web_fetch`.

@@ -1,8 +1,9 @@
-//! The `exec_shell` tool: runs a command through the shell, with a timeout that kills the
-//! whole process group.
+//! The `exec_shell` tool: runs a command through the shell (optionally through a launcher
+//! such as the sandbox helper), with a timeout that kills the whole process group.
 
 use std::collections::VecDeque;
 use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,9 +14,10 @@ use serde_json::json;
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::watch;
 
-use super::ExecConfig;
 use super::content::{ceil_boundary, floor_boundary};
 use super::input::parse;
+use super::{ExecConfig, ShellLauncher};
+use crate::process_group::{GroupGuard, ShuttingDown};
 use crate::{FsScope, Tool, ToolError, ToolOutput};
 
 /// How long output is still read after the shell exits: enough for bytes already in the
@@ -26,11 +28,25 @@ const DRAIN_GRACE: Duration = Duration::from_millis(500);
 pub(crate) struct ExecShell {
     scope: Arc<FsScope>,
     config: ExecConfig,
+    description: String,
 }
+
+/// What the model is told, before any launcher note.
+const DESCRIPTION: &str = "Runs a shell command in the workspace (or cwd) and returns its exit code, stdout and stderr. Stdin is empty; the command is killed, with everything it started, when the timeout passes.";
 
 impl ExecShell {
     pub(crate) fn new(scope: Arc<FsScope>, config: ExecConfig) -> Self {
-        Self { scope, config }
+        let description = match &config.launcher {
+            ShellLauncher::Wrapper { note, .. } if !note.is_empty() => {
+                format!("{DESCRIPTION} {note}")
+            }
+            _ => DESCRIPTION.to_owned(),
+        };
+        Self {
+            scope,
+            config,
+            description,
+        }
     }
 
     fn timeout(&self, asked: Option<u64>) -> Result<Duration, ToolError> {
@@ -44,6 +60,57 @@ impl ExecShell {
                 )))
             }
             Some(secs) => Ok(Duration::from_secs(secs)),
+        }
+    }
+
+    /// `<shell> -c <command>`, through the launcher, with exactly the configured environment.
+    fn command(&self, command: &str, cwd: &Path) -> Result<tokio::process::Command, ToolError> {
+        let mut cmd = match &self.config.launcher {
+            ShellLauncher::Direct => tokio::process::Command::new(&self.config.shell),
+            ShellLauncher::Wrapper { program, args, .. } => {
+                let mut cmd = tokio::process::Command::new(program);
+                cmd.args(args).arg(&self.config.shell);
+                cmd
+            }
+            ShellLauncher::Refuse(reason) => return Err(ToolError::Failed(reason.clone())),
+        };
+        cmd.arg("-c")
+            .arg(command)
+            .current_dir(cwd)
+            .env_clear()
+            .envs(&self.config.env)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            // Its own group, so a timeout can kill what the command started too.
+            .process_group(0);
+        Ok(cmd)
+    }
+
+    /// Starts the command and registers its group.
+    fn spawn(
+        &self,
+        command: &str,
+        cwd: &Path,
+    ) -> Result<(tokio::process::Child, GroupGuard), ToolError> {
+        let mut child = self.command(command, cwd)?.spawn().map_err(|e| {
+            let program = match &self.config.launcher {
+                ShellLauncher::Wrapper { program, .. } => program,
+                _ => &self.config.shell,
+            };
+            ToolError::Failed(format!("could not start {}: {e}", program.display()))
+        })?;
+        let registered = child
+            .id()
+            .ok_or(ShuttingDown)
+            .and_then(|pgid| self.config.groups.register(pgid));
+        match registered {
+            Ok(group) => Ok((child, group)),
+            Err(ShuttingDown) => {
+                let _ = child.start_kill();
+                Err(ToolError::Failed("weft is shutting down".to_owned()))
+            }
         }
     }
 }
@@ -63,7 +130,7 @@ impl Tool for ExecShell {
     }
 
     fn description(&self) -> &str {
-        "Runs a shell command in the workspace (or cwd) and returns its exit code, stdout and stderr. Stdin is empty; the command is killed, with everything it started, when the timeout passes."
+        &self.description
     }
 
     fn input_schema(&self) -> serde_json::Value {
@@ -97,27 +164,10 @@ impl Tool for ExecShell {
                 self.scope.display(&cwd)
             )));
         }
-        let mut child = tokio::process::Command::new(&self.config.shell)
-            .arg("-c")
-            .arg(&input.command)
-            .current_dir(&cwd)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            // Its own group, so a timeout can kill what the command started too.
-            .process_group(0)
-            .spawn()
-            .map_err(|e| {
-                ToolError::Failed(format!(
-                    "could not start {}: {e}",
-                    self.config.shell.display()
-                ))
-            })?;
-        // Declared after `child` so it drops first: the group is killed while the shell
-        // is still unreaped and its group id cannot have been reused.
-        let mut group = GroupKiller { pgid: child.id() };
-        tracing::debug!(command = %input.command, pgid = ?group.pgid, "exec_shell started");
+        // `group` is declared after `child` so it drops first: a cancelled call's group is
+        // killed while the shell is still unreaped and its group id cannot have been reused.
+        let (mut child, mut group) = self.spawn(&input.command, &cwd)?;
+        tracing::debug!(command = %input.command, pid = ?child.id(), "exec_shell started");
 
         let (stop_tx, stop_rx) = watch::channel(false);
         let cap = self.config.output_cap;
@@ -126,7 +176,7 @@ impl Tool for ExecShell {
 
         let status = match tokio::time::timeout(timeout, child.wait()).await {
             Err(_) => {
-                group.kill_and_wait().await;
+                group.kill();
                 // Reap the shell; the group kill has already hit it.
                 let _ = child.kill().await;
                 stdout.abort();
@@ -136,8 +186,8 @@ impl Tool for ExecShell {
             Ok(Err(e)) => return Err(ToolError::Failed(format!("waiting for the command: {e}"))),
             Ok(Ok(status)) => status,
         };
-        // A normal exit leaves background jobs alone, as a shell would.
-        group.disarm();
+        // A normal exit leaves background jobs alone, as a shell would (until weft exits).
+        group.release();
 
         let (mut out, mut err) = (None, None);
         let drained = tokio::time::timeout(DRAIN_GRACE, async {
@@ -157,55 +207,6 @@ impl Tool for ExecShell {
         };
         tracing::debug!(?status, "exec_shell finished");
         Ok(ToolOutput::text(report(status, &out, &err, !drained)))
-    }
-}
-
-/// Kills a process group on request or when dropped while armed (a cancelled call).
-struct GroupKiller {
-    pgid: Option<u32>,
-}
-
-impl GroupKiller {
-    fn disarm(&mut self) {
-        self.pgid = None;
-    }
-
-    async fn kill_and_wait(&mut self) {
-        if let Some(pgid) = self.pgid.take() {
-            let _ = tokio::task::spawn_blocking(move || kill_group(pgid)).await;
-        }
-    }
-}
-
-impl Drop for GroupKiller {
-    fn drop(&mut self) {
-        if let Some(pgid) = self.pgid.take() {
-            // Drop may run outside a runtime, so a plain thread does the waiting.
-            let _ = std::thread::Builder::new()
-                .name("weft-kill-group".to_owned())
-                .spawn(move || kill_group(pgid));
-        }
-    }
-}
-
-/// Sends SIGKILL to process group `pgid` with the `kill` command (signals need `unsafe`
-/// through libc, which this workspace forbids).
-fn kill_group(pgid: u32) {
-    // Guard against ever signalling "-1" (every process) or "-0" (our own group).
-    if pgid <= 1 {
-        return;
-    }
-    let result = std::process::Command::new("kill")
-        .args(["-s", "KILL", "--", &format!("-{pgid}")])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
-    match result {
-        Ok(status) if status.success() => {}
-        // The group may already be gone; that is what we wanted.
-        Ok(status) => tracing::debug!(pgid, ?status, "kill reported failure"),
-        Err(err) => tracing::warn!(pgid, %err, "could not run kill to stop a timed-out command"),
     }
 }
 

@@ -1,9 +1,11 @@
 //! exec_shell.
 
+use std::ffi::OsString;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use weft_tools::{ExecConfig, ToolError};
+use weft_tools::{ExecConfig, ProcessGroups, ShellLauncher, ToolError};
 
 use crate::{Workspace, is_invalid, is_outside};
 
@@ -134,4 +136,166 @@ async fn exec_shell_does_not_wait_for_background_jobs_holding_output() {
     );
     assert!(out.contains("background processes"), "{out}");
     assert!(elapsed < Duration::from_secs(4), "{elapsed:?}");
+}
+
+/// Waits (up to 5 s) until `pid` is gone.
+async fn wait_gone(pid: u32) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !process_gone(pid) {
+        assert!(Instant::now() < deadline, "process {pid} survived");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Waits (up to 5 s) until `rel` exists in the workspace and holds a pid.
+async fn read_pid(ws: &Workspace, rel: &str) -> u32 {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        if let Ok(text) = std::fs::read_to_string(ws.base().join(rel))
+            && let Ok(pid) = text.trim().parse()
+        {
+            return pid;
+        }
+        assert!(Instant::now() < deadline, "{rel} never appeared");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_cancelled_call_kills_its_whole_group() {
+    let ws = Workspace::with(exec_config(), None);
+    let call = ws.call(
+        "exec_shell",
+        json!({"command": "sleep 30 & echo $! > bgpid; sleep 30"}),
+    );
+    // Dropping the call's future is what the REPL's Ctrl-C does to a turn.
+    let cancelled = tokio::time::timeout(Duration::from_millis(500), call).await;
+    assert!(cancelled.is_err(), "the call finished: {cancelled:?}");
+    wait_gone(read_pid(&ws, "bgpid").await).await;
+}
+
+#[tokio::test]
+async fn background_jobs_outlive_the_call_until_shutdown() {
+    let groups = ProcessGroups::new();
+    let ws = Workspace::with(
+        ExecConfig {
+            groups: groups.clone(),
+            ..exec_config()
+        },
+        None,
+    );
+    ws.ok(
+        "exec_shell",
+        json!({"command": "sleep 30 > /dev/null 2>&1 & echo $! > bgpid"}),
+    )
+    .await;
+    let pid = read_pid(&ws, "bgpid").await;
+    assert!(!process_gone(pid));
+    assert_eq!(groups.live().len(), 1);
+    // A command that leaves nothing behind is not kept.
+    ws.ok("exec_shell", json!({"command": "true"})).await;
+    assert_eq!(groups.live().len(), 1);
+    assert_eq!(groups.shutdown(), 1);
+    wait_gone(pid).await;
+    assert!(groups.live().is_empty());
+    // After shutdown nothing starts.
+    let err = ws
+        .err("exec_shell", json!({"command": "touch started"}))
+        .await;
+    assert_eq!(err.to_string(), "weft is shutting down");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!ws.base().join("started").exists());
+}
+
+#[tokio::test]
+async fn dropping_the_last_handle_kills_what_is_left() {
+    let ws = Workspace::with(exec_config(), None);
+    ws.ok(
+        "exec_shell",
+        json!({"command": "sleep 30 > /dev/null 2>&1 & echo $! > bgpid"}),
+    )
+    .await;
+    let pid = read_pid(&ws, "bgpid").await;
+    assert!(!process_gone(pid));
+    let base = ws.base();
+    drop(ws);
+    wait_gone(pid).await;
+    drop(base);
+}
+
+#[tokio::test]
+async fn the_command_sees_exactly_the_configured_environment() {
+    let env = [("PATH", "/usr/bin:/bin"), ("ONLY_THIS", "yes")]
+        .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+        .into_iter()
+        .collect();
+    // The test process's own variables (HOME at least) must not leak.
+    assert!(std::env::var_os("HOME").is_some());
+    let ws = Workspace::with(
+        ExecConfig {
+            env,
+            ..exec_config()
+        },
+        None,
+    );
+    // `env` lists the environment; dash adds PWD (and nothing else) on its own.
+    assert_eq!(
+        ws.ok(
+            "exec_shell",
+            json!({"command": "env | grep -v '^PWD=' | sort"})
+        )
+        .await,
+        "exit code: 0\n--- stdout ---\nONLY_THIS=yes\nPATH=/usr/bin:/bin"
+    );
+}
+
+#[tokio::test]
+async fn a_wrapper_runs_the_shell_and_its_note_reaches_the_model() {
+    let ws = Workspace::with(
+        ExecConfig {
+            launcher: ShellLauncher::Wrapper {
+                program: PathBuf::from("/usr/bin/env"),
+                args: vec![OsString::from("WRAPPED=1")],
+                note: "Runs wrapped.".to_owned(),
+            },
+            ..exec_config()
+        },
+        None,
+    );
+    assert_eq!(
+        ws.ok(
+            "exec_shell",
+            json!({"command": "echo wrapped=$WRAPPED pid=$$ > out; cat out"})
+        )
+        .await
+        .lines()
+        .nth(2)
+        .map(|l| l.starts_with("wrapped=1 pid=")),
+        Some(true)
+    );
+    let tool = ws.registry.get("exec_shell").unwrap();
+    assert!(tool.description().ends_with(" Runs wrapped."));
+    // The timeout still kills the whole group: the wrapper executed the shell in place.
+    let err = ws
+        .err(
+            "exec_shell",
+            json!({"command": "sleep 30 & echo $! > bgpid; wait", "timeout_secs": 1}),
+        )
+        .await;
+    assert!(matches!(err, ToolError::Timeout(_)), "{err}");
+    wait_gone(read_pid(&ws, "bgpid").await).await;
+}
+
+#[tokio::test]
+async fn a_refusing_launcher_runs_nothing_and_says_why() {
+    let ws = Workspace::with(
+        ExecConfig {
+            launcher: ShellLauncher::Refuse("the sandbox is unavailable: no Landlock".to_owned()),
+            ..exec_config()
+        },
+        None,
+    );
+    let err = ws.err("exec_shell", json!({"command": "touch ran"})).await;
+    assert_eq!(err.to_string(), "the sandbox is unavailable: no Landlock");
+    assert!(!ws.base().join("ran").exists());
 }

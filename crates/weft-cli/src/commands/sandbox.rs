@@ -1,0 +1,141 @@
+//! `weft sandbox status`, and the hidden `weft sandbox exec` helper that `exec_shell` runs
+//! commands through.
+
+use std::ffi::OsStr;
+use std::os::unix::process::CommandExt;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use serde_json::{Value, json};
+use weft_sandbox::{LandlockSupport, SandboxPolicy, SandboxStatus};
+
+use crate::cli::{ListFormat, SandboxExecArgs, SandboxStatusArgs};
+use crate::config::Config;
+use crate::output::outln;
+use crate::sandbox::{ShellMode, current_mode, join};
+use crate::workspace::Workspace;
+
+/// Exit status of the helper when the sandbox cannot be applied (the command never ran).
+const SANDBOX_FAILED: u8 = 125;
+
+/// `weft sandbox status`.
+pub fn status(workspace: &Workspace, args: &SandboxStatusArgs) -> Result<ExitCode> {
+    let config = Config::load(&workspace.config_sources())?;
+    let base = workspace.base_dir()?;
+    let mode = current_mode(workspace, &config, &base)?;
+    let status = weft_sandbox::probe();
+    let scrub = crate::sandbox::child_env(&config);
+    let withheld: Vec<String> = std::env::vars_os()
+        .map(|(name, _)| name)
+        .filter(|name| !scrub.contains_key(name))
+        .map(|name| name.to_string_lossy().into_owned())
+        .collect();
+    match args.format {
+        ListFormat::Json => {
+            let doc = json!({
+                "landlock": landlock_json(status.landlock),
+                "seccomp": status.seccomp,
+                "user_namespaces": status.user_namespaces,
+                "exec_shell": mode_json(&mode),
+                "env_withheld": withheld,
+            });
+            outln!("{}", serde_json::to_string_pretty(&doc)?);
+        }
+        ListFormat::Table => outln!("{}", table(&status, &mode, &withheld).trim_end()),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn available(yes: bool) -> &'static str {
+    if yes { "available" } else { "unavailable" }
+}
+
+fn landlock_text(landlock: LandlockSupport) -> String {
+    match landlock {
+        LandlockSupport::Available { abi } => format!("available, ABI {abi}"),
+        LandlockSupport::NotEnabled => "built in but not enabled".to_owned(),
+        LandlockSupport::NotImplemented => "not built into this kernel".to_owned(),
+    }
+}
+
+fn landlock_json(landlock: LandlockSupport) -> Value {
+    match landlock {
+        LandlockSupport::Available { abi } => json!({"available": true, "abi": abi}),
+        other => json!({"available": false, "abi": null, "reason": landlock_text(other)}),
+    }
+}
+
+fn mode_json(mode: &ShellMode) -> Value {
+    match mode {
+        ShellMode::Unsandboxed(why) => json!({"mode": "unsandboxed", "reason": why}),
+        ShellMode::Refused(why) => json!({"mode": "refused", "reason": why}),
+        ShellMode::Sandboxed { policy, .. } => json!({"mode": "sandboxed", "policy": policy}),
+    }
+}
+
+/// Label and value per line.
+fn table(status: &SandboxStatus, mode: &ShellMode, withheld: &[String]) -> String {
+    let mut rows = vec![
+        ("Landlock", landlock_text(status.landlock)),
+        ("seccomp", available(status.seccomp).to_owned()),
+        (
+            "user namespaces",
+            available(status.user_namespaces).to_owned(),
+        ),
+    ];
+    match mode {
+        ShellMode::Unsandboxed(why) => rows.push(("exec_shell", format!("not sandboxed: {why}"))),
+        ShellMode::Refused(why) => rows.push((
+            "exec_shell",
+            format!("refused: the sandbox is required but unavailable: {why}"),
+        )),
+        ShellMode::Sandboxed { policy, .. } => {
+            let network = if policy.network { "on" } else { "off" };
+            rows.extend([
+                ("exec_shell", "sandboxed".to_owned()),
+                ("  writable", join(&policy.writable_roots)),
+                ("  unreadable", or_none(join(&policy.deny_read))),
+                ("  network", network.to_owned()),
+            ]);
+        }
+    }
+    rows.push(("env withheld", or_none(withheld.join(", "))));
+    rows.iter()
+        .map(|(label, value)| format!("{label:<17}{value}\n"))
+        .collect()
+}
+
+fn or_none(text: String) -> String {
+    if text.is_empty() {
+        "(none)".to_owned()
+    } else {
+        text
+    }
+}
+
+/// The hidden `weft sandbox exec --policy JSON -- COMMAND...`: applies the policy to this
+/// process and executes COMMAND in its place (same process, same group). Runs before logging
+/// is set up and prints only its own failures.
+pub fn exec(args: &SandboxExecArgs) -> ExitCode {
+    let applied =
+        SandboxPolicy::from_json(&args.policy).and_then(|policy| policy.apply_to_current_process());
+    if let Err(err) = applied {
+        eprintln!("weft sandbox: {err}");
+        return ExitCode::from(SANDBOX_FAILED);
+    }
+    let Some((program, rest)) = args.command.split_first() else {
+        eprintln!("weft sandbox: no command");
+        return ExitCode::from(SANDBOX_FAILED);
+    };
+    let err = std::process::Command::new(program).args(rest).exec();
+    eprintln!(
+        "weft sandbox: cannot run {}: {err}",
+        OsStr::new(program).to_string_lossy()
+    );
+    // The shell's conventions: 127 not found, 126 found but not runnable.
+    ExitCode::from(if err.kind() == std::io::ErrorKind::NotFound {
+        127
+    } else {
+        126
+    })
+}

@@ -1,0 +1,280 @@
+//! `exec_shell`'s environment and sandbox, wired from the configuration: the commands'
+//! environment without secrets (always), and how they start: directly, through weft's own
+//! hidden `weft sandbox exec` helper (the sandbox enabled and available), or not at all (the
+//! sandbox required but unavailable).
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use weft_sandbox::{PolicyBase, SandboxPolicy, SandboxSettings, SandboxStatus};
+use weft_tools::ShellLauncher;
+
+use crate::config::Config;
+use crate::runtime::UsageError;
+use crate::workspace::Workspace;
+
+/// The helper's arguments before the policy: `weft sandbox exec --policy JSON -- ...`.
+const HELPER_ARGS: [&str; 3] = ["sandbox", "exec", "--policy"];
+
+/// What `exec_shell` does under the current configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShellMode {
+    /// Commands run without the sandbox, for this reason.
+    Unsandboxed(String),
+    /// Commands run in the sandbox, through the helper `exe`.
+    Sandboxed {
+        /// The policy.
+        policy: SandboxPolicy,
+        /// weft's own executable, the helper.
+        exe: PathBuf,
+    },
+    /// Commands do not run: the sandbox is required but unavailable, for this reason.
+    Refused(String),
+}
+
+/// Decides how commands run: `settings` resolved against `base`, checked against what the
+/// kernel offers (`status`); `exe` is weft's own executable (or why it is unknown). A bad
+/// path in the settings is a usage error.
+pub fn shell_mode(
+    settings: &SandboxSettings,
+    base: &PolicyBase<'_>,
+    status: &SandboxStatus,
+    exe: std::io::Result<PathBuf>,
+) -> Result<ShellMode> {
+    if !settings.enabled {
+        return Ok(ShellMode::Unsandboxed(
+            "sandbox.enabled is false".to_owned(),
+        ));
+    }
+    let policy = settings
+        .policy(base)
+        .map_err(|e| UsageError(format!("config `sandbox`: {e}")))?;
+    let missing = match exe {
+        Ok(exe) => match status.missing_for(policy.network) {
+            None => return Ok(ShellMode::Sandboxed { policy, exe }),
+            Some(reason) => reason,
+        },
+        Err(e) => format!("cannot find weft's own executable to run the sandbox helper: {e}"),
+    };
+    if settings.required() {
+        Ok(ShellMode::Refused(missing))
+    } else {
+        Ok(ShellMode::Unsandboxed(format!(
+            "the sandbox is unavailable and sandbox.required is false: {missing}"
+        )))
+    }
+}
+
+impl ShellMode {
+    /// The launcher `exec_shell` uses in this mode.
+    pub fn launcher(&self) -> Result<ShellLauncher> {
+        Ok(match self {
+            ShellMode::Unsandboxed(why) => {
+                tracing::debug!("exec_shell runs unsandboxed: {why}");
+                ShellLauncher::Direct
+            }
+            ShellMode::Refused(why) => ShellLauncher::Refuse(format!(
+                "exec_shell is refused: the sandbox is required (sandbox.required) but unavailable: {why}"
+            )),
+            ShellMode::Sandboxed { policy, exe } => {
+                let json = policy
+                    .to_json()
+                    .map_err(|e| UsageError(format!("config `sandbox`: {e}")))?;
+                let mut args: Vec<OsString> = HELPER_ARGS.iter().map(OsString::from).collect();
+                args.push(json.into());
+                args.push("--".into());
+                ShellLauncher::Wrapper {
+                    program: exe.clone(),
+                    args,
+                    note: note(policy),
+                }
+            }
+        })
+    }
+}
+
+/// What the model is told about the sandbox, so it does not retry what cannot work.
+fn note(policy: &SandboxPolicy) -> String {
+    let roots = join(&policy.writable_roots);
+    let network = if policy.network {
+        "the network is available"
+    } else {
+        "there is no network access"
+    };
+    format!("It runs in a sandbox: files can be written only under {roots}, and {network}.")
+}
+
+/// Paths separated by `, `.
+pub fn join(paths: &[PathBuf]) -> String {
+    let parts: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    parts.join(", ")
+}
+
+/// The commands' environment: weft's own, without secret-looking variables and the
+/// providers' `api_key_env` variables, except `sandbox.env_passthrough`.
+pub fn child_env(config: &Config) -> BTreeMap<OsString, OsString> {
+    let key_vars = config
+        .file
+        .providers
+        .values()
+        .filter_map(|p| p.api_key_env.clone());
+    config
+        .file
+        .sandbox
+        .env_scrub()
+        .also_remove(key_vars)
+        .apply(std::env::vars_os())
+}
+
+/// The mode for this workspace and configuration, probing the kernel.
+pub fn current_mode(workspace: &Workspace, config: &Config, base: &Path) -> Result<ShellMode> {
+    let temp = std::env::temp_dir();
+    let base = PolicyBase {
+        project: base,
+        home: workspace.home.as_deref(),
+        temp_dir: &temp,
+    };
+    shell_mode(
+        &config.file.sandbox,
+        &base,
+        &weft_sandbox::probe(),
+        std::env::current_exe(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use weft_sandbox::LandlockSupport;
+
+    use super::*;
+
+    const FULL: SandboxStatus = SandboxStatus {
+        landlock: LandlockSupport::Available { abi: 7 },
+        seccomp: true,
+        user_namespaces: true,
+    };
+
+    fn base() -> PolicyBase<'static> {
+        PolicyBase {
+            project: Path::new("/p"),
+            home: Some(Path::new("/h")),
+            temp_dir: Path::new("/tmp"),
+        }
+    }
+
+    fn settings(json: &str) -> SandboxSettings {
+        serde_json::from_str(json).unwrap()
+    }
+
+    fn exe() -> std::io::Result<PathBuf> {
+        Ok(PathBuf::from("/bin/weft"))
+    }
+
+    #[test]
+    fn disabled_runs_directly() {
+        let mode = shell_mode(&settings("{}"), &base(), &FULL, exe()).unwrap();
+        assert_eq!(
+            mode,
+            ShellMode::Unsandboxed("sandbox.enabled is false".to_owned())
+        );
+        assert_eq!(mode.launcher().unwrap(), ShellLauncher::Direct);
+    }
+
+    #[test]
+    fn enabled_and_available_wraps_the_shell_in_the_helper() {
+        let mode = shell_mode(&settings(r#"{"enabled":true}"#), &base(), &FULL, exe()).unwrap();
+        let ShellLauncher::Wrapper {
+            program,
+            args,
+            note,
+        } = mode.launcher().unwrap()
+        else {
+            panic!("{mode:?}");
+        };
+        assert_eq!(program, PathBuf::from("/bin/weft"));
+        let args: Vec<&str> = args.iter().map(|a| a.to_str().unwrap()).collect();
+        assert_eq!(args[..3], ["sandbox", "exec", "--policy"]);
+        assert_eq!(args[4], "--");
+        let policy = SandboxPolicy::from_json(args[3]).unwrap();
+        assert_eq!(join(&policy.writable_roots), "/p, /tmp");
+        assert_eq!(
+            note,
+            "It runs in a sandbox: files can be written only under /p, /tmp, and there is no network access."
+        );
+    }
+
+    #[test]
+    fn unavailable_refuses_when_required_and_runs_directly_otherwise() {
+        let no_landlock = SandboxStatus {
+            landlock: LandlockSupport::NotImplemented,
+            ..FULL
+        };
+        let mode = shell_mode(
+            &settings(r#"{"enabled":true}"#),
+            &base(),
+            &no_landlock,
+            exe(),
+        )
+        .unwrap();
+        let ShellMode::Refused(why) = &mode else {
+            panic!("{mode:?}")
+        };
+        assert!(why.starts_with("this kernel has no Landlock"), "{why}");
+        assert_eq!(
+            mode.launcher().unwrap(),
+            ShellLauncher::Refuse(format!(
+                "exec_shell is refused: the sandbox is required (sandbox.required) but unavailable: {why}"
+            ))
+        );
+        let optional = shell_mode(
+            &settings(r#"{"enabled":true,"required":false}"#),
+            &base(),
+            &no_landlock,
+            exe(),
+        )
+        .unwrap();
+        assert!(
+            matches!(&optional, ShellMode::Unsandboxed(why) if why.starts_with("the sandbox is unavailable and sandbox.required is false")),
+            "{optional:?}"
+        );
+        // No seccomp only matters with the network off.
+        let no_seccomp = SandboxStatus {
+            seccomp: false,
+            ..FULL
+        };
+        let with_network = shell_mode(
+            &settings(r#"{"enabled":true,"network":true}"#),
+            &base(),
+            &no_seccomp,
+            exe(),
+        )
+        .unwrap();
+        assert!(matches!(with_network, ShellMode::Sandboxed { .. }));
+        let missing_exe = shell_mode(
+            &settings(r#"{"enabled":true}"#),
+            &base(),
+            &FULL,
+            Err(std::io::Error::other("gone")),
+        )
+        .unwrap();
+        assert!(matches!(missing_exe, ShellMode::Refused(r) if r.ends_with("helper: gone")));
+    }
+
+    #[test]
+    fn bad_settings_are_usage_errors_naming_the_key() {
+        let err = shell_mode(
+            &settings(r#"{"enabled":true,"writable_roots":["~x/y"]}"#),
+            &base(),
+            &FULL,
+            exe(),
+        )
+        .unwrap_err();
+        assert!(err.downcast_ref::<UsageError>().is_some());
+        assert_eq!(
+            err.to_string(),
+            "config `sandbox`: sandbox policy: sandbox.writable_roots: ~x/y: only `~` and `~/...` are expanded"
+        );
+    }
+}

@@ -1,0 +1,35 @@
+//! An OS sandbox for the commands weft runs (`exec_shell`), on Linux.
+//!
+//! - [`SandboxPolicy`] says what a command may do: write only beneath its writable roots,
+//!   read anything except the denied paths, and use the network or not.
+//!   [`SandboxPolicy::apply_to_current_process`] enforces it on the calling process with
+//!   Landlock (file system; TCP as a second network layer) and a seccomp filter (no socket
+//!   but `AF_UNIX` when the network is off). The restrictions are inherited by everything the
+//!   process executes, so the intended use is a small helper that applies the policy and then
+//!   `exec`s the command (the weft binary's hidden `weft sandbox exec`). The policy travels to
+//!   that helper as JSON ([`SandboxPolicy::to_json`]).
+//! - [`probe`] reports what the kernel offers ([`SandboxStatus`]) and whether a policy can be
+//!   enforced here.
+//! - [`EnvScrub`] builds a child's environment without secrets (`*_API_KEY`, `*_TOKEN`, ...).
+//! - [`SandboxSettings`] is the `sandbox` section of the configuration, resolved into a
+//!   policy against the locations the caller passes ([`PolicyBase`]).
+//!
+//! The library never reads the environment or the home directory on its own and never
+//! prints. Landlock only grants, so "read anything except" is built by granting every
+//! sibling along the way to each denied path (see `docs/SANDBOX.md`).
+
+mod capabilities;
+mod carve;
+mod env;
+mod error;
+mod landlock_fs;
+mod network;
+mod policy;
+mod probe;
+mod settings;
+
+pub use env::{EnvScrub, SECRET_SUFFIXES, is_secret_name};
+pub use error::SandboxError;
+pub use policy::{Enforcement, SandboxPolicy};
+pub use probe::{LandlockSupport, SandboxStatus, probe};
+pub use settings::{DEFAULT_DENY_READ, PolicyBase, SandboxSettings};

@@ -1,0 +1,207 @@
+//! [`SandboxPolicy`]: what a sandboxed command may do, how it travels to the helper, and how
+//! the helper enforces it on itself.
+
+use std::io::ErrorKind;
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::SandboxError;
+use crate::carve::{canonical_or_planned, carve};
+use crate::landlock_fs::{FsGrants, LandlockOutcome};
+
+/// What a sandboxed command may do. Paths are absolute.
+///
+/// ```
+/// use std::path::PathBuf;
+/// use weft_sandbox::SandboxPolicy;
+///
+/// let policy = SandboxPolicy {
+///     writable_roots: vec![PathBuf::from("/work/project"), PathBuf::from("/tmp")],
+///     deny_read: vec![PathBuf::from("/home/me/.ssh")],
+///     network: false,
+/// };
+/// let json = policy.to_json().unwrap();
+/// assert_eq!(SandboxPolicy::from_json(&json).unwrap(), policy);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SandboxPolicy {
+    /// Directories (or files) beneath which the command may create, change and remove
+    /// entries. Everything else is read-only. Roots that do not exist are skipped.
+    pub writable_roots: Vec<PathBuf>,
+    /// Paths whose contents cannot be read, executed or written, wherever they are (names
+    /// inside a denied directory can still be listed). They win over writable roots.
+    pub deny_read: Vec<PathBuf>,
+    /// Whether the command may open network sockets (`AF_UNIX` sockets always work).
+    pub network: bool,
+}
+
+/// What [`SandboxPolicy::apply_to_current_process`] put in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Enforcement {
+    /// The Landlock ABI the kernel offered.
+    pub landlock_abi: u32,
+    /// Whether every Landlock right weft asks for was enforced (false on kernels older than
+    /// the ABI weft targets: some rights, such as truncation, then stay unrestricted).
+    pub landlock_complete: bool,
+    /// Whether the seccomp network filter was installed (only when the network is off).
+    pub seccomp: bool,
+}
+
+impl SandboxPolicy {
+    /// The policy as one line of JSON, for the helper's command line.
+    pub fn to_json(&self) -> Result<String, SandboxError> {
+        Ok(serde_json::to_string(self)?)
+    }
+
+    /// Reads a policy written by [`to_json`](Self::to_json) and checks it.
+    pub fn from_json(text: &str) -> Result<Self, SandboxError> {
+        let policy: Self = serde_json::from_str(text)?;
+        policy.validate()?;
+        Ok(policy)
+    }
+
+    /// Checks the policy: every path absolute and without `..`, no writable root inside a
+    /// denied path (the deny would silently win over it).
+    pub fn validate(&self) -> Result<(), SandboxError> {
+        for path in self.writable_roots.iter().chain(&self.deny_read) {
+            check_absolute(path)?;
+        }
+        for root in &self.writable_roots {
+            if let Some(denied) = self.deny_read.iter().find(|d| root.starts_with(d)) {
+                return Err(SandboxError::Path {
+                    path: root.clone(),
+                    reason: format!(
+                        "a writable root inside the denied path {}",
+                        denied.display()
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Restricts the calling process, and everything it executes afterwards, to this policy:
+    /// no capabilities, `PR_SET_NO_NEW_PRIVS`, a Landlock ruleset (file system; TCP bind/connect and signals
+    /// to processes outside the sandbox as well when the kernel has them) and, with the
+    /// network off, a seccomp filter that fails `socket(2)` with `EACCES` for every domain but
+    /// `AF_UNIX`. Irreversible.
+    ///
+    /// Landlock and seccomp restrict the calling thread: call this in a single-threaded
+    /// process that is about to `exec` the command. Fails when the kernel cannot enforce the
+    /// policy; nothing is relaxed silently.
+    pub fn apply_to_current_process(&self) -> Result<Enforcement, SandboxError> {
+        self.validate()?;
+        let grants = self.grants()?;
+        crate::capabilities::drop_all()?;
+        let LandlockOutcome { abi, complete } = grants.restrict_self(self.network)?;
+        let seccomp = if self.network {
+            false
+        } else {
+            crate::network::deny_network_sockets()?;
+            true
+        };
+        Ok(Enforcement {
+            landlock_abi: abi,
+            landlock_complete: complete,
+            seccomp,
+        })
+    }
+
+    /// The Landlock grants: read everywhere and write beneath the writable roots, each carved
+    /// around the denied paths.
+    fn grants(&self) -> Result<FsGrants, SandboxError> {
+        let denied: Vec<PathBuf> = self
+            .deny_read
+            .iter()
+            .map(|p| canonical_or_planned(p))
+            .collect();
+        let mut grants = FsGrants::default();
+        carve(Path::new("/"), &denied, &mut grants.read);
+        for root in &self.writable_roots {
+            match std::fs::canonicalize(root) {
+                Ok(real) => carve(&real, &denied, &mut grants.write),
+                Err(e) if e.kind() == ErrorKind::NotFound => {
+                    tracing::debug!(root = %root.display(), "writable root missing; skipped");
+                }
+                Err(e) => {
+                    return Err(SandboxError::Path {
+                        path: root.clone(),
+                        reason: e.to_string(),
+                    });
+                }
+            }
+        }
+        Ok(grants)
+    }
+}
+
+fn check_absolute(path: &Path) -> Result<(), SandboxError> {
+    let reason = if !path.is_absolute() {
+        "not an absolute path"
+    } else if path.components().any(|c| c == Component::ParentDir) {
+        "contains `..`"
+    } else {
+        return Ok(());
+    };
+    Err(SandboxError::Path {
+        path: path.to_path_buf(),
+        reason: reason.to_owned(),
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_and_dot_dot_are_refused() {
+        for bad in ["rel/dir", "/a/../b"] {
+            let policy = SandboxPolicy {
+                writable_roots: vec![PathBuf::from(bad)],
+                ..SandboxPolicy::default()
+            };
+            let err = policy.validate().unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!("sandbox policy: {bad}: ")),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_writable_root_inside_a_denied_path_is_refused() {
+        let policy = SandboxPolicy {
+            writable_roots: vec![PathBuf::from("/home/u/.ssh/x")],
+            deny_read: vec![PathBuf::from("/home/u/.ssh")],
+            network: false,
+        };
+        assert_eq!(
+            policy.validate().unwrap_err().to_string(),
+            "sandbox policy: /home/u/.ssh/x: a writable root inside the denied path /home/u/.ssh"
+        );
+    }
+
+    #[test]
+    fn json_round_trips_and_unknown_fields_are_refused() {
+        let policy = SandboxPolicy {
+            writable_roots: vec![PathBuf::from("/p")],
+            deny_read: vec![],
+            network: true,
+        };
+        let json = policy.to_json().unwrap();
+        assert_eq!(
+            json,
+            r#"{"writable_roots":["/p"],"deny_read":[],"network":true}"#
+        );
+        assert_eq!(SandboxPolicy::from_json(&json).unwrap(), policy);
+        let err = SandboxPolicy::from_json(
+            r#"{"writable_roots":[],"deny_read":[],"network":false,"x":1}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("unknown field `x`"), "{err}");
+    }
+}
