@@ -54,6 +54,7 @@
 //! # Ok::<(), weft_permissions::PolicyError>(())
 //! ```
 
+mod approval;
 mod compose;
 mod context;
 mod error;
@@ -68,12 +69,13 @@ mod spec;
 mod validate;
 mod wildcard;
 
+pub use approval::{Approval, PreApproval};
 pub use compose::{
     ComposeError, ComposedSkill, Composition, CompositionMode, compose, compose_names, compose_with,
 };
 pub use context::PatternContext;
 pub use error::{PatternError, PatternErrorKind, PolicyError};
-pub use gate::{Decision, ToolGate};
+pub use gate::{CommandRulings, Decision, Explanation, ToolGate};
 pub use name::{
     ALIASES, BACKGROUND_TOOLS, BUILTIN_TOOLS, MCP_PREFIX, MCP_SEPARATOR, aliases_of,
     canonical_tool_name, is_builtin_tool, is_mcp_tool, mcp_parts,
@@ -82,6 +84,10 @@ pub use origin::Origin;
 pub use pattern::{Effect, ToolPattern};
 pub use policy::Policy;
 pub use set::PatternSet;
+pub use shell::{
+    CommandAnalysis, Context, Helper, READ_ONLY_HELPERS, Risk, ShellContext, SimpleCommand,
+    Unanalysable, Word, analyse_command, wrapper_names,
+};
 pub use validate::{
     ValidationCode, ValidationError, ValidationResult, validate_and_compose, validate_skill_set,
 };
