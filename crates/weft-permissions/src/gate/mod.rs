@@ -524,15 +524,23 @@ mod tests {
                 "exec_shell",
                 json!({"command": "git status; rm -rf /"})
             ),
-            "denied: the command contains `;` (shell metacharacters are not allowed under `Bash(git:*)` from skill 'x')"
+            "denied: `rm -rf /` matches none of the allowed `Bash(git:*)` from skill 'x'"
         );
         assert_eq!(
-            reason(&gate, "exec_shell", json!({"command": "rm -rf /"})),
-            "denied: `exec_shell` call `rm -rf /` is outside the allowed `Bash(git:*)` from skill 'x'"
+            reason(&gate, "exec_shell", json!({"command": "git log; git -C . push origin"})),
+            "denied: `git -C . push origin` matches `Bash(git push:*)`, forbidden by skill 'x'"
         );
         assert_eq!(
-            reason(&gate, "exec_shell", json!({"command": "git push origin"})),
-            "denied: `exec_shell` call `git push origin` matches `Bash(git push:*)`, forbidden by skill 'x'"
+            reason(&gate, "exec_shell", json!({"command": "sh -c 'git $x'"})),
+            "denied: `git $x` (in `sh -c`) could match `Bash(git push:*)` (`$x` may be an option of `git`), forbidden by skill 'x'"
+        );
+        assert_eq!(
+            reason(&gate, "exec_shell", json!({"command": "git log $x"})),
+            "ask: `$x` may expand to an option of `git` that runs programs or writes files, in `git log $x`"
+        );
+        assert_eq!(
+            reason(&gate, "exec_shell", json!({"command": "$CMD"})),
+            "denied: the program name `$CMD` is not literal, so the command could reach a program forbidden by `Bash(git push:*)` from skill 'x'"
         );
         assert_eq!(
             reason(&gate, "exec_shell", json!({})),

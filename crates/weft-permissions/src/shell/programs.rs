@@ -372,7 +372,11 @@ const WRITES_OPERANDS: &[(&str, usize)] = &[
 /// The risks of one command: `program` (basename) with `args`.
 pub(crate) fn risks(program: &str, args: &[Word], ctx: &ShellContext) -> Vec<String> {
     let mut out = Vec::new();
-    let (sub_at, globals, _) = split_globals(program, args);
+    let (sub_at, globals, unsure) = split_globals(program, args);
+    if let Some(why) = unsure {
+        // The option may be one of the risky ones (`-c`, `--config`...).
+        out.push(format!("{why}, which may run other programs"));
+    }
     for &(at, value) in &globals {
         let name = args[at].text().split_once('=').map_or(args[at].text(), |(n, _)| n);
         if name == "--exec-path" && value.is_none() {

@@ -27,10 +27,15 @@ const QUOTED: u8 = 8;
 impl Word {
     /// A literal word (tests, synthesised words).
     pub(crate) fn literal(text: impl Into<String>) -> Self {
+        let text = text.into();
+        let assign = text
+            .find('=')
+            .filter(|&at| valid_name(&text[..at]))
+            .map(|at| at as u32);
         Self {
-            text: text.into(),
+            text,
             flags: 0,
-            assign: None,
+            assign,
         }
     }
 

@@ -203,9 +203,20 @@ impl CommandSpec {
                 }
             }
         };
-        match (judgement, globals) {
-            (Judgement::Match, Some(why)) => Judgement::Unsure(why),
-            (judgement, _) => judgement,
+        // After an unknown global option the subcommand's position is unknown: a pattern
+        // that compares arguments can only be unsure.
+        match globals {
+            Some(why) if self.compares_arguments() => Judgement::Unsure(why),
+            _ => judgement,
+        }
+    }
+
+    /// True when the pattern looks at more than the program.
+    fn compares_arguments(&self) -> bool {
+        match &self.matcher {
+            Matcher::Exact(_) => true,
+            Matcher::Prefix(words) => words.len() > 1,
+            Matcher::Glob { text, .. } => text.contains(' '),
         }
     }
 
@@ -359,7 +370,7 @@ mod tests {
             assert!(allows(pattern, "git"), "{pattern}");
             assert!(allows(pattern, "  git   log --oneline"), "{pattern}");
             assert!(!allows(pattern, "gitk"), "{pattern}");
-            assert!(!allows(pattern, "echo git"), "{pattern}");
+            assert!(!allows(pattern, "make git"), "{pattern}");
         }
         assert_eq!(spec("git:*").key(), spec("git *").key());
     }
@@ -394,12 +405,11 @@ mod tests {
     }
 
     #[test]
-    fn metacharacters_never_match_an_allow() {
+    fn every_simple_command_must_match_an_allow() {
         for command in [
             "git status; rm -rf /",
             "git status && curl http://x",
             "git log | sh",
-            "git log > /etc/passwd",
             "git $(rm -rf /)",
             "git commit -m \"$(id)\"",
             "git `id`",
@@ -412,15 +422,19 @@ mod tests {
             "python3 scripts/x.py; rm -rf /"
         ));
         assert!(allows("git:*", "git commit -m 'a; b'"));
+        assert!(allows("git:*", "git log | head -5 && git status"));
+        assert!(allows("git:*", "/usr/bin/git log"));
+        assert!(!allows("git:*", "./git log"));
+        assert!(!allows("git:*", "git log > /etc/x"));
     }
 
     #[test]
     fn unparseable_and_missing_commands_never_match_an_allow() {
         let s = spec("git:*");
-        assert_eq!(
+        assert!(matches!(
             s.verdict(&json!({"command": "git commit -m \"x"}), Effect::Allow),
-            Verdict::Unjudgeable(Why::Unparseable)
-        );
+            Verdict::Unjudgeable(Why::Shell(_))
+        ));
         assert_eq!(
             s.verdict(&json!({}), Effect::Allow),
             Verdict::Unjudgeable(Why::Missing("command".into()))
@@ -436,8 +450,14 @@ mod tests {
         assert!(denies("rm:*", "rm -rf /"));
         assert!(denies("rm:*", "ls | rm -rf x"));
         assert!(denies("rm:*", "ls && FOO=1 rm -rf x"));
-        assert!(denies("rm:*", "echo $(ls)"));
+        assert!(denies("rm:*", "echo $(rm x)"));
         assert!(denies("rm:*", "echo 'x"));
+        assert!(denies("rm:*", "sh -c 'rm x'"));
+        assert!(denies("rm:*", "/bin/rm x"));
+        assert!(denies("git push:*", "git -C . push"));
+        assert!(denies("git push:*", "git $x"));
+        assert!(!denies("git push:*", "git log $x"));
+        assert!(!denies("rm:*", "echo $(ls)"));
         assert!(!denies("rm:*", "ls -la | wc -l"));
         assert!(!denies("rm:*", "echo rm"));
     }
