@@ -372,6 +372,9 @@ const WRITES_OPERANDS: &[(&str, usize)] = &[
 /// The risks of one command: `program` (basename) with `args`.
 pub(crate) fn risks(program: &str, args: &[Word], ctx: &ShellContext) -> Vec<String> {
     let mut out = Vec::new();
+    if !has_rules(program) {
+        return out;
+    }
     let (sub_at, globals, unsure) = split_globals(program, args);
     if let Some(why) = unsure {
         // The option may be one of the risky ones (`-c`, `--config`...).
@@ -399,6 +402,21 @@ pub(crate) fn risks(program: &str, args: &[Word], ctx: &ShellContext) -> Vec<Str
     out
 }
 
+/// True when some rule of this module looks at `program`'s arguments.
+fn has_rules(program: &str) -> bool {
+    RISKY.iter().any(|r| r.programs.contains(&program))
+        || GLOBALS.iter().any(|g| g.programs.contains(&program))
+        || WRITES_OPERANDS.iter().any(|(p, _)| *p == program)
+        || matches!(program, "uniq" | "dd")
+}
+
+/// `-c` for the character `c`, without allocating.
+fn short_name(c: char, buf: &mut [u8; 5]) -> &str {
+    buf[0] = b'-';
+    let len = c.encode_utf8(&mut buf[1..]).len();
+    std::str::from_utf8(&buf[..=len]).unwrap_or("-")
+}
+
 /// Looks at every option after `start` (`find`'s are whole words like `-exec`).
 fn scan_options(
     program: &str,
@@ -413,9 +431,10 @@ fn scan_options(
     // `tar xzf` spells its first options without a dash.
     if program == "tar" && args.first().is_some_and(|w| !w.text().starts_with('-')) {
         if let Some(first) = args.first() {
+            let mut buf = [0u8; 5];
             for c in first.text().chars() {
-                let name = format!("-{c}");
-                check_option(program, Sub::Any, None, &name, args, 0, None, ctx, out);
+                let name = short_name(c, &mut buf);
+                check_option(program, Sub::Any, None, name, args, 0, None, ctx, out);
             }
         }
         i = i.max(1);
@@ -440,11 +459,12 @@ fn scan_options(
             check_option(program, kind, sub_text, name, args, i - 1, Some(value), ctx, out);
             continue;
         }
+        let mut buf = [0u8; 5];
         for (at, c) in text.char_indices().skip(1) {
-            let name = format!("-{c}");
+            let name = short_name(c, &mut buf);
             let attached = at + c.len_utf8() < text.len();
             let value = if attached { i - 1 } else { i };
-            if check_option(program, kind, sub_text, &name, args, i - 1, Some(value), ctx, out) {
+            if check_option(program, kind, sub_text, name, args, i - 1, Some(value), ctx, out) {
                 break;
             }
         }
