@@ -602,7 +602,11 @@ async fn a_scoped_skill_allows_only_matching_calls() {
             ("r2", "read_file", json!({"path": "secret.txt"})),
             ("r3", "read_file", json!({"path": "docs/../secret.txt"})),
             ("e1", "exec_shell", json!({"command": "echo hi"})),
-            ("e2", "exec_shell", json!({"command": "echo hi; touch pwned"})),
+            (
+                "e2",
+                "exec_shell",
+                json!({"command": "echo hi; touch pwned"}),
+            ),
             ("e3", "exec_shell", json!({"command": "echo hi > ../pwned"})),
         ]),
         openai_text("done"),
@@ -630,9 +634,9 @@ async fn a_scoped_skill_allows_only_matching_calls() {
     let outside = result_of(&session, "e3");
     assert!(outside.is_error);
     assert!(
-        outside
-            .content
-            .starts_with("approval needed: `> ../pwned` writes to a path that climbs out of the project"),
+        outside.content.starts_with(
+            "approval needed: `> ../pwned` writes to a path that climbs out of the project"
+        ),
         "{}",
         outside.content
     );

@@ -281,5 +281,7 @@ fn check_tool_has_three_verdicts_and_explains_with_v() {
         .args(["skills", "check-tool", "--help"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("ask: <reason>      the patterns cannot pre-approve it"));
+        .stdout(predicate::str::contains(
+            "ask: <reason>      the patterns cannot pre-approve it",
+        ));
 }

@@ -128,13 +128,24 @@ fn gate_checks(c: &mut Criterion) {
     let compound = json!({ "command": COMPOUND });
     let ctx = PatternContext::new();
     let reader = ToolGate::new([Policy::from_lists(
-        Some(&["Bash(git log:*)", "Bash(git diff:*)", "Bash(cargo test:*)", "Bash(cd:*)"][..]),
+        Some(
+            &[
+                "Bash(git log:*)",
+                "Bash(git diff:*)",
+                "Bash(cargo test:*)",
+                "Bash(cd:*)",
+            ][..],
+        ),
         &["Bash(git push:*)", "Bash(rm:*)"],
         Origin::Skill("reader".into()),
         &ctx,
     )
     .unwrap()]);
-    assert!(reader.check("exec_shell", &compound).is_allowed(), "{}", reader.check("exec_shell", &compound));
+    assert!(
+        reader.check("exec_shell", &compound).is_allowed(),
+        "{}",
+        reader.check("exec_shell", &compound)
+    );
     c.bench_function("check/scoped_bash_compound_200", |b| {
         b.iter(|| reader.check(black_box("exec_shell"), black_box(&compound)))
     });
@@ -149,7 +160,10 @@ fn shell_analysis(c: &mut Criterion) {
     let ctx = ShellContext::new().with_project_root("/work/proj");
     let analysis = analyse_command(COMPOUND, &ctx);
     assert_eq!(analysis.commands().len(), 10, "{analysis:?}");
-    assert!(analysis.is_fully_analysed() && analysis.risks().is_empty(), "{analysis:?}");
+    assert!(
+        analysis.is_fully_analysed() && analysis.risks().is_empty(),
+        "{analysis:?}"
+    );
     c.bench_function("analyse/compound_200", |b| {
         b.iter(|| analyse_command(black_box(COMPOUND), &ctx))
     });

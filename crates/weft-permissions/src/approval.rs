@@ -74,7 +74,11 @@ impl PreApproval {
 
     /// Compiles `patterns` from `origin`; the project directory of `ctx` (else its working
     /// directory) is where shell commands are taken to run.
-    pub fn compile<I>(patterns: I, origin: &Origin, ctx: &PatternContext) -> Result<Self, PolicyError>
+    pub fn compile<I>(
+        patterns: I,
+        origin: &Origin,
+        ctx: &PatternContext,
+    ) -> Result<Self, PolicyError>
     where
         I: IntoIterator,
         I::Item: AsRef<str>,
@@ -127,7 +131,9 @@ impl PreApproval {
             .find(|&&i| set.entry(i).0.applies_to_input(input, Effect::Allow))
         {
             Some(&i) => approved(set, &[i]),
-            None => not_approved(format!("no pre-approval pattern matches this `{tool}` call")),
+            None => not_approved(format!(
+                "no pre-approval pattern matches this `{tool}` call"
+            )),
         }
     }
 }

@@ -70,20 +70,25 @@ fn quote(text: &str) -> String {
 }
 
 fn command() -> impl Strategy<Value = Cmd> {
-    let leaf = (proptest::option::of(proptest::sample::select(WRAPPERS)), atom()).prop_map(
-        |(wrapper, atom)| Cmd {
+    let leaf = (
+        proptest::option::of(proptest::sample::select(WRAPPERS)),
+        atom(),
+    )
+        .prop_map(|(wrapper, atom)| Cmd {
             text: format!("{}{}", wrapper.unwrap_or(""), atom.text),
             denied: atom.denied,
-        },
-    );
+        });
     leaf.prop_recursive(4, 24, 3, |inner| {
         prop_oneof![
-            (inner.clone(), proptest::sample::select(SEPARATORS), inner.clone()).prop_map(
-                |(a, sep, b)| Cmd {
+            (
+                inner.clone(),
+                proptest::sample::select(SEPARATORS),
+                inner.clone()
+            )
+                .prop_map(|(a, sep, b)| Cmd {
                     text: format!("{}{sep}{}", a.text, b.text),
                     denied: a.denied || b.denied,
-                }
-            ),
+                }),
             inner.clone().prop_map(|c| Cmd {
                 text: format!("( {} )", c.text),
                 ..c
@@ -167,7 +172,11 @@ fn deep_nesting_is_refused_not_overflowed() {
             let text = format!("{}rm x{}", open.repeat(n), close.repeat(n));
             let analysis = analyse_command(&text, &ShellContext::new());
             assert!(!analysis.is_fully_analysed(), "{open} x {n}");
-            assert!(deny_rm().check("Bash", &json!({ "command": text })).is_denied());
+            assert!(
+                deny_rm()
+                    .check("Bash", &json!({ "command": text }))
+                    .is_denied()
+            );
         }
     }
     let long = "a".repeat(70_000);

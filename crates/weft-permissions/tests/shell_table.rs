@@ -20,7 +20,12 @@ fn gate(policy: &str) -> ToolGate {
     let layer = match policy {
         DENY_RM => Policy::from_lists::<&str>(None, &["Bash(rm:*)"], Origin::Session, &ctx),
         DENY_PUSH => Policy::from_lists::<&str>(None, &["Bash(git push:*)"], Origin::Session, &ctx),
-        GIT => Policy::from_lists(Some(&["Bash(git:*)"][..]), &[], Origin::Skill("git".into()), &ctx),
+        GIT => Policy::from_lists(
+            Some(&["Bash(git:*)"][..]),
+            &[],
+            Origin::Skill("git".into()),
+            &ctx,
+        ),
         GIT_READ => Policy::from_lists(
             Some(
                 &[
@@ -198,9 +203,17 @@ const TABLE: &[(&str, &str, V)] = &[
     (GIT_READ, "git log --oneline | head -5", Allowed),
     (GIT_READ, "git diff && git status", Allowed),
     (GIT_READ, "cargo test 2>&1 | tail", Allowed),
-    (GIT_READ, "cargo test -p weft-permissions 2>&1 | tail -20", Allowed),
+    (
+        GIT_READ,
+        "cargo test -p weft-permissions 2>&1 | tail -20",
+        Allowed,
+    ),
     (GIT_READ, "git log -n 20 --format=%h | wc -l", Allowed),
-    (GIT_READ, "git status --short | grep '^ M' | cut -c4- | sort | uniq", Allowed),
+    (
+        GIT_READ,
+        "git status --short | grep '^ M' | cut -c4- | sort | uniq",
+        Allowed,
+    ),
     (GIT_READ, "git log --oneline | sed -n 1,10p", Allowed),
     (GIT_READ, "git diff --stat > /dev/null && echo ok", Allowed),
     (GIT_READ, "cd crates/weft && git log -3", Allowed),
@@ -265,8 +278,15 @@ fn reasons_name_the_command_and_the_rule() {
 #[test]
 fn deny_beats_ask_beats_allow_across_layers() {
     let ctx = PatternContext::new();
-    let skill = Policy::from_lists(Some(&["Bash(git:*)"][..]), &[], Origin::Skill("s".into()), &ctx).unwrap();
-    let ceiling = Policy::from_lists::<&str>(None, &["Bash(curl:*)"], Origin::Session, &ctx).unwrap();
+    let skill = Policy::from_lists(
+        Some(&["Bash(git:*)"][..]),
+        &[],
+        Origin::Skill("s".into()),
+        &ctx,
+    )
+    .unwrap();
+    let ceiling =
+        Policy::from_lists::<&str>(None, &["Bash(curl:*)"], Origin::Session, &ctx).unwrap();
     let gate = ToolGate::new([skill, ceiling]);
     let check = |c: &str| verdict(&gate.check("Bash", &json!({ "command": c })));
     assert_eq!(check("git log"), Allowed);
@@ -274,14 +294,21 @@ fn deny_beats_ask_beats_allow_across_layers() {
     // Ask in one layer, deny in the other: denied.
     assert_eq!(check("git -c x=y log; curl http://x"), Denied);
     // An unscoped allow keeps its meaning: every command, risky or not.
-    let open = ToolGate::new([Policy::from_lists::<&str>(Some(&["Bash"]), &[], Origin::Session, &ctx).unwrap()]);
-    assert!(open.check("Bash", &json!({"command": "git -c x=y log; rm -rf /"})).is_allowed());
+    let open =
+        ToolGate::new([
+            Policy::from_lists::<&str>(Some(&["Bash"]), &[], Origin::Session, &ctx).unwrap(),
+        ]);
+    assert!(
+        open.check("Bash", &json!({"command": "git -c x=y log; rm -rf /"}))
+            .is_allowed()
+    );
 }
 
 #[test]
 fn the_call_working_directory_moves_relative_paths() {
     let g = gate(GIT);
-    let call = |command: &str, cwd: &str| g.check("Bash", &json!({ "command": command, "cwd": cwd }));
+    let call =
+        |command: &str, cwd: &str| g.check("Bash", &json!({ "command": command, "cwd": cwd }));
     assert!(call("git log > ../log.txt", "sub").is_allowed());
     assert!(call("git log > ../log.txt", ".").is_ask());
     assert!(call("git log > log.txt", "/elsewhere").is_ask());
@@ -300,9 +327,18 @@ fn explanations_list_each_command_and_its_rule() {
     assert_eq!(
         lines,
         [
-            ("`git log`".to_owned(), vec!["allowed by `Bash(git log:*)` from skill 'reader'".to_owned()]),
-            ("`head -5`".to_owned(), vec!["read-only helper, accepted by skill 'reader'".to_owned()]),
-            ("`git push`".to_owned(), vec!["matches no allow of skill 'reader'".to_owned()]),
+            (
+                "`git log`".to_owned(),
+                vec!["allowed by `Bash(git log:*)` from skill 'reader'".to_owned()]
+            ),
+            (
+                "`head -5`".to_owned(),
+                vec!["read-only helper, accepted by skill 'reader'".to_owned()]
+            ),
+            (
+                "`git push`".to_owned(),
+                vec!["matches no allow of skill 'reader'".to_owned()]
+            ),
         ]
     );
 }

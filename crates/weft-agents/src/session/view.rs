@@ -38,11 +38,10 @@ impl AgentView {
     ) -> Result<Self, SessionError> {
         let model = models.choose(explicit_model, agent.model.as_deref(), inherit)?;
         let ctx = pattern_context(options);
-        let policy =
-            Policy::from_agent(&agent, &ctx).map_err(|e| SessionError::AgentTools {
-                agent: agent.name.clone(),
-                message: e.to_string(),
-            })?;
+        let policy = Policy::from_agent(&agent, &ctx).map_err(|e| SessionError::AgentTools {
+            agent: agent.name.clone(),
+            message: e.to_string(),
+        })?;
         let mut gate = options.ceiling.clone().with_layer(policy);
         if ctx.project_dir().is_some() {
             // Shell commands are judged against the project: writes outside it need approval.

@@ -34,9 +34,9 @@ pub(super) fn explain(gate: &ToolGate, tool: &str, input: &Value) -> Explanation
     let decision = gate.check(tool, input);
     let name = ToolName::new(tool);
     let judged = *name.canonical == *shell::SHELL_TOOL
-        && gate.layers().any(|l| {
-            l.deny().has_scoped(&name) || l.allow().is_some_and(|a| a.has_scoped(&name))
-        });
+        && gate
+            .layers()
+            .any(|l| l.deny().has_scoped(&name) || l.allow().is_some_and(|a| a.has_scoped(&name)));
     let analysis = judged
         .then(|| shell::analyse_call(input, gate.shell_context()).ok())
         .flatten();
@@ -45,7 +45,10 @@ pub(super) fn explain(gate: &ToolGate, tool: &str, input: &Value) -> Explanation
         .flat_map(CommandAnalysis::commands)
         .map(|command| CommandRulings {
             command: command.describe(),
-            rulings: gate.layers().flat_map(|l| rulings(l, &name, command)).collect(),
+            rulings: gate
+                .layers()
+                .flat_map(|l| rulings(l, &name, command))
+                .collect(),
         })
         .collect();
     Explanation {
@@ -78,19 +81,21 @@ fn rulings(layer: &Policy, name: &ToolName<'_>, command: &SimpleCommand) -> Vec<
         return out;
     }
     let grantors = super::list(layer.grantors().map(Origin::to_string), "the policy");
-    out.push(match shell::allow_ruling(allow, &allow.scoped_for(name), command) {
-        AllowRuling::Matched(i) => {
-            let (pattern, origin) = allow.entry(i);
-            format!("allowed by `{pattern}` from {origin}")
-        }
-        AllowRuling::Runner => "runs a string that is judged as commands of its own".to_owned(),
-        AllowRuling::FunctionCall => "calls a function defined in the command".to_owned(),
-        AllowRuling::Helper => format!("read-only helper, accepted by {grantors}"),
-        AllowRuling::Unsure(i, why) => {
-            let (pattern, origin) = allow.entry(i);
-            format!("may match `{pattern}` from {origin} ({why})")
-        }
-        AllowRuling::Unmatched => format!("matches no allow of {grantors}"),
-    });
+    out.push(
+        match shell::allow_ruling(allow, &allow.scoped_for(name), command) {
+            AllowRuling::Matched(i) => {
+                let (pattern, origin) = allow.entry(i);
+                format!("allowed by `{pattern}` from {origin}")
+            }
+            AllowRuling::Runner => "runs a string that is judged as commands of its own".to_owned(),
+            AllowRuling::FunctionCall => "calls a function defined in the command".to_owned(),
+            AllowRuling::Helper => format!("read-only helper, accepted by {grantors}"),
+            AllowRuling::Unsure(i, why) => {
+                let (pattern, origin) = allow.entry(i);
+                format!("may match `{pattern}` from {origin} ({why})")
+            }
+            AllowRuling::Unmatched => format!("matches no allow of {grantors}"),
+        },
+    );
     out
 }

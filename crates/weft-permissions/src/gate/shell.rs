@@ -55,7 +55,11 @@ pub(crate) enum AllowRuling {
 }
 
 /// The ruling of the scoped allow patterns `scoped` of `set` on `command`.
-pub(crate) fn allow_ruling(set: &PatternSet, scoped: &[usize], command: &SimpleCommand) -> AllowRuling {
+pub(crate) fn allow_ruling(
+    set: &PatternSet,
+    scoped: &[usize],
+    command: &SimpleCommand,
+) -> AllowRuling {
     match command.kind {
         Kind::Runner => return AllowRuling::Runner,
         Kind::FunctionCall => return AllowRuling::FunctionCall,
@@ -107,7 +111,11 @@ pub(crate) fn deny_ruling(
 }
 
 /// Why the scoped `Bash` denies of `set` forbid the call, if they do.
-pub(crate) fn deny_reason(set: &PatternSet, name: &ToolName<'_>, analysis: &CommandAnalysis) -> Option<String> {
+pub(crate) fn deny_reason(
+    set: &PatternSet,
+    name: &ToolName<'_>,
+    analysis: &CommandAnalysis,
+) -> Option<String> {
     let scoped = set.scoped_for(name);
     if scoped.is_empty() {
         return None;
@@ -143,7 +151,11 @@ pub(crate) enum LayerVerdict {
 }
 
 /// The verdict of the allow set `set` on an analysed call.
-pub(crate) fn allow_verdict(set: &PatternSet, name: &ToolName<'_>, analysis: &CommandAnalysis) -> LayerVerdict {
+pub(crate) fn allow_verdict(
+    set: &PatternSet,
+    name: &ToolName<'_>,
+    analysis: &CommandAnalysis,
+) -> LayerVerdict {
     let scoped = set.scoped_for(name);
     let mut used = Vec::new();
     let mut ask = None;

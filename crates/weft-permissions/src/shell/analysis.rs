@@ -199,7 +199,7 @@ pub(crate) fn join_words(words: &[Word]) -> String {
 
 fn display_word(word: &Word) -> std::borrow::Cow<'_, str> {
     let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=@%+,^{}".contains(c);
-    if word.is_literal() && !(word.text().chars().all(plain) && !word.text().is_empty()) {
+    if word.is_literal() && (word.text().is_empty() || !word.text().chars().all(plain)) {
         shell_words::quote(word.text())
     } else {
         std::borrow::Cow::Borrowed(word.text())

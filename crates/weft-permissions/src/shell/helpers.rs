@@ -74,7 +74,15 @@ pub const READ_ONLY_HELPERS: &[Helper] = &[
         ..helper("head", Operands::Files)
     },
     Helper {
-        values: &["-n", "-c", "--lines", "--bytes", "-s", "--sleep-interval", "--pid"],
+        values: &[
+            "-n",
+            "-c",
+            "--lines",
+            "--bytes",
+            "-s",
+            "--sleep-interval",
+            "--pid",
+        ],
         ..helper("tail", Operands::Files)
     },
     helper("wc", Operands::Files),
@@ -92,7 +100,14 @@ pub const READ_ONLY_HELPERS: &[Helper] = &[
         ..helper("sort", Operands::Files)
     },
     Helper {
-        values: &["-f", "--skip-fields", "-s", "--skip-chars", "-w", "--check-chars"],
+        values: &[
+            "-f",
+            "--skip-fields",
+            "-s",
+            "--skip-chars",
+            "-w",
+            "--check-chars",
+        ],
         ..helper("uniq", Operands::Files)
     },
     Helper {
@@ -187,7 +202,17 @@ pub const READ_ONLY_HELPERS: &[Helper] = &[
         ..helper("ls", Operands::Files)
     },
     Helper {
-        values: &["-C", "-U", "--label", "-I", "-x", "--exclude", "-X", "-W", "--width"],
+        values: &[
+            "-C",
+            "-U",
+            "--label",
+            "-I",
+            "-x",
+            "--exclude",
+            "-X",
+            "-W",
+            "--width",
+        ],
         ..helper("diff", Operands::Files)
     },
     Helper {
@@ -253,7 +278,11 @@ impl Helper {
             if !options_end && text.starts_with('-') && text != "-" {
                 let name = text.split_once('=').map_or(text, |(n, _)| n);
                 let inline = name.len() < text.len() || (!text.starts_with("--") && text.len() > 2);
-                let short = if text.starts_with("--") { name } else { text.get(..2).unwrap_or(text) };
+                let short = if text.starts_with("--") {
+                    name
+                } else {
+                    text.get(..2).unwrap_or(text)
+                };
                 if self.pairs.contains(&name) {
                     i += 2;
                 } else if self.patterns.contains(&short) {
@@ -263,7 +292,8 @@ impl Helper {
                         i += 1;
                     }
                     let is_file = matches!(short, "-f" | "--file" | "--from-file");
-                    if is_file && value.is_some_and(|v| matches!(place(v, ctx), Place::Outside(_))) {
+                    if is_file && value.is_some_and(|v| matches!(place(v, ctx), Place::Outside(_)))
+                    {
                         return false;
                     }
                 } else if self.values.contains(&short) && !inline {

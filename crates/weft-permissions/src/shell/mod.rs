@@ -20,11 +20,16 @@
 //! most 64 KiB.
 
 mod analysis;
+mod compound;
+mod environment;
+mod globals;
 mod helpers;
 mod lex;
+mod option_table;
 mod parse;
 mod paths;
-mod programs;
+mod risky;
+mod runners;
 mod scripts;
 mod walk;
 mod word;
@@ -36,7 +41,7 @@ pub use paths::ShellContext;
 pub use word::Word;
 
 pub(crate) use analysis::{Kind, basename};
-pub(crate) use programs::match_args;
+pub(crate) use globals::match_args;
 
 /// The names of the wrappers the analyser looks through, in table order.
 pub fn wrapper_names() -> impl Iterator<Item = &'static str> {

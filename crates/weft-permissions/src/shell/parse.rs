@@ -109,7 +109,9 @@ pub(crate) fn parse_into(src: &str, sink: &mut Sink, context: Vec<Context>, dept
 impl<'s, 'k> Parser<'s, 'k> {
     fn script(&mut self) -> R<()> {
         if self.depth > MAX_DEPTH {
-            return Err(syntax(format!("it nests more than {MAX_DEPTH} levels deep")));
+            return Err(syntax(format!(
+                "it nests more than {MAX_DEPTH} levels deep"
+            )));
         }
         self.list(&[])?;
         if self.pos < self.src.len() {
@@ -130,7 +132,7 @@ impl<'s, 'k> Parser<'s, 'k> {
         self.src.get(self.pos..).unwrap_or("")
     }
 
-    fn unexpected(&self) -> Syntax {
+    pub(super) fn unexpected(&self) -> Syntax {
         match self.rest().chars().next() {
             None => syntax("the command ends too early"),
             Some('\n') => syntax("unexpected newline"),
@@ -142,7 +144,9 @@ impl<'s, 'k> Parser<'s, 'k> {
     pub(super) fn enter(&mut self) -> R<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(syntax(format!("it nests more than {MAX_DEPTH} levels deep")));
+            return Err(syntax(format!(
+                "it nests more than {MAX_DEPTH} levels deep"
+            )));
         }
         Ok(())
     }
@@ -213,7 +217,7 @@ impl<'s, 'k> Parser<'s, 'k> {
     }
 
     /// Skips blanks, comments and newlines (reading heredoc bodies after each newline).
-    fn linebreak(&mut self) -> R<()> {
+    pub(super) fn linebreak(&mut self) -> R<()> {
         loop {
             self.skip_blanks();
             match self.peek() {
@@ -230,7 +234,7 @@ impl<'s, 'k> Parser<'s, 'k> {
     }
 
     /// Consumes a newline and the heredoc bodies that start after it.
-    fn newline(&mut self) -> R<()> {
+    pub(super) fn newline(&mut self) -> R<()> {
         self.pos += 1;
         self.read_heredocs()
     }
@@ -277,7 +281,7 @@ impl<'s, 'k> Parser<'s, 'k> {
     }
 
     /// Consumes the reserved word `word` or fails.
-    fn expect(&mut self, word: &str) -> R<()> {
+    pub(super) fn expect(&mut self, word: &str) -> R<()> {
         self.linebreak()?;
         if self.reserved() == Some(word) {
             self.pos += word.len();
@@ -363,7 +367,7 @@ impl<'s, 'k> Parser<'s, 'k> {
         }
     }
 
-    fn command(&mut self) -> R<()> {
+    pub(super) fn command(&mut self) -> R<()> {
         self.skip_blanks();
         match self.peek() {
             None => return Err(syntax("a command is missing at the end")),
@@ -409,7 +413,7 @@ impl<'s, 'k> Parser<'s, 'k> {
         self.compound_redirects()
     }
 
-    fn close_paren(&mut self, open: &str) -> R<()> {
+    pub(super) fn close_paren(&mut self, open: &str) -> R<()> {
         self.linebreak()?;
         if self.peek() == Some(b')') {
             self.pos += 1;
@@ -419,212 +423,8 @@ impl<'s, 'k> Parser<'s, 'k> {
         }
     }
 
-    fn do_group(&mut self) -> R<()> {
-        self.expect("do")?;
-        self.list(&["done"])?;
-        self.expect("done")
-    }
-
-    fn if_clause(&mut self) -> R<()> {
-        self.pos += 2;
-        self.enter()?;
-        self.list(&["then"])?;
-        self.expect("then")?;
-        self.list(&["elif", "else", "fi"])?;
-        loop {
-            match self.reserved() {
-                Some("elif") => {
-                    self.pos += 4;
-                    self.list(&["then"])?;
-                    self.expect("then")?;
-                    self.list(&["elif", "else", "fi"])?;
-                }
-                Some("else") => {
-                    self.pos += 4;
-                    self.list(&["fi"])?;
-                }
-                _ => break,
-            }
-        }
-        self.expect("fi")?;
-        self.depth -= 1;
-        Ok(())
-    }
-
-    fn for_clause(&mut self, keyword: &str) -> R<()> {
-        self.pos += keyword.len();
-        self.enter()?;
-        self.skip_blanks();
-        if self.rest().starts_with("((") {
-            self.arithmetic_command()?;
-            self.skip_blanks();
-            if self.peek() == Some(b';') {
-                self.pos += 1;
-            }
-        } else {
-            let name = self.word()?.ok_or_else(|| syntax("`for` needs a name"))?;
-            if !name.is_literal() {
-                return Err(syntax("the `for` variable is not a plain name"));
-            }
-            self.linebreak()?;
-            if self.reserved() == Some("in") {
-                self.pos += 2;
-                // The words are expanded: lexing them records their substitutions.
-                loop {
-                    self.skip_blanks();
-                    match self.peek() {
-                        Some(b';') => {
-                            self.pos += 1;
-                            break;
-                        }
-                        Some(b'\n') | None => break,
-                        _ => {
-                            self.word()?.ok_or_else(|| self.unexpected())?;
-                        }
-                    }
-                }
-            } else if self.peek() == Some(b';') {
-                self.pos += 1;
-            }
-        }
-        self.linebreak()?;
-        self.do_group()?;
-        self.depth -= 1;
-        Ok(())
-    }
-
-    fn case_clause(&mut self) -> R<()> {
-        self.pos += 4;
-        self.enter()?;
-        self.skip_blanks();
-        self.word()?.ok_or_else(|| syntax("`case` needs a word"))?;
-        self.expect("in")?;
-        loop {
-            self.linebreak()?;
-            if self.reserved() == Some("esac") {
-                self.pos += 4;
-                break;
-            }
-            if self.peek() == Some(b'(') {
-                self.pos += 1;
-            }
-            loop {
-                self.skip_blanks();
-                self.word()?.ok_or_else(|| self.unexpected())?;
-                self.skip_blanks();
-                match self.peek() {
-                    Some(b'|') => self.pos += 1,
-                    Some(b')') => {
-                        self.pos += 1;
-                        break;
-                    }
-                    _ => return Err(self.unexpected()),
-                }
-            }
-            self.list(&[";;", "esac"])?;
-            let rest = self.rest();
-            if rest.starts_with(";;&") {
-                self.pos += 3;
-            } else if rest.starts_with(";;") || rest.starts_with(";&") {
-                self.pos += 2;
-            } else if self.reserved() != Some("esac") {
-                return Err(syntax("unclosed `case`"));
-            }
-        }
-        self.depth -= 1;
-        Ok(())
-    }
-
-    fn function_keyword(&mut self) -> R<()> {
-        self.pos += "function".len();
-        self.skip_blanks();
-        let name = self
-            .word()?
-            .ok_or_else(|| syntax("`function` needs a name"))?;
-        self.skip_blanks();
-        if self.rest().starts_with('(') {
-            self.pos += 1;
-            self.skip_blanks();
-            if self.peek() != Some(b')') {
-                return Err(syntax("`(` of a function definition must be followed by `)`"));
-            }
-            self.pos += 1;
-        }
-        self.function_body(name.text().to_owned())
-    }
-
-    fn function_body(&mut self, name: String) -> R<()> {
-        self.linebreak()?;
-        self.sink.functions.push(name.clone());
-        self.nested(Context::FunctionBody { name }, |p| p.command())
-    }
-
-    fn coproc(&mut self) -> R<()> {
-        self.pos += "coproc".len();
-        self.skip_blanks();
-        let compound_start = |p: &Self| {
-            p.peek() == Some(b'(')
-                || matches!(
-                    p.reserved(),
-                    Some("{" | "if" | "while" | "until" | "for" | "select" | "case" | "[[")
-                )
-        };
-        if !compound_start(self) {
-            // `coproc NAME compound`: skip the name when a compound command follows it.
-            let save = self.pos;
-            let _ = self.word()?;
-            self.skip_blanks();
-            if !compound_start(self) {
-                self.pos = save;
-            }
-        }
-        self.command()
-    }
-
-    /// `((...))`: arithmetic, checked by the lexer.
-    fn arithmetic_command(&mut self) -> R<()> {
-        self.arithmetic(2, true).map(|_| ())
-    }
-
-    /// `[[ ... ]]`: kept as a command named `[[` with its operand words.
-    fn conditional(&mut self) -> R<()> {
-        self.pos += 2;
-        let mut words = vec![Word::literal("[[")];
-        let mut regex_next = false;
-        loop {
-            self.skip_blanks();
-            if self.reserved() == Some("]]") {
-                self.pos += 2;
-                break;
-            }
-            let rest = self.rest();
-            match self.peek() {
-                None => return Err(syntax("unclosed `[[`")),
-                Some(b'\n') => self.newline()?,
-                _ if rest.starts_with("&&") || rest.starts_with("||") => self.pos += 2,
-                Some(b'(' | b')' | b'<' | b'>') if !regex_next => self.pos += 1,
-                Some(b'!') if matches!(self.peek_at(1), Some(b' ' | b'\t' | b'(')) => {
-                    self.pos += 1
-                }
-                Some(b';' | b'&' | b'|') => return Err(self.unexpected()),
-                _ => {
-                    let word = if regex_next {
-                        self.regex_word()?
-                    } else {
-                        self.word()?
-                    };
-                    let word = word.ok_or_else(|| self.unexpected())?;
-                    regex_next = word.text() == "=~" && word.is_literal();
-                    words.push(word);
-                }
-            }
-        }
-        self.push_command(words, Vec::new());
-        self.compound_redirects()
-    }
-
     /// Redirections after a compound command, kept as a command without words.
-    fn compound_redirects(&mut self) -> R<()> {
+    pub(super) fn compound_redirects(&mut self) -> R<()> {
         let mut redirects = Vec::new();
         loop {
             self.skip_blanks();
@@ -638,7 +438,7 @@ impl<'s, 'k> Parser<'s, 'k> {
         Ok(())
     }
 
-    fn push_command(&mut self, words: Vec<Word>, redirects: Vec<Redirect>) {
+    pub(super) fn push_command(&mut self, words: Vec<Word>, redirects: Vec<Redirect>) {
         self.sink.commands.push(RawCommand {
             words,
             redirects,

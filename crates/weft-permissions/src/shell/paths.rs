@@ -164,19 +164,40 @@ mod tests {
         let none = ShellContext::new();
         assert_eq!(at("src/a.rs", &none), Place::Inside);
         assert_eq!(at("./a/../b", &none), Place::Inside);
-        assert_eq!(at("../x", &none), Place::Outside("climbs out of the project"));
-        assert_eq!(at("a/../../x", &none), Place::Outside("climbs out of the project"));
-        assert_eq!(at("/etc/passwd", &none), Place::Outside("is outside the project"));
+        assert_eq!(
+            at("../x", &none),
+            Place::Outside("climbs out of the project")
+        );
+        assert_eq!(
+            at("a/../../x", &none),
+            Place::Outside("climbs out of the project")
+        );
+        assert_eq!(
+            at("/etc/passwd", &none),
+            Place::Outside("is outside the project")
+        );
         assert_eq!(at("/dev/null", &none), Place::Special);
         assert_eq!(at("/dev/fd/3", &none), Place::Special);
-        assert_eq!(at("/dev/sda", &none), Place::Outside("is outside the project"));
+        assert_eq!(
+            at("/dev/sda", &none),
+            Place::Outside("is outside the project")
+        );
         let root = ShellContext::new().with_project_root("/p/proj");
         assert_eq!(at("/p/proj/x", &root), Place::Inside);
-        assert_eq!(at("/p/proj/../x", &root), Place::Outside("is outside the project"));
-        assert_eq!(at("/p/projx", &root), Place::Outside("is outside the project"));
+        assert_eq!(
+            at("/p/proj/../x", &root),
+            Place::Outside("is outside the project")
+        );
+        assert_eq!(
+            at("/p/projx", &root),
+            Place::Outside("is outside the project")
+        );
         let sub = root.clone().with_cwd("sub");
         assert_eq!(at("../x", &sub), Place::Inside);
-        assert_eq!(at("../../x", &sub), Place::Outside("climbs out of the project"));
+        assert_eq!(
+            at("../../x", &sub),
+            Place::Outside("climbs out of the project")
+        );
         let away = root.with_cwd("/tmp");
         assert_eq!(
             at("x", &away),

@@ -27,7 +27,10 @@ pub(crate) fn sed_risk(args: &[Word]) -> Option<String> {
             i += 1;
         } else if matches!(text, "-l" | "--line-length") {
             i += 1;
-        } else if let Some(rest) = text.strip_prefix('-').filter(|r| !r.is_empty() && !text.starts_with("--")) {
+        } else if let Some(rest) = text
+            .strip_prefix('-')
+            .filter(|r| !r.is_empty() && !text.starts_with("--"))
+        {
             if let Some(at) = rest.find('e') {
                 explicit = true;
                 let script = &rest[at + 1..];
@@ -47,7 +50,10 @@ pub(crate) fn sed_risk(args: &[Word]) -> Option<String> {
     }
     for script in scripts.into_iter().chain(owned.iter()) {
         if !script.is_literal() {
-            return Some(format!("the `sed` script `{}` is not literal", script.text()));
+            return Some(format!(
+                "the `sed` script `{}` is not literal",
+                script.text()
+            ));
         }
         if let Some(why) = sed_script_risk(script.text()) {
             return Some(format!("the `sed` script {why}"));
@@ -123,7 +129,9 @@ pub(crate) fn sed_script_risk(script: &str) -> Option<&'static str> {
 fn skip_address(b: &[u8], mut i: usize) -> Option<usize> {
     loop {
         match b.get(i) {
-            Some(c) if c.is_ascii_digit() || matches!(c, b'$' | b',' | b'~' | b'+' | b'!' | b' ') => {
+            Some(c)
+                if c.is_ascii_digit() || matches!(c, b'$' | b',' | b'~' | b'+' | b'!' | b' ') =>
+            {
                 i += 1;
             }
             Some(b'/') => i = skip_part(b, i + 1, b'/')?,
@@ -193,7 +201,10 @@ pub(crate) fn awk_risk(args: &[Word]) -> Option<String> {
     }
     let program = program?;
     if !program.is_literal() {
-        return Some(format!("the `awk` program `{}` is not literal", program.text()));
+        return Some(format!(
+            "the `awk` program `{}` is not literal",
+            program.text()
+        ));
     }
     let text = program.text();
     if text.contains("system") {
@@ -269,10 +280,24 @@ mod tests {
 
     #[test]
     fn sed_scripts() {
-        for safe in ["1,5p", "s/a/b/g", "/x/d; s|a|b|2", "y/abc/xyz/", "$!N;P;D", "s/e/w/"] {
+        for safe in [
+            "1,5p",
+            "s/a/b/g",
+            "/x/d; s|a|b|2",
+            "y/abc/xyz/",
+            "$!N;P;D",
+            "s/e/w/",
+        ] {
             assert_eq!(sed_script_risk(safe), None, "{safe}");
         }
-        for risky in ["s/a/b/e", "s/a/b/w out", "1e id", "w /etc/x", "/x/W f", "1~2e date"] {
+        for risky in [
+            "s/a/b/e",
+            "s/a/b/w out",
+            "1e id",
+            "w /etc/x",
+            "/x/W f",
+            "1~2e date",
+        ] {
             assert!(sed_script_risk(risky).is_some(), "{risky}");
         }
         let words = |t: &str| t.split(' ').map(Word::literal).collect::<Vec<_>>();

@@ -209,7 +209,8 @@ impl WordBuilder {
 
     /// True when the word so far is `NAME=` or `NAME+=` (an array assignment may follow).
     pub(crate) fn is_assignment_prefix(&self) -> bool {
-        self.assign.is_some_and(|a| a as usize + 1 == self.text.len())
+        self.assign
+            .is_some_and(|a| a as usize + 1 == self.text.len())
     }
 
     pub(crate) fn finish(self) -> Word {

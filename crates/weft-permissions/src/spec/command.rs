@@ -58,7 +58,10 @@ impl CommandSpec {
         let mut words = if body.contains(['\'', '"', '\\', '#']) {
             shell_words::split(body).map_err(|_| PatternErrorKind::UnclosedQuote)?
         } else {
-            body.split([' ', '\t', '\n']).filter(|w| !w.is_empty()).map(str::to_owned).collect()
+            body.split([' ', '\t', '\n'])
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect()
         };
         let mut prefix = trailing;
         if !prefix && words.last().is_some_and(|w| w == "*") {
@@ -136,7 +139,9 @@ impl CommandSpec {
                 if let Some(part) = analysis.unanalysable().first() {
                     return Verdict::Unjudgeable(Why::Shell(part.to_string()));
                 }
-                unsure.map_or(Verdict::NoMatch, |why| Verdict::Unjudgeable(Why::Shell(why)))
+                unsure.map_or(Verdict::NoMatch, |why| {
+                    Verdict::Unjudgeable(Why::Shell(why))
+                })
             }
         }
     }
@@ -195,7 +200,9 @@ impl CommandSpec {
                         joined.push(' ');
                         joined.push_str(arg.text());
                     }
-                    if glob.matches(&joined) || without_tail.as_ref().is_some_and(|w| w.matches(&joined)) {
+                    if glob.matches(&joined)
+                        || without_tail.as_ref().is_some_and(|w| w.matches(&joined))
+                    {
                         Judgement::Match
                     } else {
                         Judgement::NoMatch
@@ -311,9 +318,9 @@ fn compare(
     for (i, want) in rest.iter().enumerate() {
         match args.get(i) {
             None if shifted || appended => {
-                return Judgement::Unsure(unsure.unwrap_or_else(|| {
-                    "`xargs` appends arguments from its input".to_owned()
-                }));
+                return Judgement::Unsure(
+                    unsure.unwrap_or_else(|| "`xargs` appends arguments from its input".to_owned()),
+                );
             }
             None => return Judgement::NoMatch,
             Some(word) if word.is_literal() => {
