@@ -225,6 +225,10 @@ fn shell_mode(args: &[Word]) -> ShellMode {
     while let Some(word) = args.get(i) {
         let text = word.text();
         if !word.is_literal() && word.may_be_option() {
+            // After `-c` it is most likely the string; either way it cannot be analysed.
+            if command {
+                return ShellMode::Command(i);
+            }
             return ShellMode::Unknown(format!("`{text}` after the shell is not literal"));
         }
         if text == "--" || text == "-" {
