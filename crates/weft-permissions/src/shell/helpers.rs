@@ -6,6 +6,11 @@
 //! redirection to a file, no `sudo`, and every file it reads inside the project. A deny pattern
 //! still matches a helper like any other command.
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use crate::name::FxBuild;
+
 use super::paths::{Place, ShellContext, place};
 use super::word::Word;
 
@@ -249,7 +254,9 @@ pub const READ_ONLY_HELPERS: &[Helper] = &[
 
 /// The helper named `program`.
 pub(crate) fn find(program: &str) -> Option<&'static Helper> {
-    READ_ONLY_HELPERS.iter().find(|h| h.name == program)
+    static INDEX: LazyLock<HashMap<&'static str, &'static Helper, FxBuild>> =
+        LazyLock::new(|| READ_ONLY_HELPERS.iter().map(|x| (x.name, x)).collect());
+    INDEX.get(program).copied()
 }
 
 impl Helper {

@@ -1,6 +1,11 @@
 //! The risky-option table, as data: which options of which programs run other programs or
 //! write files, and which programs write their operands.
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use crate::name::FxBuild;
+
 /// What a risky option does.
 #[derive(Clone, Copy)]
 pub(super) enum Danger {
@@ -282,3 +287,21 @@ pub(super) const WRITES_OPERANDS: &[(&str, usize)] = &[
     ("cd", 0),
     ("pushd", 0),
 ];
+
+/// The entries of [`RISKY`] by program, in table order.
+static BY_PROGRAM: LazyLock<HashMap<&'static str, Vec<&'static RiskyOption>, FxBuild>> =
+    LazyLock::new(|| {
+        let mut map: HashMap<&'static str, Vec<&'static RiskyOption>, FxBuild> =
+            HashMap::with_hasher(FxBuild);
+        for entry in RISKY {
+            for program in entry.programs {
+                map.entry(program).or_default().push(entry);
+            }
+        }
+        map
+    });
+
+/// The entries of the table for `program`.
+pub(super) fn entries_for(program: &str) -> &'static [&'static RiskyOption] {
+    BY_PROGRAM.get(program).map_or(&[], Vec::as_slice)
+}

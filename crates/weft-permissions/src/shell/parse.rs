@@ -272,12 +272,39 @@ impl<'s, 'k> Parser<'s, 'k> {
 
     /// The reserved word at the current position, if any.
     pub(super) fn reserved(&self) -> Option<&'static str> {
-        let rest = self.rest();
+        let rest = self.rest().as_bytes();
+        // Every reserved word starts with one of these bytes.
+        if !matches!(
+            rest.first(),
+            Some(
+                b'i' | b't'
+                    | b'e'
+                    | b'f'
+                    | b'd'
+                    | b'c'
+                    | b'w'
+                    | b'u'
+                    | b's'
+                    | b'{'
+                    | b'}'
+                    | b'!'
+                    | b'['
+                    | b']'
+            )
+        ) {
+            return None;
+        }
         let end = rest
-            .find([' ', '\t', '\n', ';', '&', '|', '<', '>', '(', ')'])
+            .iter()
+            .position(|b| {
+                matches!(
+                    b,
+                    b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b'(' | b')'
+                )
+            })
             .unwrap_or(rest.len());
         let word = &rest[..end];
-        RESERVED.iter().find(|r| **r == word).copied()
+        RESERVED.iter().find(|r| r.as_bytes() == word).copied()
     }
 
     /// Consumes the reserved word `word` or fails.
@@ -486,6 +513,12 @@ impl<'s, 'k> Parser<'s, 'k> {
     /// Parses a redirection at the current position, if there is one.
     fn redirect(&mut self, out: &mut Vec<Redirect>) -> R<bool> {
         let bytes = self.src.as_bytes();
+        if !matches!(
+            bytes.get(self.pos),
+            Some(b'0'..=b'9' | b'<' | b'>' | b'&' | b'{')
+        ) {
+            return Ok(false);
+        }
         let mut at = self.pos;
         while bytes.get(at).is_some_and(u8::is_ascii_digit) {
             at += 1;

@@ -4,7 +4,7 @@
 //! pre-approves a call with one of these: a person has to.
 
 use super::globals::{GLOBALS, GlobalSplit, split_globals};
-use super::option_table::{AWKS, Danger, RISKY, Sub, WRITES_OPERANDS};
+use super::option_table::{AWKS, Danger, Sub, WRITES_OPERANDS, entries_for};
 use super::paths::{Place, ShellContext, place};
 use super::scripts;
 use super::word::Word;
@@ -67,7 +67,7 @@ pub(crate) fn risks(program: &str, args: &[Word], ctx: &ShellContext) -> Vec<Str
 
 /// True when some rule of this module looks at `program`'s arguments.
 fn has_rules(program: &str) -> bool {
-    RISKY.iter().any(|r| r.programs.contains(&program))
+    !entries_for(program).is_empty()
         || GLOBALS.iter().any(|g| g.programs.contains(&program))
         || WRITES_OPERANDS.iter().any(|(p, _)| *p == program)
         || matches!(program, "uniq" | "dd")
@@ -168,8 +168,8 @@ fn check_option(
     ctx: &ShellContext,
     out: &mut Vec<String>,
 ) -> bool {
-    for entry in RISKY {
-        if !entry.programs.contains(&program) || !entry.options.contains(&name) {
+    for entry in entries_for(program) {
+        if !entry.options.contains(&name) {
             continue;
         }
         let applies = match (entry.sub, position) {
@@ -234,7 +234,7 @@ fn path_risk(
 
 /// A non-literal word where a risky option could be (`git log $OPTS`).
 fn dynamic_options(program: &str, args: &[Word], start: usize, out: &mut Vec<String>) {
-    if !RISKY.iter().any(|r| r.programs.contains(&program)) {
+    if entries_for(program).is_empty() {
         return;
     }
     let mut options_end = false;

@@ -116,6 +116,16 @@ impl WordBuilder {
     /// Appends unquoted literal text.
     pub(crate) fn plain(&mut self, s: &str) {
         self.started = true;
+        if self.brace_depth == 0 && !s.contains(['=', '{', '}', ',', '.']) {
+            // Nothing but the name state to track: the common case.
+            if self.assign.is_none() && self.name_only {
+                self.name_only = s
+                    .bytes()
+                    .all(|b| b == b'_' || b == b'+' || b.is_ascii_alphanumeric());
+            }
+            self.text.push_str(s);
+            return;
+        }
         for c in s.chars() {
             self.track_plain(c);
             self.text.push(c);

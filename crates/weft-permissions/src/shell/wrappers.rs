@@ -5,6 +5,11 @@
 //! unanalysable rather than guessed at (it might take a value, and then the program would
 //! be another word).
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use crate::name::FxBuild;
+
 use super::word::Word;
 
 /// One wrapper's option grammar.
@@ -247,7 +252,9 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
 
 /// The wrapper named `program`, if it is one.
 pub(crate) fn find(program: &str) -> Option<&'static Wrapper> {
-    WRAPPERS.iter().find(|w| w.name == program)
+    static INDEX: LazyLock<HashMap<&'static str, &'static Wrapper, FxBuild>> =
+        LazyLock::new(|| WRAPPERS.iter().map(|x| (x.name, x)).collect());
+    INDEX.get(program).copied()
 }
 
 /// What a wrapper's arguments say.
