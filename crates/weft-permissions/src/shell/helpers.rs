@@ -38,6 +38,11 @@ pub struct Helper {
     patterns: &'static [&'static str],
     /// Options taking two values (`jq --arg NAME VALUE`).
     pairs: &'static [&'static str],
+    /// Options that write a file (`sort -o`): a helper using one is not read-only, wherever
+    /// the file is.
+    writes: &'static [&'static str],
+    /// At most this many file operands (`uniq IN OUT` writes `OUT`).
+    max_files: usize,
 }
 
 const fn helper(name: &'static str, operands: Operands) -> Helper {
@@ -47,6 +52,8 @@ const fn helper(name: &'static str, operands: Operands) -> Helper {
         values: &[],
         patterns: &[],
         pairs: &[],
+        writes: &[],
+        max_files: usize::MAX,
     }
 }
 
@@ -102,6 +109,7 @@ pub const READ_ONLY_HELPERS: &[Helper] = &[
             "--parallel",
             "--batch-size",
         ],
+        writes: &["-o", "--output"],
         ..helper("sort", Operands::Files)
     },
     Helper {
@@ -113,6 +121,7 @@ pub const READ_ONLY_HELPERS: &[Helper] = &[
             "-w",
             "--check-chars",
         ],
+        max_files: 1,
         ..helper("uniq", Operands::Files)
     },
     Helper {
@@ -269,6 +278,7 @@ impl Helper {
             return false;
         }
         let mut pattern_given = false;
+        let mut files = 0usize;
         let mut pattern_skipped = false;
         let mut options_end = false;
         let mut i = 0;
@@ -290,6 +300,11 @@ impl Helper {
                 } else {
                     text.get(..2).unwrap_or(text)
                 };
+                let abbreviates =
+                    |o: &&str| name.len() > 3 && name.starts_with("--") && o.starts_with(name);
+                if self.writes.iter().any(|o| *o == short || abbreviates(o)) {
+                    return false;
+                }
                 if self.pairs.contains(&name) {
                     i += 2;
                 } else if self.patterns.contains(&short) {
@@ -312,7 +327,8 @@ impl Helper {
                 pattern_skipped = true;
                 continue;
             }
-            if matches!(place(word, ctx), Place::Outside(_)) {
+            files += 1;
+            if files > self.max_files || matches!(place(word, ctx), Place::Outside(_)) {
                 return false;
             }
         }
@@ -344,5 +360,9 @@ mod tests {
         assert!(inside("cut", &["-d", "/", "-f", "2"]));
         assert!(inside("echo", &["/etc/passwd"]));
         assert!(inside("sed", &["-n", "1,5p", "Cargo.toml"]));
+        assert!(!inside("sort", &["-o", "sorted.txt"]));
+        assert!(!inside("sort", &["--outp=sorted.txt"]));
+        assert!(inside("uniq", &["-c", "in.txt"]));
+        assert!(!inside("uniq", &["in.txt", "out.txt"]));
     }
 }

@@ -169,9 +169,10 @@ fn check_option(
     out: &mut Vec<String>,
 ) -> bool {
     for entry in entries_for(program) {
-        if !entry.options.contains(&name) {
+        let Some(option) = entry.options.iter().find(|o| same_option(o, name)) else {
             continue;
-        }
+        };
+        let name = *option;
         let applies = match (entry.sub, position) {
             (Sub::Global, Sub::Global) | (Sub::Any, Sub::Any) | (Sub::Every, Sub::Every) => true,
             (Sub::Of(subs), Sub::Every) => sub.is_some_and(|s| subs.contains(&s)),
@@ -190,6 +191,12 @@ fn check_option(
         return true;
     }
     false
+}
+
+/// True when `given` names the table's `option`: exactly, or as an abbreviation of a long
+/// option (git and GNU getopt accept any unambiguous prefix: `--out` is `--output`).
+fn same_option(option: &str, given: &str) -> bool {
+    option == given || (given.len() > 3 && given.starts_with("--") && option.starts_with(given))
 }
 
 /// The value of the option at `args[at]` whose value is at `args[value]` (the same word when

@@ -248,6 +248,14 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
     },
     wrapper("busybox"),
     wrapper("toybox"),
+    Wrapper {
+        flags: &["-p"],
+        ..wrapper("unbuffer")
+    },
+    Wrapper {
+        flags: &["-e", "-v"],
+        ..wrapper("chronic")
+    },
 ];
 
 /// The wrapper named `program`, if it is one.
