@@ -149,6 +149,8 @@ const TABLE: &[(&str, &str, V)] = &[
     (DENY_RM, "echo $((a[$(rm x)]))", Denied),
     (DENY_RM, "echo 'unclosed", Denied),
     (DENY_RM, "env -S 'rm x'", Denied),
+    (DENY_RM, "hash -p /bin/rm ls; ls x", Denied),
+    (DENY_RM, "enable -f ./evil.so ls; ls x", Denied),
     // Ordinary commands stay allowed under the deny.
     (DENY_RM, "ls -la", Allowed),
     (DENY_RM, "echo rm", Allowed),

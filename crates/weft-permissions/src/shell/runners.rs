@@ -14,6 +14,8 @@ const SHELLS: &[&str] = &[
 ];
 
 const SUBSCRIPTS: &str = "array subscripts are evaluated as arithmetic and can run commands";
+const RENAMES: &str = "it makes a command name run another program";
+const LOADS: &str = "it loads a builtin from a shared library";
 const ARITHMETIC: &str = "arithmetic on variables can run commands (through array subscripts)";
 
 impl Walk<'_> {
@@ -145,6 +147,9 @@ impl Walk<'_> {
         let has_subscript = |w: &Word| w.text().contains('[');
         let reason = match program {
             "let" => args.iter().any(|w| !is_integer(w)).then_some(ARITHMETIC),
+            // `hash -p /bin/rm ls` makes `ls` run `rm`; `enable -f lib.so x` loads code.
+            "hash" => has_flag(args, 'p').then_some(RENAMES),
+            "enable" => has_flag(args, 'f').then_some(LOADS),
             "declare" | "typeset" | "local" | "export" | "readonly" | "unset" | "read"
             | "mapfile" | "readarray" => args
                 .iter()
@@ -185,6 +190,14 @@ impl Walk<'_> {
             }
         }
     }
+}
+
+/// True when a short option cluster among `args` holds `flag`.
+fn has_flag(args: &[Word], flag: char) -> bool {
+    args.iter().any(|w| {
+        let t = w.text();
+        !w.is_literal() || (t.starts_with('-') && !t.starts_with("--") && t[1..].contains(flag))
+    })
 }
 
 fn is_integer(word: &Word) -> bool {
