@@ -145,12 +145,9 @@ pub(super) fn split_globals(program: &str, args: &[Word]) -> GlobalSplit {
 
 /// The arguments a pattern is compared with: `args` without `program`'s global options, and
 /// why that comparison is uncertain (an unknown or non-literal global option).
-pub(crate) fn match_args<'a>(program: &str, args: &'a [Word]) -> (Vec<&'a Word>, Option<String>) {
+pub(crate) fn match_args<'a>(program: &str, args: &'a [Word]) -> (&'a [Word], Option<String>) {
     let split = split_globals(program, args);
-    (
-        args.get(split.start..).unwrap_or(&[]).iter().collect(),
-        split.unsure,
-    )
+    (args.get(split.start..).unwrap_or(&[]), split.unsure)
 }
 
 #[cfg(test)]

@@ -179,8 +179,8 @@ impl CommandSpec {
         let (args, globals) = shell::match_args(basename(program.text()), args);
         let appended = command.appends_input_arguments();
         let judgement = match &self.matcher {
-            Matcher::Exact(expected) => compare(expected, program, &args, appended, false, effect),
-            Matcher::Prefix(expected) => compare(expected, program, &args, appended, true, effect),
+            Matcher::Exact(expected) => compare(expected, program, args, appended, false, effect),
+            Matcher::Prefix(expected) => compare(expected, program, args, appended, true, effect),
             Matcher::Glob {
                 glob,
                 without_tail,
@@ -196,7 +196,7 @@ impl CommandSpec {
                     Judgement::Unsure("`xargs` appends arguments from its input".to_owned())
                 } else {
                     let mut joined = shown_program(head, program).to_owned();
-                    for arg in &args {
+                    for arg in args {
                         joined.push(' ');
                         joined.push_str(arg.text());
                     }
@@ -302,7 +302,7 @@ fn program_matches(pattern: &str, program: &Word, effect: Effect) -> bool {
 fn compare(
     expected: &[String],
     program: &Word,
-    args: &[&Word],
+    args: &[Word],
     appended: bool,
     prefix: bool,
     effect: Effect,
