@@ -602,7 +602,12 @@ async fn a_scoped_skill_allows_only_matching_calls() {
             ("r2", "read_file", json!({"path": "secret.txt"})),
             ("r3", "read_file", json!({"path": "docs/../secret.txt"})),
             ("e1", "exec_shell", json!({"command": "echo hi"})),
-            ("e2", "exec_shell", json!({"command": "echo hi > pwned"})),
+            (
+                "e2",
+                "exec_shell",
+                json!({"command": "echo hi; touch pwned"}),
+            ),
+            ("e3", "exec_shell", json!({"command": "echo hi > ../pwned"})),
         ]),
         openai_text("done"),
     ])
@@ -624,6 +629,18 @@ async fn a_scoped_skill_allows_only_matching_calls() {
     assert!(!echo.is_error, "{}", echo.content);
     assert!(echo.content.contains("hi"), "{}", echo.content);
     assert!(!env.project.join("pwned").exists());
+    // A write outside the project cannot be pre-approved: it needs approval, and no one can
+    // be asked here.
+    let outside = result_of(&session, "e3");
+    assert!(outside.is_error);
+    assert!(
+        outside.content.starts_with(
+            "approval needed: `> ../pwned` writes to a path that climbs out of the project"
+        ),
+        "{}",
+        outside.content
+    );
+    assert!(!env.project.parent().unwrap().join("pwned").exists());
     assert_eq!(
         openai_tool_names(&server.bodies()[1]),
         ["exec_shell", "read_file"]

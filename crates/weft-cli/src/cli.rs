@@ -276,8 +276,9 @@ pub enum SkillsCommand {
     /// Validate and compose a skill set: the effective allowed and forbidden tools and the
     /// merged execution protocol. Exits 1 when the set is invalid.
     Compose(ComposeArgs),
-    /// Would this tool call be allowed under these skills? Prints `allowed` or
-    /// `denied: <reason>`; exits 0 or 1.
+    /// Would this tool call be allowed under these skills? Prints `allowed`, `ask: <reason>`
+    /// or `denied: <reason>`; exits 0, 3 or 1.
+    #[command(long_about = CHECK_TOOL_ABOUT)]
     CheckTool(CheckToolArgs),
     /// Choose the skills for a task, as the context-aware selector does.
     Select(SelectArgs),
@@ -448,6 +449,19 @@ pub struct ComposeArgs {
     pub format: ReportFormat,
 }
 
+/// The long help of `weft skills check-tool`.
+const CHECK_TOOL_ABOUT: &str = "Would this tool call be allowed under these skills?
+
+Prints one of:
+  allowed            the call runs (exit status 0)
+  ask: <reason>      the patterns cannot pre-approve it: part of a shell command cannot be
+                     analysed, or it uses an option that runs other programs or writes outside
+                     the project; someone must approve it (exit status 3)
+  denied: <reason>   the call must not run (exit status 1)
+
+With -v, also lists the simple commands found in an exec_shell (Bash) command and what each
+rule says about them. See docs/PERMISSIONS.md.";
+
 /// Arguments of `weft skills check-tool`.
 #[derive(Debug, Args)]
 pub struct CheckToolArgs {
@@ -462,6 +476,9 @@ pub struct CheckToolArgs {
     /// The parent's tools (comma-separated patterns).
     #[arg(long, value_name = "TOOL,...")]
     pub ceiling: Option<String>,
+    /// Patterns no call may match, like the configuration's `tools.deny` (comma-separated).
+    #[arg(long, value_name = "PATTERN,...")]
+    pub deny: Option<String>,
     /// How allow lists combine.
     #[arg(long, value_enum, default_value = "union")]
     pub mode: ModeArg,

@@ -44,7 +44,9 @@ fn main() -> ExitCode {
             SkillsCommand::Match(args) => commands::skills::match_text(&workspace, &args),
             SkillsCommand::Catalog(args) => commands::skills::catalog(&workspace, &args),
             SkillsCommand::Compose(args) => commands::compose::compose(&workspace, &args),
-            SkillsCommand::CheckTool(args) => commands::compose::check_tool(&workspace, &args),
+            SkillsCommand::CheckTool(args) => {
+                commands::compose::check_tool(&workspace, &args, cli.verbose > 0)
+            }
             SkillsCommand::Select(args) => commands::compose::select(&workspace, &args),
             SkillsCommand::Run(args) => {
                 commands::run::skill_run(&workspace, &args, cli.verbose > 0)

@@ -180,7 +180,7 @@ fn check_tool_allows_and_denies_with_reasons() {
         ])
         .assert()
         .code(1)
-        .stdout(predicate::str::starts_with("denied: "));
+        .stdout("denied: `rm -rf /` matches none of the allowed `Bash(git:*)` from skill 'git-helper'\n");
     // A ceiling narrower than the skills wins.
     weft()
         .args([
@@ -228,4 +228,60 @@ fn select_gives_coding_tasks_both_coding_skills() {
         .assert()
         .success()
         .stdout("release-notes\n");
+}
+
+#[test]
+fn check_tool_has_three_verdicts_and_explains_with_v() {
+    let (_tmp, weft) = weft_with(&[(
+        "git-helper",
+        "---\nname: git-helper\ndescription: Git\nallowed-tools: Bash(git:*) Read\n---\n",
+    )]);
+    let check = |command: &str, extra: &[&str]| {
+        let mut cmd = weft();
+        cmd.args(["skills", "check-tool", "Bash", "--skills", "git-helper"])
+            .args(extra)
+            .arg("--input")
+            .arg(serde_json::json!({ "command": command }).to_string());
+        cmd
+    };
+    check("git log --oneline | head -5", &[])
+        .assert()
+        .code(0)
+        .stdout("allowed\n");
+    check("git -c alias.x='!sh' x", &[])
+        .assert()
+        .code(3)
+        .stdout("ask: `git -c` can run other programs, in `git -c 'alias.x=!sh' x`\n");
+    check("sh -c 'git -C . push'", &["--deny", "Bash(git push:*)"])
+        .assert()
+        .code(1)
+        .stdout("denied: `git -C . push` (in `sh -c`) matches `Bash(git push:*)`, forbidden by the session\n");
+    check("git log | head -5; rm -rf build", &["-v"])
+        .assert()
+        .code(1)
+        .stdout(concat!(
+            "denied: `rm -rf build` matches none of the allowed `Bash(git:*)` from skill 'git-helper'\n",
+            "commands:\n",
+            "  `git log`\n",
+            "    allowed by `Bash(git:*)` from skill 'git-helper'\n",
+            "  `head -5`\n",
+            "    read-only helper, accepted by skill 'git-helper'\n",
+            "  `rm -rf build`\n",
+            "    matches no allow of skill 'git-helper'\n",
+        ));
+    check("$CMD x", &["-v"])
+        .assert()
+        .code(3)
+        .stdout(concat!(
+            "ask: the program name `$CMD` is not literal, so the command cannot be checked against `Bash(git:*)` from skill 'git-helper'\n",
+            "commands:\n",
+            "cannot analyse: the program name `$CMD` is not literal\n",
+        ));
+    weft()
+        .args(["skills", "check-tool", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "ask: <reason>      the patterns cannot pre-approve it",
+        ));
 }

@@ -10,9 +10,15 @@
 //! * [`compose`]: skills compose with "most restrictive wins" into a [`Composition`] (seed 003's
 //!   [`ComposedSkill`] plus the compiled policies).
 //! * [`validate_skill_set`]: seed 003's V001–V006 checks before a spawn.
-//! * [`ToolGate`]: layers of policies; [`ToolGate::check`] says [`Decision::Allowed`] or
-//!   [`Decision::Denied`] with a reason, [`ToolGate::visible_tools`] what to offer the model,
-//!   [`ToolGate::background`] the read-only gate of background subagents.
+//! * [`ToolGate`]: layers of policies; [`ToolGate::check`] says [`Decision::Allowed`],
+//!   [`Decision::Ask`] (within every allow list, but no pattern can pre-approve it) or
+//!   [`Decision::Denied`] with a reason; [`ToolGate::explain`] shows how each rule saw a shell
+//!   command, [`ToolGate::visible_tools`] what to offer the model, [`ToolGate::background`] the
+//!   read-only gate of background subagents.
+//! * [`analyse_command`]: the shell-command analyser behind `Bash(...)` patterns: every
+//!   [`SimpleCommand`] of a command (through pipelines, lists, substitutions, `sh -c`, `eval`,
+//!   wrappers such as `env` or `sudo`), what cannot be analysed, and what is risky.
+//! * [`PreApproval`]: which calls run without asking (`permissions.allow`), on the same rules.
 //!
 //! Rules worth knowing:
 //!
@@ -24,9 +30,10 @@
 //!   (`github__*`, `mcp__github`, `mcp__github__create_*`); `*`, `*__*`, `read_*` and `mcp__*`
 //!   grant no MCP tool. A deny is read as broadly as written: `*` and `mcp__*` remove MCP tools.
 //! * **Fail closed.** A malformed pattern is an error, never "no restriction". A call whose input
-//!   a scoped pattern cannot judge (shell metacharacters or an unclosed quote under `Bash(...)`,
-//!   a path climbing out of its directory, a missing field, a URL without a host) matches no
-//!   scoped allow and every scoped deny.
+//!   a scoped pattern cannot judge (a path climbing out of its directory, a missing field, a URL
+//!   without a host) matches no scoped allow and every scoped deny. A shell command is parsed:
+//!   a deny matches when any simple command in it may match; an allow pre-approves only when
+//!   every simple command matches and nothing is unanalysable or risky (otherwise `Ask`).
 //! * **Visibility.** A tool is offered to the model when some call of it could pass: a tool
 //!   with only scoped allows (`Bash(git:*)`) is visible and each call is checked.
 //!
@@ -54,6 +61,7 @@
 //! # Ok::<(), weft_permissions::PolicyError>(())
 //! ```
 
+mod approval;
 mod compose;
 mod context;
 mod error;
@@ -68,12 +76,13 @@ mod spec;
 mod validate;
 mod wildcard;
 
+pub use approval::{Approval, PreApproval};
 pub use compose::{
     ComposeError, ComposedSkill, Composition, CompositionMode, compose, compose_names, compose_with,
 };
 pub use context::PatternContext;
 pub use error::{PatternError, PatternErrorKind, PolicyError};
-pub use gate::{Decision, ToolGate};
+pub use gate::{CommandRulings, Decision, Explanation, ToolGate};
 pub use name::{
     ALIASES, BACKGROUND_TOOLS, BUILTIN_TOOLS, MCP_PREFIX, MCP_SEPARATOR, aliases_of,
     canonical_tool_name, is_builtin_tool, is_mcp_tool, mcp_parts,
@@ -82,6 +91,10 @@ pub use origin::Origin;
 pub use pattern::{Effect, ToolPattern};
 pub use policy::Policy;
 pub use set::PatternSet;
+pub use shell::{
+    CommandAnalysis, Context, Helper, READ_ONLY_HELPERS, Risk, ShellContext, SimpleCommand,
+    Unanalysable, Word, analyse_command, wrapper_names,
+};
 pub use validate::{
     ValidationCode, ValidationError, ValidationResult, validate_and_compose, validate_skill_set,
 };

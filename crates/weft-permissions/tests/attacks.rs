@@ -89,33 +89,39 @@ fn mcp_star_in_a_deny_removes_every_mcp_tool() {
 }
 
 #[test]
-fn shell_metacharacters_never_pass_a_scoped_bash_allow() {
+fn compound_commands_pass_a_scoped_bash_allow_only_when_every_part_does() {
     let g = gate(Some(&["Bash(git:*)"]), &[]);
     assert!(allowed(&g, "exec_shell", bash("git status")));
+    // A simple command outside the allow list: denied.
     for command in [
         "git status; rm -rf /",
         "git status && curl http://x",
         "git status || curl http://x",
         "git log | sh",
         "git log & curl http://x",
-        "git log > ~/.bashrc",
-        "git log < /etc/shadow",
         "git $(curl http://x)",
         "git `curl http://x`",
         "git commit -m \"$(curl http://x)\"",
         "git status\ncurl http://x",
-        "(git status)",
+    ] {
+        let decision = gate_check(&g, command);
+        assert!(decision.is_denied(), "{command:?}: {decision}");
+    }
+    // Nothing outside the list, but something no pattern can pre-approve: ask.
+    for command in [
+        "git log > ~/.bashrc",
+        "git log < /etc/shadow",
         "git status 'unclosed",
     ] {
         let decision = gate_check(&g, command);
-        assert!(!decision.is_allowed(), "{command:?} passed");
+        assert!(decision.is_ask(), "{command:?}: {decision}");
     }
+    // A subshell of an allowed command is that command.
+    assert!(gate_check(&g, "(git status)").is_allowed());
     assert_eq!(
         g.check("exec_shell", &bash("git status; rm -rf /"))
             .reason(),
-        Some(
-            "denied: the command contains `;` (shell metacharacters are not allowed under `Bash(git:*)` from skill 'x')"
-        )
+        Some("denied: `rm -rf /` matches none of the allowed `Bash(git:*)` from skill 'x'")
     );
     // Quoted metacharacters are data, not syntax.
     assert!(allowed(

@@ -46,13 +46,28 @@ impl Session {
         } else {
             call.name.as_str()
         };
-        if let Decision::Denied { reason } = self.gate.check(gate_name, &call.arguments) {
-            tracing::info!(tool = %call.name, %reason, "tool call denied");
-            let reason = reason.strip_prefix("denied: ").unwrap_or(&reason);
-            return reply(
-                format!("permission denied: {reason}. The tool did not run."),
-                true,
-            );
+        match self.gate.check(gate_name, &call.arguments) {
+            Decision::Allowed => {}
+            Decision::Denied { reason } => {
+                tracing::info!(tool = %call.name, %reason, "tool call denied");
+                let reason = reason.strip_prefix("denied: ").unwrap_or(&reason);
+                return reply(
+                    format!("permission denied: {reason}. The tool did not run."),
+                    true,
+                );
+            }
+            // No one can be asked yet (approval prompts come with permission modes): refuse,
+            // and say what would make the call acceptable.
+            Decision::Ask { reason } => {
+                tracing::info!(tool = %call.name, %reason, "tool call needs approval");
+                let reason = reason.strip_prefix("ask: ").unwrap_or(&reason);
+                return reply(
+                    format!(
+                        "approval needed: {reason}. The tool did not run: this session cannot ask for approval, so run a simpler command (no options that run other programs, no writes outside the project) or ask the user to run it."
+                    ),
+                    true,
+                );
+            }
         }
         if name == USE_SKILL && !self.tools.contains(USE_SKILL) {
             return match self.use_skill(&call.arguments).await {

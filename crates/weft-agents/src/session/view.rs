@@ -3,7 +3,7 @@
 //! everything.
 
 use weft_llm::ModelRef;
-use weft_permissions::{PatternContext, Policy, ToolGate};
+use weft_permissions::{PatternContext, Policy, ShellContext, ToolGate};
 use weft_types::AgentDefinition;
 
 use super::{SessionError, SessionOptions};
@@ -37,13 +37,16 @@ impl AgentView {
         options: &SessionOptions,
     ) -> Result<Self, SessionError> {
         let model = models.choose(explicit_model, agent.model.as_deref(), inherit)?;
-        let policy = Policy::from_agent(&agent, &pattern_context(options)).map_err(|e| {
-            SessionError::AgentTools {
-                agent: agent.name.clone(),
-                message: e.to_string(),
-            }
+        let ctx = pattern_context(options);
+        let policy = Policy::from_agent(&agent, &ctx).map_err(|e| SessionError::AgentTools {
+            agent: agent.name.clone(),
+            message: e.to_string(),
         })?;
-        let gate = options.ceiling.clone().with_layer(policy);
+        let mut gate = options.ceiling.clone().with_layer(policy);
+        if ctx.project_dir().is_some() {
+            // Shell commands are judged against the project: writes outside it need approval.
+            gate = gate.with_shell_context(ShellContext::from_pattern_context(&ctx));
+        }
         Ok(Self {
             model,
             gate,

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use anyhow::Context as _;
 use weft_agents::{RiskLevel, SkillInjection, TaskContext};
 use weft_permissions::{
-    ComposedSkill, CompositionMode, Decision, Origin, PatternContext, Policy, ToolGate,
-    ValidationResult,
+    ComposedSkill, CompositionMode, Decision, Explanation, Origin, PatternContext, Policy,
+    ShellContext, ToolGate, ValidationResult,
 };
 use weft_registry::SkillRegistry;
 
@@ -142,8 +142,12 @@ fn within_ceiling(composed: &mut ComposedSkill, ceiling: &ToolGate, list: &str) 
     composed.allowed_tools.retain(|t| !forbidden.contains(t));
 }
 
-/// `weft skills check-tool`.
-pub fn check_tool(workspace: &Workspace, args: &CheckToolArgs) -> anyhow::Result<ExitCode> {
+/// `weft skills check-tool`: exits 0 (allowed), 3 (ask) or 1 (denied).
+pub fn check_tool(
+    workspace: &Workspace,
+    args: &CheckToolArgs,
+    verbose: bool,
+) -> anyhow::Result<ExitCode> {
     let api = api(workspace, args.mode);
     let names = split_list(&args.skills);
     let validation = api.validate_skill_set(&names);
@@ -157,19 +161,52 @@ pub fn check_tool(workspace: &Workspace, args: &CheckToolArgs) -> anyhow::Result
         None => serde_json::Value::Object(serde_json::Map::new()),
     };
     let composition = api.compose_skills(&names)?;
-    let gate = match ceiling_gate(args.ceiling.as_deref())? {
+    let mut gate = match ceiling_gate(args.ceiling.as_deref())? {
         Some(ceiling) => composition.gate_within(&ceiling),
         None => composition.gate(),
     };
-    match gate.check(&args.tool, &input) {
-        Decision::Allowed => {
-            outln!("allowed");
-            Ok(ExitCode::SUCCESS)
+    if let Some(list) = &args.deny {
+        let policy = Policy::from_lists::<String>(
+            None,
+            &split_list(list),
+            Origin::Session,
+            &PatternContext::new(),
+        )
+        .context("invalid --deny pattern")?;
+        gate = gate.with_layer(policy);
+    }
+    if let Some(root) = workspace.project.as_deref().and_then(|p| p.to_str()) {
+        gate = gate.with_shell_context(ShellContext::new().with_project_root(root));
+    }
+    let explanation = gate.explain(&args.tool, &input);
+    outln!("{}", explanation.decision);
+    if verbose {
+        print_explanation(&explanation);
+    }
+    Ok(match explanation.decision {
+        Decision::Allowed => ExitCode::SUCCESS,
+        Decision::Ask { .. } => ExitCode::from(3),
+        Decision::Denied { .. } => ExitCode::FAILURE,
+    })
+}
+
+/// The simple commands of a shell call and what each rule says about them.
+fn print_explanation(explanation: &Explanation) {
+    let Some(analysis) = &explanation.analysis else {
+        return;
+    };
+    outln!("commands:");
+    for command in &explanation.commands {
+        outln!("  {}", command.command);
+        for ruling in &command.rulings {
+            outln!("    {ruling}");
         }
-        Decision::Denied { reason } => {
-            outln!("{reason}");
-            Ok(ExitCode::FAILURE)
-        }
+    }
+    for part in analysis.unanalysable() {
+        outln!("cannot analyse: {part}");
+    }
+    for risk in analysis.risks() {
+        outln!("risk: {risk}");
     }
 }
 

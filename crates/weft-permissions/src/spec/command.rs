@@ -1,4 +1,4 @@
-//! `Bash(...)` specifiers: command patterns over shell words.
+//! `Bash(...)` specifiers: command patterns over the simple commands of a parsed command.
 //!
 //! * `Bash(git:*)` ≡ `Bash(git *)`: the command's words start with `git` (a word boundary:
 //!   `git` and `git status` match, `gitk` does not). `:*` is recognised only at the end.
@@ -7,22 +7,22 @@
 //! * any other `*` (`Bash(ls*)`, `Bash(python3 scripts/*.py*)`): a wildcard over the command's
 //!   words joined by single spaces (`*` matches anything, `/` included).
 //!
-//! An allow never matches a command with shell metacharacters outside quotes (see
-//! `shell.rs`) or an unclosed quote. A deny is checked against every simple command of a
-//! compound one (`ls | rm -rf x` is denied by `Bash(rm:*)`), with leading `NAME=value`
-//! assignments skipped, and matches whenever the command substitutes or opens a subshell.
-
-use std::borrow::Cow;
+//! A pattern is compared with each [`SimpleCommand`] the analyser finds (see `shell/`), never
+//! with the raw string: the program by its basename (`/bin/rm` is `rm`; a pattern whose program
+//! has a `/` compares the path as written), its arguments without the program's known global
+//! options (`git -C dir push` is `git push`). A word that is not literal (`$x`, `*.rs`) makes
+//! the comparison uncertain where it matters. An allow matches a program path only in a system
+//! directory (`/usr/bin/git` is `git`, `./git` is not); a deny matches any path.
 
 use serde_json::Value;
 
 use super::{Verdict, Why, scalar};
-use crate::shell::{self, Unbalanced};
+use crate::shell::{self, Kind, ShellContext, SimpleCommand, Word, basename};
 use crate::wildcard::Wildcard;
 use crate::{Effect, PatternErrorKind};
 
 /// The input fields holding the command, in order of preference.
-pub(super) const KEYS: &[&str] = &["command", "cmd"];
+pub(crate) const KEYS: &[&str] = &["command", "cmd"];
 
 /// A compiled command pattern.
 #[derive(Debug, Clone)]
@@ -41,6 +41,8 @@ enum Matcher {
     Glob {
         glob: Wildcard,
         without_tail: Option<Wildcard>,
+        /// The first word (compared with the program alone first).
+        head: String,
         text: String,
     },
 }
@@ -56,7 +58,10 @@ impl CommandSpec {
         let mut words = if body.contains(['\'', '"', '\\', '#']) {
             shell_words::split(body).map_err(|_| PatternErrorKind::UnclosedQuote)?
         } else {
-            shell::plain_words(body).map(str::to_owned).collect()
+            body.split([' ', '\t', '\n'])
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect()
         };
         let mut prefix = trailing;
         if !prefix && words.last().is_some_and(|w| w == "*") {
@@ -80,6 +85,7 @@ impl CommandSpec {
             Matcher::Glob {
                 glob: Wildcard::new(&text),
                 without_tail: prefix.then(|| Wildcard::new(&joined)),
+                head: words[0].clone(),
                 text,
             }
         } else if prefix {
@@ -90,62 +96,134 @@ impl CommandSpec {
         Ok(Some(Self { matcher }))
     }
 
-    /// Compares the call's command with the pattern.
+    /// Compares the call's command with this pattern alone (a gate compares every pattern of
+    /// a layer at once, see `gate/shell.rs`): an allow matches when every simple command
+    /// matches it (or is a read-only helper) and nothing is unanalysable or risky; a deny when
+    /// any simple command could match it or something is unanalysable.
     pub(crate) fn verdict(&self, input: &Value, effect: Effect) -> Verdict {
         let command = match scalar(input, KEYS) {
             Ok(command) => command,
             Err(why) => return Verdict::Unjudgeable(why),
         };
+        let analysis = shell::analyse_command(&command, &ShellContext::new());
         match effect {
             Effect::Allow => {
-                match shell::first_meta(&command) {
-                    Ok(None) => {}
-                    Ok(Some(meta)) => return Verdict::Unjudgeable(Why::Metachar(meta)),
-                    Err(Unbalanced) => return Verdict::Unjudgeable(Why::Unparseable),
+                for command in analysis.commands() {
+                    if command.kind != Kind::Plain {
+                        continue;
+                    }
+                    match self.judge(command, Effect::Allow) {
+                        Judgement::Match => {}
+                        _ if command.is_read_only_helper() => {}
+                        Judgement::NoMatch => return Verdict::NoMatch,
+                        Judgement::Unsure(why) => return Verdict::Unjudgeable(Why::Shell(why)),
+                    }
                 }
-                match shell::words(&command) {
-                    Some(words) if self.matches_words(&words) => Verdict::Match,
-                    Some(_) => Verdict::NoMatch,
-                    None => Verdict::Unjudgeable(Why::Unparseable),
+                if let Some(part) = analysis.unanalysable().first() {
+                    return Verdict::Unjudgeable(Why::Shell(part.to_string()));
+                }
+                match analysis.risks().first() {
+                    Some(risk) => Verdict::Unjudgeable(Why::Shell(risk.to_string())),
+                    None => Verdict::Match,
                 }
             }
             Effect::Deny => {
-                let lexed = match shell::lex(&command) {
-                    Ok(lexed) => lexed,
-                    Err(Unbalanced) => return Verdict::Unjudgeable(Why::Unparseable),
-                };
-                if lexed.opaque {
-                    return Verdict::Unjudgeable(Why::Metachar(lexed.first_meta.unwrap_or("$(")));
-                }
-                for segment in &lexed.segments {
-                    let Some(words) = shell::words(segment) else {
-                        return Verdict::Unjudgeable(Why::Unparseable);
-                    };
-                    let start = words.iter().take_while(|w| shell::is_assignment(w)).count();
-                    if self.matches_words(&words[start..]) {
-                        return Verdict::Match;
+                let mut unsure = None;
+                for command in analysis.commands() {
+                    match self.judge(command, Effect::Deny) {
+                        Judgement::Match => return Verdict::Match,
+                        Judgement::Unsure(why) => unsure = unsure.or(Some(why)),
+                        Judgement::NoMatch => {}
                     }
                 }
-                Verdict::NoMatch
+                if let Some(part) = analysis.unanalysable().first() {
+                    return Verdict::Unjudgeable(Why::Shell(part.to_string()));
+                }
+                unsure.map_or(Verdict::NoMatch, |why| {
+                    Verdict::Unjudgeable(Why::Shell(why))
+                })
             }
         }
     }
 
-    /// True when the words of one simple command match.
-    fn matches_words(&self, words: &[Cow<'_, str>]) -> bool {
-        if words.is_empty() {
-            return false;
-        }
-        let same = |a: &[Cow<'_, str>], b: &[String]| a.iter().zip(b).all(|(a, b)| *a == **b);
-        match &self.matcher {
-            Matcher::Exact(expected) => words.len() == expected.len() && same(words, expected),
-            Matcher::Prefix(prefix) => words.len() >= prefix.len() && same(words, prefix),
-            Matcher::Glob {
-                glob, without_tail, ..
-            } => {
-                let joined = words.join(" ");
-                glob.matches(&joined) || without_tail.as_ref().is_some_and(|w| w.matches(&joined))
+    /// Compares one simple command with the pattern.
+    ///
+    /// A deny matches when any program level (a wrapper or the program it runs) matches. An
+    /// allow matches at the outermost level that matches; a `sudo` outside that level makes it
+    /// uncertain (the pattern did not name it).
+    pub(crate) fn judge(&self, command: &SimpleCommand, effect: Effect) -> Judgement {
+        let mut unsure = None;
+        for level in 0..command.level_count() {
+            match self.judge_level(command, level, effect) {
+                Judgement::Match => {
+                    if effect == Effect::Allow
+                        && let Some(p) = command.privileged.filter(|p| *p < level)
+                    {
+                        let wrapper = basename(command.words()[command.levels[p]].text());
+                        return Judgement::Unsure(format!("`{wrapper}` runs it as another user"));
+                    }
+                    return Judgement::Match;
+                }
+                Judgement::Unsure(why) => unsure = unsure.or(Some(why)),
+                Judgement::NoMatch => {}
             }
+        }
+        unsure.map_or(Judgement::NoMatch, Judgement::Unsure)
+    }
+
+    fn judge_level(&self, command: &SimpleCommand, level: usize, effect: Effect) -> Judgement {
+        let words = command.level(level);
+        let Some((program, args)) = words.split_first() else {
+            return Judgement::NoMatch;
+        };
+        let (args, globals) = shell::match_args(basename(program.text()), args);
+        let appended = command.appends_input_arguments();
+        let judgement = match &self.matcher {
+            Matcher::Exact(expected) => compare(expected, program, args, appended, false, effect),
+            Matcher::Prefix(expected) => compare(expected, program, args, appended, true, effect),
+            Matcher::Glob {
+                glob,
+                without_tail,
+                head,
+                ..
+            } => {
+                if !program_matches(head, program, effect) {
+                    return Judgement::NoMatch;
+                }
+                if let Some(word) = args.iter().find(|w| !w.is_literal()) {
+                    Judgement::Unsure(format!("`{}` is not literal", word.text()))
+                } else if appended {
+                    Judgement::Unsure("`xargs` appends arguments from its input".to_owned())
+                } else {
+                    let mut joined = shown_program(head, program).to_owned();
+                    for arg in args {
+                        joined.push(' ');
+                        joined.push_str(arg.text());
+                    }
+                    if glob.matches(&joined)
+                        || without_tail.as_ref().is_some_and(|w| w.matches(&joined))
+                    {
+                        Judgement::Match
+                    } else {
+                        Judgement::NoMatch
+                    }
+                }
+            }
+        };
+        // After an unknown global option the subcommand's position is unknown: a pattern
+        // that compares arguments can only be unsure.
+        match globals {
+            Some(why) if self.compares_arguments() => Judgement::Unsure(why),
+            _ => judgement,
+        }
+    }
+
+    /// True when the pattern looks at more than the program.
+    fn compares_arguments(&self) -> bool {
+        match &self.matcher {
+            Matcher::Exact(_) => true,
+            Matcher::Prefix(words) => words.len() > 1,
+            Matcher::Glob { text, .. } => text.contains(' '),
         }
     }
 
@@ -174,6 +252,106 @@ impl CommandSpec {
     }
 }
 
+/// How a pattern compares with one simple command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Judgement {
+    Match,
+    NoMatch,
+    /// It may or may not match, and why (a word that is not literal, appended arguments...).
+    Unsure(String),
+}
+
+/// Directories whose programs an allow pattern naming a bare program accepts.
+const SYSTEM_BIN_DIRS: &[&str] = &[
+    "/bin",
+    "/usr/bin",
+    "/usr/local/bin",
+    "/sbin",
+    "/usr/sbin",
+    "/usr/local/sbin",
+];
+
+/// The text a pattern's program is compared with: the path as written when the pattern has
+/// a `/`, else the basename.
+fn shown_program<'w>(pattern: &str, program: &'w Word) -> &'w str {
+    if pattern.contains('/') {
+        program.text()
+    } else {
+        basename(program.text())
+    }
+}
+
+/// True when the pattern's first word (maybe a wildcard) accepts the program word.
+fn program_matches(pattern: &str, program: &Word, effect: Effect) -> bool {
+    let shown = shown_program(pattern, program);
+    let same = if Wildcard::has_wildcard(pattern) {
+        Wildcard::new(pattern).matches(shown)
+    } else {
+        shown == pattern
+    };
+    if !same || pattern.contains('/') || effect == Effect::Deny {
+        return same;
+    }
+    match program.text().rsplit_once('/') {
+        None => true,
+        Some((dir, _)) => SYSTEM_BIN_DIRS.contains(&dir),
+    }
+}
+
+/// Compares the pattern's words with a program and its arguments.
+fn compare(
+    expected: &[String],
+    program: &Word,
+    args: &[Word],
+    appended: bool,
+    prefix: bool,
+    effect: Effect,
+) -> Judgement {
+    let Some((first, rest)) = expected.split_first() else {
+        return Judgement::NoMatch;
+    };
+    if !program_matches(first, program, effect) {
+        return Judgement::NoMatch;
+    }
+    let mut unsure: Option<String> = None;
+    let mut shifted = false;
+    for (i, want) in rest.iter().enumerate() {
+        match args.get(i) {
+            None if shifted || appended => {
+                return Judgement::Unsure(
+                    unsure.unwrap_or_else(|| "`xargs` appends arguments from its input".to_owned()),
+                );
+            }
+            None => return Judgement::NoMatch,
+            Some(word) if word.is_literal() => {
+                if word.text() != want {
+                    if !shifted {
+                        return Judgement::NoMatch;
+                    }
+                    unsure.get_or_insert_with(|| "a word before it is not literal".to_owned());
+                }
+            }
+            Some(word) => {
+                unsure.get_or_insert_with(|| format!("`{}` is not literal", word.text()));
+                shifted |= word.splits();
+            }
+        }
+    }
+    if !prefix {
+        let extra = args.get(rest.len()..).unwrap_or(&[]);
+        if appended {
+            unsure.get_or_insert_with(|| "`xargs` appends arguments from its input".to_owned());
+        } else if !extra.is_empty() {
+            if extra.iter().all(|w| w.splits()) || shifted {
+                unsure.get_or_insert_with(|| format!("`{}` is not literal", extra[0].text()));
+            } else {
+                return Judgement::NoMatch;
+            }
+        }
+    }
+    unsure.map_or(Judgement::Match, Judgement::Unsure)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -199,7 +377,7 @@ mod tests {
             assert!(allows(pattern, "git"), "{pattern}");
             assert!(allows(pattern, "  git   log --oneline"), "{pattern}");
             assert!(!allows(pattern, "gitk"), "{pattern}");
-            assert!(!allows(pattern, "echo git"), "{pattern}");
+            assert!(!allows(pattern, "make git"), "{pattern}");
         }
         assert_eq!(spec("git:*").key(), spec("git *").key());
     }
@@ -234,12 +412,11 @@ mod tests {
     }
 
     #[test]
-    fn metacharacters_never_match_an_allow() {
+    fn every_simple_command_must_match_an_allow() {
         for command in [
             "git status; rm -rf /",
             "git status && curl http://x",
             "git log | sh",
-            "git log > /etc/passwd",
             "git $(rm -rf /)",
             "git commit -m \"$(id)\"",
             "git `id`",
@@ -252,15 +429,19 @@ mod tests {
             "python3 scripts/x.py; rm -rf /"
         ));
         assert!(allows("git:*", "git commit -m 'a; b'"));
+        assert!(allows("git:*", "git log | head -5 && git status"));
+        assert!(allows("git:*", "/usr/bin/git log"));
+        assert!(!allows("git:*", "./git log"));
+        assert!(!allows("git:*", "git log > /etc/x"));
     }
 
     #[test]
     fn unparseable_and_missing_commands_never_match_an_allow() {
         let s = spec("git:*");
-        assert_eq!(
+        assert!(matches!(
             s.verdict(&json!({"command": "git commit -m \"x"}), Effect::Allow),
-            Verdict::Unjudgeable(Why::Unparseable)
-        );
+            Verdict::Unjudgeable(Why::Shell(_))
+        ));
         assert_eq!(
             s.verdict(&json!({}), Effect::Allow),
             Verdict::Unjudgeable(Why::Missing("command".into()))
@@ -276,8 +457,14 @@ mod tests {
         assert!(denies("rm:*", "rm -rf /"));
         assert!(denies("rm:*", "ls | rm -rf x"));
         assert!(denies("rm:*", "ls && FOO=1 rm -rf x"));
-        assert!(denies("rm:*", "echo $(ls)"));
+        assert!(denies("rm:*", "echo $(rm x)"));
         assert!(denies("rm:*", "echo 'x"));
+        assert!(denies("rm:*", "sh -c 'rm x'"));
+        assert!(denies("rm:*", "/bin/rm x"));
+        assert!(denies("git push:*", "git -C . push"));
+        assert!(denies("git push:*", "git $x"));
+        assert!(!denies("git push:*", "git log $x"));
+        assert!(!denies("rm:*", "echo $(ls)"));
         assert!(!denies("rm:*", "ls -la | wc -l"));
         assert!(!denies("rm:*", "echo rm"));
     }

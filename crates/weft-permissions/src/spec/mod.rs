@@ -11,11 +11,11 @@
 //! | `sessions_spawn` (`Agent`, `Task`) | agent names, comma-separated | `agent` / `subagent_type` |
 //! | anything else | `param:value` | `param` |
 //!
-//! **When the input cannot be judged** (a missing field, an unclosed quote, a command with shell
-//! metacharacters, a path that climbs out of its directory, a URL without a host) a scoped
-//! allow does not match and a scoped deny does: the gate fails closed either way.
+//! **When the input cannot be judged** (a missing field, a command the shell analyser cannot see
+//! through, a path that climbs out of its directory, a URL without a host) a scoped allow does
+//! not match and a scoped deny does: the gate fails closed either way.
 
-mod command;
+pub(crate) mod command;
 mod domain;
 mod field;
 mod path;
@@ -57,10 +57,8 @@ pub(crate) enum Why {
     Missing(String),
     /// The field is not a string, number or boolean.
     NotScalar(String),
-    /// The command contains this shell metacharacter.
-    Metachar(&'static str),
-    /// The command has an unclosed quote.
-    Unparseable,
+    /// The shell analyser cannot judge the command (the text says why).
+    Shell(String),
     /// The path climbs above its starting directory.
     Climbs(String),
     /// Absolute path against a relative rule or the reverse, with no working directory.
@@ -78,8 +76,7 @@ impl Why {
         match self {
             Why::Missing(key) => format!("the call has no `{key}`"),
             Why::NotScalar(key) => format!("the call's `{key}` is not a string"),
-            Why::Metachar(meta) => format!("the command contains `{meta}`"),
-            Why::Unparseable => "the command has an unclosed quote".to_owned(),
+            Why::Shell(why) => why.clone(),
             Why::Climbs(path) => format!("the path `{path}` climbs above its starting directory"),
             Why::Anchor(path) => format!(
                 "the path `{path}` cannot be compared with the rule (one is absolute, the other relative, and no working directory is known)"
@@ -89,11 +86,6 @@ impl Why {
             }
             Why::BadUrl(url) => format!("the URL `{url}` has no host that can be checked"),
         }
-    }
-
-    /// True for a shell metacharacter (the reason then explains the rule).
-    pub(crate) fn is_metachar(&self) -> bool {
-        matches!(self, Why::Metachar(_))
     }
 }
 

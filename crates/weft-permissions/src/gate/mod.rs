@@ -2,22 +2,41 @@
 //!
 //! A gate is a stack of [`Policy`] layers (the session or agent, the composed skills, the parent's
 //! ceiling, background mode...). A call is allowed only when no layer denies it and every layer
-//! that declares an allow set permits it, so adding a layer can only take tools away.
+//! that declares an allow set permits it, so adding a layer can only take tools away. An
+//! `exec_shell` call under scoped `Bash(...)` patterns can also need approval (see `shell.rs`):
+//! deny beats ask beats allow, in one layer and across layers.
+
+mod explain;
+mod reason;
+pub(crate) mod shell;
 
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
 use serde_json::Value;
 
+pub use explain::{CommandRulings, Explanation};
+
 use crate::name::{BUILTIN_TOOLS, ToolName};
-use crate::spec::Verdict;
-use crate::{Effect, Origin, PatternSet, Policy, ToolPattern};
+use crate::shell::{CommandAnalysis, ShellContext};
+use crate::spec::Why;
+
+use crate::{Effect, PatternSet, Policy};
+pub(crate) use reason::list;
+use reason::{deny_reason, not_allowed_reason, unjudgeable_allow, unjudgeable_deny};
 
 /// The outcome of a gate check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
     /// The call may run.
     Allowed,
+    /// The call may run only if someone approves it: the patterns cannot pre-approve it (a
+    /// part of the command cannot be analysed, or it uses an option that runs other programs
+    /// or writes outside the project).
+    Ask {
+        /// E.g. ``ask: `git -c` can run other programs, in `git -c x=y log` ``.
+        reason: String,
+    },
     /// The call must not run; `reason` names the rule and where it came from.
     Denied {
         /// E.g. ``denied: `write` is forbidden by skill 'opencode-implementer'``.
@@ -31,11 +50,21 @@ impl Decision {
         matches!(self, Decision::Allowed)
     }
 
-    /// The denial reason, if denied.
+    /// True for [`Decision::Ask`].
+    pub fn is_ask(&self) -> bool {
+        matches!(self, Decision::Ask { .. })
+    }
+
+    /// True for [`Decision::Denied`].
+    pub fn is_denied(&self) -> bool {
+        matches!(self, Decision::Denied { .. })
+    }
+
+    /// The reason (`ask: ...` or `denied: ...`), unless allowed.
     pub fn reason(&self) -> Option<&str> {
         match self {
             Decision::Allowed => None,
-            Decision::Denied { reason } => Some(reason),
+            Decision::Ask { reason } | Decision::Denied { reason } => Some(reason),
         }
     }
 }
@@ -44,7 +73,7 @@ impl fmt::Display for Decision {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Decision::Allowed => f.write_str("allowed"),
-            Decision::Denied { reason } => f.write_str(reason),
+            Decision::Ask { reason } | Decision::Denied { reason } => f.write_str(reason),
         }
     }
 }
@@ -59,9 +88,14 @@ impl fmt::Display for Decision {
 /// let gate = ToolGate::new([skill]);
 /// assert!(gate.check("Read", &json!({"path": "README.md"})).is_allowed());
 /// assert!(gate.check("exec_shell", &json!({"command": "git status"})).is_allowed());
+/// assert!(gate.check("exec_shell", &json!({"command": "git log | head -5"})).is_allowed());
 /// assert_eq!(
 ///     gate.check("exec_shell", &json!({"command": "git status; rm -rf /"})).reason(),
-///     Some("denied: the command contains `;` (shell metacharacters are not allowed under `Bash(git:*)` from skill 'git-helper')"),
+///     Some("denied: `rm -rf /` matches none of the allowed `Bash(git:*)` from skill 'git-helper'"),
+/// );
+/// assert_eq!(
+///     gate.check("exec_shell", &json!({"command": "git -c core.pager=sh log"})).reason(),
+///     Some("ask: `git -c` can run other programs, in `git -c core.pager=sh log`"),
 /// );
 /// assert_eq!(gate.visible_tools(&["read_file", "exec_shell", "write_file"]), ["read_file", "exec_shell"]);
 ///
@@ -77,6 +111,8 @@ pub struct ToolGate {
     /// apply, every allow set has an unscoped pattern for them). Built-ins and every tool a
     /// layer names are examined when the gate is built; other tools take the full path.
     always: Vec<(u64, Box<str>)>,
+    /// Where shell commands run (for writes outside the project).
+    shell: ShellContext,
 }
 
 impl ToolGate {
@@ -112,7 +148,23 @@ impl ToolGate {
             }
         }
         always.sort();
-        Self { layers, always }
+        Self {
+            layers,
+            always,
+            shell: ShellContext::new(),
+        }
+    }
+
+    /// Sets where shell commands run: the project root (and working directory) the analyser
+    /// compares redirections and written paths with.
+    pub fn with_shell_context(mut self, ctx: ShellContext) -> Self {
+        self.shell = ctx;
+        self
+    }
+
+    /// Where shell commands run.
+    pub fn shell_context(&self) -> &ShellContext {
+        &self.shell
     }
 
     /// A gate of shared layers without the fast-path index (for one-off questions).
@@ -120,6 +172,7 @@ impl ToolGate {
         Self {
             layers,
             always: Vec::new(),
+            shell: ShellContext::new(),
         }
     }
 
@@ -140,9 +193,10 @@ impl ToolGate {
 
     /// Adds a layer (it can only take tools away).
     pub fn with_layer(self, policy: Policy) -> Self {
+        let shell = self.shell;
         let mut layers = self.layers;
         layers.push(Arc::new(policy));
-        Self::from_shared(layers)
+        Self::from_shared(layers).with_shell_context(shell)
     }
 
     /// A gate that allows only what both gates allow: a child's layers within its parent's
@@ -154,7 +208,12 @@ impl ToolGate {
                 layers.push(Arc::clone(layer));
             }
         }
-        ToolGate::from_shared(layers)
+        let shell = if self.shell.project_root().is_some() {
+            self.shell.clone()
+        } else {
+            other.shell.clone()
+        };
+        ToolGate::from_shared(layers).with_shell_context(shell)
     }
 
     /// The layers, in order.
@@ -162,13 +221,20 @@ impl ToolGate {
         self.layers.iter().map(|l| &**l)
     }
 
-    /// Checks one call. Deny beats allow in every layer and across layers.
+    /// Checks one call. Deny beats ask beats allow, in every layer and across layers.
     pub fn check(&self, tool: &str, input: &Value) -> Decision {
         let name = ToolName::new(tool);
         if self.always_allowed(&name) {
             return Decision::Allowed;
         }
-        check_named(&self.layers, &name, input)
+        check_named(&self.layers, &name, input, &self.shell)
+    }
+
+    /// Checks one call and says how each rule saw it: for an `exec_shell` call, the simple
+    /// commands found and, for each, what every layer's patterns say (what
+    /// `weft skills check-tool -v` prints).
+    pub fn explain(&self, tool: &str, input: &Value) -> Explanation {
+        explain::explain(self, tool, input)
     }
 
     /// True when the tool should be offered to the model: some call of it could be allowed
@@ -195,29 +261,80 @@ impl ToolGate {
 
 /// Checks a call against layers (anything that dereferences to a policy).
 pub(crate) fn check_layers<P: AsRef<Policy>>(layers: &[P], tool: &str, input: &Value) -> Decision {
-    check_named(layers, &ToolName::new(tool), input)
+    check_named(layers, &ToolName::new(tool), input, &ShellContext::new())
 }
 
-fn check_named<P: AsRef<Policy>>(layers: &[P], name: &ToolName<'_>, input: &Value) -> Decision {
+/// The analysis of a shell call, made at most once per check.
+struct LazyAnalysis<'a> {
+    input: &'a Value,
+    ctx: &'a ShellContext,
+    result: Option<Result<CommandAnalysis, Why>>,
+}
+
+impl LazyAnalysis<'_> {
+    fn get(&mut self) -> &Result<CommandAnalysis, Why> {
+        let (input, ctx) = (self.input, self.ctx);
+        self.result
+            .get_or_insert_with(|| shell::analyse_call(input, ctx))
+    }
+}
+
+fn check_named<P: AsRef<Policy>>(
+    layers: &[P],
+    name: &ToolName<'_>,
+    input: &Value,
+    ctx: &ShellContext,
+) -> Decision {
+    let is_shell = *name.canonical == *shell::SHELL_TOOL;
+    let mut analysis = LazyAnalysis {
+        input,
+        ctx,
+        result: None,
+    };
     for layer in layers {
         let deny = layer.as_ref().deny();
-        if let Some(index) = deny.deny_hit(name, input) {
+        if is_shell && deny.name_hit(name, Effect::Deny).is_none() && deny.has_scoped(name) {
+            let reason = match analysis.get() {
+                Err(why) => Some(unjudgeable_deny(deny, name, why)),
+                Ok(analysis) => shell::deny_reason(deny, name, analysis),
+            };
+            if let Some(reason) = reason {
+                return Decision::Denied { reason };
+            }
+        } else if let Some(index) = deny.deny_hit(name, input) {
             return Decision::Denied {
                 reason: deny_reason(name, deny, index, input),
             };
         }
     }
+    let mut ask = None;
     for layer in layers {
         let layer = layer.as_ref();
-        if let Some(allow) = layer.allow()
-            && !allow.permits(name, input)
-        {
+        let Some(allow) = layer.allow() else {
+            continue;
+        };
+        if is_shell && allow.name_hit(name, Effect::Allow).is_none() && allow.has_scoped(name) {
+            let verdict = match analysis.get() {
+                Err(why) => shell::LayerVerdict::Denied(unjudgeable_allow(allow, name, why)),
+                Ok(analysis) => shell::allow_verdict(allow, name, analysis),
+            };
+            match verdict {
+                shell::LayerVerdict::Allowed(_) => {}
+                shell::LayerVerdict::Ask(reason) => {
+                    ask.get_or_insert(reason);
+                }
+                shell::LayerVerdict::Denied(reason) => return Decision::Denied { reason },
+            }
+        } else if !allow.permits(name, input) {
             return Decision::Denied {
                 reason: not_allowed_reason(name, layer, allow, input),
             };
         }
     }
-    Decision::Allowed
+    match ask {
+        Some(reason) => Decision::Ask { reason },
+        None => Decision::Allowed,
+    }
 }
 
 impl AsRef<Policy> for Policy {
@@ -226,117 +343,12 @@ impl AsRef<Policy> for Policy {
     }
 }
 
-/// Why a deny pattern applies.
-fn deny_reason(name: &ToolName<'_>, deny: &PatternSet, index: usize, input: &Value) -> String {
-    let (pattern, origin) = deny.entry(index);
-    let tool = name.given;
-    if !pattern.is_scoped() {
-        // The common denial, built without the formatting machinery.
-        let mut reason = String::with_capacity(64 + tool.len() + pattern.as_str().len());
-        reason.push_str("denied: `");
-        reason.push_str(tool);
-        reason.push_str("` is forbidden by ");
-        origin.push_to(&mut reason);
-        if pattern.as_str() != tool {
-            reason.push_str(" (rule `");
-            reason.push_str(pattern.as_str());
-            reason.push_str("`)");
-        }
-        return reason;
-    }
-    match pattern.verdict(input, Effect::Deny) {
-        Verdict::Unjudgeable(why) => format!(
-            "denied: {} (it cannot be checked against `{pattern}`, forbidden by {origin})",
-            why.describe()
-        ),
-        _ => format!(
-            "denied: `{tool}` {}matches `{pattern}`, forbidden by {origin}",
-            subject(pattern, input)
-        ),
-    }
-}
-
-/// Why no allow pattern applies.
-fn not_allowed_reason(
-    name: &ToolName<'_>,
-    layer: &Policy,
-    allow: &PatternSet,
-    input: &Value,
-) -> String {
-    let tool = name.given;
-    let scoped = allow.scoped_for(name);
-    if scoped.is_empty() {
-        let grantors = list(layer.grantors().map(Origin::to_string), "the policy");
-        let allowed = list(allow.iter().map(|(p, _)| p.to_string()), "none");
-        return format!(
-            "denied: `{tool}` is not in the tools allowed by {grantors} (allowed: {allowed})"
-        );
-    }
-    for &index in &scoped {
-        let (pattern, origin) = allow.entry(index);
-        if let Verdict::Unjudgeable(why) = pattern.verdict(input, Effect::Allow) {
-            return if why.is_metachar() {
-                format!(
-                    "denied: {} (shell metacharacters are not allowed under `{pattern}` from {origin})",
-                    why.describe()
-                )
-            } else {
-                format!(
-                    "denied: {} (needed to check `{pattern}` from {origin})",
-                    why.describe()
-                )
-            };
-        }
-    }
-    let (first, _) = allow.entry(scoped[0]);
-    let rules = list(
-        scoped.iter().map(|&i| {
-            let (pattern, origin) = allow.entry(i);
-            format!("`{pattern}` from {origin}")
-        }),
-        "none",
-    );
-    format!(
-        "denied: `{tool}` {}is outside the allowed {rules}",
-        subject(first, input)
-    )
-}
-
-/// "call `git push` " for a scoped pattern whose subject is known, else "".
-fn subject(pattern: &ToolPattern, input: &Value) -> String {
-    pattern
-        .specifier()
-        .and_then(|s| s.subject(input))
-        .map_or_else(String::new, |s| format!("call `{s}` "))
-}
-
-/// Items joined by ", " (at most 12, then "…"), or `empty`.
-fn list(items: impl Iterator<Item = String>, empty: &str) -> String {
-    const MAX: usize = 12;
-    let mut out = String::new();
-    for (i, item) in items.enumerate() {
-        if i == MAX {
-            out.push_str(", …");
-            break;
-        }
-        if i > 0 {
-            out.push_str(", ");
-        }
-        out.push_str(&item);
-    }
-    if out.is_empty() {
-        empty.to_owned()
-    } else {
-        out
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::PatternContext;
+    use crate::{Origin, PatternContext};
 
     fn skill(name: &str, allow: Option<&[&str]>, deny: &[&str]) -> Policy {
         Policy::from_lists(
@@ -398,15 +410,27 @@ mod tests {
                 "exec_shell",
                 json!({"command": "git status; rm -rf /"})
             ),
-            "denied: the command contains `;` (shell metacharacters are not allowed under `Bash(git:*)` from skill 'x')"
+            "denied: `rm -rf /` matches none of the allowed `Bash(git:*)` from skill 'x'"
         );
         assert_eq!(
-            reason(&gate, "exec_shell", json!({"command": "rm -rf /"})),
-            "denied: `exec_shell` call `rm -rf /` is outside the allowed `Bash(git:*)` from skill 'x'"
+            reason(
+                &gate,
+                "exec_shell",
+                json!({"command": "git log; git -C . push origin"})
+            ),
+            "denied: `git -C . push origin` matches `Bash(git push:*)`, forbidden by skill 'x'"
         );
         assert_eq!(
-            reason(&gate, "exec_shell", json!({"command": "git push origin"})),
-            "denied: `exec_shell` call `git push origin` matches `Bash(git push:*)`, forbidden by skill 'x'"
+            reason(&gate, "exec_shell", json!({"command": "sh -c 'git $x'"})),
+            "denied: `git $x` (in `sh -c`) could match `Bash(git push:*)` (`$x` may be an option of `git`), forbidden by skill 'x'"
+        );
+        assert_eq!(
+            reason(&gate, "exec_shell", json!({"command": "git log $x"})),
+            "ask: `$x` may expand to an option of `git` that runs programs or writes files, in `git log $x`"
+        );
+        assert_eq!(
+            reason(&gate, "exec_shell", json!({"command": "$CMD"})),
+            "denied: the program name `$CMD` is not literal, so the command could reach a program forbidden by `Bash(git push:*)` from skill 'x'"
         );
         assert_eq!(
             reason(&gate, "exec_shell", json!({})),

@@ -1,0 +1,149 @@
+//! Pre-approval: which calls run without asking (`permissions.allow`).
+//!
+//! Pre-approval is a knob of its own, apart from restriction (what may be called at all:
+//! `tools.allow` / `tools.deny`, skills' `allowed-tools`) and visibility (what the model is
+//! offered). It uses the same patterns and the same shell analyser as the gate's allow side:
+//! an `exec_shell` call is pre-approved only when every simple command matches a pattern (or
+//! is a read-only helper) and nothing is unanalysable or risky.
+
+use serde_json::Value;
+
+use crate::gate::shell::{self, LayerVerdict};
+use crate::name::ToolName;
+use crate::shell::ShellContext;
+use crate::{Effect, Origin, PatternContext, PatternSet, PolicyError};
+
+/// Compiled pre-approval patterns.
+///
+/// ```
+/// use serde_json::json;
+/// use weft_permissions::{Approval, Origin, PatternContext, PreApproval};
+///
+/// let approved = PreApproval::compile(
+///     ["Read", "Bash(git status:*)", "Bash(cargo test:*)"],
+///     &Origin::Session,
+///     &PatternContext::new(),
+/// )?;
+/// let bash = |c: &str| json!({ "command": c });
+/// assert!(approved.check("Read", &json!({"path": "x"})).is_pre_approved());
+/// assert!(approved.check("Bash", &bash("cargo test 2>&1 | tail")).is_pre_approved());
+/// assert_eq!(
+///     approved.check("Bash", &bash("git status && git push")),
+///     Approval::NotPreApproved {
+///         reason: "`git push` matches none of the allowed `Bash(git status:*)` from the session, `Bash(cargo test:*)` from the session".into(),
+///     },
+/// );
+/// # Ok::<(), weft_permissions::PolicyError>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PreApproval {
+    patterns: PatternSet,
+    shell: ShellContext,
+}
+
+/// Whether a call runs without asking.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Approval {
+    /// It does; `rule` names the patterns that approve it.
+    PreApproved {
+        /// E.g. "`Bash(git status:*)` from the session".
+        rule: String,
+    },
+    /// It needs approval; why.
+    NotPreApproved {
+        /// E.g. "`git -c` can run other programs, in `git -c x=y log`".
+        reason: String,
+    },
+}
+
+impl Approval {
+    /// True for [`Approval::PreApproved`].
+    pub fn is_pre_approved(&self) -> bool {
+        matches!(self, Approval::PreApproved { .. })
+    }
+}
+
+impl PreApproval {
+    /// Pre-approval by `patterns`.
+    pub fn new(patterns: PatternSet) -> Self {
+        Self {
+            patterns,
+            shell: ShellContext::new(),
+        }
+    }
+
+    /// Compiles `patterns` from `origin`; the project directory of `ctx` (else its working
+    /// directory) is where shell commands are taken to run.
+    pub fn compile<I>(
+        patterns: I,
+        origin: &Origin,
+        ctx: &PatternContext,
+    ) -> Result<Self, PolicyError>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        Ok(Self {
+            patterns: PatternSet::compile(patterns, origin, ctx)?,
+            shell: ShellContext::from_pattern_context(ctx),
+        })
+    }
+
+    /// Sets where shell commands run.
+    pub fn with_shell_context(mut self, ctx: ShellContext) -> Self {
+        self.shell = ctx;
+        self
+    }
+
+    /// The patterns.
+    pub fn patterns(&self) -> &PatternSet {
+        &self.patterns
+    }
+
+    /// Says whether the call runs without asking.
+    pub fn check(&self, tool: &str, input: &Value) -> Approval {
+        let name = ToolName::new(tool);
+        let set = &self.patterns;
+        if let Some(i) = set.name_hit(&name, Effect::Allow) {
+            return approved(set, &[i]);
+        }
+        if *name.canonical == *shell::SHELL_TOOL && set.has_scoped(&name) {
+            let analysis = match shell::analyse_call(input, &self.shell) {
+                Ok(analysis) => analysis,
+                Err(why) => return not_approved(why.describe()),
+            };
+            return match shell::allow_verdict(set, &name, &analysis) {
+                LayerVerdict::Allowed(used) if used.is_empty() => Approval::PreApproved {
+                    rule: "read-only helpers".to_owned(),
+                },
+                LayerVerdict::Allowed(used) => approved(set, &used),
+                LayerVerdict::Ask(reason) => {
+                    not_approved(reason.trim_start_matches("ask: ").to_owned())
+                }
+                LayerVerdict::Denied(reason) => {
+                    not_approved(reason.trim_start_matches("denied: ").to_owned())
+                }
+            };
+        }
+        let scoped = set.scoped_for(&name);
+        match scoped
+            .iter()
+            .find(|&&i| set.entry(i).0.applies_to_input(input, Effect::Allow))
+        {
+            Some(&i) => approved(set, &[i]),
+            None => not_approved(format!(
+                "no pre-approval pattern matches this `{tool}` call"
+            )),
+        }
+    }
+}
+
+fn approved(set: &PatternSet, indices: &[usize]) -> Approval {
+    Approval::PreApproved {
+        rule: shell::rules(set, indices),
+    }
+}
+
+fn not_approved(reason: String) -> Approval {
+    Approval::NotPreApproved { reason }
+}

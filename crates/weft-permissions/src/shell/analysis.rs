@@ -1,0 +1,323 @@
+//! The result of analysing a command: its simple commands, what could not be analysed, and
+//! the risky things found.
+
+use std::fmt;
+
+use super::word::Word;
+
+/// Where a simple command was found, from the outside in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Context {
+    /// `( ... )`.
+    Subshell,
+    /// `$( ... )` or backquotes.
+    CommandSubstitution,
+    /// `<( ... )` or `>( ... )`.
+    ProcessSubstitution,
+    /// The command string of `sh -c` (or `bash -lc`, `zsh -c`...).
+    ShellString {
+        /// The shell's name (`bash`).
+        shell: String,
+    },
+    /// The commands a shell reads from a heredoc or here-string (`bash <<'EOF'`).
+    ShellInput {
+        /// The shell's name.
+        shell: String,
+    },
+    /// The arguments of `eval`.
+    Eval,
+    /// The body of a function defined in the command.
+    FunctionBody {
+        /// The function's name.
+        name: String,
+    },
+    /// The value of an `alias` definition.
+    Alias,
+    /// The handler of a `trap`.
+    Trap,
+    /// The command `xargs` runs.
+    Xargs,
+    /// The command of `find -exec` (or `-execdir`, `-ok`, `-okdir`).
+    FindExec,
+}
+
+impl fmt::Display for Context {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Context::Subshell => f.write_str("a subshell"),
+            Context::CommandSubstitution => f.write_str("`$(...)`"),
+            Context::ProcessSubstitution => f.write_str("`<(...)`"),
+            Context::ShellString { shell } => write!(f, "`{shell} -c`"),
+            Context::ShellInput { shell } => write!(f, "the input of `{shell}`"),
+            Context::Eval => f.write_str("`eval`"),
+            Context::FunctionBody { name } => write!(f, "function `{name}`"),
+            Context::Alias => f.write_str("`alias`"),
+            Context::Trap => f.write_str("`trap`"),
+            Context::Xargs => f.write_str("`xargs`"),
+            Context::FindExec => f.write_str("`find -exec`"),
+        }
+    }
+}
+
+/// What kind of simple command this is, beyond running its program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A program with arguments.
+    Plain,
+    /// `sh -c STRING`, `eval ...`, `trap`, `alias`: the string it runs was analysed, and its
+    /// commands are in the analysis.
+    Runner,
+    /// A call of a function defined in the same command (its body is in the analysis).
+    FunctionCall,
+}
+
+/// One simple command: a program and its arguments, found anywhere in the command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimpleCommand {
+    /// The words from the outermost program on (assignments excluded).
+    pub(crate) words: Vec<Word>,
+    /// The index in `words` of each program: the wrappers, then the program itself (last).
+    pub(crate) levels: Vec<usize>,
+    pub(crate) assignments: Vec<Word>,
+    pub(crate) context: Vec<Context>,
+    /// `xargs` appends arguments read from its input.
+    pub(crate) appended_args: bool,
+    pub(crate) kind: Kind,
+    /// The read-only helper rules accept it (see `helpers.rs`).
+    pub(crate) read_only: bool,
+    /// The wrapper level that runs the rest as another user (`sudo`, `doas`), if any.
+    pub(crate) privileged: Option<usize>,
+}
+
+impl SimpleCommand {
+    /// The program's name: the basename of the innermost program word (`/bin/rm` is `rm`).
+    pub fn program(&self) -> &str {
+        basename(self.program_word().text())
+    }
+
+    /// The innermost program word, as written.
+    pub fn program_word(&self) -> &Word {
+        &self.words[self.program_index()]
+    }
+
+    fn program_index(&self) -> usize {
+        self.levels.last().copied().unwrap_or(0)
+    }
+
+    /// The program's arguments (after quote removal).
+    pub fn args(&self) -> &[Word] {
+        &self.words[self.program_index() + 1..]
+    }
+
+    /// Every word from the outermost program on: wrappers, their options, the program, its
+    /// arguments.
+    pub fn words(&self) -> &[Word] {
+        &self.words
+    }
+
+    /// The wrappers the program runs under, outermost first (`["sudo", "env"]`).
+    pub fn wrappers(&self) -> Vec<&str> {
+        let inner = self.levels.len().saturating_sub(1);
+        self.levels[..inner]
+            .iter()
+            .map(|&i| basename(self.words[i].text()))
+            .collect()
+    }
+
+    /// The `NAME=value` words before the command.
+    pub fn assignments(&self) -> &[Word] {
+        &self.assignments
+    }
+
+    /// Where the command was found, outermost first (empty at the top level).
+    pub fn context(&self) -> &[Context] {
+        &self.context
+    }
+
+    /// True when `xargs` appends arguments read from its input.
+    pub fn appends_input_arguments(&self) -> bool {
+        self.appended_args
+    }
+
+    /// True for `sh -c`, `eval`, `trap` and `alias`, whose strings were analysed as commands.
+    pub fn runs_analysed_string(&self) -> bool {
+        self.kind == Kind::Runner
+    }
+
+    /// True for a call of a function the same command defines.
+    pub fn calls_defined_function(&self) -> bool {
+        self.kind == Kind::FunctionCall
+    }
+
+    /// True when the command is a read-only helper (`head`, `wc`, `grep`...) used read-only.
+    pub fn is_read_only_helper(&self) -> bool {
+        self.read_only
+    }
+
+    /// The number of program levels: wrappers, then the program.
+    pub(crate) fn level_count(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// The words of one level: its program word, then everything after it.
+    pub(crate) fn level(&self, level: usize) -> &[Word] {
+        let start = self.levels.get(level).copied().unwrap_or(0);
+        &self.words[start..]
+    }
+
+    /// `` `git log` `` plus where it was found: "`rm x` (in `sh -c`)".
+    pub(crate) fn describe(&self) -> String {
+        let mut out = format!("`{}`", super::shorten(&self.to_string()));
+        if let Some(inner) = self.context.last() {
+            out.push_str(&format!(" (in {inner})"));
+        }
+        out
+    }
+}
+
+impl fmt::Display for SimpleCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for a in &self.assignments {
+            write!(f, "{} ", display_word(a))?;
+        }
+        f.write_str(&join_words(&self.words))
+    }
+}
+
+/// Words joined by spaces, quoted where needed.
+pub(crate) fn join_words(words: &[Word]) -> String {
+    let mut out = String::new();
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(&display_word(w));
+    }
+    out
+}
+
+fn display_word(word: &Word) -> std::borrow::Cow<'_, str> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=@%+,^{}".contains(c);
+    if word.is_literal() && (word.text().is_empty() || !word.text().chars().all(plain)) {
+        shell_words::quote(word.text())
+    } else {
+        std::borrow::Cow::Borrowed(word.text())
+    }
+}
+
+/// The part of a path after its last `/`.
+pub(crate) fn basename(path: &str) -> &str {
+    match path.trim_end_matches('/').rsplit_once('/') {
+        Some((_, base)) => base,
+        None => path,
+    }
+}
+
+/// A part of the command the analyser cannot see through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unanalysable {
+    reason: String,
+    context: Vec<Context>,
+}
+
+impl Unanalysable {
+    pub(crate) fn new(reason: String, context: Vec<Context>) -> Self {
+        Self { reason, context }
+    }
+
+    /// Why, e.g. "the program name `$CMD` is not literal".
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// Where it was found, outermost first.
+    pub fn context(&self) -> &[Context] {
+        &self.context
+    }
+}
+
+impl fmt::Display for Unanalysable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)?;
+        if let Some(inner) = self.context.last() {
+            write!(f, " (in {inner})")?;
+        }
+        Ok(())
+    }
+}
+
+/// Something a pattern never pre-approves: an option that runs other programs or writes
+/// arbitrary files, a write outside the project, an environment variable that changes what
+/// a program runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Risk {
+    pub(crate) command: Option<usize>,
+    reason: String,
+}
+
+impl Risk {
+    pub(crate) fn new(command: Option<usize>, reason: String) -> Self {
+        Self { command, reason }
+    }
+
+    /// The index of the simple command it belongs to (`None`: a redirection of a compound
+    /// command, or a bare assignment).
+    pub fn command_index(&self) -> Option<usize> {
+        self.command
+    }
+
+    /// Why, e.g. "`git -c` can run other programs".
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl fmt::Display for Risk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+/// Everything the analyser found in one command.
+///
+/// ```
+/// use weft_permissions::{ShellContext, analyse_command};
+///
+/// let analysis = analyse_command("git -C sub log --oneline | head -5", &ShellContext::new());
+/// let programs: Vec<&str> = analysis.commands().iter().map(|c| c.program()).collect();
+/// assert_eq!(programs, ["git", "head"]);
+/// assert!(analysis.is_fully_analysed());
+///
+/// let analysis = analyse_command("sh -c 'rm -rf build' && $CMD", &ShellContext::new());
+/// assert_eq!(analysis.commands()[1].program(), "rm");
+/// assert_eq!(analysis.unanalysable()[0].reason(), "the program name `$CMD` is not literal");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommandAnalysis {
+    pub(crate) commands: Vec<SimpleCommand>,
+    pub(crate) unanalysable: Vec<Unanalysable>,
+    pub(crate) risks: Vec<Risk>,
+}
+
+impl CommandAnalysis {
+    /// The simple commands, in the order they were found.
+    pub fn commands(&self) -> &[SimpleCommand] {
+        &self.commands
+    }
+
+    /// The parts that could not be analysed.
+    pub fn unanalysable(&self) -> &[Unanalysable] {
+        &self.unanalysable
+    }
+
+    /// The risky things found.
+    pub fn risks(&self) -> &[Risk] {
+        &self.risks
+    }
+
+    /// True when nothing is unanalysable.
+    pub fn is_fully_analysed(&self) -> bool {
+        self.unanalysable.is_empty()
+    }
+}

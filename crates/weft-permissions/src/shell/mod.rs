@@ -1,0 +1,265 @@
+//! The shell-command analyser behind `Bash(...)` patterns.
+//!
+//! A command is parsed the way bash parses it (lists, pipelines, subshells, groups, `if`,
+//! `for`, `while`, `case`, functions, command and process substitution, heredocs, quoting of
+//! every kind) into [`SimpleCommand`]s. Wrappers are looked through (`env`, `command`,
+//! `builtin`, `exec`, `nice`, `nohup`, `timeout`, `time`, `sudo`, `doas`, `xargs`, `stdbuf`,
+//! `setsid`, `ionice`, `busybox`), the strings of `sh -c` / `bash -lc` / `eval` / `trap` /
+//! `alias` and the commands of `find -exec` are analysed as commands too, and program paths
+//! are compared by their basename (`/bin/rm` is `rm`).
+//!
+//! What cannot be seen through is reported, never guessed: a program name that is not literal
+//! (`$CMD`, `$(echo rm)`), a non-literal `sh -c` string, a syntax error, arithmetic on variables
+//! (an array subscript in a variable runs a command when evaluated). Risky things are reported
+//! too: options that run other programs or write files (`git -c`, `find -exec`, `sed -i`,
+//! `tar --to-command`, `rsync -e`...), writes outside the project, environment variables such
+//! as `LD_PRELOAD=` or `GIT_SSH_COMMAND=`.
+//!
+//! The parser is written for this job (see `docs/PERMISSIONS.md` for why no grammar crate was
+//! adequate): it allocates only for the words it keeps, nests at most 32 levels, and reads at
+//! most 64 KiB.
+
+mod analysis;
+mod compound;
+mod environment;
+mod globals;
+mod helpers;
+mod lex;
+mod option_table;
+mod parse;
+mod paths;
+mod risky;
+mod runners;
+mod scripts;
+mod walk;
+mod word;
+mod wrappers;
+
+pub use analysis::{CommandAnalysis, Context, Risk, SimpleCommand, Unanalysable};
+pub use helpers::{Helper, READ_ONLY_HELPERS};
+pub use paths::ShellContext;
+pub use word::Word;
+
+pub(crate) use analysis::{Kind, basename};
+pub(crate) use globals::match_args;
+
+/// The names of the wrappers the analyser looks through, in table order.
+pub fn wrapper_names() -> impl Iterator<Item = &'static str> {
+    wrappers::WRAPPERS.iter().map(|w| w.name)
+}
+
+/// Analyses a shell command: its simple commands, the parts that cannot be analysed, and the
+/// risky things in it. Never fails and never panics: whatever cannot be parsed is reported
+/// in [`CommandAnalysis::unanalysable`].
+///
+/// ```
+/// use weft_permissions::{ShellContext, analyse_command};
+///
+/// let analysis = analyse_command("env -i PATH=/x /bin/rm -rf build", &ShellContext::new());
+/// let rm = &analysis.commands()[0];
+/// assert_eq!(rm.program(), "rm");
+/// assert_eq!(rm.wrappers(), ["env"]);
+/// assert_eq!(analysis.risks()[0].reason(), "`PATH=` changes what programs run or load");
+/// ```
+pub fn analyse_command(command: &str, ctx: &ShellContext) -> CommandAnalysis {
+    walk::analyse(command, ctx)
+}
+
+/// At most 120 characters of `text`, on one line.
+pub(crate) fn shorten(text: &str) -> String {
+    crate::spec::shorten(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(program, args, context)` of every simple command, and the unanalysable reasons.
+    fn found(command: &str) -> (Vec<String>, Vec<String>) {
+        let analysis = analyse_command(command, &ShellContext::new());
+        let commands = analysis
+            .commands()
+            .iter()
+            .map(|c| {
+                let args: Vec<&str> = c.args().iter().map(Word::text).collect();
+                let context: Vec<String> = c.context().iter().map(ToString::to_string).collect();
+                format!("{} [{}] {}", c.program(), args.join(","), context.join(">"))
+                    .trim_end()
+                    .to_owned()
+            })
+            .collect();
+        let parts = analysis
+            .unanalysable()
+            .iter()
+            .map(|u| u.reason().to_owned())
+            .collect();
+        (commands, parts)
+    }
+
+    fn commands(command: &str) -> Vec<String> {
+        let (commands, parts) = found(command);
+        assert!(parts.is_empty(), "{command:?}: {parts:?}");
+        commands
+    }
+
+    #[test]
+    fn quoting_is_removed() {
+        assert_eq!(commands("r''m \"-r\"f x\\ y"), ["rm [-rf,x y]"]);
+        assert_eq!(
+            commands("$'\\x72\\155' $'a\\tb' $'x\\0yz'"),
+            ["rm [a\tb,x]"]
+        );
+        assert_eq!(commands("echo \"a \\\"b\\\" \\$c\""), ["echo [a \"b\" $c]"]);
+        assert_eq!(commands("echo a\\\nb"), ["echo [ab]"]);
+        assert_eq!(commands("echo a#b # c"), ["echo [a#b]"]);
+    }
+
+    #[test]
+    fn heredocs_are_read_after_the_line() {
+        assert_eq!(
+            commands("cat <<-EOF | grep x\n\tline $(id)\n\tEOF\nls"),
+            ["cat []", "grep [x]", "id [] `$(...)`", "ls []"]
+        );
+        assert_eq!(
+            commands("cat <<'A' <<B\n$(no)\nA\n`yes`\nB\n"),
+            ["cat []", "yes [] `$(...)`"]
+        );
+        assert_eq!(
+            commands("cat <<< \"$(here)\""),
+            ["here [] `$(...)`", "cat []"]
+        );
+    }
+
+    #[test]
+    fn compound_commands_are_walked() {
+        assert_eq!(
+            commands("for f in $(ls); do wc -l \"$f\"; done"),
+            ["ls [] `$(...)`", "wc [-l,$f]"]
+        );
+        assert_eq!(
+            commands("case $x in a|b) one;; (c) two;;& *) three;& esac"),
+            ["one []", "two []", "three []"]
+        );
+        assert_eq!(
+            commands("while read l; do echo $l; done < in.txt"),
+            ["read [l]", "echo [$l]"]
+        );
+        assert_eq!(
+            commands("if a; then b; elif c; then d; else e; fi"),
+            ["a []", "b []", "c []", "d []", "e []"]
+        );
+        assert_eq!(
+            commands("[[ $x =~ ^(a|b)$ && -f y ]] || z"),
+            ["[[ [$x,=~,^(a|b)$,-f,y]", "z []"]
+        );
+        assert_eq!(commands("coproc w { a; }"), ["a []"]);
+        assert_eq!(
+            commands("function f() { g; }\nf"),
+            ["g [] function `f`", "f []"]
+        );
+        assert_eq!(commands("a=(1 $(b) 3) c"), ["b [] `$(...)`", "c []"]);
+    }
+
+    #[test]
+    fn strings_run_as_commands_are_analysed() {
+        assert_eq!(
+            commands("xargs -0 sh -c 'rm \"$1\"' _"),
+            ["sh [-c,rm \"$1\",_]", "rm [$1] `sh -c`"]
+        );
+        assert_eq!(
+            commands("trap 'cleanup x' EXIT; alias ll='ls -l'"),
+            [
+                "trap [cleanup x,EXIT]",
+                "alias [ll=ls -l]",
+                "cleanup [x] `trap`",
+                "ls [-l] `alias`"
+            ]
+        );
+        assert_eq!(
+            commands("find . -name x -exec grep -l y {} +"),
+            [
+                "find [.,-name,x,-exec,grep,-l,y,{},+]",
+                "grep [-l,y,{}] `find -exec`"
+            ]
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_analysed_is_reported() {
+        for (command, reason) in [
+            ("$CMD x", "the program name `$CMD` is not literal"),
+            (
+                "sh -c \"$X\"",
+                "the string `sh -c` runs (`$X`) is not literal",
+            ),
+            ("eval $X", "the string `eval` runs (`$X`) is not literal"),
+            ("cat x | bash", "`bash` reads commands from its input"),
+            (
+                "echo $((x))",
+                "arithmetic on variables can run commands (through array subscripts)",
+            ),
+            (
+                "echo ${!x}",
+                "indirect expansion `${!...}` can run commands (through array subscripts)",
+            ),
+            (
+                "echo ${a[$i]}",
+                "array subscripts are evaluated as arithmetic and can run commands",
+            ),
+            (
+                "echo ${x@P}",
+                "the `@P` operator expands a value as a prompt, which can run commands",
+            ),
+            (
+                "let x=y+1",
+                "`let`: arithmetic on variables can run commands (through array subscripts)",
+            ),
+            (
+                "printf -v 'a[$i]' x",
+                "`printf`: array subscripts are evaluated as arithmetic and can run commands",
+            ),
+            ("env -S 'rm x'", "`env -S` builds its command from a string"),
+            ("sudo --bogus x", "unknown option `--bogus` of `sudo`"),
+            (
+                "echo @(a|b)",
+                "the command cannot be parsed: extended globs `?(...)` are not analysed",
+            ),
+            (
+                "echo \"x",
+                "the command cannot be parsed: unclosed double quote",
+            ),
+            (
+                "if x; then y",
+                "the command cannot be parsed: `fi` expected at byte 12",
+            ),
+            (
+                "a )",
+                "the command cannot be parsed: unexpected `)` at byte 2",
+            ),
+        ] {
+            let (_, parts) = found(command);
+            assert_eq!(
+                parts.first().map(String::as_str),
+                Some(reason),
+                "{command:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn wrappers_are_recorded() {
+        let analysis = analyse_command(
+            "sudo -u x nice -n 5 /usr/bin/git -C s log",
+            &ShellContext::new(),
+        );
+        let git = &analysis.commands()[0];
+        assert_eq!(git.program(), "git");
+        assert_eq!(git.wrappers(), ["sudo", "nice"]);
+        assert_eq!(git.program_word().text(), "/usr/bin/git");
+        assert_eq!(git.to_string(), "sudo -u x nice -n 5 /usr/bin/git -C s log");
+        assert!(
+            analyse_command("ls | xargs rm", &ShellContext::new()).commands()[1]
+                .appends_input_arguments()
+        );
+    }
+}

@@ -1,0 +1,595 @@
+//! The grammar: lists, pipelines, compound commands, redirections and heredocs, into the raw
+//! simple commands the walk then unwraps (see `walk.rs`).
+//!
+//! A recursive-descent parser over the bytes of the command, close to bash's own grammar.
+//! Anything it does not understand is a syntax error, and the caller marks the command as
+//! unanalysable: the parser never guesses.
+
+use super::analysis::{Context, Unanalysable};
+use super::word::Word;
+
+/// How deep subshells, groups, substitutions and `sh -c` strings may nest.
+pub(crate) const MAX_DEPTH: usize = 32;
+
+/// A syntax error (or a construct the analyser refuses), with its reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Syntax(pub(crate) String);
+
+pub(crate) type R<T> = Result<T, Syntax>;
+
+pub(crate) fn syntax(reason: impl Into<String>) -> Syntax {
+    Syntax(reason.into())
+}
+
+/// What a redirection does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RedirectKind {
+    /// `<` (and `<&word` with a file).
+    Read,
+    /// `>`, `>>`, `>|`, `<>`, `&>`, `&>>`, `>&file`.
+    Write,
+    /// `2>&1`, `>&-`: file descriptors only.
+    Duplicate,
+    /// `<<` / `<<-`, with the body's index in [`Sink::heredocs`].
+    Heredoc(usize),
+    /// `<<<word`.
+    HereString,
+}
+
+/// One redirection of a command.
+#[derive(Debug, Clone)]
+pub(crate) struct Redirect {
+    pub(crate) kind: RedirectKind,
+    pub(crate) target: Word,
+}
+
+/// A simple command as parsed: its words (assignments first) and redirections.
+#[derive(Debug, Clone)]
+pub(crate) struct RawCommand {
+    pub(crate) words: Vec<Word>,
+    pub(crate) redirects: Vec<Redirect>,
+    pub(crate) context: Vec<Context>,
+    pub(crate) depth: usize,
+}
+
+/// Everything found while parsing one call's command, nested strings included.
+#[derive(Debug, Default)]
+pub(crate) struct Sink {
+    pub(crate) commands: Vec<RawCommand>,
+    pub(crate) unanalysable: Vec<Unanalysable>,
+    pub(crate) functions: Vec<String>,
+    pub(crate) heredocs: Vec<Word>,
+}
+
+/// A heredoc whose body starts after the next newline.
+#[derive(Debug)]
+struct Pending {
+    delimiter: String,
+    strip_tabs: bool,
+    expand: bool,
+    index: usize,
+}
+
+/// The parser of one string (a command, or a nested `sh -c` string or backquote body).
+pub(crate) struct Parser<'s, 'k> {
+    pub(super) src: &'s str,
+    pub(super) pos: usize,
+    pub(super) depth: usize,
+    pub(super) sink: &'k mut Sink,
+    pub(super) context: Vec<Context>,
+    pending: Vec<Pending>,
+}
+
+/// Reserved words (recognised only as a whole unquoted word where a command starts).
+const RESERVED: &[&str] = &[
+    "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for",
+    "in", "select", "function", "time", "coproc", "{", "}", "!", "[[", "]]",
+];
+
+/// Parses `src` into `sink`; a syntax error makes it unanalysable (what was found before the
+/// error is kept: it may run all the same).
+pub(crate) fn parse_into(src: &str, sink: &mut Sink, context: Vec<Context>, depth: usize) {
+    let mut parser = Parser {
+        src,
+        pos: 0,
+        depth,
+        sink,
+        context,
+        pending: Vec::new(),
+    };
+    if let Err(Syntax(reason)) = parser.script() {
+        let context = parser.context.clone();
+        parser.sink.unanalysable.push(Unanalysable::new(
+            format!("the command cannot be parsed: {reason}"),
+            context,
+        ));
+    }
+}
+
+impl<'s, 'k> Parser<'s, 'k> {
+    fn script(&mut self) -> R<()> {
+        if self.depth > MAX_DEPTH {
+            return Err(syntax(format!(
+                "it nests more than {MAX_DEPTH} levels deep"
+            )));
+        }
+        self.list(&[])?;
+        if self.pos < self.src.len() {
+            return Err(self.unexpected());
+        }
+        self.read_heredocs()
+    }
+
+    pub(super) fn peek(&self) -> Option<u8> {
+        self.src.as_bytes().get(self.pos).copied()
+    }
+
+    pub(super) fn peek_at(&self, n: usize) -> Option<u8> {
+        self.src.as_bytes().get(self.pos + n).copied()
+    }
+
+    pub(super) fn rest(&self) -> &'s str {
+        self.src.get(self.pos..).unwrap_or("")
+    }
+
+    pub(super) fn unexpected(&self) -> Syntax {
+        match self.rest().chars().next() {
+            None => syntax("the command ends too early"),
+            Some('\n') => syntax("unexpected newline"),
+            Some(c) => syntax(format!("unexpected `{c}` at byte {}", self.pos)),
+        }
+    }
+
+    /// Enters a nested construct.
+    pub(super) fn enter(&mut self) -> R<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(syntax(format!(
+                "it nests more than {MAX_DEPTH} levels deep"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Runs `f` one level deeper, under `context`.
+    pub(super) fn nested<T>(
+        &mut self,
+        context: Context,
+        f: impl FnOnce(&mut Self) -> R<T>,
+    ) -> R<T> {
+        self.enter()?;
+        self.context.push(context);
+        let result = f(self);
+        self.context.pop();
+        self.depth -= 1;
+        result
+    }
+
+    /// A parser of `src` that adds to `sink`.
+    pub(super) fn child(
+        src: &'s str,
+        sink: &'k mut Sink,
+        context: Vec<Context>,
+        depth: usize,
+    ) -> Self {
+        Parser {
+            src,
+            pos: 0,
+            depth,
+            sink,
+            context,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Parses `text` (a backquote body, a heredoc body) with its own parser into the same sink.
+    pub(super) fn sub_parse(&mut self, text: &str, context: Context) -> R<()> {
+        let mut chain = self.context.clone();
+        chain.push(context);
+        let mut child = Parser {
+            src: text,
+            pos: 0,
+            depth: self.depth + 1,
+            sink: &mut *self.sink,
+            context: chain,
+            pending: Vec::new(),
+        };
+        child.script()
+    }
+
+    /// Records a part that cannot be analysed.
+    pub(super) fn note(&mut self, reason: impl Into<String>) {
+        let context = self.context.clone();
+        self.sink
+            .unanalysable
+            .push(Unanalysable::new(reason.into(), context));
+    }
+
+    /// Skips spaces, tabs and line continuations.
+    pub(super) fn skip_blanks(&mut self) {
+        loop {
+            match self.peek() {
+                Some(b' ' | b'\t') => self.pos += 1,
+                Some(b'\\') if self.peek_at(1) == Some(b'\n') => self.pos += 2,
+                _ => return,
+            }
+        }
+    }
+
+    /// Skips blanks, comments and newlines (reading heredoc bodies after each newline).
+    pub(super) fn linebreak(&mut self) -> R<()> {
+        loop {
+            self.skip_blanks();
+            match self.peek() {
+                Some(b'#') => self.skip_comment(),
+                Some(b'\n') => self.newline()?,
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    fn skip_comment(&mut self) {
+        let rest = self.rest();
+        self.pos += rest.find('\n').unwrap_or(rest.len());
+    }
+
+    /// Consumes a newline and the heredoc bodies that start after it.
+    pub(super) fn newline(&mut self) -> R<()> {
+        self.pos += 1;
+        self.read_heredocs()
+    }
+
+    fn read_heredocs(&mut self) -> R<()> {
+        for pending in std::mem::take(&mut self.pending) {
+            let mut body = String::new();
+            while self.pos < self.src.len() {
+                let rest = self.rest();
+                let end = rest.find('\n').unwrap_or(rest.len());
+                let line = &rest[..end];
+                self.pos += (end + 1).min(rest.len());
+                let line = if pending.strip_tabs {
+                    line.trim_start_matches('\t')
+                } else {
+                    line
+                };
+                if line == pending.delimiter {
+                    break;
+                }
+                body.push_str(line);
+                body.push('\n');
+            }
+            let word = if pending.expand {
+                self.heredoc_word(&body)?
+            } else {
+                Word::literal(body)
+            };
+            if let Some(slot) = self.sink.heredocs.get_mut(pending.index) {
+                *slot = word;
+            }
+        }
+        Ok(())
+    }
+
+    /// The reserved word at the current position, if any.
+    pub(super) fn reserved(&self) -> Option<&'static str> {
+        let rest = self.rest().as_bytes();
+        // Every reserved word starts with one of these bytes.
+        if !matches!(
+            rest.first(),
+            Some(
+                b'i' | b't'
+                    | b'e'
+                    | b'f'
+                    | b'd'
+                    | b'c'
+                    | b'w'
+                    | b'u'
+                    | b's'
+                    | b'{'
+                    | b'}'
+                    | b'!'
+                    | b'['
+                    | b']'
+            )
+        ) {
+            return None;
+        }
+        let end = rest
+            .iter()
+            .position(|b| {
+                matches!(
+                    b,
+                    b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b'(' | b')'
+                )
+            })
+            .unwrap_or(rest.len());
+        let word = &rest[..end];
+        RESERVED.iter().find(|r| r.as_bytes() == word).copied()
+    }
+
+    /// Consumes the reserved word `word` or fails.
+    pub(super) fn expect(&mut self, word: &str) -> R<()> {
+        self.linebreak()?;
+        if self.reserved() == Some(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(syntax(format!("`{word}` expected at byte {}", self.pos)))
+        }
+    }
+
+    /// True when the list being parsed ends here (before one of `stop`).
+    fn at_list_end(&self, stop: &[&str]) -> bool {
+        match self.peek() {
+            None => true,
+            Some(b')') => stop.contains(&")"),
+            Some(b';') if matches!(self.peek_at(1), Some(b';' | b'&')) => stop.contains(&";;"),
+            _ => self.reserved().is_some_and(|r| stop.contains(&r)),
+        }
+    }
+
+    /// A list of and-or lists separated by `;`, `&` or newlines, up to one of `stop`.
+    pub(super) fn list(&mut self, stop: &[&str]) -> R<()> {
+        loop {
+            self.linebreak()?;
+            if self.at_list_end(stop) {
+                return Ok(());
+            }
+            self.and_or()?;
+            self.skip_blanks();
+            match self.peek() {
+                Some(b';') if !matches!(self.peek_at(1), Some(b';' | b'&')) => self.pos += 1,
+                Some(b'&') => self.pos += 1,
+                Some(b'\n' | b'#') => {}
+                _ if self.at_list_end(stop) => return Ok(()),
+                _ => return Err(self.unexpected()),
+            }
+        }
+    }
+
+    fn and_or(&mut self) -> R<()> {
+        loop {
+            self.pipeline()?;
+            self.skip_blanks();
+            let rest = self.rest();
+            if rest.starts_with("&&") || rest.starts_with("||") {
+                self.pos += 2;
+                self.linebreak()?;
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    fn pipeline(&mut self) -> R<()> {
+        loop {
+            self.skip_blanks();
+            match self.reserved() {
+                Some("!") => self.pos += 1,
+                Some("time") => {
+                    self.pos += 4;
+                    self.skip_blanks();
+                    let rest = self.rest();
+                    if rest.starts_with("-p")
+                        && matches!(rest.as_bytes().get(2), None | Some(b' ' | b'\t' | b'\n'))
+                    {
+                        self.pos += 2;
+                    }
+                }
+                _ => break,
+            }
+        }
+        loop {
+            self.command()?;
+            self.skip_blanks();
+            if self.peek() == Some(b'|') && self.peek_at(1) != Some(b'|') {
+                self.pos += 1;
+                if self.peek() == Some(b'&') {
+                    self.pos += 1;
+                }
+                self.linebreak()?;
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    pub(super) fn command(&mut self) -> R<()> {
+        self.skip_blanks();
+        match self.peek() {
+            None => return Err(syntax("a command is missing at the end")),
+            Some(b'(') => {
+                if self.peek_at(1) == Some(b'(') {
+                    self.arithmetic_command()?;
+                } else {
+                    self.pos += 1;
+                    self.nested(Context::Subshell, |p| p.list(&[")"]))?;
+                    self.close_paren("(")?;
+                }
+                return self.compound_redirects();
+            }
+            Some(b')' | b';' | b'&' | b'|' | b'\n') => return Err(self.unexpected()),
+            _ => {}
+        }
+        match self.reserved() {
+            Some("{") => {
+                self.pos += 1;
+                self.enter()?;
+                self.list(&["}"])?;
+                self.expect("}")?;
+                self.depth -= 1;
+            }
+            Some("if") => self.if_clause()?,
+            Some(kw @ ("while" | "until")) => {
+                self.pos += kw.len();
+                self.enter()?;
+                self.list(&["do"])?;
+                self.do_group()?;
+                self.depth -= 1;
+            }
+            Some(kw @ ("for" | "select")) => self.for_clause(kw)?,
+            Some("case") => self.case_clause()?,
+            Some("function") => return self.function_keyword(),
+            Some("[[") => return self.conditional(),
+            Some("coproc") => return self.coproc(),
+            Some(r @ ("}" | "then" | "else" | "elif" | "fi" | "do" | "done" | "esac")) => {
+                return Err(syntax(format!("unexpected `{r}`")));
+            }
+            _ => return self.simple_command(),
+        }
+        self.compound_redirects()
+    }
+
+    pub(super) fn close_paren(&mut self, open: &str) -> R<()> {
+        self.linebreak()?;
+        if self.peek() == Some(b')') {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(syntax(format!("unclosed `{open}`")))
+        }
+    }
+
+    /// Redirections after a compound command, kept as a command without words.
+    pub(super) fn compound_redirects(&mut self) -> R<()> {
+        let mut redirects = Vec::new();
+        loop {
+            self.skip_blanks();
+            if !self.redirect(&mut redirects)? {
+                break;
+            }
+        }
+        if !redirects.is_empty() {
+            self.push_command(Vec::new(), redirects);
+        }
+        Ok(())
+    }
+
+    pub(super) fn push_command(&mut self, words: Vec<Word>, redirects: Vec<Redirect>) {
+        self.sink.commands.push(RawCommand {
+            words,
+            redirects,
+            context: self.context.clone(),
+            depth: self.depth,
+        });
+    }
+
+    fn simple_command(&mut self) -> R<()> {
+        let mut words: Vec<Word> = Vec::new();
+        let mut redirects = Vec::new();
+        loop {
+            self.skip_blanks();
+            if self.redirect(&mut redirects)? {
+                continue;
+            }
+            match self.peek() {
+                None | Some(b'\n' | b';' | b'&' | b'|' | b')' | b'#') => break,
+                Some(b'(') => {
+                    if words.len() == 1 && redirects.is_empty() {
+                        self.pos += 1;
+                        self.skip_blanks();
+                        if self.peek() != Some(b')') {
+                            return Err(syntax("`(` after a command name"));
+                        }
+                        self.pos += 1;
+                        let name = words.remove(0);
+                        return self.function_body(name.text().to_owned());
+                    }
+                    return Err(self.unexpected());
+                }
+                _ => match self.word()? {
+                    Some(word) => words.push(word),
+                    None => return Err(self.unexpected()),
+                },
+            }
+        }
+        if words.is_empty() && redirects.is_empty() {
+            return Err(self.unexpected());
+        }
+        self.push_command(words, redirects);
+        Ok(())
+    }
+
+    /// Parses a redirection at the current position, if there is one.
+    fn redirect(&mut self, out: &mut Vec<Redirect>) -> R<bool> {
+        let bytes = self.src.as_bytes();
+        if !matches!(
+            bytes.get(self.pos),
+            Some(b'0'..=b'9' | b'<' | b'>' | b'&' | b'{')
+        ) {
+            return Ok(false);
+        }
+        let mut at = self.pos;
+        while bytes.get(at).is_some_and(u8::is_ascii_digit) {
+            at += 1;
+        }
+        if at == self.pos && bytes.get(at) == Some(&b'{') {
+            // `{name}>file`: a descriptor chosen by the shell.
+            let close = self.rest().find('}').map(|i| self.pos + i);
+            if let Some(close) = close
+                && self.src[self.pos + 1..close]
+                    .bytes()
+                    .all(|b| b == b'_' || b.is_ascii_alphanumeric())
+                && matches!(bytes.get(close + 1), Some(b'<' | b'>'))
+            {
+                at = close + 1;
+            }
+        }
+        let rest = &self.src[at..];
+        let plain = at == self.pos;
+        let (kind, len, strip) = if plain && rest.starts_with("&>>") {
+            (RedirectKind::Write, 3, false)
+        } else if plain && rest.starts_with("&>") {
+            (RedirectKind::Write, 2, false)
+        } else if rest.starts_with("<<<") {
+            (RedirectKind::HereString, 3, false)
+        } else if rest.starts_with("<<-") {
+            (RedirectKind::Heredoc(0), 3, true)
+        } else if rest.starts_with("<<") {
+            (RedirectKind::Heredoc(0), 2, false)
+        } else if rest.starts_with("<>") || rest.starts_with(">>") || rest.starts_with(">|") {
+            (RedirectKind::Write, 2, false)
+        } else if rest.starts_with("<&") {
+            (RedirectKind::Read, 2, true)
+        } else if rest.starts_with(">&") {
+            (RedirectKind::Write, 2, true)
+        } else if rest.starts_with("<(") || rest.starts_with(">(") {
+            return Ok(false);
+        } else if rest.starts_with('<') {
+            (RedirectKind::Read, 1, false)
+        } else if rest.starts_with('>') {
+            (RedirectKind::Write, 1, false)
+        } else {
+            return Ok(false);
+        };
+        let duplicating = len == 2 && strip && !matches!(kind, RedirectKind::Heredoc(_));
+        self.pos = at + len;
+        self.skip_blanks();
+        let target = self
+            .word()?
+            .ok_or_else(|| syntax("a redirection has no target"))?;
+        let kind = match kind {
+            RedirectKind::Heredoc(_) => {
+                let index = self.sink.heredocs.len();
+                self.sink.heredocs.push(Word::literal(""));
+                self.pending.push(Pending {
+                    delimiter: target.text().to_owned(),
+                    strip_tabs: strip,
+                    expand: !target.was_quoted(),
+                    index,
+                });
+                RedirectKind::Heredoc(index)
+            }
+            _ if duplicating && is_descriptor(&target) => RedirectKind::Duplicate,
+            other => other,
+        };
+        out.push(Redirect { kind, target });
+        Ok(true)
+    }
+}
+
+/// `1`, `2-`, `-`: the target of a descriptor duplication.
+fn is_descriptor(word: &Word) -> bool {
+    let text = word.text().strip_suffix('-').unwrap_or(word.text());
+    word.is_literal() && text.bytes().all(|b| b.is_ascii_digit())
+}

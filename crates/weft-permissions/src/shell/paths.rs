@@ -1,0 +1,211 @@
+//! Where a command runs, and whether a path it names stays inside the project.
+//!
+//! Paths are compared as written (`.` and `..` resolved lexically): the library never touches
+//! the file system, so a symlink inside the project that points elsewhere is the sandbox's
+//! business, not the analyser's.
+
+use super::word::Word;
+use crate::PatternContext;
+
+/// What the analysis knows about where a command runs.
+///
+/// ```
+/// use weft_permissions::{ShellContext, analyse_command};
+///
+/// let ctx = ShellContext::new().with_project_root("/work/proj");
+/// assert!(analyse_command("cargo test > /work/proj/log.txt", &ctx).risks().is_empty());
+/// assert_eq!(
+///     analyse_command("cargo test > /etc/log.txt", &ctx).risks()[0].reason(),
+///     "`> /etc/log.txt` writes outside the project",
+/// );
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShellContext {
+    project_root: Option<String>,
+    cwd: Option<String>,
+}
+
+impl ShellContext {
+    /// Nothing known: relative paths that do not climb are inside the project, absolute paths
+    /// are outside.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The project root (absolute; a relative root is ignored).
+    pub fn with_project_root(mut self, root: impl Into<String>) -> Self {
+        let root = root.into();
+        if root.starts_with('/') {
+            self.project_root = Some(root);
+        }
+        self
+    }
+
+    /// The directory the command runs in: absolute, or relative to the project root.
+    pub fn with_cwd(mut self, cwd: impl Into<String>) -> Self {
+        self.cwd = Some(cwd.into());
+        self
+    }
+
+    /// The project root, if known.
+    pub fn project_root(&self) -> Option<&str> {
+        self.project_root.as_deref()
+    }
+
+    /// The working directory, if known.
+    pub fn cwd(&self) -> Option<&str> {
+        self.cwd.as_deref()
+    }
+
+    /// The project directory of a pattern context (its working directory if it has none).
+    pub fn from_pattern_context(ctx: &PatternContext) -> Self {
+        match ctx.project_dir().or(ctx.working_dir()) {
+            Some(dir) => Self::new().with_project_root(dir),
+            None => Self::new(),
+        }
+    }
+
+    /// The components of the working directory below the project root; `None` when it is
+    /// outside the project.
+    fn base(&self) -> Option<Vec<&str>> {
+        match &self.cwd {
+            None => Some(Vec::new()),
+            Some(cwd) => self.components_in_project(cwd),
+        }
+    }
+
+    fn components_in_project<'a>(&'a self, path: &'a str) -> Option<Vec<&'a str>> {
+        if path.starts_with('/') {
+            let root = normalise(Vec::new(), self.project_root.as_deref()?)?;
+            let full = normalise(Vec::new(), path)?;
+            return full.starts_with(&root).then(|| full[root.len()..].to_vec());
+        }
+        normalise(Vec::new(), path)
+    }
+}
+
+/// Where a path is, for the analyser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// Inside the project.
+    Inside,
+    /// `/dev/null`, `-` and the like.
+    Special,
+    /// Outside the project, or unknown; the reason completes "`x` ...".
+    Outside(&'static str),
+}
+
+/// Device files any command may use.
+const SPECIAL: &[&str] = &[
+    "/dev/null",
+    "/dev/stdin",
+    "/dev/stdout",
+    "/dev/stderr",
+    "/dev/tty",
+    "-",
+];
+
+/// Where `word`, a path, is.
+pub(crate) fn place(word: &Word, ctx: &ShellContext) -> Place {
+    let text = word.text();
+    if text.starts_with('~') {
+        return Place::Outside("is in a home directory");
+    }
+    if !word.is_literal() {
+        return Place::Outside("is not literal");
+    }
+    if SPECIAL.contains(&text)
+        || text
+            .strip_prefix("/dev/fd/")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return Place::Special;
+    }
+    if text.starts_with('/') {
+        return match ctx.components_in_project(text) {
+            Some(_) => Place::Inside,
+            None => Place::Outside("is outside the project"),
+        };
+    }
+    let Some(base) = ctx.base() else {
+        return Place::Outside("is relative to a directory outside the project");
+    };
+    match normalise(base, text) {
+        Some(_) => Place::Inside,
+        None => Place::Outside("climbs out of the project"),
+    }
+}
+
+/// `base` + the components of `path` with `.` and `..` resolved; `None` when `..` climbs
+/// above `base`'s start.
+fn normalise<'a>(mut out: Vec<&'a str>, path: &'a str) -> Option<Vec<&'a str>> {
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                out.pop()?;
+            }
+            other => out.push(other),
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(path: &str, ctx: &ShellContext) -> Place {
+        place(&Word::literal(path), ctx)
+    }
+
+    #[test]
+    fn places() {
+        let none = ShellContext::new();
+        assert_eq!(at("src/a.rs", &none), Place::Inside);
+        assert_eq!(at("./a/../b", &none), Place::Inside);
+        assert_eq!(
+            at("../x", &none),
+            Place::Outside("climbs out of the project")
+        );
+        assert_eq!(
+            at("a/../../x", &none),
+            Place::Outside("climbs out of the project")
+        );
+        assert_eq!(
+            at("/etc/passwd", &none),
+            Place::Outside("is outside the project")
+        );
+        assert_eq!(at("/dev/null", &none), Place::Special);
+        assert_eq!(at("/dev/fd/3", &none), Place::Special);
+        assert_eq!(
+            at("/dev/sda", &none),
+            Place::Outside("is outside the project")
+        );
+        let root = ShellContext::new().with_project_root("/p/proj");
+        assert_eq!(at("/p/proj/x", &root), Place::Inside);
+        assert_eq!(
+            at("/p/proj/../x", &root),
+            Place::Outside("is outside the project")
+        );
+        assert_eq!(
+            at("/p/projx", &root),
+            Place::Outside("is outside the project")
+        );
+        let sub = root.clone().with_cwd("sub");
+        assert_eq!(at("../x", &sub), Place::Inside);
+        assert_eq!(
+            at("../../x", &sub),
+            Place::Outside("climbs out of the project")
+        );
+        let away = root.with_cwd("/tmp");
+        assert_eq!(
+            at("x", &away),
+            Place::Outside("is relative to a directory outside the project")
+        );
+        assert_eq!(
+            place(&Word::placeholder("$F"), &none),
+            Place::Outside("is not literal")
+        );
+    }
+}
