@@ -33,6 +33,7 @@ pub use finding::{Finding, Rule, ScanReport, Severity, SeverityCounts};
 pub use package::{FileContent, Package, PackageFile, ScanOptions, SkillFacts};
 pub use rules::dynamic::dynamic_commands;
 pub use rules::typosquat::{lookalikes, one_edit_apart};
+pub use text::is_script;
 
 use rules::{TextFile, dynamic, encoded, files, scan_patterns, tools, typosquat, unicode};
 

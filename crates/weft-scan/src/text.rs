@@ -78,7 +78,13 @@ pub(crate) fn is_invisible(c: char) -> bool {
 }
 
 /// True for files that run as programs: script extensions or a `#!` line.
-pub(crate) fn is_script(path: &str, bytes: &[u8]) -> bool {
+///
+/// ```
+/// assert!(weft_scan::is_script("scripts/setup.sh", b"echo hi"));
+/// assert!(weft_scan::is_script("tool", b"#!/usr/bin/env python3\n"));
+/// assert!(!weft_scan::is_script("README.md", b"# Title"));
+/// ```
+pub fn is_script(path: &str, bytes: &[u8]) -> bool {
     const EXTENSIONS: [&str; 20] = [
         "sh", "bash", "zsh", "ksh", "fish", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php",
         "ps1", "psm1", "bat", "cmd", "lua", "applescript", "command",

@@ -89,7 +89,7 @@ pub(crate) fn judge_hex_escapes(matched: &str, _base: Severity) -> Option<(Sever
 }
 
 fn decode_hex_digits(digits: &str) -> Option<Vec<u8>> {
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return None;
     }
     (0..digits.len())
