@@ -215,7 +215,7 @@ fn s401_s402_secret_reads_and_exfiltration() {
     assert!(only(with_script("pub.sh", "cat ~/.ssh/id_rsa.pub\n")).is_empty());
     assert_eq!(
         only(skill("Your key lives in ~/.ssh/id_rsa.")),
-        [at("S401", Low, "SKILL.md", 5, 20)]
+        [at("S401", Low, "SKILL.md", 5, 21)]
     );
 }
 
