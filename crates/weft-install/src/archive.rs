@@ -97,7 +97,10 @@ fn read_tar_gz(bytes: &[u8], what: &str, limits: Limits) -> Result<Package, Inst
                 builder.add_symlink(name, utf8_name(&target)?)?;
             }
             EntryType::Link => {
-                return Err(InstallError::unsafe_entry(name, "hard links are not installed"));
+                return Err(InstallError::unsafe_entry(
+                    name,
+                    "hard links are not installed",
+                ));
             }
             other => {
                 return Err(InstallError::unsafe_entry(

@@ -51,7 +51,10 @@ pub fn find_skills(
     root_name: &str,
     strict: bool,
 ) -> Result<Vec<Candidate>, InstallError> {
-    let prefix = match subpath.map(str::trim).filter(|s| !s.is_empty() && *s != ".") {
+    let prefix = match subpath
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && *s != ".")
+    {
         Some(p) => normalize_entry_path(p, 64)?,
         None => String::new(),
     };

@@ -170,7 +170,10 @@ pub fn changes(name: &str, old: &Package, new: &Package) -> Vec<Change> {
     let old_text = skill_text(old);
     let new_text = skill_text(new);
     let commands = |t: &str| -> BTreeSet<String> {
-        dynamic_commands(t).into_iter().map(|c| c.2.to_owned()).collect()
+        dynamic_commands(t)
+            .into_iter()
+            .map(|c| c.2.to_owned())
+            .collect()
     };
     let (before, after) = (commands(&old_text), commands(&new_text));
     for command in after.difference(&before) {

@@ -8,7 +8,11 @@ use crate::error::InstallError;
 
 /// Downloads `url` (at most `max_bytes`, within `timeout`), following at most 5 redirects
 /// and never from HTTPS to plain HTTP.
-pub async fn download(url: &str, max_bytes: u64, timeout: Duration) -> Result<Vec<u8>, InstallError> {
+pub async fn download(
+    url: &str,
+    max_bytes: u64,
+    timeout: Duration,
+) -> Result<Vec<u8>, InstallError> {
     let fail = |reason: String| InstallError::Download {
         url: url.to_owned(),
         reason,

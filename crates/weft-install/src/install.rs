@@ -92,7 +92,12 @@ pub(crate) fn lock_entry(
 
 /// Names the typosquat check compares against: `known` minus the skills that come from the
 /// same source (siblings are not impostors of each other).
-pub(crate) fn others(known: &[String], lock: &Lockfile, location: &str, skip: &[String]) -> Vec<String> {
+pub(crate) fn others(
+    known: &[String],
+    lock: &Lockfile,
+    location: &str,
+    skip: &[String],
+) -> Vec<String> {
     let same_source: BTreeSet<&str> = lock
         .skills
         .iter()
@@ -133,7 +138,10 @@ fn select(
         Selection::Single if candidates.len() == 1 => Ok(candidates),
         Selection::Single => Err(InstallError::ChooseSkills {
             source_name,
-            available: candidates.iter().map(|c| (c.name(), c.dir.clone())).collect(),
+            available: candidates
+                .iter()
+                .map(|c| (c.name(), c.dir.clone()))
+                .collect(),
         }),
         Selection::Named(names) => {
             let available: Vec<String> = candidates.iter().map(Candidate::name).collect();
@@ -247,7 +255,14 @@ pub fn apply_install(
             subpath: skill.dir.clone(),
             ..plan.source.clone()
         };
-        let entry = lock_entry(&source, &plan.resolved, &skill.package, &skill.scan, force, now);
+        let entry = lock_entry(
+            &source,
+            &plan.resolved,
+            &skill.package,
+            &skill.scan,
+            force,
+            now,
+        );
         lock.skills.insert(skill.name.clone(), entry);
         written.push(skill.name.clone());
     }

@@ -71,7 +71,10 @@ fn walk(
         if kind.is_symlink() {
             let target = std::fs::read_link(&path).map_err(|e| InstallError::io(&path, e))?;
             let Some(target) = target.to_str() else {
-                return Err(InstallError::unsafe_entry(child, "link target is not UTF-8"));
+                return Err(InstallError::unsafe_entry(
+                    child,
+                    "link target is not UTF-8",
+                ));
             };
             builder.add_symlink(&child, target)?;
         } else if kind.is_dir() {

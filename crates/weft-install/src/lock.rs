@@ -96,7 +96,11 @@ impl ScanRecord {
             self.high,
             self.medium,
             self.low,
-            if self.forced { " (installed with --force)" } else { "" }
+            if self.forced {
+                " (installed with --force)"
+            } else {
+                ""
+            }
         )
     }
 }
@@ -158,9 +162,10 @@ impl Lockfile {
     pub fn save(&self, path: &Path) -> Result<(), InstallError> {
         let dir = path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir).map_err(|e| InstallError::io(dir, e))?;
-        let name = path
-            .file_name()
-            .map_or_else(|| "skills.lock".into(), |n| n.to_string_lossy().into_owned());
+        let name = path.file_name().map_or_else(
+            || "skills.lock".into(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
         let write = || -> std::io::Result<()> {
             let mut file = std::fs::File::create(&tmp)?;

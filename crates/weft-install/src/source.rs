@@ -55,7 +55,10 @@ fn is_github_shorthand(text: &str) -> bool {
 fn is_scp_like(text: &str) -> bool {
     match text.split_once(':') {
         Some((left, right)) => {
-            left.contains('@') && !left.contains('/') && !right.starts_with("//") && !right.is_empty()
+            left.contains('@')
+                && !left.contains('/')
+                && !right.starts_with("//")
+                && !right.is_empty()
         }
         None => false,
     }
@@ -94,7 +97,10 @@ impl Source {
         }
         let path = base.join(text);
         if let Ok(meta) = std::fs::metadata(&path) {
-            let absolute = std::path::absolute(&path).unwrap_or(path);
+            // Canonical: `..` and links resolved, so the lockfile names the real place.
+            let absolute = std::fs::canonicalize(&path)
+                .or_else(|_| std::path::absolute(&path))
+                .unwrap_or(path);
             if meta.is_dir() {
                 return Ok(Source::Local(absolute));
             }

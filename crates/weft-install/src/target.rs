@@ -170,7 +170,10 @@ fn write_tree(dir: &Path, package: &Package) -> Result<(), InstallError> {
                     .map_err(|e| InstallError::io(&full, e))?;
             }
             FileContent::Special { .. } => {
-                return Err(InstallError::unsafe_entry(path, "not a file a skill can ship"));
+                return Err(InstallError::unsafe_entry(
+                    path,
+                    "not a file a skill can ship",
+                ));
             }
         }
     }

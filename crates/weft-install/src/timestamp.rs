@@ -4,9 +4,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// `2026-11-23T14:05:09Z` for `time` (the epoch for times before it).
 pub fn rfc3339(time: SystemTime) -> String {
-    let secs = time
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let days = i64::try_from(secs / 86_400).unwrap_or(0);
     let rem = secs % 86_400;
     let (y, m, d) = civil_from_days(days);

@@ -181,7 +181,10 @@ impl TreeBuilder {
 
     fn insert(&mut self, path: String, content: FileContent) -> Result<(), InstallError> {
         if self.entries.contains_key(&path) {
-            return Err(InstallError::unsafe_entry(&path, "the package names it twice"));
+            return Err(InstallError::unsafe_entry(
+                &path,
+                "the package names it twice",
+            ));
         }
         self.entries.insert(path, content);
         Ok(())
@@ -335,7 +338,15 @@ mod tests {
     #[test]
     fn entry_paths() {
         assert_eq!(normalize_entry_path("./a//b/", 32).unwrap(), "a/b");
-        for bad in ["/etc/passwd", "a/../../x", "..", "a\\b", "C:/x", "", "a/\u{0}"] {
+        for bad in [
+            "/etc/passwd",
+            "a/../../x",
+            "..",
+            "a\\b",
+            "C:/x",
+            "",
+            "a/\u{0}",
+        ] {
             assert!(normalize_entry_path(bad, 32).is_err(), "{bad:?}");
         }
         assert!(normalize_entry_path("a/b/c", 2).is_err());
@@ -350,7 +361,14 @@ mod tests {
         assert!(tree(&[("l", Some("missing"))]).is_err());
         assert!(tree(&[("l", Some("m")), ("m", Some("l"))]).is_err());
         // `d/up` is the root; `d/up/../x` would climb out although it looks inside.
-        assert!(tree(&[("f", None), ("d/up", Some("..")), ("d/esc", Some("up/../f"))]).is_err());
+        assert!(
+            tree(&[
+                ("f", None),
+                ("d/up", Some("..")),
+                ("d/esc", Some("up/../f"))
+            ])
+            .is_err()
+        );
         // An entry below a link is refused.
         assert!(tree(&[("d", Some(".")), ("d/x", None)]).is_err());
     }

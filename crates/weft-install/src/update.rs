@@ -98,7 +98,12 @@ pub async fn plan_update(
             }
         };
         let current = &fetched[index];
-        let known = others(known_names, &lock, &old.source.location, std::slice::from_ref(&name));
+        let known = others(
+            known_names,
+            &lock,
+            &old.source.location,
+            std::slice::from_ref(&name),
+        );
         updates.push(compare(target, &name, old, current, options, known)?);
     }
     Ok(UpdatePlan { updates })

@@ -76,4 +76,3 @@ pub fn scan(package: &Package, skill: Option<&SkillFacts>, options: &ScanOptions
     report.sort();
     report
 }
-

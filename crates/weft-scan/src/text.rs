@@ -86,8 +86,26 @@ pub(crate) fn is_invisible(c: char) -> bool {
 /// ```
 pub fn is_script(path: &str, bytes: &[u8]) -> bool {
     const EXTENSIONS: [&str; 20] = [
-        "sh", "bash", "zsh", "ksh", "fish", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php",
-        "ps1", "psm1", "bat", "cmd", "lua", "applescript", "command",
+        "sh",
+        "bash",
+        "zsh",
+        "ksh",
+        "fish",
+        "py",
+        "js",
+        "mjs",
+        "cjs",
+        "ts",
+        "rb",
+        "pl",
+        "php",
+        "ps1",
+        "psm1",
+        "bat",
+        "cmd",
+        "lua",
+        "applescript",
+        "command",
     ];
     let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
     bytes.starts_with(b"#!") || ext.is_some_and(|e| EXTENSIONS.contains(&e.as_str()))

@@ -91,8 +91,16 @@ impl Repo {
     pub fn commit(&self, files: &[(&str, &str)], message: &str) -> String {
         write_files(&self.work, files);
         git(&self.work, &self.home, &["add", "-A"]);
-        git(&self.work, &self.home, &["commit", "--quiet", "-m", message]);
-        git(&self.work, &self.home, &["push", "--quiet", "origin", "HEAD:main"]);
+        git(
+            &self.work,
+            &self.home,
+            &["commit", "--quiet", "-m", message],
+        );
+        git(
+            &self.work,
+            &self.home,
+            &["push", "--quiet", "origin", "HEAD:main"],
+        );
         git(&self.work, &self.home, &["rev-parse", "HEAD"])
     }
 

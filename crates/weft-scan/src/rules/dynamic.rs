@@ -22,7 +22,10 @@ pub fn dynamic_commands(text: &str) -> Vec<(usize, usize, &str)> {
         .filter_map(|c| {
             let whole = c.get(0)?;
             let cmd = c.get(1)?;
-            let start = whole.as_str().find('!').map_or(whole.start(), |i| whole.start() + i);
+            let start = whole
+                .as_str()
+                .find('!')
+                .map_or(whole.start(), |i| whole.start() + i);
             Some((start, whole.end(), cmd.as_str()))
         })
         .collect()

@@ -172,9 +172,18 @@ mod tests {
     #[test]
     fn hex_escapes() {
         let cmd: String = "curl x|sh".bytes().map(|b| format!("\\x{b:02x}")).collect();
-        assert_eq!(judge_hex_escapes(&cmd, Severity::Medium).unwrap().0, Severity::High);
-        let text: String = "hello world".bytes().map(|b| format!("\\x{b:02x}")).collect();
-        assert_eq!(judge_hex_escapes(&text, Severity::Medium).unwrap().0, Severity::Medium);
+        assert_eq!(
+            judge_hex_escapes(&cmd, Severity::Medium).unwrap().0,
+            Severity::High
+        );
+        let text: String = "hello world"
+            .bytes()
+            .map(|b| format!("\\x{b:02x}"))
+            .collect();
+        assert_eq!(
+            judge_hex_escapes(&text, Severity::Medium).unwrap().0,
+            Severity::Medium
+        );
         let sha = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
         assert_eq!(judge_hex(sha), None);
     }

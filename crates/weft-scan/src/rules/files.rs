@@ -135,7 +135,9 @@ pub(crate) fn check<'a>(
     let (severity, message) = match binary_kind(path, bytes) {
         BinaryKind::Executable(what) => (
             Severity::High,
-            format!("a {what}: a skill ships instructions and scripts, and a binary cannot be reviewed"),
+            format!(
+                "a {what}: a skill ships instructions and scripts, and a binary cannot be reviewed"
+            ),
         ),
         BinaryKind::Archive(what) => (
             Severity::Medium,
@@ -164,7 +166,9 @@ fn symlink_finding(path: &str, target: &str, inside: bool) -> Finding {
             Rule::Symlink,
             Severity::High,
             path,
-            format!("a symbolic link to `{target}`, outside the package: it would expose files the skill does not own"),
+            format!(
+                "a symbolic link to `{target}`, outside the package: it would expose files the skill does not own"
+            ),
         )
     }
 }
@@ -179,7 +183,10 @@ mod tests {
             binary_kind("x", b"\x7fELF\x02\x01\x01\0"),
             BinaryKind::Executable("ELF program")
         );
-        assert_eq!(binary_kind("a.png", b"\x89PNG\r\n\x1a\n\0"), BinaryKind::Media);
+        assert_eq!(
+            binary_kind("a.png", b"\x89PNG\r\n\x1a\n\0"),
+            BinaryKind::Media
+        );
         assert_eq!(binary_kind("t.docx", b"PK\x03\x04\0"), BinaryKind::Media);
         assert_eq!(
             binary_kind("t.zip", b"PK\x03\x04\0"),

@@ -36,7 +36,12 @@ static COMPILED: LazyLock<Option<Compiled>> = LazyLock::new(|| {
     // every pattern here is ASCII anyway.
     let regexes = PATTERNS
         .iter()
-        .map(|p| RegexBuilder::new(p.regex).unicode(false).build().map(|r| (p, r)))
+        .map(|p| {
+            RegexBuilder::new(p.regex)
+                .unicode(false)
+                .build()
+                .map(|r| (p, r))
+        })
         .collect::<Result<_, _>>()
         .ok()?;
     let mut words: Vec<&str> = Vec::new();

@@ -275,7 +275,10 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
     both(
         ReverseShell,
         H,
-        (r"(?i)\bsocat\b[^\n]*\bexec:[^\n]*\b(?:ba|z)?sh\b", &["socat"]),
+        (
+            r"(?i)\bsocat\b[^\n]*\bexec:[^\n]*\b(?:ba|z)?sh\b",
+            &["socat"],
+        ),
         "socat hands a shell to a remote host",
     ),
     both(
@@ -333,7 +336,13 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
             (
                 r"(?i)\b(?:print|output|reveal|send|share|dump|echo|display|paste|leak|exfiltrate|upload|post|forward|email)\s+(?:me\s+|us\s+)?(?:all\s+|every\s+|your\s+|the\s+|any\s+|of\s+)*(?:environment\s+variables|env\s+vars|api\s+keys|secret\s+keys|private\s+keys?|credentials|passwords|secrets|ssh\s+keys?)\b",
                 &[
-                    "environment", "env", "api", "secret", "private", "credential", "password",
+                    "environment",
+                    "env",
+                    "api",
+                    "secret",
+                    "private",
+                    "credential",
+                    "password",
                     "ssh",
                 ],
             ),
@@ -351,8 +360,15 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
             (
                 r"(?i)\.ssh/(?:id_[a-z0-9]+|identity)(?:\.pub)?|\.aws/credentials|\.gnupg/|[~/]\.netrc\b|\.config/gcloud/|/etc/shadow\b|\bsecurity\s+(?:dump-keychain|find-internet-password)\b|\bLogin\s+Data\b|\blogins\.json\b|\bwallet\.dat\b",
                 &[
-                    ".ssh/", ".aws/", ".gnupg/", ".netrc", ".config/gcloud/", "/etc/shadow",
-                    "security", "login", "wallet.dat",
+                    ".ssh/",
+                    ".aws/",
+                    ".gnupg/",
+                    ".netrc",
+                    ".config/gcloud/",
+                    "/etc/shadow",
+                    "security",
+                    "login",
+                    "wallet.dat",
                 ],
             ),
             "reads SSH keys, cloud credentials, a keychain or browser passwords",
@@ -411,7 +427,16 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
         H,
         (
             r"(?i)\b(?:cat|base64|tar|zip|gzip)\b[^\n|]*(?:\.ssh/|\bid_rsa|\bid_ed25519|\.aws/credentials|\.env\b|\.netrc|\.gnupg|Keychains)[^\n]*\|\s*(?:curl|wget|nc|ncat|netcat)\b",
-            &[".ssh/", "id_rsa", "id_ed25519", ".aws/credentials", ".env", ".netrc", ".gnupg", "keychains"],
+            &[
+                ".ssh/",
+                "id_rsa",
+                "id_ed25519",
+                ".aws/credentials",
+                ".env",
+                ".netrc",
+                ".gnupg",
+                "keychains",
+            ],
         ),
         "credentials are read and piped to the network",
     ),
@@ -420,7 +445,14 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
         H,
         (
             r"(?i)\b(?:curl|wget)\b[^\n]*(?:\s-d|--data(?:-binary|-raw|-urlencode)?|\s-F|--form|\s-T|--upload-file|--post-file)[=\s]+[^\n]*(?:\.ssh/|\bid_rsa|\bid_ed25519|\.aws/credentials|@\.env\b|\$\(\s*(?:env|printenv)\s*\)|\.netrc)",
-            &[".ssh/", "id_rsa", "id_ed25519", ".aws/credentials", "env", ".netrc"],
+            &[
+                ".ssh/",
+                "id_rsa",
+                "id_ed25519",
+                ".aws/credentials",
+                "env",
+                ".netrc",
+            ],
         ),
         "credentials or the environment are uploaded",
     ),
@@ -479,19 +511,25 @@ fn refine_download_to_shell(matched: &str, _base: Severity) -> Option<(Severity,
     if scheme.is_empty() {
         return Some((
             High,
-            format!("a download from {host} without a scheme (curl and wget then use plain HTTP) is run by a shell: anyone on the path can change it"),
+            format!(
+                "a download from {host} without a scheme (curl and wget then use plain HTTP) is run by a shell: anyone on the path can change it"
+            ),
         ));
     }
     if scheme == "http" {
         return Some((
             High,
-            format!("a download over plain HTTP from {host} is run by a shell: anyone on the path can change it"),
+            format!(
+                "a download over plain HTTP from {host} is run by a shell: anyone on the path can change it"
+            ),
         ));
     }
     if is_ip || untrusted {
         return Some((
             High,
-            format!("a download from {host} (an IP address, paste or link-shortener host) is run by a shell"),
+            format!(
+                "a download from {host} (an IP address, paste or link-shortener host) is run by a shell"
+            ),
         ));
     }
     Some((
@@ -514,7 +552,10 @@ fn url_host(text: &str) -> Option<(String, String)> {
         let authority = authority.as_str();
         let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
         let host = host_port.split(':').next().unwrap_or("");
-        return Some((scheme.as_str().to_ascii_lowercase(), host.to_ascii_lowercase()));
+        return Some((
+            scheme.as_str().to_ascii_lowercase(),
+            host.to_ascii_lowercase(),
+        ));
     }
     let bare = caps.get(3)?;
     Some((String::new(), bare.as_str().to_ascii_lowercase()))

@@ -23,8 +23,10 @@ static ALLOWED_TOOLS_KEY: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"(?m)^[ \t]*['\x22]?allowed[-_]tools['\x22]?[ \t]*:").ok());
 
 static SHELL_BLOCK: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?mi)^[ \t]*(?:```|~~~)[ \t]*(?:bash|sh|shell|zsh|console|terminal|fish)\b|^[ \t]*\$ \S")
-        .ok()
+    Regex::new(
+        r"(?mi)^[ \t]*(?:```|~~~)[ \t]*(?:bash|sh|shell|zsh|console|terminal|fish)\b|^[ \t]*\$ \S",
+    )
+    .ok()
 });
 
 /// What the gate says about the skill's declared tools.
@@ -64,7 +66,9 @@ fn breadth(facts: &SkillFacts) -> Breadth {
 /// True when the skill shows shell commands (a shell code block, a `$ ` prompt) or ships
 /// scripts.
 fn shows_commands(package: &Package, skill_text: &str) -> bool {
-    let block = SHELL_BLOCK.as_ref().is_some_and(|re| re.is_match(skill_text));
+    let block = SHELL_BLOCK
+        .as_ref()
+        .is_some_and(|re| re.is_match(skill_text));
     block
         || package
             .files()

@@ -14,7 +14,11 @@ pub fn one_edit_apart(a: &str, b: &str) -> bool {
     if a == b {
         return false;
     }
-    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+    let (short, long) = if a.len() <= b.len() {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
     match long.len() - short.len() {
         0 => {
             let diffs: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
