@@ -39,27 +39,23 @@ fn findings(package: &Package, facts: &SkillFacts, known: &[&str]) -> Vec<Findin
     scan(package, Some(facts), &options).findings
 }
 
-/// `(code, severity, path, line, column)` of each finding.
-fn summary(found: &[Finding]) -> Vec<(&'static str, Severity, String, Option<u32>, Option<u32>)> {
+/// `(code, severity, path, line, column)` of a finding.
+type Place = (&'static str, Severity, String, Option<u32>, Option<u32>);
+
+fn summary(found: &[Finding]) -> Vec<Place> {
     found
         .iter()
         .map(|f| (f.rule.code(), f.severity, f.path.clone(), f.line, f.column))
         .collect()
 }
 
-fn only(package: Package) -> Vec<(&'static str, Severity, String, Option<u32>, Option<u32>)> {
+fn only(package: Package) -> Vec<Place> {
     summary(&findings(&package, &facts("helper", None), &[]))
 }
 
 use Severity::{High, Low, Medium};
 
-fn at(
-    code: &'static str,
-    severity: Severity,
-    path: &str,
-    line: u32,
-    column: u32,
-) -> (&'static str, Severity, String, Option<u32>, Option<u32>) {
+fn at(code: &'static str, severity: Severity, path: &str, line: u32, column: u32) -> Place {
     (code, severity, path.to_owned(), Some(line), Some(column))
 }
 
