@@ -14,7 +14,7 @@ use weft_types::Scope;
 use crate::cli::{
     CatalogArgs, CatalogFormatArg, ListArgs, ListFormat, MatchArgs, ScopeFilter, ShowArgs,
 };
-use crate::commands::verify::{Installed, installed};
+use crate::commands::verify::{InstallIndex, Installed};
 use crate::output::{cut, eprint_diagnostics, eprint_discovery_diagnostics, table};
 use crate::workspace::Workspace;
 
@@ -39,9 +39,10 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
         .iter()
         .filter(|e| scope_matches(args.scope, e.skill.source.scope))
         .collect();
+    let index = InstallIndex::load(workspace);
     let installed: Vec<Option<Installed>> = entries
         .iter()
-        .map(|e| installed(workspace, &e.skill.name, e.dir()))
+        .map(|e| index.get(&e.skill.name, e.dir()))
         .collect();
     let mut out = io::stdout().lock();
     match args.format {
@@ -145,7 +146,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
         return Ok(ExitCode::FAILURE);
     };
     eprint_diagnostics(&diagnostics);
-    let installed = installed(workspace, &entry.skill.name, entry.dir());
+    let installed = InstallIndex::load(workspace).get(&entry.skill.name, entry.dir());
     let body = entry.body();
     let mut out = io::stdout().lock();
     match args.format {

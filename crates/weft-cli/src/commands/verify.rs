@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
-use weft_install::{InstallTarget, LockEntry, VerifyStatus, verify_skill};
+use weft_install::{InstallTarget, LockEntry, Lockfile, VerifyStatus, verify_skill};
 
 use crate::cli::{InstallScope, ReportFormat, VerifyArgs};
 use crate::commands::install::target;
@@ -103,19 +103,41 @@ fn targets(
         .collect()
 }
 
-/// The install record of the skill `name` found at `dir`, when a lockfile of the project or
-/// the user lists it at exactly that directory.
-pub fn installed(workspace: &Workspace, name: &str, dir: Option<&Path>) -> Option<Installed> {
-    let dir = dir?;
-    targets(workspace, None).into_iter().find_map(|(_, t)| {
-        if t.skill_dir(name) != dir {
-            return None;
-        }
-        let lock = t.load_lock().ok()?;
-        let entry = lock.skills.get(name)?.clone();
-        let status = verify_skill(&t, name, &entry);
-        Some(Installed { entry, status })
-    })
+/// The lockfiles of the project and the user, read once for a listing.
+pub struct InstallIndex {
+    targets: Vec<(InstallTarget, Lockfile)>,
+}
+
+impl InstallIndex {
+    /// Reads the lockfiles there are (an unreadable one is skipped with a warning).
+    pub fn load(workspace: &Workspace) -> Self {
+        let targets = targets(workspace, None)
+            .into_iter()
+            .filter_map(|(_, t)| match t.load_lock() {
+                Ok(lock) if !lock.skills.is_empty() => Some((t, lock)),
+                Ok(_) => None,
+                Err(e) => {
+                    eprintln!("weft: {e}");
+                    None
+                }
+            })
+            .collect();
+        InstallIndex { targets }
+    }
+
+    /// The install record of the skill `name` found at `dir`, when a lockfile lists it at
+    /// exactly that directory; its files are verified against the lock.
+    pub fn get(&self, name: &str, dir: Option<&Path>) -> Option<Installed> {
+        let dir = dir?;
+        self.targets.iter().find_map(|(t, lock)| {
+            if t.skill_dir(name) != dir {
+                return None;
+            }
+            let entry = lock.skills.get(name)?.clone();
+            let status = verify_skill(t, name, &entry);
+            Some(Installed { entry, status })
+        })
+    }
 }
 
 fn scope_name(scope: InstallScope) -> &'static str {
