@@ -27,6 +27,8 @@ use patterns::{PATTERNS, TextPattern};
 struct Compiled {
     regexes: Vec<(&'static TextPattern, Regex)>,
     triggers: AhoCorasick,
+    /// For each trigger word, whether it counts only as a whole word.
+    whole: Vec<bool>,
     /// For each trigger word, the patterns it enables.
     enables: Vec<Vec<usize>>,
 }
@@ -45,13 +47,23 @@ static COMPILED: LazyLock<Option<Compiled>> = LazyLock::new(|| {
         .collect::<Result<_, _>>()
         .ok()?;
     let mut words: Vec<&str> = Vec::new();
+    let mut whole: Vec<bool> = Vec::new();
     let mut enables: Vec<Vec<usize>> = Vec::new();
     for (i, pattern) in PATTERNS.iter().enumerate() {
-        for &word in pattern.triggers {
-            match words.iter().position(|w| w.eq_ignore_ascii_case(word)) {
+        for &trigger in pattern.triggers {
+            let (word, is_whole) = match trigger.strip_prefix('=') {
+                Some(w) => (w, true),
+                None => (trigger, false),
+            };
+            match words
+                .iter()
+                .zip(&whole)
+                .position(|(w, h)| w.eq_ignore_ascii_case(word) && *h == is_whole)
+            {
                 Some(t) => enables[t].push(i),
                 None => {
                     words.push(word);
+                    whole.push(is_whole);
                     enables.push(vec![i]);
                 }
             }
@@ -64,6 +76,7 @@ static COMPILED: LazyLock<Option<Compiled>> = LazyLock::new(|| {
     Some(Compiled {
         regexes,
         triggers,
+        whole,
         enables,
     })
 });
@@ -72,8 +85,14 @@ impl Compiled {
     /// Which patterns can match `bytes`.
     fn enabled(&self, bytes: &[u8]) -> Vec<bool> {
         let mut on = vec![false; self.regexes.len()];
+        let is_word = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
         for m in self.triggers.find_overlapping_iter(bytes) {
-            for &i in &self.enables[m.pattern().as_usize()] {
+            let t = m.pattern().as_usize();
+            let before = m.start().checked_sub(1).and_then(|i| bytes.get(i));
+            if self.whole[t] && (is_word(before) || is_word(bytes.get(m.end()))) {
+                continue;
+            }
+            for &i in &self.enables[t] {
                 on[i] = true;
             }
         }

@@ -29,7 +29,8 @@ pub(crate) struct TextPattern {
     /// Report only the first match in a file.
     pub once: bool,
     /// Words (ASCII, any case) of which every match contains at least one: the regex runs
-    /// only on files that contain one.
+    /// only on files that contain one. A leading `=` means a whole word (`=nc` is not the
+    /// `nc` in `function`).
     pub triggers: &'static [&'static str],
 }
 
@@ -172,7 +173,7 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
         H,
         (
             r#"(?i)\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b64decode|base64\.decodebytes|bytes\.fromhex|codecs\.decode|binascii\.unhexlify|__import__\(\s*["'](?:base64|codecs|binascii))"#,
-            &["exec", "eval"],
+            &["=exec", "=eval"],
         ),
         "decoded bytes are run with exec/eval",
     ),
@@ -259,7 +260,7 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
         H,
         (
             r"(?i)\b(?:nc|ncat|netcat)\b[^\n]*\s-[a-z]*[ec]\s+(?:/bin/|/usr/bin/)?(?:ba|z)?sh\b",
-            &["nc"],
+            &["=nc", "=ncat", "=netcat"],
         ),
         "netcat hands a shell to a remote host",
     ),
@@ -305,7 +306,7 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
         H,
         (
             r"(?i)\byou\s+are\s+now\s+(?:in\s+)?(?:DAN\b|developer\s+mode|jailbroken|unrestricted|an?\s+unrestricted|free\s+from\s+(?:all\s+)?(?:rules|restrictions))",
-            &["now"],
+            &["=now"],
         ),
         "text that tries to switch the agent into an unrestricted persona",
     ),
@@ -314,7 +315,7 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
         M,
         (
             r"(?i)\b(?:do\s+not|don't|never)\s+(?:tell|inform|reveal\s+(?:this\s+)?to|mention\s+(?:this\s+)?to|alert|notify|warn|show)\s+the\s+user\b",
-            &["user"],
+            &["=user"],
         ),
         "text that tells the agent to hide something from the user",
     ),
@@ -337,13 +338,11 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
                 r"(?i)\b(?:print|output|reveal|send|share|dump|echo|display|paste|leak|exfiltrate|upload|post|forward|email)\s+(?:me\s+|us\s+)?(?:all\s+|every\s+|your\s+|the\s+|any\s+|of\s+)*(?:environment\s+variables|env\s+vars|api\s+keys|secret\s+keys|private\s+keys?|credentials|passwords|secrets|ssh\s+keys?)\b",
                 &[
                     "environment",
-                    "env",
-                    "api",
-                    "secret",
-                    "private",
+                    "vars",
+                    "key",
                     "credential",
                     "password",
-                    "ssh",
+                    "secret",
                 ],
             ),
             "text that asks for keys, credentials or the environment",
@@ -418,7 +417,7 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
         H,
         (
             r"(?i)\b(?:env|printenv|set)\s*\|\s*(?:curl|wget|nc|ncat|netcat|base64)\b",
-            &["env", "set"],
+            &["=env", "=printenv", "=set"],
         ),
         "the whole environment is sent to a program that can post it",
     ),
