@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use weft_parse::{ParseOptions, ParsedSkill, Profile, parse_legacy, parse_skill_md};
+use rayon::prelude::*;
 use weft_scan::Package;
 
 use crate::error::InstallError;
@@ -67,17 +68,23 @@ pub fn find_skills(
         }
     }
     // A skill inside another skill is one of its files, not a skill of its own.
+    let nested = |d: &str| {
+        let mut rest = d;
+        while !rest.is_empty() {
+            rest = rest.rsplit_once('/').map_or("", |(parent, _)| parent);
+            if skill_dirs.contains(rest) {
+                return true;
+            }
+        }
+        false
+    };
     let outer: Vec<String> = skill_dirs
         .iter()
-        .filter(|d| {
-            !skill_dirs
-                .iter()
-                .any(|o| *o != **d && (o.is_empty() || d.starts_with(&format!("{o}/"))))
-        })
+        .filter(|d| !nested(d))
         .cloned()
         .collect();
     outer
-        .into_iter()
+        .into_par_iter()
         .map(|dir| {
             let package = subtree(tree, &dir, strict)?;
             let dir_name = if dir.is_empty() {

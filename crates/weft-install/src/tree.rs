@@ -307,9 +307,12 @@ pub fn subtree(package: &Package, prefix: &str, strict: bool) -> Result<Package,
         return mark_links(package.clone(), strict);
     }
     let lead = format!("{prefix}/");
-    let files = package
-        .files()
+    // Files are sorted by path, so the ones under `prefix/` are one run.
+    let all = package.files();
+    let start = all.partition_point(|f| f.path.as_str() < lead.as_str());
+    let files = all[start..]
         .iter()
+        .take_while(|f| f.path.starts_with(&lead))
         .filter_map(|f| {
             f.path.strip_prefix(&lead).map(|rest| PackageFile {
                 path: rest.to_owned(),
