@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use weft_parse::{ParseOptions, ParsedSkill, Profile, parse_legacy, parse_skill_md};
 use rayon::prelude::*;
+use weft_parse::{ParseOptions, ParsedSkill, Profile, parse_legacy, parse_skill_md};
 use weft_scan::Package;
 
 use crate::error::InstallError;
@@ -78,11 +78,7 @@ pub fn find_skills(
         }
         false
     };
-    let outer: Vec<String> = skill_dirs
-        .iter()
-        .filter(|d| !nested(d))
-        .cloned()
-        .collect();
+    let outer: Vec<String> = skill_dirs.iter().filter(|d| !nested(d)).cloned().collect();
     outer
         .into_par_iter()
         .map(|dir| {

@@ -139,6 +139,18 @@ impl Lockfile {
                 path: path.to_owned(),
                 reason: e.to_string(),
             })?;
+        // A lockfile can come from anyone with push access: a key is a directory name under
+        // the skills directory, so only valid skill names are accepted (no `/`, no `..`).
+        if let Some(bad) = lock
+            .skills
+            .keys()
+            .find(|k| !weft_parse::name::is_valid_name(k))
+        {
+            return Err(InstallError::BadLockfile {
+                path: path.to_owned(),
+                reason: format!("`{bad}` is not a valid skill name"),
+            });
+        }
         if lock.version != LOCK_VERSION {
             return Err(InstallError::BadLockfile {
                 path: path.to_owned(),

@@ -120,22 +120,21 @@ impl Source {
         )))
     }
 
-    /// The source a lock entry recorded.
+    /// The source a lock entry recorded, checked by the same rules as a typed SOURCE (a
+    /// lockfile may come from someone else): `location` must parse to a source of `kind`.
     pub fn from_locked(kind: SourceKind, location: &str) -> Result<Source, InstallError> {
-        Ok(match kind {
-            SourceKind::Local => Source::Local(PathBuf::from(location)),
-            SourceKind::Git => Source::Git(location.to_owned()),
-            SourceKind::Archive => {
-                let format = ArchiveFormat::of_name(location).ok_or_else(|| {
-                    InstallError::BadSource(format!("{location}: not an archive name"))
-                })?;
-                if location.contains("://") {
-                    Source::ArchiveUrl(location.to_owned(), format)
-                } else {
-                    Source::ArchiveFile(PathBuf::from(location), format)
-                }
-            }
-        })
+        if kind == SourceKind::Local && !Path::new(location).is_absolute() {
+            return Err(InstallError::BadSource(format!(
+                "{location}: a locked directory must be an absolute path"
+            )));
+        }
+        let source = Source::parse(location, Path::new("/"))?;
+        if source.kind() != kind {
+            return Err(InstallError::BadSource(format!(
+                "{location} is not a {kind:?} source, as the lockfile says"
+            )));
+        }
+        Ok(source)
     }
 
     /// The kind, for the lockfile.

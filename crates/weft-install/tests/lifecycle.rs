@@ -225,3 +225,34 @@ async fn remove_deletes_the_skill_and_its_entry_only() {
     let lock = t.load_lock().unwrap();
     assert_eq!(lock.skills.keys().collect::<Vec<_>>(), ["two"]);
 }
+
+#[tokio::test]
+async fn a_hostile_lockfile_cannot_name_a_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = InstallTarget::new(tmp.path().join(".clawft"));
+    std::fs::create_dir_all(tmp.path().join(".clawft")).unwrap();
+    let entry = r#"{"source": {"type": "local", "location": "/tmp", "subpath": ""},
+        "tree_sha256": "", "installed_at": "", "scan": {"high": 0, "medium": 0, "low": 0},
+        "files": {}}"#;
+    std::fs::write(
+        t.lock_path(),
+        format!(r#"{{"version": 1, "skills": {{"../../outside": {entry}}}}}"#),
+    )
+    .unwrap();
+    let err = t.load_lock().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: not a valid skills.lock: `../../outside` is not a valid skill name",
+            t.lock_path().display()
+        )
+    );
+    let opts = options(&t.staging_dir(), tmp.path());
+    assert!(plan_update(&t, &[], &opts, &[]).await.is_err());
+    assert!(remove(&t, "../../outside").is_err());
+    std::fs::write(t.lock_path(), "{\"version\": 1, \"skills\": {").unwrap();
+    assert!(matches!(
+        t.load_lock().unwrap_err(),
+        InstallError::BadLockfile { .. }
+    ));
+}
