@@ -288,6 +288,20 @@ pub enum SkillsCommand {
     /// Check skills against the format rules and report every problem with file, line and
     /// column. Exits 1 when any skill has an error.
     Validate(ValidateArgs),
+    /// Install skills from a directory, a git repository (URL or owner/repo) or a
+    /// .tar.gz/.zip archive (file or URL): scanned first, pinned in skills.lock.
+    Install(InstallArgs),
+    /// Fetch installed skills' sources again (following their --ref), show what changes
+    /// (tools, scripts and dynamic context first) and apply after confirmation or --yes.
+    Update(UpdateArgs),
+    /// Remove an installed skill and its lock entry.
+    Remove(RemoveArgs),
+    /// Check installed skills against the hashes in skills.lock: modified, missing and
+    /// extra files. Exits 1 on any difference.
+    Verify(VerifyArgs),
+    /// Scan a tree, a skill or an archive for dangerous content (offline, nothing runs).
+    /// Exits 1 when anything is high severity.
+    Scan(ScanArgs),
 }
 
 /// Which rules `validate` applies.
@@ -496,6 +510,96 @@ pub struct SelectArgs {
     /// The task changes code.
     #[arg(long)]
     pub coding: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
+}
+
+/// Which `.clawft` directory installed skills live in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InstallScope {
+    /// `<project>/.clawft` (the current directory when no project is found).
+    Project,
+    /// `~/.clawft`.
+    User,
+}
+
+/// Arguments of `weft skills install`.
+#[derive(Debug, Args)]
+pub struct InstallArgs {
+    /// A directory, a git URL (https, ssh, file://), owner/repo (GitHub), or a .tar.gz/.zip
+    /// file or https URL.
+    pub source: String,
+    /// Where to install.
+    #[arg(long, value_enum, default_value = "project")]
+    pub scope: InstallScope,
+    /// Install this skill of the source (repeatable).
+    #[arg(long = "skill", value_name = "NAME")]
+    pub skills: Vec<String>,
+    /// Install every skill of the source.
+    #[arg(long, conflicts_with = "skills")]
+    pub all: bool,
+    /// The git revision: branch, tag or commit (`update` follows it).
+    #[arg(long = "ref", value_name = "REV")]
+    pub reference: Option<String>,
+    /// Only look for skills under this directory of the source.
+    #[arg(long, value_name = "SUBDIR")]
+    pub path: Option<String>,
+    /// Replace installed skills of the same name, and install despite high-severity
+    /// findings.
+    #[arg(long)]
+    pub force: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
+}
+
+/// Arguments of `weft skills update`.
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    /// The skills to update (default: every installed skill of the scope).
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+    /// Where the skills are installed.
+    #[arg(long, value_enum, default_value = "project")]
+    pub scope: InstallScope,
+    /// Apply without asking.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Apply despite high-severity findings.
+    #[arg(long)]
+    pub force: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
+}
+
+/// Arguments of `weft skills remove`.
+#[derive(Debug, Args)]
+pub struct RemoveArgs {
+    /// The skill.
+    pub name: String,
+    /// Where it is installed.
+    #[arg(long, value_enum, default_value = "project")]
+    pub scope: InstallScope,
+}
+
+/// Arguments of `weft skills verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Only this scope (default: the project's and the user's lockfiles).
+    #[arg(long, value_enum)]
+    pub scope: Option<InstallScope>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
+}
+
+/// Arguments of `weft skills scan`.
+#[derive(Debug, Args)]
+pub struct ScanArgs {
+    /// A directory (every skill in it is scanned), a SKILL.md, or a .tar.gz/.zip archive.
+    pub path: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ReportFormat,

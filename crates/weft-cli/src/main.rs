@@ -51,6 +51,11 @@ fn main() -> ExitCode {
             SkillsCommand::Run(args) => {
                 commands::run::skill_run(&workspace, &args, cli.verbose > 0)
             }
+            SkillsCommand::Install(args) => commands::install::install(&workspace, &args),
+            SkillsCommand::Update(args) => commands::install::update(&workspace, &args),
+            SkillsCommand::Remove(args) => commands::install::remove(&workspace, &args),
+            SkillsCommand::Verify(args) => commands::verify::verify(&workspace, &args),
+            SkillsCommand::Scan(args) => commands::scan::scan(&workspace, &args),
         },
         Command::Agents { command } => match command {
             AgentsCommand::List(args) => commands::agents::list(&workspace, &args, cli.verbose > 0),

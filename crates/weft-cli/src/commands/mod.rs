@@ -3,10 +3,13 @@
 pub mod agents;
 pub mod compose;
 pub mod help;
+pub mod install;
 pub mod mcp;
 pub mod repl;
 pub mod run;
 pub mod sandbox;
+pub mod scan;
 pub mod sessions;
 pub mod skills;
 pub mod validate;
+pub mod verify;

@@ -14,6 +14,7 @@ use weft_types::Scope;
 use crate::cli::{
     CatalogArgs, CatalogFormatArg, ListArgs, ListFormat, MatchArgs, ScopeFilter, ShowArgs,
 };
+use crate::commands::verify::{InstallIndex, Installed};
 use crate::output::{cut, eprint_diagnostics, eprint_discovery_diagnostics, table};
 use crate::workspace::Workspace;
 
@@ -38,12 +39,18 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
         .iter()
         .filter(|e| scope_matches(args.scope, e.skill.source.scope))
         .collect();
+    let index = InstallIndex::load(workspace);
+    let installed: Vec<Option<Installed>> = entries
+        .iter()
+        .map(|e| index.get(&e.skill.name, e.dir()))
+        .collect();
     let mut out = io::stdout().lock();
     match args.format {
         ListFormat::Json => {
             let items: Vec<_> = entries
                 .iter()
-                .map(|e| {
+                .zip(&installed)
+                .map(|(e, i)| {
                     let mut item = json!({
                         "name": e.skill.name,
                         "description": e.skill.description,
@@ -58,6 +65,9 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
                     if args.all {
                         item["shadows"] = json!(e.shadows);
                     }
+                    if let Some(i) = i {
+                        item["installed"] = i.to_json();
+                    }
                     item
                 })
                 .collect();
@@ -65,31 +75,47 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
             writeln!(out)?;
         }
         ListFormat::Table => {
+            // The INSTALLED column appears only when a listed skill was installed by weft.
+            let any_installed = installed.iter().any(Option::is_some);
             let mut rows = Vec::new();
-            for e in &entries {
-                rows.push(vec![
+            for (e, i) in entries.iter().zip(&installed) {
+                let mut row = vec![
                     e.skill.name.clone(),
                     cut(&e.skill.description, 60),
                     e.skill.source.scope.to_string(),
                     e.skill.source.format.to_string(),
-                ]);
+                ];
+                if any_installed {
+                    row.push(match i {
+                        Some(i) if i.status.is_intact() => "pinned".to_owned(),
+                        Some(_) => "TAMPERED".to_owned(),
+                        None => String::new(),
+                    });
+                }
+                rows.push(row);
                 if args.all {
                     for s in &e.shadows {
-                        rows.push(vec![
+                        let mut row = vec![
                             format!("  {}", e.skill.name),
                             cut(&format!("(shadowed) {}", s.description), 60),
                             s.scope.to_string(),
                             s.format.to_string(),
-                        ]);
+                        ];
+                        if any_installed {
+                            row.push(String::new());
+                        }
+                        rows.push(row);
                     }
                 }
             }
             if rows.is_empty() {
                 writeln!(out, "No skills found.")?;
             } else {
-                out.write_all(
-                    table(&["NAME", "DESCRIPTION", "SCOPE", "FORMAT"], &rows).as_bytes(),
-                )?;
+                let mut header = vec!["NAME", "DESCRIPTION", "SCOPE", "FORMAT"];
+                if any_installed {
+                    header.push("INSTALLED");
+                }
+                out.write_all(table(&header, &rows).as_bytes())?;
             }
         }
     }
@@ -120,6 +146,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
         return Ok(ExitCode::FAILURE);
     };
     eprint_diagnostics(&diagnostics);
+    let installed = InstallIndex::load(workspace).get(&entry.skill.name, entry.dir());
     let body = entry.body();
     let mut out = io::stdout().lock();
     match args.format {
@@ -133,10 +160,18 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
             if let Ok(body) = &body {
                 item["body"] = json!(body.text);
             }
+            if let Some(i) = &installed {
+                item["installed"] = i.to_json();
+            }
             serde_json::to_writer_pretty(&mut out, &item)?;
             writeln!(out)?;
         }
-        ListFormat::Table => out.write_all(describe(&entry).as_bytes())?,
+        ListFormat::Table => {
+            out.write_all(describe(&entry).as_bytes())?;
+            for (label, value) in installed.iter().flat_map(Installed::describe) {
+                writeln!(out, "{label}: {value}")?;
+            }
+        }
     }
     if let Err(e) = body {
         eprintln!("error: {e}");

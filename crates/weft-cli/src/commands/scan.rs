@@ -1,0 +1,126 @@
+//! `weft skills scan PATH`, and how findings are printed (shared with install and update).
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde_json::json;
+use weft_install::scan_path;
+use weft_registry::SkillRegistry;
+use weft_scan::{Finding, Severity};
+
+use crate::cli::{ReportFormat, ScanArgs};
+use crate::workspace::Workspace;
+
+/// `high[S101 pipe-to-shell]: message`, then ` --> base/path:line:col` and the excerpt, as
+/// rustc prints a diagnostic.
+pub fn format_finding(f: &Finding, base: &str) -> String {
+    let mut out = format!(
+        "{}[{} {}]: {}\n",
+        f.severity,
+        f.rule.code(),
+        f.rule.name(),
+        f.message
+    );
+    let place = if base.is_empty() {
+        f.location()
+    } else if f.path.is_empty() {
+        base.to_owned()
+    } else {
+        format!("{base}/{}", f.location())
+    };
+    let _ = writeln!(out, " --> {place}");
+    if let Some(excerpt) = &f.excerpt {
+        let _ = writeln!(out, "  | {excerpt}");
+    }
+    out
+}
+
+/// Every skill name the user has (all scopes, built-ins included): the typosquat check
+/// compares new names against them.
+pub fn known_skill_names(workspace: &Workspace) -> Vec<String> {
+    let registry = SkillRegistry::new(workspace.registry_config());
+    let snapshot = registry.snapshot();
+    let mut names: Vec<String> = snapshot
+        .entries()
+        .iter()
+        .map(|e| e.skill.name.clone())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// `weft skills scan PATH`.
+pub fn scan(workspace: &Workspace, args: &ScanArgs) -> anyhow::Result<ExitCode> {
+    let known = known_skill_names(workspace);
+    let scanned = scan_path(&args.path, &known)?;
+    let base = args.path.display().to_string();
+    let join = |dir: &str| {
+        if dir.is_empty() {
+            base.clone()
+        } else {
+            Path::new(&base).join(dir).display().to_string()
+        }
+    };
+    let high = scanned.iter().filter(|s| s.report.blocks_install()).count();
+    let mut out = io::stdout().lock();
+    match args.format {
+        ReportFormat::Json => {
+            let items: Vec<_> = scanned
+                .iter()
+                .map(|s| {
+                    json!({
+                        "path": join(&s.dir),
+                        "name": s.name,
+                        "max_severity": s.report.max_severity(),
+                        "counts": s.report.counts(),
+                        "findings": s.report.findings,
+                    })
+                })
+                .collect();
+            serde_json::to_writer_pretty(&mut out, &items)?;
+            writeln!(out)?;
+        }
+        ReportFormat::Text => {
+            for s in &scanned {
+                let dir = join(&s.dir);
+                for f in &s.report.findings {
+                    writeln!(out, "{}", format_finding(f, &dir))?;
+                }
+            }
+            let at = |sev| {
+                scanned
+                    .iter()
+                    .filter(|s| s.report.max_severity() == Some(sev))
+                    .count()
+            };
+            let clean = scanned
+                .iter()
+                .filter(|s| s.report.findings.is_empty())
+                .count();
+            writeln!(
+                out,
+                "{} scanned: {high} high, {} medium, {} low, {clean} clean",
+                plural(scanned.len(), "skill"),
+                at(Severity::Medium),
+                at(Severity::Low),
+            )?;
+        }
+    }
+    Ok(if high > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `1 skill`, `2 skills`.
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}

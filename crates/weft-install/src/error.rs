@@ -1,0 +1,152 @@
+//! Why an install, update, removal or verification did not happen.
+
+use std::path::PathBuf;
+
+use weft_scan::Finding;
+use weft_types::Diagnostic;
+
+/// Everything that can go wrong, each with the reason a user needs.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    /// SOURCE names nothing weft can install from.
+    #[error("{0}")]
+    BadSource(String),
+    /// `--ref` was given for a source that has no revisions.
+    #[error("--ref applies to git sources only; {0} is not one")]
+    RefWithoutGit(String),
+    /// A file or directory could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// The package breaks a safety rule (zip-slip, link leaving the package, device file...).
+    #[error("refused: {path}: {reason}")]
+    Unsafe {
+        /// The entry, as named in the package.
+        path: String,
+        /// Which rule it breaks.
+        reason: String,
+    },
+    /// The package is larger than the limits allow.
+    #[error("refused: {0}")]
+    TooLarge(String),
+    /// An archive could not be read.
+    #[error("{what}: {reason}")]
+    Archive {
+        /// The archive.
+        what: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// `git` failed.
+    #[error("git {step} failed: {message}")]
+    Git {
+        /// `fetch`, `checkout`, ...
+        step: &'static str,
+        /// git's own words (stderr, shortened), or why it could not run.
+        message: String,
+    },
+    /// A download failed.
+    #[error("download of {url} failed: {reason}")]
+    Download {
+        /// The URL.
+        url: String,
+        /// Status or transport error.
+        reason: String,
+    },
+    /// The source holds no skill (under `--path`, when given).
+    #[error("no skill found in {0} (a skill is a directory with a SKILL.md or skill.json)")]
+    NoSkills(String),
+    /// The source holds several skills and none was chosen.
+    #[error("{source_name} holds {} skills; choose with --skill NAME or take them all with --all", available.len())]
+    ChooseSkills {
+        /// The source.
+        source_name: String,
+        /// `(name, directory in the source)` of each skill.
+        available: Vec<(String, String)>,
+    },
+    /// `--skill NAME` names no skill of the source.
+    #[error("{source_name} has no skill named `{name}` (it has: {})", available.join(", "))]
+    UnknownSkill {
+        /// The source.
+        source_name: String,
+        /// The name asked for.
+        name: String,
+        /// The names it has.
+        available: Vec<String>,
+    },
+    /// Two skills of the source have the same name.
+    #[error("two skills in the source are named `{0}`")]
+    DuplicateName(String),
+    /// A selected skill does not pass validation.
+    #[error("skill `{name}` ({dir}) is invalid: {} error(s)", diagnostics.iter().filter(|d| d.is_error()).count())]
+    InvalidSkill {
+        /// The best name known.
+        name: String,
+        /// Its directory in the source.
+        dir: String,
+        /// Every diagnostic.
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// The destination exists and `--force` was not given.
+    #[error("skill `{name}` is already installed at {}; rerun with --force to replace it", path.display())]
+    AlreadyInstalled {
+        /// The skill.
+        name: String,
+        /// Its directory.
+        path: PathBuf,
+    },
+    /// The scan found high-severity problems and `--force` was not given.
+    #[error("refused: skill `{name}` has {} high-severity finding(s); rerun with --force to install anyway", findings.len())]
+    Refused {
+        /// The skill.
+        name: String,
+        /// The high-severity findings.
+        findings: Vec<Finding>,
+    },
+    /// The lockfile does not parse.
+    #[error("{}: not a valid skills.lock: {reason}", path.display())]
+    BadLockfile {
+        /// The lockfile.
+        path: PathBuf,
+        /// The parser's message (with line and column).
+        reason: String,
+    },
+    /// A skill to update or remove has no lock entry.
+    #[error("skill `{name}` was not installed by weft (no entry in {})", lock.display())]
+    NotInstalled {
+        /// The skill.
+        name: String,
+        /// The lockfile looked in.
+        lock: PathBuf,
+    },
+    /// The updated source no longer has the skill.
+    #[error("{source_name} no longer has a skill named `{name}`")]
+    SkillGone {
+        /// The source.
+        source_name: String,
+        /// The skill.
+        name: String,
+    },
+}
+
+impl InstallError {
+    /// An I/O error about `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        InstallError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A safety refusal about package entry `path`.
+    pub fn unsafe_entry(path: impl Into<String>, reason: impl Into<String>) -> Self {
+        InstallError::Unsafe {
+            path: path.into(),
+            reason: reason.into(),
+        }
+    }
+}

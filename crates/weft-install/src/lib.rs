@@ -1,0 +1,83 @@
+//! Installing skills from a directory, a git repository or an archive, pinned in a lockfile
+//! and scanned before anything is written.
+//!
+//! The steps are separate so a front end can show and confirm what happens:
+//!
+//! 1. [`Source::parse`] reads what the user typed; [`fetch`] brings the source into memory
+//!    (git with hooks off, `--depth 1`, no submodules; archives read, never extracted;
+//!    directories read file by file, links never followed) under [`Limits`].
+//! 2. [`plan_install`] finds the skills ([`find_skills`]), validates them with weft-parse,
+//!    and scans them with weft-scan; nothing is written.
+//! 3. [`apply_install`] writes each tree beside the skills directory and renames it into
+//!    place, then writes `skills.lock` atomically.
+//!
+//! [`plan_update`] / [`apply_update`], [`remove`] and [`verify`] work on what the lockfile
+//! records; [`scan_path`] scans any tree. Every location comes from the caller (an
+//! [`InstallTarget`] is a scope's `.clawft` directory); nothing here reads the environment,
+//! prints, or prompts.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), weft_install::InstallError> {
+//! use std::time::SystemTime;
+//! use weft_install::{apply_install, fetch, plan_install, FetchOptions, InstallTarget, Selection, Source};
+//!
+//! let tmp = std::env::temp_dir().join(format!("weft-install-doc-{}", std::process::id()));
+//! let package = tmp.join("pdf-tools");
+//! std::fs::create_dir_all(&package).unwrap();
+//! std::fs::write(package.join("SKILL.md"), "---\nname: pdf-tools\ndescription: Work with PDFs\n---\nUse pdftotext.\n").unwrap();
+//!
+//! let target = InstallTarget::new(tmp.join("project/.clawft"));
+//! let source = Source::parse(package.to_str().unwrap(), &tmp)?;
+//! let fetched = fetch(&source, None, &FetchOptions::new(target.staging_dir())).await?;
+//! let plan = plan_install(&target, &fetched, None, &Selection::Single, &[])?;
+//! assert!(!plan.skills[0].scan.blocks_install());
+//! apply_install(&target, &plan, false, SystemTime::now())?;
+//!
+//! let lock = target.load_lock()?;
+//! assert_eq!(lock.skills["pdf-tools"].files.len(), 1);
+//! assert!(weft_install::verify(&target)?[0].status.is_intact());
+//! # std::fs::remove_dir_all(&tmp).unwrap();
+//! # Ok(())
+//! # }
+//! ```
+
+mod archive;
+mod candidate;
+mod changes;
+mod download;
+mod error;
+mod fetch;
+mod git;
+mod hash;
+mod inspect;
+mod install;
+mod local;
+mod lock;
+mod remove;
+mod source;
+mod target;
+mod timestamp;
+mod tree;
+mod update;
+mod verify;
+
+pub use archive::{ArchiveFormat, read_archive};
+pub use candidate::{Candidate, find_skills};
+pub use changes::{Change, ChangeKind, changes};
+pub use download::download;
+pub use error::InstallError;
+pub use fetch::{FetchOptions, Fetched, Resolved, fetch, sha256_hex};
+pub use git::{GitOptions, fetch_revision};
+pub use hash::{FileEntry, file_entries, tree_hash};
+pub use inspect::{SCAN_LIMITS, ScannedSkill, scan_path};
+pub use install::{InstallPlan, PlannedSkill, Selection, apply_install, plan_install};
+pub use local::{read_dir_tree, read_dir_tree_for_scan};
+pub use lock::{LOCK_VERSION, LockEntry, LockedSource, Lockfile, ScanRecord};
+pub use remove::remove;
+pub use source::{Source, SourceKind};
+pub use target::InstallTarget;
+pub use timestamp::rfc3339;
+pub use tree::{Limits, TreeBuilder, normalize_entry_path};
+pub use update::{SkillUpdate, UpdatePlan, apply_update, plan_update};
+pub use verify::{Verification, VerifyStatus, verify, verify_skill};

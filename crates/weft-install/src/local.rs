@@ -1,0 +1,128 @@
+//! Reading a directory on disk into a package tree: links are recorded, never followed;
+//! files are opened without following links and without blocking, and read only when the
+//! handle says they are regular files; FIFOs, sockets and devices are refused.
+
+use std::fs::{File, OpenOptions};
+use std::io::Read;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::Path;
+
+use weft_scan::Package;
+
+use crate::error::InstallError;
+use crate::tree::{Limits, TreeBuilder};
+
+/// Directories never read from a source: version-control metadata.
+const SKIPPED: [&str; 3] = [".git", ".hg", ".svn"];
+
+/// Reads the tree under `root` (a directory) for installing: a link leaving the tree or a
+/// special file refuses it.
+pub fn read_dir_tree(root: &Path, limits: Limits) -> Result<Package, InstallError> {
+    read_with(root, TreeBuilder::new(limits))
+}
+
+/// Reads the tree under `root` for scanning: links leaving it and special files are kept
+/// for the scanner to report.
+pub fn read_dir_tree_for_scan(root: &Path, limits: Limits) -> Result<Package, InstallError> {
+    read_with(root, TreeBuilder::for_scan(limits))
+}
+
+fn read_with(root: &Path, mut builder: TreeBuilder) -> Result<Package, InstallError> {
+    let meta = std::fs::metadata(root).map_err(|e| InstallError::io(root, e))?;
+    if !meta.is_dir() {
+        return Err(InstallError::BadSource(format!(
+            "{} is not a directory",
+            root.display()
+        )));
+    }
+    walk(root, "", 0, &mut builder)?;
+    builder.finish()
+}
+
+fn walk(
+    dir: &Path,
+    rel: &str,
+    depth: usize,
+    builder: &mut TreeBuilder,
+) -> Result<(), InstallError> {
+    if depth > builder.limits().max_depth {
+        return Err(InstallError::unsafe_entry(rel, "nested too deep"));
+    }
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| InstallError::io(dir, e))?
+        .collect::<Result<_, _>>()
+        .map_err(|e| InstallError::io(dir, e))?;
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for entry in entries {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            return Err(InstallError::unsafe_entry(
+                format!("{rel}/{}", name.to_string_lossy()),
+                "file name is not UTF-8",
+            ));
+        };
+        let path = entry.path();
+        let child = if rel.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{rel}/{name}")
+        };
+        let kind = entry.file_type().map_err(|e| InstallError::io(&path, e))?;
+        if kind.is_symlink() {
+            let target = std::fs::read_link(&path).map_err(|e| InstallError::io(&path, e))?;
+            let Some(target) = target.to_str() else {
+                return Err(InstallError::unsafe_entry(
+                    child,
+                    "link target is not UTF-8",
+                ));
+            };
+            builder.add_symlink(&child, target)?;
+        } else if kind.is_dir() {
+            if !SKIPPED.contains(&name) {
+                walk(&path, &child, depth + 1, builder)?;
+            }
+        } else if kind.is_file() {
+            let (bytes, executable) = read_regular(&path, &child, builder.room())?;
+            builder.add_file(&child, bytes, executable)?;
+        } else {
+            builder.add_special(&child, special_kind(&kind))?;
+        }
+    }
+    Ok(())
+}
+
+fn special_kind(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "FIFO"
+    } else if kind.is_socket() {
+        "socket"
+    } else if kind.is_block_device() || kind.is_char_device() {
+        "device"
+    } else {
+        "special file"
+    }
+}
+
+/// Opens `path` without following a link and without blocking on a FIFO, checks on the
+/// handle that it is a regular file, and reads at most `room + 1` bytes.
+pub fn read_regular(path: &Path, name: &str, room: u64) -> Result<(Vec<u8>, bool), InstallError> {
+    let file: File = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| InstallError::io(path, e))?;
+    let meta = file.metadata().map_err(|e| InstallError::io(path, e))?;
+    if !meta.is_file() {
+        return Err(InstallError::unsafe_entry(
+            name,
+            "not a regular file (a FIFO, socket or device)",
+        ));
+    }
+    let executable = meta.permissions().mode() & 0o100 != 0;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(room + 1)).unwrap_or(0));
+    file.take(room.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| InstallError::io(path, e))?;
+    Ok((bytes, executable))
+}

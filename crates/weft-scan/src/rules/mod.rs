@@ -1,0 +1,201 @@
+//! The checks. `patterns` holds the regex table; the other modules check what a regex cannot
+//! (Unicode, tool grants, file types, names).
+
+pub(crate) mod dynamic;
+pub(crate) mod encoded;
+pub(crate) mod files;
+pub(crate) mod patterns;
+pub(crate) mod tools;
+pub(crate) mod typosquat;
+pub(crate) mod unicode;
+
+use std::sync::LazyLock;
+
+use aho_corasick::AhoCorasick;
+use regex::bytes::{Regex, RegexBuilder};
+
+use crate::finding::Finding;
+use crate::text::{LineIndex, excerpt};
+use patterns::{PATTERNS, TextPattern};
+
+/// The pattern table, compiled once: each regex, and one Aho-Corasick automaton over every
+/// pattern's trigger words, so a file is read once to learn which regexes can match at all.
+///
+/// Each regex runs on its own (a `RegexSet` of them all needs a DFA too large for the lazy
+/// DFA's cache and falls back to a slow engine) and only on files holding one of its
+/// triggers; most files hold few, so most regexes never run.
+struct Compiled {
+    regexes: Vec<(&'static TextPattern, Regex)>,
+    triggers: AhoCorasick,
+    /// For each trigger word, whether it counts only as a whole word.
+    whole: Vec<bool>,
+    /// For each trigger word, the patterns it enables.
+    enables: Vec<Vec<usize>>,
+}
+
+static COMPILED: LazyLock<Option<Compiled>> = LazyLock::new(|| {
+    // ASCII semantics: a Unicode `\b` stops the lazy DFA at the first non-ASCII byte, and
+    // every pattern here is ASCII anyway.
+    let regexes = PATTERNS
+        .iter()
+        .map(|p| {
+            RegexBuilder::new(p.regex)
+                .unicode(false)
+                .build()
+                .map(|r| (p, r))
+        })
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let mut words: Vec<&str> = Vec::new();
+    let mut whole: Vec<bool> = Vec::new();
+    let mut enables: Vec<Vec<usize>> = Vec::new();
+    for (i, pattern) in PATTERNS.iter().enumerate() {
+        for &trigger in pattern.triggers {
+            let (word, is_whole) = match trigger.strip_prefix('=') {
+                Some(w) => (w, true),
+                None => (trigger, false),
+            };
+            match words
+                .iter()
+                .zip(&whole)
+                .position(|(w, h)| w.eq_ignore_ascii_case(word) && *h == is_whole)
+            {
+                Some(t) => enables[t].push(i),
+                None => {
+                    words.push(word);
+                    whole.push(is_whole);
+                    enables.push(vec![i]);
+                }
+            }
+        }
+    }
+    let triggers = AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(&words)
+        .ok()?;
+    Some(Compiled {
+        regexes,
+        triggers,
+        whole,
+        enables,
+    })
+});
+
+impl Compiled {
+    /// Which patterns can match `bytes`.
+    fn enabled(&self, bytes: &[u8]) -> Vec<bool> {
+        let mut on = vec![false; self.regexes.len()];
+        let is_word = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        for m in self.triggers.find_overlapping_iter(bytes) {
+            let t = m.pattern().as_usize();
+            let before = m.start().checked_sub(1).and_then(|i| bytes.get(i));
+            if self.whole[t] && (is_word(before) || is_word(bytes.get(m.end()))) {
+                continue;
+            }
+            for &i in &self.enables[t] {
+                on[i] = true;
+            }
+        }
+        on
+    }
+}
+
+/// A text file being scanned: its bytes (for the patterns) and its text (for the checks that
+/// look at characters; invalid UTF-8 replaced).
+pub(crate) struct TextFile<'a> {
+    pub path: &'a str,
+    pub bytes: &'a [u8],
+    pub text: &'a str,
+    pub is_script: bool,
+}
+
+/// A finding at byte range `start..end` of `haystack` (a file's bytes or its text).
+pub(crate) fn finding_at(
+    path: &str,
+    haystack: &[u8],
+    index: &LineIndex,
+    (start, end): (usize, usize),
+    (rule, severity): (crate::Rule, crate::Severity),
+    message: String,
+) -> Finding {
+    let (line, column) = index.position(haystack, start);
+    Finding {
+        rule,
+        severity,
+        path: path.to_owned(),
+        line: Some(line),
+        column: Some(column),
+        message,
+        excerpt: haystack
+            .get(start..end)
+            .map(|m| excerpt(&String::from_utf8_lossy(m), 100)),
+    }
+}
+
+/// Runs the pattern table over one text file.
+pub(crate) fn scan_patterns(file: &TextFile<'_>, cap: usize, out: &mut Vec<Finding>) {
+    let Some(compiled) = COMPILED.as_ref() else {
+        // A pattern that does not compile is a bug; a unit test compiles them all.
+        tracing::error!("the scan patterns do not compile");
+        return;
+    };
+    let enabled = compiled.enabled(file.bytes);
+    let mut index: Option<LineIndex> = None;
+    for ((pattern, regex), on) in compiled.regexes.iter().zip(enabled) {
+        if !on {
+            continue;
+        }
+        let base = if file.is_script {
+            pattern.in_scripts
+        } else {
+            pattern.in_docs
+        };
+        let Some(base) = base else { continue };
+        let limit = if pattern.once { 1 } else { cap };
+        let mut found = 0;
+        for m in regex.find_iter(file.bytes) {
+            if found >= limit {
+                break;
+            }
+            let (severity, message) = match pattern.refine {
+                None => (base, pattern.message.to_owned()),
+                Some(refine) => match refine(&String::from_utf8_lossy(m.as_bytes()), base) {
+                    Some(verdict) => verdict,
+                    None => continue,
+                },
+            };
+            found += 1;
+            let index = index.get_or_insert_with(|| LineIndex::new(file.bytes));
+            out.push(finding_at(
+                file.path,
+                file.bytes,
+                index,
+                (m.start(), m.end()),
+                (pattern.rule, severity),
+                message,
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pattern_compiles() {
+        for p in PATTERNS {
+            assert!(
+                RegexBuilder::new(p.regex).unicode(false).build().is_ok(),
+                "{}",
+                p.regex
+            );
+        }
+        assert!(COMPILED.is_some());
+        assert_eq!(
+            COMPILED.as_ref().map(|c| c.regexes.len()),
+            Some(PATTERNS.len())
+        );
+        assert!(PATTERNS.iter().all(|p| !p.triggers.is_empty()));
+    }
+}
