@@ -2,6 +2,7 @@
 //! reason, and never return more than the cap.
 
 #![cfg(unix)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::Write as _;
 use std::os::unix::fs::symlink;
