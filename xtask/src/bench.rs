@@ -18,6 +18,8 @@ pub struct Options {
     pub count: usize,
     /// Timed runs of each command.
     pub runs: usize,
+    /// A `weft` binary to time instead of building this checkout's (to compare builds).
+    pub weft: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -25,6 +27,7 @@ impl Default for Options {
         Self {
             count: 1000,
             runs: 15,
+            weft: None,
         }
     }
 }
@@ -48,35 +51,51 @@ fn build_weft(root: &Path) -> Result<PathBuf> {
     Ok(root.join("target/release/weft"))
 }
 
-/// Median wall time of `runs` runs of `cmd` (after one warm-up), stdout discarded.
-fn median_time(runs: usize, mut make: impl FnMut() -> Command) -> Result<Duration> {
-    let mut times = Vec::with_capacity(runs);
-    for i in 0..=runs {
-        let mut cmd = make();
-        cmd.stdout(Stdio::null()).stderr(Stdio::null());
-        let start = Instant::now();
-        let status = cmd.status().context("running the benchmarked command")?;
-        let elapsed = start.elapsed();
-        if status.code().is_none() {
-            bail!("benchmarked command was killed");
-        }
-        if i > 0 {
-            times.push(elapsed);
+/// Wall time of one run of `cmd`, stdout and stderr discarded.
+fn time_once(mut cmd: Command) -> Result<Duration> {
+    cmd.stdout(Stdio::null()).stderr(Stdio::null());
+    let start = Instant::now();
+    let status = cmd.status().context("running the benchmarked command")?;
+    let elapsed = start.elapsed();
+    if status.code().is_none() {
+        bail!("benchmarked command was killed");
+    }
+    Ok(elapsed)
+}
+
+/// Median wall time of each command over `runs` rounds (after one warm-up round). The
+/// commands run side by side, one of each per round, so a busy machine slows them alike.
+fn median_times(runs: usize, makers: &mut [&mut dyn FnMut() -> Command]) -> Result<Vec<Duration>> {
+    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(runs); makers.len()];
+    for round in 0..=runs {
+        for (make, samples) in makers.iter_mut().zip(times.iter_mut()) {
+            let elapsed = time_once(make())?;
+            if round > 0 {
+                samples.push(elapsed);
+            }
         }
     }
-    times.sort();
-    Ok(times[times.len() / 2])
+    Ok(times
+        .into_iter()
+        .map(|mut samples| {
+            samples.sort();
+            samples[samples.len() / 2]
+        })
+        .collect())
 }
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// `cargo xtask bench-list`: `weft skills list` over a generated tree vs one `cat` process
-/// reading the same SKILL.md files.
+/// `cargo xtask bench-list`: `weft skills list` over a generated tree, with a warm header
+/// cache and without one, side by side with one `cat` process reading the same SKILL.md files.
 pub fn list(opts: &Options) -> Result<()> {
     let root = workspace_root();
-    let weft = build_weft(&root)?;
+    let weft = match &opts.weft {
+        Some(path) => path.clone(),
+        None => build_weft(&root)?,
+    };
     let base = root.join("target/bench-list");
     let tree = base.join(format!("skills-{}", opts.count));
     let home = base.join("empty-home");
@@ -97,11 +116,9 @@ pub fn list(opts: &Options) -> Result<()> {
     if files.len() != opts.count {
         bail!("expected {} skill files, found {}", opts.count, files.len());
     }
-    let cat = median_time(opts.runs, || {
-        let mut c = Command::new("cat");
-        c.args(&files);
-        c
-    })?;
+    // The header cache does not trust a file changed within the last second (its change
+    // time could still move unseen): let the fresh tree age past that.
+    std::thread::sleep(Duration::from_millis(1100));
     let list_cmd = |no_cache: bool| {
         let mut c = Command::new(&weft);
         c.args(["skills", "list", "--home"])
@@ -115,19 +132,23 @@ pub fn list(opts: &Options) -> Result<()> {
         }
         c
     };
-    // The warm-up run of the cached variant fills the cache.
+    // The warm-up round fills the cache.
     let _ = std::fs::remove_dir_all(home.join(".clawft"));
-    let cached = median_time(opts.runs, || list_cmd(false))?;
-    let parsed = median_time(opts.runs, || list_cmd(true))?;
+    let mut cat = || {
+        let mut c = Command::new("cat");
+        c.args(&files);
+        c
+    };
+    let mut cached = || list_cmd(false);
+    let mut parsed = || list_cmd(true);
+    let times = median_times(opts.runs, &mut [&mut cat, &mut cached, &mut parsed])?;
+    let (cat, cached, parsed) = (ms(times[0]), ms(times[1]), ms(times[2]));
     println!(
-        "{} skills, median of {} runs:\n  cat (one process):              {:8.2} ms\n  weft skills list (cache warm):  {:8.2} ms  ({:.2}x cat)\n  weft skills list --no-cache:    {:8.2} ms  ({:.2}x cat)",
+        "{} skills, median of {} rounds (each: cat, cached, uncached):\n  cat (one process):              {cat:8.2} ms\n  weft skills list (cache warm):  {cached:8.2} ms  ({:.2}x cat)\n  weft skills list --no-cache:    {parsed:8.2} ms  ({:.2}x cat)",
         opts.count,
         opts.runs,
-        ms(cat),
-        ms(cached),
-        ms(cached) / ms(cat),
-        ms(parsed),
-        ms(parsed) / ms(cat)
+        cached / cat,
+        parsed / cat
     );
     Ok(())
 }
@@ -135,16 +156,20 @@ pub fn list(opts: &Options) -> Result<()> {
 /// `cargo xtask bench-validate`: `weft skills validate` over the shared corpus.
 pub fn validate(opts: &Options) -> Result<()> {
     let root = workspace_root();
-    let weft = build_weft(&root)?;
+    let weft = match &opts.weft {
+        Some(path) => path.clone(),
+        None => build_weft(&root)?,
+    };
     let corpus = root.join("../shared/corpus");
     if !corpus.is_dir() {
         bail!("the corpus is not at {}", corpus.display());
     }
-    let time = median_time(opts.runs, || {
+    let mut validate = || {
         let mut c = Command::new(&weft);
         c.args(["skills", "validate"]).arg(&corpus);
         c
-    })?;
+    };
+    let time = median_times(opts.runs, &mut [&mut validate])?[0];
     println!(
         "weft skills validate <corpus>, median of {} runs: {:.2} ms",
         opts.runs,

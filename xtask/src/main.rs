@@ -38,6 +38,7 @@ FIXTURES OPTIONS:
 BENCH OPTIONS:
     --count N   Skills in the generated tree (bench-list) [default: 1000]
     --runs R    Timed runs of each command; medians are reported [default: 15]
+    --weft BIN  Time this weft binary instead of building the checkout's (compare builds)
 
 EXAMPLES:
     cargo xtask fixtures --count 1000 --out /tmp/fx1000 --seed 7
@@ -212,6 +213,9 @@ fn parse_bench(
             }
             "--runs" => {
                 opts.runs = parse_number(&flag, &take_value(&flag, inline, &mut args)?)?;
+            }
+            "--weft" => {
+                opts.weft = Some(PathBuf::from(take_value(&flag, inline, &mut args)?));
             }
             _ => {
                 return Err(UsageError(format!(

@@ -11,9 +11,9 @@ use std::collections::HashMap;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::UNIX_EPOCH;
 
 use serde::{Deserialize, Serialize};
+use weft_fs::FileStamp;
 use weft_parse::{Limits, ParsedSkill};
 use weft_types::{Diagnostic, Scope, Skill};
 
@@ -29,32 +29,32 @@ pub struct CacheConfig {
     pub fingerprint: String,
 }
 
-/// The identity of a file's content as `stat` reports it.
+/// A file's stamp as the cache stores it (see [`weft_fs::FileStamp`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct FileStamp {
+pub(crate) struct Stamp {
     len: u64,
-    modified_ns: u128,
+    modified_ns: i128,
+    changed_ns: i128,
     inode: u64,
+    device: u64,
 }
 
-impl FileStamp {
+impl From<FileStamp> for Stamp {
+    fn from(s: FileStamp) -> Self {
+        Self {
+            len: s.len,
+            modified_ns: s.modified_ns,
+            changed_ns: s.changed_ns,
+            inode: s.inode,
+            device: s.device,
+        }
+    }
+}
+
+impl Stamp {
+    /// The stamp of the file at `path` now (one `stat`).
     pub(crate) fn of(path: &Path) -> Option<Self> {
-        let meta = fs::metadata(path).ok()?;
-        let modified_ns = meta
-            .modified()
-            .ok()?
-            .duration_since(UNIX_EPOCH)
-            .ok()?
-            .as_nanos();
-        #[cfg(unix)]
-        let inode = std::os::unix::fs::MetadataExt::ino(&meta);
-        #[cfg(not(unix))]
-        let inode = 0;
-        Some(Self {
-            len: meta.len(),
-            modified_ns,
-            inode,
-        })
+        FileStamp::of(path).ok().map(Self::from)
     }
 }
 
@@ -63,11 +63,11 @@ impl FileStamp {
 pub(crate) struct CachedHeader {
     path: PathBuf,
     scope: Scope,
-    stamp: FileStamp,
+    stamp: Stamp,
     /// The skill directory's modification time when it was listed, and what the listing
     /// said: lets the next walk skip listing an unchanged directory.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    dir_mtime_ns: Option<u128>,
+    dir_mtime_ns: Option<i128>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     notes: Vec<WalkNote>,
     skill: Option<Skill>,
@@ -79,8 +79,8 @@ impl CachedHeader {
     pub(crate) fn new(
         found: &FoundSkill,
         scope: Scope,
-        stamp: FileStamp,
-        dir_mtime_ns: Option<u128>,
+        stamp: Stamp,
+        dir_mtime_ns: Option<i128>,
         parsed: &ParsedSkill,
     ) -> Self {
         Self {
@@ -122,7 +122,7 @@ pub(crate) enum Record {
     /// Served from the cache: only the directory facts may have changed.
     Hit {
         path: PathBuf,
-        dir_mtime_ns: Option<u128>,
+        dir_mtime_ns: Option<i128>,
         notes: Vec<WalkNote>,
     },
     /// Parsed in this walk.
@@ -130,7 +130,7 @@ pub(crate) enum Record {
 }
 
 impl Record {
-    pub(crate) fn hit(found: &FoundSkill, dir_mtime_ns: Option<u128>) -> Self {
+    pub(crate) fn hit(found: &FoundSkill, dir_mtime_ns: Option<i128>) -> Self {
         Record::Hit {
             path: found.file.path().to_path_buf(),
             dir_mtime_ns,
@@ -190,7 +190,7 @@ impl HeaderCache {
     pub(crate) fn dir_hint(
         &self,
         dir: &Path,
-        mtime: u128,
+        mtime: i128,
         scope: Scope,
     ) -> Option<(SkillFile, Vec<WalkNote>)> {
         let entry = self.entries.get(self.by_dir.get(dir)?)?;
@@ -199,12 +199,7 @@ impl HeaderCache {
     }
 
     /// The cached parse of `path`, when the file is unchanged.
-    pub(crate) fn lookup(
-        &self,
-        path: &Path,
-        scope: Scope,
-        stamp: FileStamp,
-    ) -> Option<ParsedSkill> {
+    pub(crate) fn lookup(&self, path: &Path, scope: Scope, stamp: Stamp) -> Option<ParsedSkill> {
         let entry = self.entries.get(path)?;
         (entry.stamp == stamp && entry.scope == scope).then(|| entry.to_parsed())
     }

@@ -9,11 +9,11 @@ use weft_parse::{ParseOptions, ParsedSkill, Profile, Rule};
 use weft_types::{Diagnostic, Scope};
 
 use crate::builtin::builtin_skills;
-use crate::cache::{CacheConfig, CachedHeader, FileStamp, HeaderCache, Record};
+use crate::cache::{CacheConfig, CachedHeader, HeaderCache, Record, Stamp};
 use crate::entry::{ShadowedSkill, SkillEntry, SkillOrigin};
 use crate::gating::{GateChecker, HostEnvironment};
 use crate::read::{parse_header, read_skill_header, with_walk_diagnostics};
-use crate::walk::{DirHint, FoundSkill, SkillFile, WalkOptions, walk, walk_with_hints};
+use crate::walk::{DirHint, FoundSkill, SkillFile, WalkOptions, Walker};
 
 /// A directory to look for skills in, and the scope its skills get.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,6 +111,7 @@ pub(crate) fn discover(
     tracing::debug!(elapsed = ?started.elapsed(), "header cache loaded");
     let mut records: Vec<Record> = Vec::new();
     let mut candidates: Vec<Candidate> = Vec::new();
+    let mut walker = Walker::new(config.walk);
     for root in &config.roots {
         if !root.path.is_dir() {
             tracing::debug!(root = %root.path.display(), "skill root does not exist; skipped");
@@ -120,10 +121,10 @@ pub(crate) fn discover(
         let scope = root.scope;
         let hint = cache
             .as_ref()
-            .map(|c| move |dir: &Path, mtime: u128| c.dir_hint(dir, mtime, scope));
+            .map(|c| move |dir: &Path, mtime: i128| c.dir_hint(dir, mtime, scope));
         let hint_ref: Option<DirHint<'_>> = hint.as_ref().map(|h| h as DirHint<'_>);
         let (found, diagnostics) =
-            walk_with_hints(&root.path, config.walk, hint_ref, |found, dir_mtime| {
+            walker.walk_with_hints(&root.path, hint_ref, |found, dir_mtime| {
                 header_with_cache(found, &root_options, cache.as_ref(), dir_mtime)
             });
         out.diagnostics.extend(diagnostics);
@@ -204,14 +205,13 @@ fn header_with_cache(
     found: &FoundSkill,
     options: &ParseOptions,
     cache: Option<&HeaderCache>,
-    dir_mtime: Option<u128>,
+    dir_mtime: Option<i128>,
 ) -> (ParsedSkill, Option<Record>) {
     let (Some(cache), SkillFile::Markdown(path)) = (cache, &found.file) else {
         return (read_skill_header(found, options), None);
     };
     let scope = options.scope;
-    let stamp = FileStamp::of(path);
-    if let Some(stamp) = stamp
+    if let Some(stamp) = Stamp::of(path)
         && let Some(parsed) = cache.lookup(path, scope, stamp)
     {
         let record = Record::hit(found, dir_mtime);
@@ -220,10 +220,15 @@ fn header_with_cache(
             Some(record),
         );
     }
-    let parsed = parse_header(found, options);
+    // The stamp recorded is the one of the handle that was read.
+    let (parsed, stamp) = parse_header(found, options);
     let record = stamp.map(|s| {
         Record::Fresh(Box::new(CachedHeader::new(
-            found, scope, s, dir_mtime, &parsed,
+            found,
+            scope,
+            s.into(),
+            dir_mtime,
+            &parsed,
         )))
     });
     (
@@ -248,11 +253,12 @@ pub fn discover_one(
     };
     let mut gate = GateChecker::new(&config.host);
     let mut any = false;
+    let mut walker = Walker::new(config.walk);
     for root in &config.roots {
         if !root.path.is_dir() {
             continue;
         }
-        let walked = walk(&root.path, config.walk);
+        let walked = walker.walk(&root.path);
         for found in walked.skills {
             if found.dir.file_name().and_then(|n| n.to_str()) != Some(name) {
                 continue;
