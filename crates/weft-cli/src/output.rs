@@ -25,19 +25,34 @@ pub fn eprint_diagnostics(diagnostics: &[Diagnostic]) {
 }
 
 /// `text` cut to `max` characters, with `…` when cut; newlines become spaces.
+/// Runs of whitespace become one space. Stops reading once past `max` (a listing cuts every
+/// description, some of them long).
 pub fn cut(text: &str, max: usize) -> String {
-    let flat: String = text
-        .chars()
-        .map(|c| if c.is_whitespace() { ' ' } else { c })
-        .collect();
-    let flat = flat.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= max {
-        flat
-    } else {
-        let mut out: String = flat.chars().take(max.saturating_sub(1)).collect();
-        out.push('…');
-        out
+    let mut out = String::with_capacity(text.len().min(max.saturating_mul(4)));
+    let mut count = 0usize;
+    'words: for word in text.split_whitespace() {
+        if count > 0 {
+            out.push(' ');
+            count += 1;
+        }
+        for c in word.chars() {
+            if count > max {
+                break 'words;
+            }
+            out.push(c);
+            count += 1;
+        }
     }
+    if count <= max {
+        return out;
+    }
+    let end = out
+        .char_indices()
+        .nth(max.saturating_sub(1))
+        .map_or(out.len(), |(i, _)| i);
+    out.truncate(end);
+    out.push('…');
+    out
 }
 
 /// Rows as aligned columns with a header; the last column is not padded.

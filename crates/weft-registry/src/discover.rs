@@ -9,7 +9,7 @@ use weft_parse::{ParseOptions, ParsedSkill, Profile, Rule};
 use weft_types::{Diagnostic, Scope};
 
 use crate::builtin::builtin_skills;
-use crate::cache::{CacheConfig, CachedHeader, HeaderCache, Record, Stamp};
+use crate::cache::{CacheConfig, FreshEntry, HeaderCache, Record, Stamp, remembered_notes};
 use crate::entry::{ShadowedSkill, SkillEntry, SkillOrigin};
 use crate::gating::{GateChecker, HostEnvironment};
 use crate::read::{parse_header, read_skill_header, with_walk_diagnostics};
@@ -84,10 +84,11 @@ pub(crate) struct Discovered {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// A skill read from a root, before precedence is applied.
+/// A skill read from a root, before precedence is applied. The parse is boxed: it is large
+/// and moves a few times on its way into the registry.
 struct Candidate {
     found: FoundSkill,
-    parsed: ParsedSkill,
+    parsed: Box<ParsedSkill>,
 }
 
 /// Runs discovery. `previous` holds the entries of the last good run by file, so a skill whose
@@ -101,8 +102,34 @@ pub(crate) fn discover(
         profile: Profile::Load,
         ..config.parse
     };
+    let candidates = read_roots(config, &options, &mut out.diagnostics);
+    let mut gate = GateChecker::new(&config.host);
+    for candidate in candidates {
+        admit(&mut out, candidate, previous, &mut gate, config, options);
+    }
+    if config.builtins {
+        for (skill, body) in builtin_skills(&options) {
+            insert(
+                &mut out,
+                Arc::new(SkillEntry::with_body(skill, SkillOrigin::Builtin, body)),
+                config,
+            );
+        }
+    }
+    for entry in out.entries.values() {
+        out.diagnostics.extend(entry.diagnostics.iter().cloned());
+    }
+    out
+}
 
-    // Skills are read while the walk goes on, on both cores.
+/// Walks every root (one [`Walker`], so a directory is read once however many roots reach
+/// it) and reads each skill's header while the walk goes on, on both cores: from the header
+/// cache when the file is unchanged. Writes the cache back when anything changed.
+fn read_roots(
+    config: &RegistryConfig,
+    options: &ParseOptions,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Candidate> {
     let started = std::time::Instant::now();
     let cache = config
         .cache
@@ -123,11 +150,10 @@ pub(crate) fn discover(
             .as_ref()
             .map(|c| move |dir: &Path, mtime: i128| c.dir_hint(dir, mtime, scope));
         let hint_ref: Option<DirHint<'_>> = hint.as_ref().map(|h| h as DirHint<'_>);
-        let (found, diagnostics) =
-            walker.walk_with_hints(&root.path, hint_ref, |found, dir_mtime| {
-                header_with_cache(found, &root_options, cache.as_ref(), dir_mtime)
-            });
-        out.diagnostics.extend(diagnostics);
+        let (found, problems) = walker.walk_with_hints(&root.path, hint_ref, |found, mtime| {
+            header_with_cache(found, &root_options, cache.as_ref(), mtime)
+        });
+        diagnostics.extend(problems);
         for (found, (parsed, record)) in found {
             records.extend(record);
             candidates.push(Candidate { found, parsed });
@@ -136,67 +162,61 @@ pub(crate) fn discover(
     tracing::debug!(elapsed = ?started.elapsed(), skills = candidates.len(), "roots walked and read");
     if let (Some(cache), Some(config)) = (&cache, &config.cache)
         && cache.differs(&records)
-        && let Err(e) = cache.save(&config.path, records)
+        && let Err(e) = cache.save(&config.path, &records)
     {
         tracing::debug!(path = %config.path.display(), error = %e, "could not write the skill cache");
     }
+    candidates
+}
 
-    let mut gate = GateChecker::new(&config.host);
-    for candidate in candidates {
-        let path = candidate.found.file.path().to_path_buf();
-        let Candidate { found, parsed, .. } = candidate;
-        let (skill, diagnostics) = match parsed.skill {
-            Some(skill) => (skill, parsed.diagnostics),
-            None => {
-                // Broken now: keep the last good version of this file, if there was one.
-                if let Some(last) = previous.get(&path) {
-                    out.diagnostics.extend(parsed.diagnostics);
-                    if let Some(d) = Rule::KeptLastGood.diagnostic(
-                        Profile::Load,
-                        format!(
-                            "`{}` no longer loads; its last good version stays in use until the file is fixed",
-                            last.skill.name
-                        ),
-                    ) {
-                        out.diagnostics.push(d.with_path(&path));
-                    }
-                    insert(&mut out, Arc::clone(last), config);
-                } else {
-                    out.diagnostics.extend(parsed.diagnostics);
-                }
-                continue;
-            }
-        };
-        let mut entry = SkillEntry::new(skill, SkillOrigin::File(found.file), options, diagnostics);
-        entry.readiness = gate.check(&entry.skill);
-        if !entry.readiness.is_ready()
-            && let Some(d) = Rule::UnmetRequirement.diagnostic(
+/// Turns a candidate into a registry entry (with its readiness), or, when its file no longer
+/// loads, keeps the last good version of that file.
+fn admit(
+    out: &mut Discovered,
+    candidate: Candidate,
+    previous: &HashMap<PathBuf, Arc<SkillEntry>>,
+    gate: &mut GateChecker<'_>,
+    config: &RegistryConfig,
+    options: ParseOptions,
+) {
+    let Candidate { found, parsed } = candidate;
+    let ParsedSkill {
+        skill, diagnostics, ..
+    } = *parsed;
+    let Some(skill) = skill else {
+        out.diagnostics.extend(diagnostics);
+        let path = found.file.path();
+        if let Some(last) = previous.get(path) {
+            if let Some(d) = Rule::KeptLastGood.diagnostic(
                 Profile::Load,
                 format!(
-                    "`{}` {}; it still loads",
-                    entry.skill.name,
-                    entry.readiness.problems().join("; ")
+                    "`{}` no longer loads; its last good version stays in use until the file is fixed",
+                    last.skill.name
                 ),
-            )
-        {
-            entry.diagnostics.push(d.with_path(&path));
+            ) {
+                out.diagnostics.push(d.with_path(path));
+            }
+            insert(out, Arc::clone(last), config);
         }
-        insert(&mut out, Arc::new(entry), config);
+        return;
+    };
+    let mut entry = SkillEntry::new(skill, SkillOrigin::File(found.file), options, diagnostics);
+    entry.readiness = gate.check(&entry.skill);
+    if !entry.readiness.is_ready()
+        && let Some(d) = Rule::UnmetRequirement.diagnostic(
+            Profile::Load,
+            format!(
+                "`{}` {}; it still loads",
+                entry.skill.name,
+                entry.readiness.problems().join("; ")
+            ),
+        )
+        && let Some(path) = entry.file()
+    {
+        let d = d.with_path(path);
+        entry.diagnostics.push(d);
     }
-
-    if config.builtins {
-        for (skill, body) in builtin_skills(&options) {
-            insert(
-                &mut out,
-                Arc::new(SkillEntry::with_body(skill, SkillOrigin::Builtin, body)),
-                config,
-            );
-        }
-    }
-    for entry in out.entries.values() {
-        out.diagnostics.extend(entry.diagnostics.iter().cloned());
-    }
-    out
+    insert(out, Arc::new(entry), config);
 }
 
 /// Level 1 of a found skill, from the cache when its file is unchanged. Also returns the
@@ -206,35 +226,29 @@ fn header_with_cache(
     options: &ParseOptions,
     cache: Option<&HeaderCache>,
     dir_mtime: Option<i128>,
-) -> (ParsedSkill, Option<Record>) {
+) -> (Box<ParsedSkill>, Option<Record>) {
     let (Some(cache), SkillFile::Markdown(path)) = (cache, &found.file) else {
-        return (read_skill_header(found, options), None);
+        return (Box::new(read_skill_header(found, options)), None);
     };
     let scope = options.scope;
     if let Some(stamp) = Stamp::of(path)
-        && let Some(parsed) = cache.lookup(path, scope, stamp)
+        && let Some((index, parsed)) = cache.lookup(path, scope, stamp)
     {
-        let record = Record::hit(found, dir_mtime);
-        return (
-            with_walk_diagnostics(found, options.profile, parsed),
-            Some(record),
-        );
+        let record = Record::Hit {
+            index,
+            dir_mtime_ns: dir_mtime,
+            notes: remembered_notes(found),
+        };
+        let parsed = with_walk_diagnostics(found, options.profile, parsed);
+        return (Box::new(parsed), Some(record));
     }
     // The stamp recorded is the one of the handle that was read.
     let (parsed, stamp) = parse_header(found, options);
-    let record = stamp.map(|s| {
-        Record::Fresh(Box::new(CachedHeader::new(
-            found,
-            scope,
-            s.into(),
-            dir_mtime,
-            &parsed,
-        )))
-    });
-    (
-        with_walk_diagnostics(found, options.profile, parsed),
-        record,
-    )
+    let record = stamp
+        .and_then(|s| FreshEntry::new(found, scope, s.into(), dir_mtime, &parsed))
+        .map(|e| Record::Fresh(Box::new(e)));
+    let parsed = with_walk_diagnostics(found, options.profile, parsed);
+    (Box::new(parsed), record)
 }
 
 /// Finds one skill without reading the others: only skill directories named `name` are

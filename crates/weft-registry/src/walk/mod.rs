@@ -271,8 +271,11 @@ impl Walker {
                 level.extend(dir.children);
             }
         }
-        // Back into depth-first order (stable: a directory's problems keep their order).
-        skills.sort_by(|a, b| a.0.cmp(&b.0));
+        // Back into depth-first order (stable: a directory's problems keep their order). A
+        // tree whose skills are all on one level is in order already.
+        if !skills.is_sorted_by(|a, b| a.0 <= b.0) {
+            skills.sort_by(|a, b| a.0.cmp(&b.0));
+        }
         problems.sort_by(|a, b| a.0.cmp(&b.0));
         (
             skills.into_iter().map(|(_, f, v)| (f, v)).collect(),
