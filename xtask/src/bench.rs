@@ -63,9 +63,17 @@ fn time_once(mut cmd: Command) -> Result<Duration> {
     Ok(elapsed)
 }
 
-/// Median wall time of each command over `runs` rounds (after one warm-up round). The
-/// commands run side by side, one of each per round, so a busy machine slows them alike.
-fn median_times(runs: usize, makers: &mut [&mut dyn FnMut() -> Command]) -> Result<Vec<Duration>> {
+/// The median and the fastest of a command's timed runs.
+#[derive(Debug, Clone, Copy)]
+struct Timing {
+    median: Duration,
+    min: Duration,
+}
+
+/// Wall times of each command over `runs` rounds (after one warm-up round). The commands run
+/// side by side, one of each per round, so a busy machine slows them alike; the fastest run
+/// is reported too, as the least disturbed one.
+fn timings(runs: usize, makers: &mut [&mut dyn FnMut() -> Command]) -> Result<Vec<Timing>> {
     let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(runs); makers.len()];
     for round in 0..=runs {
         for (make, samples) in makers.iter_mut().zip(times.iter_mut()) {
@@ -79,7 +87,10 @@ fn median_times(runs: usize, makers: &mut [&mut dyn FnMut() -> Command]) -> Resu
         .into_iter()
         .map(|mut samples| {
             samples.sort();
-            samples[samples.len() / 2]
+            Timing {
+                median: samples[samples.len() / 2],
+                min: samples[0],
+            }
         })
         .collect())
 }
@@ -141,15 +152,24 @@ pub fn list(opts: &Options) -> Result<()> {
     };
     let mut cached = || list_cmd(false);
     let mut parsed = || list_cmd(true);
-    let times = median_times(opts.runs, &mut [&mut cat, &mut cached, &mut parsed])?;
-    let (cat, cached, parsed) = (ms(times[0]), ms(times[1]), ms(times[2]));
+    let times = timings(opts.runs, &mut [&mut cat, &mut cached, &mut parsed])?;
     println!(
-        "{} skills, median of {} rounds (each: cat, cached, uncached):\n  cat (one process):              {cat:8.2} ms\n  weft skills list (cache warm):  {cached:8.2} ms  ({:.2}x cat)\n  weft skills list --no-cache:    {parsed:8.2} ms  ({:.2}x cat)",
-        opts.count,
-        opts.runs,
-        cached / cat,
-        parsed / cat
+        "{} skills, {} rounds (each: cat, cached, uncached)     median          fastest",
+        opts.count, opts.runs
     );
+    let rows = [
+        ("cat (one process)", times[0]),
+        ("weft skills list (cache warm)", times[1]),
+        ("weft skills list --no-cache", times[2]),
+    ];
+    for (label, t) in rows {
+        let (median, min) = (ms(t.median), ms(t.min));
+        println!(
+            "  {label:<31} {median:8.2} ms ({:.2}x)  {min:8.2} ms ({:.2}x)",
+            median / ms(times[0].median),
+            min / ms(times[0].min)
+        );
+    }
     Ok(())
 }
 
@@ -169,11 +189,12 @@ pub fn validate(opts: &Options) -> Result<()> {
         c.args(["skills", "validate"]).arg(&corpus);
         c
     };
-    let time = median_times(opts.runs, &mut [&mut validate])?[0];
+    let time = timings(opts.runs, &mut [&mut validate])?[0];
     println!(
-        "weft skills validate <corpus>, median of {} runs: {:.2} ms",
+        "weft skills validate <corpus>, {} runs: median {:.2} ms, fastest {:.2} ms",
         opts.runs,
-        ms(time)
+        ms(time.median),
+        ms(time.min)
     );
     Ok(())
 }

@@ -257,10 +257,11 @@ impl Walker {
         };
         while !level.is_empty() {
             let claimed = self.claim(level, &mut problems);
+            // A few directories are not worth the thread hand-off.
             let listed: Vec<Listed<T>> = if claimed.len() >= 8 {
-                claimed.par_iter().map(|dir| visitor.visit(dir)).collect()
+                claimed.into_par_iter().map(|dir| visitor.visit(dir)).collect()
             } else {
-                claimed.iter().map(|dir| visitor.visit(dir)).collect()
+                claimed.into_iter().map(|dir| visitor.visit(dir)).collect()
             };
             level = Vec::new();
             for dir in listed {

@@ -62,9 +62,16 @@ struct Listing {
 impl<T: Send, F: Fn(&FoundSkill, Option<i128>) -> T + Sync> Visitor<'_, F> {
     /// Visits `dir`: from the caller's hints when its time is unchanged, else through one
     /// listing that tells both whether it holds a skill and which subdirectories to enter.
-    pub fn visit(&self, dir: &Pending) -> Listed<T> {
+    pub fn visit(&self, dir: Pending) -> Listed<T> {
+        let mut listed = self.visit_dir(&dir);
+        listed.key = dir.key;
+        listed
+    }
+
+    /// [`visit`](Self::visit), without the walk-order key.
+    fn visit_dir(&self, dir: &Pending) -> Listed<T> {
         let mut listed = Listed {
-            key: dir.key.clone(),
+            key: Vec::new(),
             skill: None,
             children: Vec::new(),
             problems: Vec::new(),
