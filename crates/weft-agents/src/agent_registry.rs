@@ -160,7 +160,7 @@ impl AgentRegistry {
         let bytes = match weft_fs::read_within(file, root, AGENT_FILE_CAP) {
             Ok(b) => b,
             Err(e) => {
-                tracing::warn!(file = %file.display(), reason = %e.reason(), "agent file refused");
+                tracing::debug!(file = %file.display(), reason = %e.reason(), "agent file refused");
                 self.diagnostics.push(read_error_diagnostic(&e));
                 return;
             }

@@ -95,7 +95,10 @@ fn a_file_changed_just_before_it_was_cached_is_parsed_again() {
     // Within the racy window: a rewrite now could keep every time stamp, so no trust yet.
     assert!(list(&root, &cache, "b", "s").1);
     std::thread::sleep(AGE);
-    assert!(list(&root, &cache, "b", "s").1, "recorded again, now trusted");
+    assert!(
+        list(&root, &cache, "b", "s").1,
+        "recorded again, now trusted"
+    );
     assert!(!list(&root, &cache, "b", "s").1);
 }
 

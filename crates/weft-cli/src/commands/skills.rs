@@ -100,10 +100,20 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
 pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let config = workspace.registry_config();
     // Only the directories named like the skill are read, unless none is.
+    let mut why_not = Vec::new();
     let found = discover_one(&config, &args.name).or_else(|| {
         let registry = SkillRegistry::new(config);
         let snapshot = registry.snapshot();
-        let entry = snapshot.get(&args.name).cloned()?;
+        let Some(entry) = snapshot.get(&args.name).cloned() else {
+            // A file in a directory of that name that does not load says why.
+            why_not = snapshot
+                .diagnostics()
+                .iter()
+                .filter(|d| d.is_error() && in_dir_named(d.path.as_deref(), &args.name))
+                .cloned()
+                .collect();
+            return None;
+        };
         let diagnostics = snapshot
             .diagnostics()
             .iter()
@@ -113,6 +123,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
         Some((entry, diagnostics))
     });
     let Some((entry, diagnostics)) = found else {
+        eprint_diagnostics(&why_not);
         eprintln!(
             "error: Skill '{}' not found. Run `weft skills list` to see available skills.",
             args.name
@@ -143,6 +154,13 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// True when `path` is a file directly inside a directory called `name`.
+fn in_dir_named(path: Option<&Path>, name: &str) -> bool {
+    path.and_then(Path::parent)
+        .and_then(Path::file_name)
+        .is_some_and(|dir| dir == name)
 }
 
 fn yes_no(b: bool) -> &'static str {

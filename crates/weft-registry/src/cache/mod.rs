@@ -17,8 +17,8 @@
 mod format;
 
 use std::collections::HashMap;
-use std::hash::BuildHasher as _;
 use std::fs;
+use std::hash::BuildHasher as _;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -230,7 +230,11 @@ impl HeaderCache {
         let index = *map.get(&self.keys.hash_one(&*wanted))?;
         let entry = self.entries.get(index)?;
         let stored = self.bytes.get(entry.path.clone())?;
-        let stored = if dir { stored.get(..entry.dir_len)? } else { stored };
+        let stored = if dir {
+            stored.get(..entry.dir_len)?
+        } else {
+            stored
+        };
         (stored == &*wanted).then_some(index)
     }
 
@@ -267,7 +271,8 @@ impl HeaderCache {
         if !trusted {
             return None;
         }
-        let payload: Payload = serde_json::from_slice(self.bytes.get(entry.payload.clone())?).ok()?;
+        let payload: Payload =
+            serde_json::from_slice(self.bytes.get(entry.payload.clone())?).ok()?;
         Some((
             index,
             ParsedSkill {

@@ -259,7 +259,10 @@ impl Walker {
             let claimed = self.claim(level, &mut problems);
             // A few directories are not worth the thread hand-off.
             let listed: Vec<Listed<T>> = if claimed.len() >= 8 {
-                claimed.into_par_iter().map(|dir| visitor.visit(dir)).collect()
+                claimed
+                    .into_par_iter()
+                    .map(|dir| visitor.visit(dir))
+                    .collect()
             } else {
                 claimed.into_iter().map(|dir| visitor.visit(dir)).collect()
             };

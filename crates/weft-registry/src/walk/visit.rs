@@ -247,10 +247,10 @@ fn children(
 /// Why a directory was not entered.
 pub(super) fn directory_problem(path: &Path, error: &ReadError) -> Diagnostic {
     match error {
-        ReadError::PseudoFilesystem { .. } => Diagnostic::new(
+        ReadError::PseudoFilesystem { filesystem, .. } => Diagnostic::new(
             Severity::Warning,
             Rule::NotRegularFile.number(),
-            format!("directory not entered: it {}", error.reason()),
+            format!("directory not entered: it is on a pseudo-filesystem ({filesystem})"),
         )
         .with_path(path),
         _ => unreadable_directory(path, &error.reason()),
