@@ -229,6 +229,40 @@ mod tests {
     }
 
     #[test]
+    fn an_over_long_line_is_skipped_and_the_rest_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let record = TranscriptRecord::Message {
+            at: 1,
+            message: Message::user("hi"),
+        };
+        let line = serde_json::to_string(&record).unwrap();
+        let mut text = "x".repeat(TRANSCRIPT_LINE_CAP + 10);
+        text.push('\n');
+        text.push_str(&line);
+        text.push('\n');
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(Transcript::read(&path).unwrap(), [record]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_transcript_that_is_a_fifo_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let err = Transcript::read(&path).unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("is a FIFO (named pipe), not a regular file")
+        );
+    }
+
+    #[test]
     fn session_ids_differ() {
         assert_ne!(new_session_id(), new_session_id());
     }

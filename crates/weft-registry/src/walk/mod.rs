@@ -398,6 +398,132 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
+    fn a_link_ladder_is_walked_once_per_real_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        // d_i/l1..l12 -> ../d_{i+1}: 12^6 paths within the depth bound, 8 real directories.
+        for rung in 0..=7 {
+            fs::create_dir_all(root.join(format!("d_{rung}"))).unwrap();
+        }
+        for rung in 0..7 {
+            for l in 1..=12 {
+                std::os::unix::fs::symlink(
+                    format!("../d_{}", rung + 1),
+                    root.join(format!("d_{rung}/l{l}")),
+                )
+                .unwrap();
+            }
+        }
+        write(&root.join("d_7/SKILL.md"), "x");
+        let mut walker = Walker::new(WalkOptions::DISCOVERY);
+        let found = walker.walk(root);
+        // The skill is reached first through the real directory (depth 1, the shallowest).
+        assert_eq!(found.skills.len(), 1);
+        assert_eq!(found.skills[0].dir, root.join("d_7"));
+        assert_eq!(walker.dirs_visited(), 9, "the root and d_0..d_7");
+        assert!(found.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn the_directory_limit_stops_the_walk_with_a_warning() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        for i in 0..20 {
+            fs::create_dir_all(root.join(format!("c{i:02}/x"))).unwrap();
+        }
+        let options = WalkOptions {
+            max_dirs: 5,
+            ..WalkOptions::VALIDATE
+        };
+        let mut walker = Walker::new(options);
+        let found = walker.walk(root);
+        assert_eq!(walker.dirs_visited(), 5);
+        let codes: Vec<&str> = found.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["W184"]);
+        assert!(
+            found.diagnostics[0]
+                .message
+                .contains("stopped after visiting 5 directories")
+        );
+        // A second root under the same walker gets nothing more, and no second warning.
+        let again = walker.walk(root);
+        assert!(again.skills.is_empty() && again.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn a_root_reached_twice_is_read_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        write(&root.join("inner/s/SKILL.md"), "x");
+        let mut walker = Walker::new(WalkOptions::DISCOVERY);
+        assert_eq!(walker.walk(root).skills.len(), 1);
+        assert!(walker.walk(root).skills.is_empty());
+        assert!(walker.walk(&root.join("inner")).skills.is_empty());
+        // A fresh walker (a new discovery) sees it again.
+        assert_eq!(
+            walk(&root.join("inner"), WalkOptions::DISCOVERY)
+                .skills
+                .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn order_does_not_depend_on_threads() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let mut expected = Vec::new();
+        for c in 0..12 {
+            for s in 0..12 {
+                write(&root.join(format!("c{c:02}/s{s:02}/SKILL.md")), "x");
+                expected.push(root.join(format!("c{c:02}/s{s:02}")));
+            }
+        }
+        for _ in 0..5 {
+            let dirs: Vec<PathBuf> = walk(root, WalkOptions::DISCOVERY)
+                .skills
+                .into_iter()
+                .map(|s| s.dir)
+                .collect();
+            assert_eq!(dirs, expected);
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_name_that_is_not_utf8_is_reported() {
+        use std::os::unix::ffi::OsStrExt as _;
+        let tmp = tempfile::tempdir().unwrap();
+        let bad = tmp.path().join(std::ffi::OsStr::from_bytes(b"bad-\xff"));
+        write(&bad.join("SKILL.md"), "x");
+        let found = walk(tmp.path(), WalkOptions::DISCOVERY);
+        assert!(found.skills.is_empty());
+        assert_eq!(found.diagnostics.len(), 1);
+        assert_eq!(found.diagnostics[0].code, "W185");
+        assert!(found.diagnostics[0].message.contains("bad-\u{fffd}"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_named_skill_md_is_found_so_that_reading_it_can_refuse_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("pipe");
+        fs::create_dir_all(&dir).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.join("SKILL.md"))
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let found = walk(tmp.path(), WalkOptions::DISCOVERY);
+        assert_eq!(found.skills.len(), 1);
+        assert_eq!(
+            found.skills[0].file,
+            SkillFile::Markdown(dir.join("SKILL.md"))
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
     fn symlink_loops_terminate() {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path();
