@@ -81,7 +81,7 @@ impl<T: Send, F: Fn(&FoundSkill, Option<i128>) -> T + Sync> Visitor<'_, F> {
             && dir.depth > 0
             && !dir.via_symlink
         {
-            match self.from_hint(hints, dir) {
+            match self.remembered(hints, dir) {
                 Hint::Hit(found, value) => {
                     listed.skill = Some((found, value));
                     return listed;
@@ -123,7 +123,7 @@ impl<T: Send, F: Fn(&FoundSkill, Option<i128>) -> T + Sync> Visitor<'_, F> {
     }
 
     /// The caller's memory of `dir`, when the directory's modification time is unchanged.
-    fn from_hint(&self, hints: DirHint<'_>, dir: &Pending) -> Hint<T> {
+    fn remembered(&self, hints: DirHint<'_>, dir: &Pending) -> Hint<T> {
         let Ok(meta) = std::fs::metadata(&dir.path) else {
             return Hint::Unknown;
         };
