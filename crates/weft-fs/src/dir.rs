@@ -84,6 +84,30 @@ impl Directory {
     pub fn follow(&self, name: &OsStr) -> io::Result<LinkTarget> {
         imp::follow(self, name)
     }
+
+    /// A handle on this directory that outlives the listing, to `stat` paths inside it
+    /// without walking the directory's own path again.
+    pub fn handle(&self) -> io::Result<DirHandle> {
+        imp::handle(self)
+    }
+}
+
+/// An open directory to `stat` paths relative to (`fstatat`): cheaper than a `stat` of the
+/// full path, which the kernel walks component by component every time.
+#[derive(Debug)]
+pub struct DirHandle {
+    #[cfg(unix)]
+    fd: rustix::fd::OwnedFd,
+    #[cfg(not(unix))]
+    path: std::path::PathBuf,
+}
+
+impl DirHandle {
+    /// The stamp of `rel` (relative to this directory; links followed), and whether it is a
+    /// directory.
+    pub fn stamp(&self, rel: &Path) -> io::Result<(FileStamp, bool)> {
+        imp::stamp_at(self, rel)
+    }
 }
 
 impl Iterator for Directory {
@@ -171,6 +195,31 @@ mod imp {
         })
     }
 
+    pub(super) fn handle(d: &Directory) -> io::Result<DirHandle> {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let fd = rustix::fs::openat(fd(d), ".", flags, Mode::empty())?;
+        Ok(DirHandle { fd })
+    }
+
+    // `Stat`'s field types differ between architectures; every cast here widens or keeps.
+    #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+    pub(super) fn stamp_at(h: &DirHandle, rel: &Path) -> io::Result<(FileStamp, bool)> {
+        let st = rustix::fs::statat(&h.fd, rel, AtFlags::empty())?;
+        let nanos = |secs: i64, nsec: i64| i128::from(secs) * 1_000_000_000 + i128::from(nsec);
+        let stamp = FileStamp {
+            len: st.st_size as u64,
+            modified_ns: nanos(st.st_mtime as i64, st.st_mtime_nsec as i64),
+            changed_ns: nanos(st.st_ctime as i64, st.st_ctime_nsec as i64),
+            inode: st.st_ino as u64,
+            device: st.st_dev as u64,
+        };
+        let is_dir = FileType::from_raw_mode(st.st_mode) == FileType::Directory;
+        Ok((stamp, is_dir))
+    }
+
     fn fd(d: &Directory) -> rustix::fd::BorrowedFd<'_> {
         use rustix::fd::AsFd as _;
         // `Dir::fd` cannot fail on the Linux backend; fall back to a descriptor that makes
@@ -222,5 +271,16 @@ mod imp {
 
     pub(super) fn follow(_d: &Directory, _name: &OsStr) -> io::Result<LinkTarget> {
         Err(io::Error::other("links are not followed on this platform"))
+    }
+
+    pub(super) fn handle(_d: &Directory) -> io::Result<DirHandle> {
+        Err(io::Error::other(
+            "directory handles are not supported on this platform",
+        ))
+    }
+
+    pub(super) fn stamp_at(h: &DirHandle, rel: &Path) -> io::Result<(FileStamp, bool)> {
+        let meta = std::fs::metadata(h.path.join(rel))?;
+        Ok((FileStamp::from_metadata(&meta), meta.is_dir()))
     }
 }

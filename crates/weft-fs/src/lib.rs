@@ -31,7 +31,7 @@ mod stamp;
 
 pub use cap::{Cap, human_size};
 pub use confine::{canonical_within, open_within, read_within};
-pub use dir::{Directory, Entry, EntryKind, LinkTarget};
+pub use dir::{DirHandle, Directory, Entry, EntryKind, LinkTarget};
 pub use error::{FileKind, ReadError};
 pub use regular::{RegularFile, read_regular};
 pub use stamp::{DirId, FileStamp};

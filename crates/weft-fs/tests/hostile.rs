@@ -306,3 +306,21 @@ fn a_fifo_is_not_a_directory_and_does_not_block() {
     mkfifo(&fifo);
     assert!(finishes(move || Directory::open(&fifo, None).is_err()));
 }
+
+#[test]
+fn a_directory_handle_stamps_paths_inside_it_like_stat_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("s")).unwrap();
+    std::fs::write(tmp.path().join("s/SKILL.md"), "x").unwrap();
+    let handle = Directory::open(tmp.path(), None).unwrap().handle().unwrap();
+    let (file, is_dir) = handle.stamp(Path::new("s/SKILL.md")).unwrap();
+    assert!(!is_dir);
+    assert_eq!(
+        file,
+        weft_fs::FileStamp::of(&tmp.path().join("s/SKILL.md")).unwrap()
+    );
+    let (dir, is_dir) = handle.stamp(Path::new("s")).unwrap();
+    assert!(is_dir);
+    assert_eq!(dir, weft_fs::FileStamp::of(&tmp.path().join("s")).unwrap());
+    assert!(handle.stamp(Path::new("missing")).is_err());
+}

@@ -13,7 +13,7 @@ use crate::cache::{CacheConfig, FreshEntry, HeaderCache, Record, Stamp, remember
 use crate::entry::{ShadowedSkill, SkillEntry, SkillOrigin};
 use crate::gating::{GateChecker, HostEnvironment};
 use crate::read::{parse_header, read_skill_header, with_walk_diagnostics};
-use crate::walk::{DirHint, FoundSkill, SkillFile, WalkOptions, Walker};
+use crate::walk::{DirFacts, DirHint, FoundSkill, SkillFile, WalkOptions, Walker};
 
 /// A directory to look for skills in, and the scope its skills get.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,8 +150,8 @@ fn read_roots(
             .as_ref()
             .map(|c| move |dir: &Path, mtime: i128| c.dir_hint(dir, mtime, scope));
         let hint_ref: Option<DirHint<'_>> = hint.as_ref().map(|h| h as DirHint<'_>);
-        let (found, problems) = walker.walk_with_hints(&root.path, hint_ref, |found, mtime| {
-            header_with_cache(found, &root_options, cache.as_ref(), mtime)
+        let (found, problems) = walker.walk_with_hints(&root.path, hint_ref, |found, facts| {
+            header_with_cache(found, &root_options, cache.as_ref(), facts)
         });
         diagnostics.extend(problems);
         for (found, (parsed, record)) in found {
@@ -225,13 +225,14 @@ fn header_with_cache(
     found: &FoundSkill,
     options: &ParseOptions,
     cache: Option<&HeaderCache>,
-    dir_mtime: Option<i128>,
+    facts: &DirFacts<'_>,
 ) -> (Box<ParsedSkill>, Option<Record>) {
     let (Some(cache), SkillFile::Markdown(path)) = (cache, &found.file) else {
         return (Box::new(read_skill_header(found, options)), None);
     };
     let scope = options.scope;
-    if let Some(stamp) = Stamp::of(path)
+    let dir_mtime = facts.mtime;
+    if let Ok(stamp) = facts.stamp_of(path).map(Stamp::from)
         && let Some((index, parsed)) = cache.lookup(path, scope, stamp)
     {
         let record = Record::Hit {

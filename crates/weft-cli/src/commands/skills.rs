@@ -30,7 +30,9 @@ fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
 
 /// `weft skills list`.
 pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Result<ExitCode> {
-    let registry = SkillRegistry::new(workspace.registry_config());
+    // Never freed: the process ends right after the listing, and freeing some forty
+    // allocations per skill one by one would be about a tenth of its work.
+    let registry = std::mem::ManuallyDrop::new(SkillRegistry::new(workspace.registry_config()));
     let snapshot = registry.snapshot();
     eprint_discovery_diagnostics(snapshot.diagnostics(), verbose);
     let entries: Vec<_> = snapshot

@@ -69,13 +69,6 @@ impl From<FileStamp> for Stamp {
     }
 }
 
-impl Stamp {
-    /// The stamp of the file at `path` now (one `stat`).
-    pub(crate) fn of(path: &Path) -> Option<Self> {
-        FileStamp::of(path).ok().map(Self::from)
-    }
-}
-
 /// What is cached about one file: its parse, as written to the payload.
 #[derive(Serialize)]
 struct PayloadRef<'a> {

@@ -18,7 +18,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use weft_fs::DirId;
+use weft_fs::{DirHandle, DirId, FileStamp};
 use weft_parse::{Profile, Rule};
 use weft_types::{Diagnostic, Severity};
 
@@ -175,7 +175,30 @@ pub fn walk_with<T: Send>(
     options: WalkOptions,
     visit: impl Fn(&FoundSkill) -> T + Sync,
 ) -> (Vec<(FoundSkill, T)>, Vec<Diagnostic>) {
-    Walker::new(options).walk_with_hints(root, None, |found, _| visit(found))
+    Walker::new(options).walk_with_hints(root, None, |found, _: &DirFacts<'_>| visit(found))
+}
+
+/// What the walk knows about a skill directory it hands to the caller.
+#[derive(Debug)]
+pub struct DirFacts<'a> {
+    /// The directory's modification time (nanoseconds since the epoch), taken before it was
+    /// listed; only when hints are in use.
+    pub mtime: Option<i128>,
+    /// The open parent directory and the skill directory's name in it, when the walk has one.
+    parent: Option<(&'a DirHandle, &'a str)>,
+}
+
+impl DirFacts<'_> {
+    /// The stamp of `file`, a file in the skill directory: relative to the open parent
+    /// directory when there is one (one short `fstatat` instead of a walk of the full path).
+    pub fn stamp_of(&self, file: &Path) -> std::io::Result<FileStamp> {
+        match (self.parent, file.file_name()) {
+            (Some((parent, name)), Some(file_name)) => parent
+                .stamp(&Path::new(name).join(file_name))
+                .map(|(s, _)| s),
+            _ => FileStamp::of(file),
+        }
+    }
 }
 
 /// What a caller remembers about a skill directory: given the directory and its modification
@@ -212,7 +235,7 @@ impl Walker {
 
     /// Walks `root`; see [`walk`].
     pub fn walk(&mut self, root: &Path) -> Walk {
-        let (found, diagnostics) = self.walk_with_hints(root, None, |_, _| ());
+        let (found, diagnostics) = self.walk_with_hints(root, None, |_, _: &DirFacts<'_>| ());
         Walk {
             skills: found.into_iter().map(|(skill, ())| skill).collect(),
             diagnostics,
@@ -222,13 +245,13 @@ impl Walker {
     /// Walks `root`, calling `visit` on every skill directory as soon as it is found (see
     /// [`walk_with`]). With `hints` (discovery only), a skill directory whose modification
     /// time is unchanged is not listed again: adding, removing or renaming an entry changes
-    /// it. `visit` also gets the directory's modification time (only when hints are given),
-    /// to remember for the next walk.
+    /// it. `visit` also gets what the walk knows about the directory ([`DirFacts`]): its
+    /// modification time (only when hints are given), to remember for the next walk.
     pub fn walk_with_hints<T: Send>(
         &mut self,
         root: &Path,
         hints: Option<DirHint<'_>>,
-        visit: impl Fn(&FoundSkill, Option<i128>) -> T + Sync,
+        visit: impl Fn(&FoundSkill, &DirFacts<'_>) -> T + Sync,
     ) -> (Vec<(FoundSkill, T)>, Vec<Diagnostic>) {
         let visitor = Visitor {
             options: self.options,
@@ -246,6 +269,7 @@ impl Walker {
                 from_device: None,
                 via_symlink: false,
                 enclosing: None,
+                parent: None,
             }],
             Err(e) => {
                 let error = weft_fs::ReadError::Io {

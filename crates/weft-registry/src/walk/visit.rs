@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use weft_fs::{DirId, Directory, EntryKind, LinkTarget, ReadError};
+use weft_fs::{DirHandle, DirId, Directory, EntryKind, LinkTarget, ReadError};
 use weft_parse::Rule;
 use weft_types::{Diagnostic, Severity};
 
 use super::classify::classify;
-use super::{DirHint, FoundSkill, SKIPPED_DIRS, SkillFile, WalkNote, WalkOptions};
+use super::{DirFacts, DirHint, FoundSkill, SKIPPED_DIRS, SkillFile, WalkNote, WalkOptions};
 
 /// A directory waiting to be visited.
 #[derive(Debug)]
@@ -26,6 +26,23 @@ pub(super) struct Pending {
     pub via_symlink: bool,
     /// The nearest skill directory above it (only walks that go on below skills have one).
     pub enclosing: Option<Arc<Path>>,
+    /// The parent directory, still open, when the walk uses hints: the directory and its
+    /// skill file are then `stat`ed relative to it.
+    pub parent: Option<Arc<DirHandle>>,
+}
+
+impl Pending {
+    /// The facts about this directory for the caller.
+    fn facts(&self, mtime: Option<i128>) -> DirFacts<'_> {
+        let name = self
+            .parent
+            .as_deref()
+            .and_then(|p| Some((p, self.path.file_name()?.to_str()?)));
+        DirFacts {
+            mtime,
+            parent: name,
+        }
+    }
 }
 
 /// What visiting one directory produced.
@@ -59,7 +76,7 @@ struct Listing {
     problems: Vec<Diagnostic>,
 }
 
-impl<T: Send, F: Fn(&FoundSkill, Option<i128>) -> T + Sync> Visitor<'_, F> {
+impl<T: Send, F: Fn(&FoundSkill, &DirFacts<'_>) -> T + Sync> Visitor<'_, F> {
     /// Visits `dir`: from the caller's hints when its time is unchanged, else through one
     /// listing that tells both whether it holds a skill and which subdirectories to enter.
     pub fn visit(&self, dir: Pending) -> Listed<T> {
@@ -101,6 +118,8 @@ impl<T: Send, F: Fn(&FoundSkill, Option<i128>) -> T + Sync> Visitor<'_, F> {
             stamp = Some(handle.modified_ns());
         }
         let device = handle.id().device;
+        // With hints, the children are `stat`ed relative to this directory.
+        let shared = self.hints.and_then(|_| handle.handle().ok()).map(Arc::new);
         let listing = list(handle, &dir.path);
         listed.problems = listing.problems;
         let mut this_skill = None;
@@ -108,7 +127,7 @@ impl<T: Send, F: Fn(&FoundSkill, Option<i128>) -> T + Sync> Visitor<'_, F> {
             classify(&dir.path, listing.skill_files.iter().map(String::as_str))
         {
             let found = found_skill(dir, file, notes);
-            let value = (self.visit)(&found, stamp);
+            let value = (self.visit)(&found, &dir.facts(stamp));
             listed.skill = Some((found, value));
             if self.options.stop_at_skill {
                 return listed;
@@ -117,25 +136,30 @@ impl<T: Send, F: Fn(&FoundSkill, Option<i128>) -> T + Sync> Visitor<'_, F> {
         }
         if dir.depth < self.options.max_depth {
             let enclosing = this_skill.or_else(|| dir.enclosing.clone());
-            listed.children = children(dir, listing.subdirs, device, enclosing);
+            listed.children = children(dir, listing.subdirs, device, enclosing, shared);
         }
         listed
     }
 
     /// The caller's memory of `dir`, when the directory's modification time is unchanged.
     fn remembered(&self, hints: DirHint<'_>, dir: &Pending) -> Hint<T> {
-        let Ok(meta) = std::fs::metadata(&dir.path) else {
+        let facts = dir.facts(None);
+        let stat = match facts.parent {
+            Some((parent, name)) => parent.stamp(Path::new(name)),
+            None => std::fs::metadata(&dir.path)
+                .map(|m| (weft_fs::FileStamp::from_metadata(&m), m.is_dir())),
+        };
+        let Ok((stamp, is_dir)) = stat else {
             return Hint::Unknown;
         };
-        let stamp = weft_fs::FileStamp::from_metadata(&meta);
         // A mount boundary is never taken from memory: the file system gets checked.
-        if Some(stamp.device) != dir.from_device || !meta.is_dir() {
+        if Some(stamp.device) != dir.from_device || !is_dir {
             return Hint::Unknown;
         }
         match hints(&dir.path, stamp.modified_ns) {
             Some((file, notes)) => {
                 let found = found_skill(dir, file, notes);
-                let value = (self.visit)(&found, Some(stamp.modified_ns));
+                let value = (self.visit)(&found, &dir.facts(Some(stamp.modified_ns)));
                 Hint::Hit(found, value)
             }
             None => Hint::Miss(stamp.modified_ns),
@@ -222,6 +246,7 @@ fn children(
     mut subdirs: Vec<Subdir>,
     device: u64,
     enclosing: Option<Arc<Path>>,
+    parent: Option<Arc<DirHandle>>,
 ) -> Vec<Pending> {
     subdirs.sort_unstable_by(|a, b| a.name.cmp(&b.name));
     subdirs
@@ -239,6 +264,7 @@ fn children(
                 from_device: Some(device),
                 via_symlink: sub.via_symlink,
                 enclosing: enclosing.clone(),
+                parent: parent.clone(),
             }
         })
         .collect()
