@@ -137,10 +137,25 @@ impl RegularFile {
         self.read_to_end(buf).map(|_| ()).map_err(|e| self.error(e))
     }
 
-    /// Reads the whole file.
+    /// Reads the whole file as it was when opened: as many bytes as its size then (which
+    /// [`open`](Self::open) checked against the cap). Bytes appended since are not read, so
+    /// the end needs no extra read; a file that shrank ends early.
     pub fn read_all(mut self) -> Result<Vec<u8>, ReadError> {
-        let mut buf = Vec::new();
-        self.read_rest(&mut buf)?;
+        let len = usize::try_from(self.stamp.len).map_err(|_| ReadError::TooLarge {
+            path: self.path.clone(),
+            cap: self.cap,
+        })?;
+        let mut buf = vec![0; len];
+        let mut filled = 0;
+        while filled < len {
+            match self.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(self.error(e)),
+            }
+        }
+        buf.truncate(filled);
         Ok(buf)
     }
 

@@ -193,6 +193,21 @@ fn a_file_that_grows_while_read_stops_at_the_cap() {
 }
 
 #[test]
+fn a_whole_read_takes_the_file_as_it_was_opened() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("growing");
+    std::fs::write(&path, vec![b'a'; 100]).unwrap();
+    let file = RegularFile::open(&path, Cap::new(1_000, "logs")).unwrap();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap()
+        .write_all(&vec![b'b'; 5_000])
+        .unwrap();
+    assert_eq!(file.read_all().unwrap(), vec![b'a'; 100]);
+}
+
+#[test]
 fn chunks_add_up_to_the_file() {
     let tmp = tempfile::tempdir().unwrap();
     let path = tmp.path().join("f");
