@@ -147,13 +147,16 @@ fn item_1_only_regular_files_are_read_and_each_is_capped() {
     assert!(!names.iter().any(|n| n == "fifo" || n == "zero"));
     assert!(names.iter().any(|n| n == "plain"));
 
-    let validate = c.weft(&["skills", "validate", ".claude/skills/fifo"]);
-    assert_eq!(validate.code, 1);
-    assert!(
-        validate
-            .stdout
-            .contains("error[E019]: refused: the file is a FIFO")
-    );
+    for target in [".claude/skills/fifo", ".claude/skills/fifo/SKILL.md"] {
+        let validate = c.weft(&["skills", "validate", target]);
+        assert_eq!(validate.code, 1);
+        let refused = "error[E019]: refused: the file is a FIFO (named pipe), not a regular file\n";
+        assert!(
+            validate.stdout.starts_with(refused),
+            "{target}: {}",
+            validate.stdout
+        );
+    }
 
     // Agent files: the FIFO and the /dev/zero link are refused, the built-ins stay.
     let agents = c.weft(&["agents", "list"]);

@@ -4,7 +4,7 @@ use std::ffi::{OsStr, OsString};
 use std::io;
 use std::path::Path;
 
-use crate::error::{FileKind, ReadError};
+use crate::error::ReadError;
 use crate::stamp::{DirId, FileStamp};
 
 /// What a directory entry is, as far as the listing tells (symbolic links not followed).
@@ -129,16 +129,9 @@ mod imp {
 
     pub(super) fn open(path: &Path, from_device: Option<u64>) -> Result<Directory, ReadError> {
         let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NONBLOCK;
-        let fd = rustix::fs::open(path, flags, Mode::empty()).map_err(|e| {
-            if e == rustix::io::Errno::NOTDIR {
-                ReadError::NotRegular {
-                    path: path.to_path_buf(),
-                    kind: FileKind::Other,
-                }
-            } else {
-                ReadError::io(path, e.into())
-            }
-        })?;
+        // `O_DIRECTORY` fails on anything else before it is opened: a FIFO never blocks.
+        let fd = rustix::fs::open(path, flags, Mode::empty())
+            .map_err(|e| ReadError::io(path, e.into()))?;
         let file = std::fs::File::from(fd);
         let meta = file.metadata().map_err(|e| ReadError::io(path, e))?;
         let stamp = FileStamp::from_metadata(&meta);
