@@ -18,6 +18,8 @@ pub struct Options {
     pub count: usize,
     /// Timed runs of each command.
     pub runs: usize,
+    /// A `weft` binary to time instead of building this checkout's (to compare builds).
+    pub weft: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -25,6 +27,7 @@ impl Default for Options {
         Self {
             count: 1000,
             runs: 15,
+            weft: None,
         }
     }
 }
@@ -48,35 +51,62 @@ fn build_weft(root: &Path) -> Result<PathBuf> {
     Ok(root.join("target/release/weft"))
 }
 
-/// Median wall time of `runs` runs of `cmd` (after one warm-up), stdout discarded.
-fn median_time(runs: usize, mut make: impl FnMut() -> Command) -> Result<Duration> {
-    let mut times = Vec::with_capacity(runs);
-    for i in 0..=runs {
-        let mut cmd = make();
-        cmd.stdout(Stdio::null()).stderr(Stdio::null());
-        let start = Instant::now();
-        let status = cmd.status().context("running the benchmarked command")?;
-        let elapsed = start.elapsed();
-        if status.code().is_none() {
-            bail!("benchmarked command was killed");
-        }
-        if i > 0 {
-            times.push(elapsed);
+/// Wall time of one run of `cmd`, stdout and stderr discarded.
+fn time_once(mut cmd: Command) -> Result<Duration> {
+    cmd.stdout(Stdio::null()).stderr(Stdio::null());
+    let start = Instant::now();
+    let status = cmd.status().context("running the benchmarked command")?;
+    let elapsed = start.elapsed();
+    if status.code().is_none() {
+        bail!("benchmarked command was killed");
+    }
+    Ok(elapsed)
+}
+
+/// The median and the fastest of a command's timed runs.
+#[derive(Debug, Clone, Copy)]
+struct Timing {
+    median: Duration,
+    min: Duration,
+}
+
+/// Wall times of each command over `runs` rounds (after one warm-up round). The commands run
+/// side by side, one of each per round, so a busy machine slows them alike; the fastest run
+/// is reported too, as the least disturbed one.
+fn timings(runs: usize, makers: &mut [&mut dyn FnMut() -> Command]) -> Result<Vec<Timing>> {
+    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(runs); makers.len()];
+    for round in 0..=runs {
+        for (make, samples) in makers.iter_mut().zip(times.iter_mut()) {
+            let elapsed = time_once(make())?;
+            if round > 0 {
+                samples.push(elapsed);
+            }
         }
     }
-    times.sort();
-    Ok(times[times.len() / 2])
+    Ok(times
+        .into_iter()
+        .map(|mut samples| {
+            samples.sort();
+            Timing {
+                median: samples[samples.len() / 2],
+                min: samples[0],
+            }
+        })
+        .collect())
 }
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// `cargo xtask bench-list`: `weft skills list` over a generated tree vs one `cat` process
-/// reading the same SKILL.md files.
+/// `cargo xtask bench-list`: `weft skills list` over a generated tree, with a warm header
+/// cache and without one, side by side with one `cat` process reading the same SKILL.md files.
 pub fn list(opts: &Options) -> Result<()> {
     let root = workspace_root();
-    let weft = build_weft(&root)?;
+    let weft = match &opts.weft {
+        Some(path) => path.clone(),
+        None => build_weft(&root)?,
+    };
     let base = root.join("target/bench-list");
     let tree = base.join(format!("skills-{}", opts.count));
     let home = base.join("empty-home");
@@ -97,11 +127,9 @@ pub fn list(opts: &Options) -> Result<()> {
     if files.len() != opts.count {
         bail!("expected {} skill files, found {}", opts.count, files.len());
     }
-    let cat = median_time(opts.runs, || {
-        let mut c = Command::new("cat");
-        c.args(&files);
-        c
-    })?;
+    // The header cache does not trust a file changed within the last second (its change
+    // time could still move unseen): let the fresh tree age past that.
+    std::thread::sleep(Duration::from_millis(1100));
     let list_cmd = |no_cache: bool| {
         let mut c = Command::new(&weft);
         c.args(["skills", "list", "--home"])
@@ -115,40 +143,58 @@ pub fn list(opts: &Options) -> Result<()> {
         }
         c
     };
-    // The warm-up run of the cached variant fills the cache.
+    // The warm-up round fills the cache.
     let _ = std::fs::remove_dir_all(home.join(".clawft"));
-    let cached = median_time(opts.runs, || list_cmd(false))?;
-    let parsed = median_time(opts.runs, || list_cmd(true))?;
+    let mut cat = || {
+        let mut c = Command::new("cat");
+        c.args(&files);
+        c
+    };
+    let mut cached = || list_cmd(false);
+    let mut parsed = || list_cmd(true);
+    let times = timings(opts.runs, &mut [&mut cat, &mut cached, &mut parsed])?;
     println!(
-        "{} skills, median of {} runs:\n  cat (one process):              {:8.2} ms\n  weft skills list (cache warm):  {:8.2} ms  ({:.2}x cat)\n  weft skills list --no-cache:    {:8.2} ms  ({:.2}x cat)",
-        opts.count,
-        opts.runs,
-        ms(cat),
-        ms(cached),
-        ms(cached) / ms(cat),
-        ms(parsed),
-        ms(parsed) / ms(cat)
+        "{} skills, {} rounds (each: cat, cached, uncached)     median          fastest",
+        opts.count, opts.runs
     );
+    let rows = [
+        ("cat (one process)", times[0]),
+        ("weft skills list (cache warm)", times[1]),
+        ("weft skills list --no-cache", times[2]),
+    ];
+    for (label, t) in rows {
+        let (median, min) = (ms(t.median), ms(t.min));
+        println!(
+            "  {label:<31} {median:8.2} ms ({:.2}x)  {min:8.2} ms ({:.2}x)",
+            median / ms(times[0].median),
+            min / ms(times[0].min)
+        );
+    }
     Ok(())
 }
 
 /// `cargo xtask bench-validate`: `weft skills validate` over the shared corpus.
 pub fn validate(opts: &Options) -> Result<()> {
     let root = workspace_root();
-    let weft = build_weft(&root)?;
+    let weft = match &opts.weft {
+        Some(path) => path.clone(),
+        None => build_weft(&root)?,
+    };
     let corpus = root.join("../shared/corpus");
     if !corpus.is_dir() {
         bail!("the corpus is not at {}", corpus.display());
     }
-    let time = median_time(opts.runs, || {
+    let mut validate = || {
         let mut c = Command::new(&weft);
         c.args(["skills", "validate"]).arg(&corpus);
         c
-    })?;
+    };
+    let time = timings(opts.runs, &mut [&mut validate])?[0];
     println!(
-        "weft skills validate <corpus>, median of {} runs: {:.2} ms",
+        "weft skills validate <corpus>, {} runs: median {:.2} ms, fastest {:.2} ms",
         opts.runs,
-        ms(time)
+        ms(time.median),
+        ms(time.min)
     );
     Ok(())
 }

@@ -9,6 +9,7 @@
 
 mod bench;
 mod fixtures;
+mod hostile;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -25,6 +26,10 @@ COMMANDS:
     fixtures        Generate a deterministic tree of synthetic skills (DIR/<name>/SKILL.md)
     bench-list      Time `weft skills list` on a generated tree against `cat` of the same files
     bench-validate  Time `weft skills validate` on the shared corpus
+    hostile-checkout
+                    Lay out a project full of traps (FIFOs, links to /dev/zero,
+                    /proc/self/environ, / and /sys, a link ladder, bad UTF-8); see
+                    `cargo xtask hostile-checkout --help`
     help            Print this message
 
 FIXTURES OPTIONS:
@@ -35,9 +40,14 @@ FIXTURES OPTIONS:
     --force     Replace DIR if it is a tree written earlier by this command (recognised
                 by its .weft-fixtures marker file); anything else is never deleted
 
+HOSTILE-CHECKOUT OPTIONS:
+    --out DIR   Where to lay the tree out (required)
+    --force     Replace DIR if it is a tree written earlier by this command
+
 BENCH OPTIONS:
     --count N   Skills in the generated tree (bench-list) [default: 1000]
     --runs R    Timed runs of each command; medians are reported [default: 15]
+    --weft BIN  Time this weft binary instead of building the checkout's (compare builds)
 
 EXAMPLES:
     cargo xtask fixtures --count 1000 --out /tmp/fx1000 --seed 7
@@ -55,6 +65,15 @@ enum Command {
     BenchList(bench::Options),
     /// Time `weft skills validate` on the corpus.
     BenchValidate(bench::Options),
+    /// Lay out the hostile checkout.
+    Hostile {
+        /// Output directory.
+        out: PathBuf,
+        /// Replace an earlier tree.
+        force: bool,
+    },
+    /// Print the hostile checkout's help and trap list.
+    HostileHelp,
 }
 
 /// A malformed command line (exit status 2).
@@ -84,6 +103,23 @@ fn main() -> ExitCode {
         },
         Ok(Command::BenchList(opts)) => report(bench::list(&opts)),
         Ok(Command::BenchValidate(opts)) => report(bench::validate(&opts)),
+        Ok(Command::Hostile { out, force }) => match hostile::generate(&out, force) {
+            Ok(traps) => {
+                println!(
+                    "laid out {traps} traps in {} (see its README.md)",
+                    out.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(err) => {
+                eprintln!("error: {err:#}");
+                ExitCode::FAILURE
+            }
+        },
+        Ok(Command::HostileHelp) => {
+            print!("{}", hostile_help());
+            ExitCode::SUCCESS
+        }
         Err(UsageError(msg)) => {
             eprintln!("error: {msg}\n\nRun `cargo xtask help` for usage.");
             ExitCode::from(2)
@@ -110,6 +146,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Command, Usage
     match command.to_str() {
         Some("help" | "-h" | "--help") => Ok(Command::Help),
         Some("fixtures") => parse_fixtures(args),
+        Some("hostile-checkout") => parse_hostile(args),
         Some(name @ ("bench-list" | "bench-validate")) => {
             let opts = parse_bench(name, args)?;
             Ok(if name == "bench-list" {
@@ -192,6 +229,61 @@ fn parse_fixtures(mut args: impl Iterator<Item = OsString>) -> Result<Command, U
     }))
 }
 
+/// `cargo xtask hostile-checkout --help`: what the tree is for, and every trap.
+fn hostile_help() -> String {
+    let mut text = String::from(
+        "cargo xtask hostile-checkout - a project tree full of traps for weft\n\n\
+         USAGE:\n    cargo xtask hostile-checkout --out DIR [--force]\n\n\
+         The main project (DIR/.claude, DIR/.clawft) holds every trap that can share a tree;\n\
+         each config.json trap has its own sub-project (DIR/config-*/). Run weft inside DIR (or\n\
+         a sub-project) with --project and --home pointing at scratch directories. The tree\n\
+         holds FIFOs and links to /dev/zero, /proc/self/environ, / and /sys: do not copy or\n\
+         read it with other tools.\n\nTRAPS (issue 13 item, id, what):\n",
+    );
+    for trap in hostile::TRAPS {
+        text.push_str(&format!(
+            "    {}  {:<15} {}\n",
+            trap.item, trap.id, trap.what
+        ));
+    }
+    text
+}
+
+/// Parses the options of `hostile-checkout`.
+fn parse_hostile(mut args: impl Iterator<Item = OsString>) -> Result<Command, UsageError> {
+    let mut out: Option<PathBuf> = None;
+    let mut force = false;
+    while let Some(arg) = args.next() {
+        let arg_str = arg.to_string_lossy().into_owned();
+        let (flag, inline) = match arg_str.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => (flag, Some(OsString::from(value))),
+            _ => (arg_str.as_str(), None),
+        };
+        match flag {
+            "-h" | "--help" => return Ok(Command::HostileHelp),
+            "--out" => {
+                let value = take_value(flag, inline, &mut args)?;
+                if value.is_empty() {
+                    return Err(UsageError("--out needs a non-empty path".into()));
+                }
+                set_once(flag, &mut out, PathBuf::from(value))?;
+            }
+            "--force" if inline.is_none() => {
+                if std::mem::replace(&mut force, true) {
+                    return Err(UsageError("--force given more than once".into()));
+                }
+            }
+            _ => {
+                return Err(UsageError(format!(
+                    "unexpected argument `{arg_str}` for `hostile-checkout`"
+                )));
+            }
+        }
+    }
+    let out = out.ok_or_else(|| UsageError("hostile-checkout needs --out DIR".into()))?;
+    Ok(Command::Hostile { out, force })
+}
+
 /// Parses the options of the bench commands.
 fn parse_bench(
     name: &str,
@@ -212,6 +304,9 @@ fn parse_bench(
             }
             "--runs" => {
                 opts.runs = parse_number(&flag, &take_value(&flag, inline, &mut args)?)?;
+            }
+            "--weft" => {
+                opts.weft = Some(PathBuf::from(take_value(&flag, inline, &mut args)?));
             }
             _ => {
                 return Err(UsageError(format!(
@@ -314,6 +409,33 @@ mod tests {
             (opts.count, opts.seed, opts.nested, opts.force),
             (3, 7, true, true)
         );
+    }
+
+    #[test]
+    fn hostile_checkout_flags() {
+        assert_eq!(
+            parse(&["hostile-checkout", "--out", "/tmp/h", "--force"]),
+            Ok(Command::Hostile {
+                out: PathBuf::from("/tmp/h"),
+                force: true
+            })
+        );
+        assert_eq!(
+            parse(&["hostile-checkout", "--help"]),
+            Ok(Command::HostileHelp)
+        );
+        for bad in [
+            &["hostile-checkout"][..],
+            &["hostile-checkout", "--out"],
+            &["hostile-checkout", "--out", "/a", "--out", "/b"],
+            &["hostile-checkout", "--out", "/a", "--bogus"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+        let help = hostile_help();
+        for trap in hostile::TRAPS {
+            assert!(help.contains(trap.id), "{} is documented", trap.id);
+        }
     }
 
     #[test]

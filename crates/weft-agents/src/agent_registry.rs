@@ -4,10 +4,16 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use weft_parse::{ParseOptions, Rule, parse_agent};
-use weft_types::{AgentDefinition, Diagnostic, Scope, Severity, has_errors};
+use weft_fs::Cap;
+use weft_parse::{ParseOptions, parse_agent};
+use weft_registry::read_error_diagnostic;
+use weft_types::{AgentDefinition, Diagnostic, Scope, has_errors};
 
 use crate::builtin_agents::builtin_agents;
+
+/// The most an agent file may hold. Agent files are a page of frontmatter and a system
+/// prompt; the cap matches skill files.
+pub const AGENT_FILE_CAP: Cap = Cap::new(256 * 1024, "agent files");
 
 /// A directory agent files are read from (`.clawft/agents`, `.claude/agents`, ...).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,17 +154,14 @@ impl AgentRegistry {
     }
 
     fn load_file(&mut self, file: &Path, scope: Scope, options: &ParseOptions) {
-        let bytes = match std::fs::read(file) {
+        // A link may lead anywhere inside the directory holding the file (the agents
+        // directory, or the agent's own directory for `<name>/AGENT.md`), never out of it.
+        let root = file.parent().unwrap_or(Path::new("."));
+        let bytes = match weft_fs::read_within(file, root, AGENT_FILE_CAP) {
             Ok(b) => b,
             Err(e) => {
-                self.diagnostics.push(
-                    Diagnostic::new(
-                        Severity::Error,
-                        Rule::Unreadable.number(),
-                        format!("could not be read: {e}"),
-                    )
-                    .with_path(file),
-                );
+                tracing::debug!(file = %file.display(), reason = %e.reason(), "agent file refused");
+                self.diagnostics.push(read_error_diagnostic(&e));
                 return;
             }
         };
@@ -241,7 +244,9 @@ fn agent_files(dir: &Path) -> Vec<PathBuf> {
                 "agent.json",
             ] {
                 let candidate = path.join(name);
-                if candidate.is_file() {
+                // Whatever it is: a FIFO or a link out is refused with a diagnostic when
+                // read, not skipped in silence.
+                if std::fs::symlink_metadata(&candidate).is_ok() {
                     files.push(candidate);
                     break;
                 }

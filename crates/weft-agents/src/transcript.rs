@@ -2,11 +2,12 @@
 //! message, so a process killed mid-turn leaves every earlier line intact.
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{BufRead, Read as _, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
+use weft_fs::Cap;
 use weft_llm::{Message, Usage};
 
 /// One line of a transcript.
@@ -132,15 +133,54 @@ impl Transcript {
         self.file.flush()
     }
 
-    /// Reads a transcript back. Lines that do not parse (a torn last line after a crash) are
-    /// skipped.
+    /// Reads a transcript back (a regular file of at most [`TRANSCRIPT_CAP`]). Lines that do
+    /// not parse (a torn last line after a crash) and lines longer than
+    /// [`TRANSCRIPT_LINE_CAP`] are skipped.
     pub fn read(path: &Path) -> std::io::Result<Vec<TranscriptRecord>> {
-        let text = std::fs::read_to_string(path)?;
-        Ok(text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect())
+        let file = weft_fs::RegularFile::open(path, TRANSCRIPT_CAP)?;
+        let mut reader = std::io::BufReader::with_capacity(64 * 1024, file);
+        let mut records = Vec::new();
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            let limit = TRANSCRIPT_LINE_CAP as u64 + 1;
+            if (&mut reader).take(limit).read_until(b'\n', &mut line)? == 0 {
+                return Ok(records);
+            }
+            if line.len() > TRANSCRIPT_LINE_CAP {
+                skip_line(&mut reader)?;
+                continue;
+            }
+            if let Ok(record) = serde_json::from_slice(&line) {
+                records.push(record);
+            }
+        }
+    }
+}
+
+/// The most of a transcript that is read back.
+pub const TRANSCRIPT_CAP: Cap = Cap::new(256 * 1024 * 1024, "transcripts");
+
+/// The longest transcript line read back; longer ones are skipped.
+pub const TRANSCRIPT_LINE_CAP: usize = 16 * 1024 * 1024;
+
+/// Consumes the rest of an over-long line.
+fn skip_line(reader: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                reader.consume(i + 1);
+                return Ok(());
+            }
+            None => {
+                let n = buf.len();
+                reader.consume(n);
+            }
+        }
     }
 }
 
@@ -185,6 +225,40 @@ mod tests {
                 at: 1,
                 message: Message::user("hi")
             }]
+        );
+    }
+
+    #[test]
+    fn an_over_long_line_is_skipped_and_the_rest_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let record = TranscriptRecord::Message {
+            at: 1,
+            message: Message::user("hi"),
+        };
+        let line = serde_json::to_string(&record).unwrap();
+        let mut text = "x".repeat(TRANSCRIPT_LINE_CAP + 10);
+        text.push('\n');
+        text.push_str(&line);
+        text.push('\n');
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(Transcript::read(&path).unwrap(), [record]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_transcript_that_is_a_fifo_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let err = Transcript::read(&path).unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("is a FIFO (named pipe), not a regular file")
         );
     }
 

@@ -250,7 +250,7 @@ pub struct LocationArgs {
     #[arg(long, global = true)]
     pub trust_project_skills: bool,
 
-    /// Do not use the skill header cache (~/.clawft/cache/skills.json).
+    /// Do not use the skill header cache (~/.clawft/cache/skills.cache).
     #[arg(long, global = true)]
     pub no_cache: bool,
 

@@ -188,12 +188,16 @@ pub struct Config {
     provider_dirs: BTreeMap<String, PathBuf>,
 }
 
+/// The most a config file may hold (a FIFO, a device or a `/proc` file is refused too).
+const CONFIG_CAP: weft_fs::Cap = weft_fs::Cap::new(1024 * 1024, "config files");
+
 /// Reads one config file; a missing optional file is `None`.
 fn read_file(path: &Path, required: bool) -> Result<Option<Value>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e).with_context(|| format!("{}: cannot read", path.display())),
+    let text = match weft_fs::read_regular(path, CONFIG_CAP) {
+        Ok(bytes) => String::from_utf8(bytes)
+            .map_err(|_| anyhow::anyhow!("{}: cannot read: not valid UTF-8", path.display()))?,
+        Err(e) if !required && e.is_not_found() => return Ok(None),
+        Err(e) => bail!("{}: cannot read: {}", path.display(), e.reason()),
     };
     let value: Value = serde_json::from_str(&text).map_err(|e| {
         anyhow::anyhow!(

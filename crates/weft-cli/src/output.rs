@@ -25,19 +25,60 @@ pub fn eprint_diagnostics(diagnostics: &[Diagnostic]) {
 }
 
 /// `text` cut to `max` characters, with `…` when cut; newlines become spaces.
+/// Runs of whitespace become one space. Stops reading once past `max` (a listing cuts every
+/// description, some of them long).
 pub fn cut(text: &str, max: usize) -> String {
-    let flat: String = text
-        .chars()
-        .map(|c| if c.is_whitespace() { ' ' } else { c })
-        .collect();
-    let flat = flat.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= max {
-        flat
-    } else {
-        let mut out: String = flat.chars().take(max.saturating_sub(1)).collect();
-        out.push('…');
-        out
+    if let Some(plain) = cut_plain_ascii(text, max) {
+        return plain;
     }
+    let mut out = String::with_capacity(text.len().min(max.saturating_mul(4)));
+    let mut count = 0usize;
+    'words: for word in text.split_whitespace() {
+        if count > 0 {
+            out.push(' ');
+            count += 1;
+        }
+        for c in word.chars() {
+            if count > max {
+                break 'words;
+            }
+            out.push(c);
+            count += 1;
+        }
+    }
+    if count <= max {
+        return out;
+    }
+    let end = out
+        .char_indices()
+        .nth(max.saturating_sub(1))
+        .map_or(out.len(), |(i, _)| i);
+    out.truncate(end);
+    out.push('…');
+    out
+}
+
+/// [`cut`] for the common case, without decoding characters: the first `max + 1` bytes are
+/// printable ASCII words separated by single spaces. `None` when that does not hold.
+fn cut_plain_ascii(text: &str, max: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    let head = &bytes[..bytes.len().min(max.checked_add(1)?)];
+    let plain = max > 0
+        && head.first().is_some_and(u8::is_ascii_graphic)
+        && head.last().is_some_and(u8::is_ascii_graphic)
+        && head.iter().all(|&b| b.is_ascii_graphic() || b == b' ')
+        && !head.windows(2).any(|w| w == b"  ");
+    if !plain {
+        return None;
+    }
+    if bytes.len() <= max {
+        return Some(text.to_owned());
+    }
+    // `head` holds `max + 1` plain characters: the text is longer than `max` whatever follows.
+    let mut out = String::with_capacity(max + 2);
+    out.push_str(&text[..max - 1]);
+    out.push('…');
+    Some(out)
 }
 
 /// Rows as aligned columns with a header; the last column is not padded.

@@ -137,7 +137,7 @@ impl Workspace {
         }
     }
 
-    /// The header cache: `~/.clawft/cache/skills.json`, tied to this executable (a rebuilt or
+    /// The header cache: `~/.clawft/cache/skills.cache`, tied to this executable (a rebuilt or
     /// upgraded weft never trusts entries written by another build).
     fn cache_config(&self) -> Option<CacheConfig> {
         if !self.use_cache {
@@ -153,7 +153,7 @@ impl Workspace {
             .ok()?
             .as_nanos();
         Some(CacheConfig {
-            path: home.join(".clawft/cache/skills.json"),
+            path: home.join(".clawft/cache/skills.cache"),
             fingerprint: format!("{}:{}:{modified}", env!("CARGO_PKG_VERSION"), meta.len()),
         })
     }

@@ -47,6 +47,9 @@ fn empty_object() -> Value {
     Value::Object(serde_json::Map::new())
 }
 
+/// The most a replay recording may hold.
+pub const REPLAY_CAP: weft_fs::Cap = weft_fs::Cap::new(64 * 1024 * 1024, "replay recordings");
+
 /// Plays [`ReplayTurn`]s one per [`ChatModel::chat`] call.
 #[derive(Debug)]
 pub struct ReplayModel {
@@ -64,7 +67,14 @@ impl ReplayModel {
             path: label.clone(),
             message,
         };
-        let text = std::fs::read_to_string(path).map_err(|e| error(format!("cannot read: {e}")))?;
+        let bytes = weft_fs::read_regular(path, REPLAY_CAP)
+            .map_err(|e| error(format!("cannot read: {}", e.reason())))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            error(format!(
+                "not valid UTF-8 at byte {}",
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
         let mut turns = Vec::new();
         for (number, line) in text.lines().enumerate() {
             if line.trim().is_empty() {

@@ -219,6 +219,35 @@ fn missing_and_empty_recordings_are_errors() {
     ));
 }
 
+#[cfg(unix)]
+#[test]
+fn a_recording_that_is_a_fifo_or_a_device_is_refused_without_blocking() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("turns.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let zero = dir.path().join("zero.jsonl");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    for (path, reason) in [
+        (
+            fifo,
+            "cannot read: is a FIFO (named pipe), not a regular file",
+        ),
+        (
+            zero,
+            "cannot read: is a character device, not a regular file",
+        ),
+    ] {
+        match ReplayModel::open(&path).unwrap_err() {
+            LlmError::Replay { message, .. } => assert_eq!(message, reason),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
 #[test]
 fn connect_needs_a_file() {
     let config = ProviderConfig::new("replay", ProviderKind::Replay, "");

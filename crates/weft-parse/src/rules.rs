@@ -121,6 +121,12 @@ rules! {
     NestedSkill = 16, "skill nested below another skill is not discovered", [W, W, W, O];
     /// The skill file is spelled in another case (`Skill.md`): loaded, but not a valid skill.
     FileNameCase = 17, "skill file name in the wrong case (e.g. `Skill.md`)", [W, E, E, E];
+    /// A skill or agent file is a symbolic link whose target leaves its root (the skill's
+    /// directory, the agents directory): it is not read.
+    SymlinkOutsideRoot = 18, "skill or agent file is a symlink leaving its directory", [E, E, E, E];
+    /// The file is a FIFO, a device or a socket, or lives on a pseudo-filesystem (`/proc`,
+    /// `/sys`): it is not read (a directory there is not entered).
+    NotRegularFile = 19, "not a regular file (FIFO, device, socket, /proc, /sys)", [E, E, E, E];
 
     // --- YAML ----------------------------------------------------------------------------
     /// The frontmatter is not valid YAML.
@@ -250,6 +256,10 @@ rules! {
     DuplicateInScope = 182, "same skill name twice in one scope", [W, W, W, O];
     /// A skill file broke after it was loaded: the last good version stays in use.
     KeptLastGood = 183, "broken skill file; the last good version is kept", [W, W, W, O];
+    /// The walk reached its limit on directories visited; the rest of the tree is not read.
+    WalkLimit = 184, "walk stopped at the limit on directories visited", [W, W, W, W];
+    /// A directory name is not valid UTF-8: it cannot name a skill and is not entered.
+    NonUtf8Name = 185, "directory name is not valid UTF-8; not entered", [W, W, W, W];
 }
 
 #[cfg(test)]

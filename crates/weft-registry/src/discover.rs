@@ -9,11 +9,11 @@ use weft_parse::{ParseOptions, ParsedSkill, Profile, Rule};
 use weft_types::{Diagnostic, Scope};
 
 use crate::builtin::builtin_skills;
-use crate::cache::{CacheConfig, CachedHeader, FileStamp, HeaderCache, Record};
+use crate::cache::{CacheConfig, FreshEntry, HeaderCache, Record, Stamp, remembered_notes};
 use crate::entry::{ShadowedSkill, SkillEntry, SkillOrigin};
 use crate::gating::{GateChecker, HostEnvironment};
 use crate::read::{parse_header, read_skill_header, with_walk_diagnostics};
-use crate::walk::{DirHint, FoundSkill, SkillFile, WalkOptions, walk, walk_with_hints};
+use crate::walk::{DirFacts, DirHint, FoundSkill, SkillFile, WalkOptions, Walker};
 
 /// A directory to look for skills in, and the scope its skills get.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,10 +84,11 @@ pub(crate) struct Discovered {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// A skill read from a root, before precedence is applied.
+/// A skill read from a root, before precedence is applied. The parse is boxed: it is large
+/// and moves a few times on its way into the registry.
 struct Candidate {
     found: FoundSkill,
-    parsed: ParsedSkill,
+    parsed: Box<ParsedSkill>,
 }
 
 /// Runs discovery. `previous` holds the entries of the last good run by file, so a skill whose
@@ -101,88 +102,11 @@ pub(crate) fn discover(
         profile: Profile::Load,
         ..config.parse
     };
-
-    // Skills are read while the walk goes on, on both cores.
-    let started = std::time::Instant::now();
-    let cache = config
-        .cache
-        .as_ref()
-        .map(|c| HeaderCache::load(c, &options.limits));
-    tracing::debug!(elapsed = ?started.elapsed(), "header cache loaded");
-    let mut records: Vec<Record> = Vec::new();
-    let mut candidates: Vec<Candidate> = Vec::new();
-    for root in &config.roots {
-        if !root.path.is_dir() {
-            tracing::debug!(root = %root.path.display(), "skill root does not exist; skipped");
-            continue;
-        }
-        let root_options = options.with_scope(root.scope);
-        let scope = root.scope;
-        let hint = cache
-            .as_ref()
-            .map(|c| move |dir: &Path, mtime: u128| c.dir_hint(dir, mtime, scope));
-        let hint_ref: Option<DirHint<'_>> = hint.as_ref().map(|h| h as DirHint<'_>);
-        let (found, diagnostics) =
-            walk_with_hints(&root.path, config.walk, hint_ref, |found, dir_mtime| {
-                header_with_cache(found, &root_options, cache.as_ref(), dir_mtime)
-            });
-        out.diagnostics.extend(diagnostics);
-        for (found, (parsed, record)) in found {
-            records.extend(record);
-            candidates.push(Candidate { found, parsed });
-        }
-    }
-    tracing::debug!(elapsed = ?started.elapsed(), skills = candidates.len(), "roots walked and read");
-    if let (Some(cache), Some(config)) = (&cache, &config.cache)
-        && cache.differs(&records)
-        && let Err(e) = cache.save(&config.path, records)
-    {
-        tracing::debug!(path = %config.path.display(), error = %e, "could not write the skill cache");
-    }
-
+    let candidates = read_roots(config, &options, &mut out.diagnostics);
     let mut gate = GateChecker::new(&config.host);
     for candidate in candidates {
-        let path = candidate.found.file.path().to_path_buf();
-        let Candidate { found, parsed, .. } = candidate;
-        let (skill, diagnostics) = match parsed.skill {
-            Some(skill) => (skill, parsed.diagnostics),
-            None => {
-                // Broken now: keep the last good version of this file, if there was one.
-                if let Some(last) = previous.get(&path) {
-                    out.diagnostics.extend(parsed.diagnostics);
-                    if let Some(d) = Rule::KeptLastGood.diagnostic(
-                        Profile::Load,
-                        format!(
-                            "`{}` no longer loads; its last good version stays in use until the file is fixed",
-                            last.skill.name
-                        ),
-                    ) {
-                        out.diagnostics.push(d.with_path(&path));
-                    }
-                    insert(&mut out, Arc::clone(last), config);
-                } else {
-                    out.diagnostics.extend(parsed.diagnostics);
-                }
-                continue;
-            }
-        };
-        let mut entry = SkillEntry::new(skill, SkillOrigin::File(found.file), options, diagnostics);
-        entry.readiness = gate.check(&entry.skill);
-        if !entry.readiness.is_ready()
-            && let Some(d) = Rule::UnmetRequirement.diagnostic(
-                Profile::Load,
-                format!(
-                    "`{}` {}; it still loads",
-                    entry.skill.name,
-                    entry.readiness.problems().join("; ")
-                ),
-            )
-        {
-            entry.diagnostics.push(d.with_path(&path));
-        }
-        insert(&mut out, Arc::new(entry), config);
+        admit(&mut out, candidate, previous, &mut gate, config, options);
     }
-
     if config.builtins {
         for (skill, body) in builtin_skills(&options) {
             insert(
@@ -198,38 +122,134 @@ pub(crate) fn discover(
     out
 }
 
+/// Walks every root (one [`Walker`], so a directory is read once however many roots reach
+/// it) and reads each skill's header while the walk goes on, on both cores: from the header
+/// cache when the file is unchanged. Writes the cache back when anything changed.
+fn read_roots(
+    config: &RegistryConfig,
+    options: &ParseOptions,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Candidate> {
+    let started = std::time::Instant::now();
+    let cache = config
+        .cache
+        .as_ref()
+        .map(|c| HeaderCache::load(c, &options.limits));
+    tracing::debug!(elapsed = ?started.elapsed(), "header cache loaded");
+    let mut records: Vec<Record> = Vec::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut walker = Walker::new(config.walk);
+    for root in &config.roots {
+        if !root.path.is_dir() {
+            tracing::debug!(root = %root.path.display(), "skill root does not exist; skipped");
+            continue;
+        }
+        let root_options = options.with_scope(root.scope);
+        let scope = root.scope;
+        let hint = cache
+            .as_ref()
+            .map(|c| move |dir: &Path, mtime: i128| c.dir_hint(dir, mtime, scope));
+        let hint_ref: Option<DirHint<'_>> = hint.as_ref().map(|h| h as DirHint<'_>);
+        let (found, problems) = walker.walk_with_hints(&root.path, hint_ref, |found, facts| {
+            header_with_cache(found, &root_options, cache.as_ref(), facts)
+        });
+        diagnostics.extend(problems);
+        for (found, (parsed, record)) in found {
+            records.extend(record);
+            candidates.push(Candidate { found, parsed });
+        }
+    }
+    tracing::debug!(elapsed = ?started.elapsed(), skills = candidates.len(), "roots walked and read");
+    if let (Some(cache), Some(config)) = (&cache, &config.cache)
+        && cache.differs(&records)
+        && let Err(e) = cache.save(&config.path, &records)
+    {
+        tracing::debug!(path = %config.path.display(), error = %e, "could not write the skill cache");
+    }
+    candidates
+}
+
+/// Turns a candidate into a registry entry (with its readiness), or, when its file no longer
+/// loads, keeps the last good version of that file.
+fn admit(
+    out: &mut Discovered,
+    candidate: Candidate,
+    previous: &HashMap<PathBuf, Arc<SkillEntry>>,
+    gate: &mut GateChecker<'_>,
+    config: &RegistryConfig,
+    options: ParseOptions,
+) {
+    let Candidate { found, parsed } = candidate;
+    let ParsedSkill {
+        skill, diagnostics, ..
+    } = *parsed;
+    let Some(skill) = skill else {
+        out.diagnostics.extend(diagnostics);
+        let path = found.file.path();
+        if let Some(last) = previous.get(path) {
+            if let Some(d) = Rule::KeptLastGood.diagnostic(
+                Profile::Load,
+                format!(
+                    "`{}` no longer loads; its last good version stays in use until the file is fixed",
+                    last.skill.name
+                ),
+            ) {
+                out.diagnostics.push(d.with_path(path));
+            }
+            insert(out, Arc::clone(last), config);
+        }
+        return;
+    };
+    let mut entry = SkillEntry::new(skill, SkillOrigin::File(found.file), options, diagnostics);
+    entry.readiness = gate.check(&entry.skill);
+    if !entry.readiness.is_ready()
+        && let Some(d) = Rule::UnmetRequirement.diagnostic(
+            Profile::Load,
+            format!(
+                "`{}` {}; it still loads",
+                entry.skill.name,
+                entry.readiness.problems().join("; ")
+            ),
+        )
+        && let Some(path) = entry.file()
+    {
+        let d = d.with_path(path);
+        entry.diagnostics.push(d);
+    }
+    insert(out, Arc::new(entry), config);
+}
+
 /// Level 1 of a found skill, from the cache when its file is unchanged. Also returns the
 /// record to keep in the cache (`None` when there is no cache or the file cannot be stat'ed).
 fn header_with_cache(
     found: &FoundSkill,
     options: &ParseOptions,
     cache: Option<&HeaderCache>,
-    dir_mtime: Option<u128>,
-) -> (ParsedSkill, Option<Record>) {
+    facts: &DirFacts<'_>,
+) -> (Box<ParsedSkill>, Option<Record>) {
     let (Some(cache), SkillFile::Markdown(path)) = (cache, &found.file) else {
-        return (read_skill_header(found, options), None);
+        return (Box::new(read_skill_header(found, options)), None);
     };
     let scope = options.scope;
-    let stamp = FileStamp::of(path);
-    if let Some(stamp) = stamp
-        && let Some(parsed) = cache.lookup(path, scope, stamp)
+    let dir_mtime = facts.mtime;
+    if let Ok(stamp) = facts.stamp_of(path).map(Stamp::from)
+        && let Some((index, parsed)) = cache.lookup(path, scope, stamp)
     {
-        let record = Record::hit(found, dir_mtime);
-        return (
-            with_walk_diagnostics(found, options.profile, parsed),
-            Some(record),
-        );
+        let record = Record::Hit {
+            index,
+            dir_mtime_ns: dir_mtime,
+            notes: remembered_notes(found),
+        };
+        let parsed = with_walk_diagnostics(found, options.profile, parsed);
+        return (Box::new(parsed), Some(record));
     }
-    let parsed = parse_header(found, options);
-    let record = stamp.map(|s| {
-        Record::Fresh(Box::new(CachedHeader::new(
-            found, scope, s, dir_mtime, &parsed,
-        )))
-    });
-    (
-        with_walk_diagnostics(found, options.profile, parsed),
-        record,
-    )
+    // The stamp recorded is the one of the handle that was read.
+    let (parsed, stamp) = parse_header(found, options);
+    let record = stamp
+        .and_then(|s| FreshEntry::new(found, scope, s.into(), dir_mtime, &parsed))
+        .map(|e| Record::Fresh(Box::new(e)));
+    let parsed = with_walk_diagnostics(found, options.profile, parsed);
+    (Box::new(parsed), record)
 }
 
 /// Finds one skill without reading the others: only skill directories named `name` are
@@ -248,11 +268,12 @@ pub fn discover_one(
     };
     let mut gate = GateChecker::new(&config.host);
     let mut any = false;
+    let mut walker = Walker::new(config.walk);
     for root in &config.roots {
         if !root.path.is_dir() {
             continue;
         }
-        let walked = walk(&root.path, config.walk);
+        let walked = walker.walk(&root.path);
         for found in walked.skills {
             if found.dir.file_name().and_then(|n| n.to_str()) != Some(name) {
                 continue;

@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
-use weft_parse::{ParseOptions, parse_legacy, parse_skill_md};
+use weft_parse::ParseOptions;
 use weft_types::{Diagnostic, Scope, Skill, SkillFormat, has_errors};
 
 use crate::error::SkillError;
 use crate::gating::Readiness;
-use crate::read::read_capped;
+use crate::read::{parse_read, read_error_diagnostic, read_files, skill_file_cap};
 use crate::walk::SkillFile;
 
 /// Where a registered skill came from.
@@ -160,20 +160,14 @@ impl SkillEntry {
                 diagnostics: Vec::new(),
             });
         };
-        let limit = self.options.limits.max_file_bytes;
-        let read = |path: &Path| {
-            read_capped(path, limit).map_err(|source| SkillError::Io {
-                path: path.to_path_buf(),
-                source,
-            })
-        };
-        let parsed = match file {
-            SkillFile::Markdown(path) => parse_skill_md(&read(path)?, path, &self.options),
-            SkillFile::Legacy { json, prompt } => {
-                let prompt_bytes = prompt.as_deref().map(read).transpose()?;
-                parse_legacy(&read(json)?, prompt_bytes.as_deref(), json, &self.options)
+        let dir = file.path().parent().unwrap_or(Path::new("."));
+        let bytes = read_files(file, dir, skill_file_cap(&self.options)).map_err(|e| {
+            SkillError::Unreadable {
+                name: self.skill.name.clone(),
+                diagnostics: vec![read_error_diagnostic(&e)],
             }
-        };
+        })?;
+        let parsed = parse_read(file, &bytes, &self.options);
         if has_errors(&parsed.diagnostics) {
             return Err(SkillError::Unreadable {
                 name: self.skill.name.clone(),

@@ -36,7 +36,9 @@ pub use entry::{
 };
 pub use error::SkillError;
 pub use gating::{HostEnvironment, Readiness};
-pub use read::{read_capped, read_skill, read_skill_header};
+pub use read::{
+    read_error_diagnostic, read_skill, read_skill_file, read_skill_header, skill_file_cap,
+};
 pub use registry::{SkillRegistry, Snapshot};
-pub use walk::{FoundSkill, SkillFile, Walk, WalkNote, WalkOptions, walk};
+pub use walk::{FoundSkill, SkillFile, Walk, WalkNote, WalkOptions, Walker, walk};
 pub use watch::{DEFAULT_DEBOUNCE, RegistryWatcher};

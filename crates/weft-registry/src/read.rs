@@ -1,41 +1,54 @@
 //! Reading a found skill from disk and parsing it.
+//!
+//! Every skill file goes through [`weft_fs`]: only regular files on ordinary file systems,
+//! never more than the file-size limit, and a `SKILL.md` (or `skill.json`, `prompt.md`) that
+//! is a symbolic link must stay inside the skill's directory. A refused file is a
+//! diagnostic, never read.
 
-use std::fs::File;
-use std::io::{self, Read};
 use std::path::Path;
 
-use weft_parse::frontmatter::frontmatter_end;
+use weft_fs::{Cap, FileStamp, ReadError, open_within};
 use weft_parse::{
     ParseOptions, ParsedSkill, Rule, parse_legacy, parse_skill_md, parse_skill_md_header,
 };
-use weft_types::DescriptionSource;
 use weft_types::{Diagnostic, Severity};
 
 use crate::walk::{FoundSkill, SkillFile};
 
-/// Reads at most `limit + 1` bytes of `path`: enough to tell that a file is over the limit
-/// without reading a huge file whole.
-pub fn read_capped(path: &Path, limit: usize) -> io::Result<Vec<u8>> {
-    let file = File::open(path)?;
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    let hint = file
-        .metadata()
-        .ok()
-        .and_then(|m| usize::try_from(m.len()).ok())
-        .unwrap_or(0)
-        .min(limit.saturating_add(1));
-    let mut buf = Vec::with_capacity(hint);
-    file.take(cap).read_to_end(&mut buf)?;
-    Ok(buf)
+/// The cap for skill files (`SKILL.md`, `skill.json`, `prompt.md`, resources): the parse
+/// options' file limit, 256 KiB by default.
+pub fn skill_file_cap(options: &ParseOptions) -> Cap {
+    Cap::from_usize(options.limits.max_file_bytes, "skill files")
 }
 
-fn unreadable(path: &Path, err: &io::Error) -> Diagnostic {
-    Diagnostic::new(
-        Severity::Error,
-        Rule::Unreadable.number(),
-        format!("could not be read: {err}"),
-    )
-    .with_path(path)
+/// Reads a skill file (or resource) of the skill in `dir`: at most `cap`, refused when it is
+/// not a regular file or is a link leaving `dir`.
+pub fn read_skill_file(path: &Path, dir: &Path, cap: Cap) -> Result<Vec<u8>, ReadError> {
+    open_within(path, dir, cap)?.read_all()
+}
+
+/// The diagnostic for a file [`weft_fs`] refused or could not read: the rule says why
+/// (a link leaving its directory, not a regular file, too large, unreadable).
+pub fn read_error_diagnostic(error: &ReadError) -> Diagnostic {
+    let (rule, message) = match error {
+        ReadError::OutsideRoot { .. } => (
+            Rule::SymlinkOutsideRoot,
+            format!("refused: the file {}", error.reason()),
+        ),
+        ReadError::NotRegular { .. } | ReadError::PseudoFilesystem { .. } => (
+            Rule::NotRegularFile,
+            format!("refused: the file {}", error.reason()),
+        ),
+        ReadError::TooLarge { .. } => (
+            Rule::FileTooLarge,
+            format!("file {}; it was not read", error.reason()),
+        ),
+        ReadError::Changed { .. } | ReadError::Io { .. } => (
+            Rule::Unreadable,
+            format!("could not be read: {}", error.reason()),
+        ),
+    };
+    Diagnostic::new(Severity::Error, rule.number(), message).with_path(error.path())
 }
 
 /// Reads and parses the skill in `found` (SKILL.md or skill.json + prompt.md). The walk's own
@@ -48,88 +61,84 @@ pub fn read_skill(found: &FoundSkill, options: &ParseOptions) -> ParsedSkill {
 
 /// Reads and parses a skill's files, without the walk's notes.
 pub(crate) fn parse_file(found: &FoundSkill, options: &ParseOptions) -> ParsedSkill {
-    let limit = options.limits.max_file_bytes;
-    match &found.file {
-        SkillFile::Markdown(path) => match read_capped(path, limit) {
-            Ok(bytes) => parse_skill_md(&bytes, path, options),
-            Err(e) => failed(found, unreadable(path, &e)),
-        },
-        SkillFile::Legacy { json, prompt } => {
-            let json_bytes = match read_capped(json, limit) {
-                Ok(b) => b,
-                Err(e) => return failed(found, unreadable(json, &e)),
-            };
-            let prompt_bytes = match prompt.as_deref().map(|p| (p, read_capped(p, limit))) {
-                None => None,
-                Some((_, Ok(b))) => Some(b),
-                Some((p, Err(e))) => return failed(found, unreadable(p, &e)),
-            };
-            parse_legacy(&json_bytes, prompt_bytes.as_deref(), json, options)
+    match read_files(&found.file, &found.dir, skill_file_cap(options)) {
+        Ok(files) => parse_read(&found.file, &files, options),
+        Err(e) => failed(found, read_error_diagnostic(&e)),
+    }
+}
+
+/// The bytes of a skill's files, as read together.
+pub(crate) struct SkillBytes {
+    /// `SKILL.md` or `skill.json`.
+    pub main: Vec<u8>,
+    /// `prompt.md` of a legacy skill.
+    pub prompt: Option<Vec<u8>>,
+    /// The stamp of the main file, from the open handle.
+    pub stamp: FileStamp,
+}
+
+/// Reads the files of the skill in `dir` under `cap`.
+pub(crate) fn read_files(file: &SkillFile, dir: &Path, cap: Cap) -> Result<SkillBytes, ReadError> {
+    let main = open_within(file.path(), dir, cap)?;
+    let stamp = main.stamp();
+    let main = main.read_all()?;
+    let prompt = match file {
+        SkillFile::Legacy {
+            prompt: Some(prompt),
+            ..
+        } => Some(read_skill_file(prompt, dir, cap)?),
+        _ => None,
+    };
+    Ok(SkillBytes {
+        main,
+        prompt,
+        stamp,
+    })
+}
+
+/// Parses files read by [`read_files`] (level 2).
+pub(crate) fn parse_read(
+    file: &SkillFile,
+    bytes: &SkillBytes,
+    options: &ParseOptions,
+) -> ParsedSkill {
+    match file {
+        SkillFile::Markdown(path) => parse_skill_md(&bytes.main, path, options),
+        SkillFile::Legacy { json, .. } => {
+            parse_legacy(&bytes.main, bytes.prompt.as_deref(), json, options)
         }
     }
 }
 
-/// How much of a SKILL.md a listing reads at a time.
-const HEADER_CHUNK: usize = 4096;
-
-/// Reads only what level 1 needs: the frontmatter of a SKILL.md (in 4 KiB steps until the
-/// closing `---`), or a legacy skill's files. The body is not returned. When the description
-/// has to come from the body's first paragraph and it was not in the prefix, the whole file is
-/// read after all.
+/// Reads what level 1 needs and returns it without the body.
+///
+/// The whole file is read (skill files are small, and one read costs about what a 4 KiB
+/// prefix does): a skill is listed only when all of it is valid, so a file that turns out to
+/// be invalid UTF-8 after its frontmatter is reported now, not when it is first used. Only
+/// the frontmatter is parsed.
 pub fn read_skill_header(found: &FoundSkill, options: &ParseOptions) -> ParsedSkill {
-    with_walk_diagnostics(found, options.profile, parse_header(found, options))
+    with_walk_diagnostics(found, options.profile, parse_header(found, options).0)
 }
 
-/// Level 1 of a skill's files, without the walk's notes.
-pub(crate) fn parse_header(found: &FoundSkill, options: &ParseOptions) -> ParsedSkill {
-    let SkillFile::Markdown(path) = &found.file else {
-        return without_body(parse_file(found, options));
+/// Level 1 of a skill's files, without the walk's notes, and the stamp of the file that was
+/// read (for the header cache).
+pub(crate) fn parse_header(
+    found: &FoundSkill,
+    options: &ParseOptions,
+) -> (ParsedSkill, Option<FileStamp>) {
+    let bytes = match read_files(&found.file, &found.dir, skill_file_cap(options)) {
+        Ok(bytes) => bytes,
+        Err(e) => return (failed(found, read_error_diagnostic(&e)), None),
     };
-    let (prefix, file_len, complete) = match read_prefix(path, options.limits.max_file_bytes) {
-        Ok(read) => read,
-        Err(e) => return failed(found, unreadable(path, &e)),
+    let parsed = match &found.file {
+        SkillFile::Markdown(path) if std::str::from_utf8(&bytes.main).is_ok() => {
+            parse_skill_md_header(&bytes.main, bytes.stamp.len, path, options)
+        }
+        // Invalid UTF-8 (or a legacy skill): the full parse reports it exactly as level 2
+        // would.
+        file => without_body(parse_read(file, &bytes, options)),
     };
-    let parsed = parse_skill_md_header(&prefix, file_len, path, options);
-    if !complete {
-        let from_body = parsed
-            .skill
-            .as_ref()
-            .is_some_and(|s| s.description_source == DescriptionSource::FirstParagraph);
-        if from_body || parsed.skill.is_none() {
-            // Either the description lives in the body, or something failed and the full
-            // file gives the complete story.
-            return without_body(parse_file(found, options));
-        }
-    }
-    parsed
-}
-
-/// Reads the start of `path` up to the end of its frontmatter: `(bytes, file length, whole
-/// file read)`.
-fn read_prefix(path: &Path, limit: usize) -> io::Result<(Vec<u8>, u64, bool)> {
-    let mut file = File::open(path)?;
-    let len = file.metadata()?.len();
-    let mut buf = Vec::with_capacity(HEADER_CHUNK);
-    loop {
-        let start = buf.len();
-        buf.resize(start + HEADER_CHUNK, 0);
-        let n = file.read(&mut buf[start..])?;
-        buf.truncate(start + n);
-        let eof = n == 0 || buf.len() as u64 >= len;
-        if eof {
-            return Ok((buf, len, true));
-        }
-        if frontmatter_end(&buf).is_some_and(|end| end > 0) || buf.len() > limit {
-            return Ok((buf, len, false));
-        }
-        if frontmatter_end(&buf) == Some(0) {
-            // No frontmatter at all: the whole file is the body, needed for the description.
-            let mut rest = Vec::new();
-            file.take(limit as u64).read_to_end(&mut rest)?;
-            buf.extend_from_slice(&rest);
-            return Ok((buf, len, true));
-        }
-    }
+    (parsed, Some(bytes.stamp))
 }
 
 fn without_body(mut parsed: ParsedSkill) -> ParsedSkill {
@@ -174,16 +183,63 @@ pub(crate) fn with_walk_diagnostics(
     parsed
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
+    use std::os::unix::fs::symlink;
+
     use super::*;
+    use crate::walk::{WalkOptions, walk};
+
+    fn codes(parsed: &ParsedSkill) -> Vec<&str> {
+        parsed.diagnostics.iter().map(|d| d.code.as_str()).collect()
+    }
 
     #[test]
-    fn capped_read_stops_after_limit() {
+    fn links_out_of_the_skill_and_pseudo_files_are_refused() {
         let tmp = tempfile::tempdir().unwrap();
-        let path = tmp.path().join("big");
-        std::fs::write(&path, vec![b'a'; 10_000]).unwrap();
-        assert_eq!(read_capped(&path, 100).unwrap().len(), 101);
-        assert_eq!(read_capped(&path, 20_000).unwrap().len(), 10_000);
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join("environ")).unwrap();
+        symlink("/proc/self/environ", root.join("environ/SKILL.md")).unwrap();
+        std::fs::create_dir_all(root.join("zero")).unwrap();
+        symlink("/dev/zero", root.join("zero/SKILL.md")).unwrap();
+        std::fs::create_dir_all(root.join("inside/docs")).unwrap();
+        std::fs::write(
+            root.join("inside/docs/skill.md"),
+            "---\nname: inside\ndescription: d\n---\nbody\n",
+        )
+        .unwrap();
+        symlink("docs/skill.md", root.join("inside/SKILL.md")).unwrap();
+        let options = ParseOptions::default();
+        let found = walk(root, WalkOptions::DISCOVERY);
+        let parsed: Vec<ParsedSkill> = found
+            .skills
+            .iter()
+            .map(|f| read_skill_header(f, &options))
+            .collect();
+        assert_eq!(parsed.len(), 3);
+        assert_eq!(codes(&parsed[0]), ["E018"]);
+        assert!(parsed[0].skill.is_none());
+        assert!(
+            parsed[0].diagnostics[0]
+                .message
+                .contains("environ, outside")
+        );
+        assert!(parsed[1].skill.is_some(), "{:?}", parsed[1].diagnostics);
+        assert_eq!(codes(&parsed[2]), ["E018"]);
+    }
+
+    #[test]
+    fn invalid_utf8_after_the_first_4_kib_is_not_listed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("late");
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut text = b"---\nname: late\ndescription: d\n---\n".to_vec();
+        text.extend(std::iter::repeat_n(b'a', 5000));
+        text.extend([0xff, 0xfe, b'\n']);
+        std::fs::write(dir.join("SKILL.md"), text).unwrap();
+        let found = walk(tmp.path(), WalkOptions::DISCOVERY);
+        let parsed = read_skill_header(&found.skills[0], &ParseOptions::default());
+        assert!(parsed.skill.is_none());
+        assert_eq!(codes(&parsed), ["E001"]);
     }
 }

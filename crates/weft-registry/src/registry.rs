@@ -13,7 +13,7 @@ use crate::catalog::{Catalog, CatalogEntry, CatalogFormat, render_catalog};
 use crate::discover::{Discovered, RegistryConfig, discover};
 use crate::entry::{SkillBody, SkillEntry, SkillOrigin};
 use crate::error::SkillError;
-use crate::read::read_capped;
+use crate::read::skill_file_cap;
 use crate::resource::resolve_resource;
 
 /// An immutable view of every skill at one moment, sorted by name.
@@ -257,11 +257,10 @@ impl SkillRegistry {
     /// limit).
     pub fn resource(&self, name: &str, path: &str) -> Result<Vec<u8>, SkillError> {
         let resolved = self.resource_path(name, path)?;
-        read_capped(&resolved, self.config.parse.limits.max_file_bytes).map_err(|source| {
-            SkillError::Io {
-                path: resolved,
-                source,
-            }
+        let cap = skill_file_cap(&self.config.parse).for_kind("skill resources");
+        weft_fs::read_regular(&resolved, cap).map_err(|e| SkillError::Io {
+            path: resolved,
+            source: e.into(),
         })
     }
 

@@ -1,11 +1,18 @@
-//! The header cache: unchanged files are served from it (one `stat`, no read), changed files
-//! are parsed again, and a cache from another build is ignored.
+//! The header cache: unchanged files are served from it (two `stat`s, no read), changed
+//! files are parsed again (even a same-size rewrite that puts the modification time back),
+//! files changed just before they were cached are not trusted, and a cache from another build
+//! is ignored.
+//!
+//! A run served entirely from the cache does not rewrite the cache file; any file parsed again
+//! makes it write a new one (a new inode): that is how these tests see hits and misses.
 
+#![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::fs::{File, FileTimes};
+use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use weft_registry::{CacheConfig, RegistryConfig, SkillRegistry, SkillRoot};
 use weft_types::Scope;
@@ -21,18 +28,22 @@ fn config(root: &Path, cache: &Path, fingerprint: &str) -> RegistryConfig {
     }
 }
 
-fn description(config: RegistryConfig, name: &str) -> String {
-    SkillRegistry::new(config)
+/// The skill's description, and whether the run wrote a new cache file.
+fn list(root: &Path, cache: &Path, fingerprint: &str, name: &str) -> (String, bool) {
+    let before = std::fs::metadata(cache).map(|m| m.ino()).ok();
+    let description = SkillRegistry::new(config(root, cache, fingerprint))
         .get(name)
         .unwrap()
         .skill
         .description
-        .clone()
+        .clone();
+    let after = std::fs::metadata(cache).map(|m| m.ino()).ok();
+    (description, before != after)
 }
 
-/// Rewrites `path` with `text` (same length) and puts its modification time back, so `stat`
-/// cannot tell the difference: only a cache hit returns the old content.
-fn rewrite_keeping_stamp(path: &Path, text: &str) {
+/// Rewrites `path` with `text` (same length) and puts its modification time back: only the
+/// change time tells.
+fn rewrite_keeping_mtime(path: &Path, text: &str) {
     let modified = std::fs::metadata(path).unwrap().modified().unwrap();
     std::fs::write(path, text).unwrap();
     File::options()
@@ -43,34 +54,52 @@ fn rewrite_keeping_stamp(path: &Path, text: &str) {
         .unwrap();
 }
 
+/// Long enough for a file to be older than the cache's racy window.
+const AGE: Duration = Duration::from_millis(1_100);
+
 #[test]
-fn unchanged_files_come_from_the_cache_and_changed_ones_are_parsed() {
+fn unchanged_files_are_served_and_rewritten_ones_parsed_again() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("skills");
     let file = root.join("s/SKILL.md");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(&file, "---\nname: s\ndescription: first\n---\n").unwrap();
-    let cache = tmp.path().join("cache/skills.json");
+    let cache = tmp.path().join("cache/skills.cache");
+    std::thread::sleep(AGE);
 
-    assert_eq!(description(config(&root, &cache, "build-1"), "s"), "first");
+    assert_eq!(list(&root, &cache, "b1", "s"), ("first".to_owned(), true));
     assert!(cache.is_file(), "the cache is written");
+    assert_eq!(
+        list(&root, &cache, "b1", "s"),
+        ("first".to_owned(), false),
+        "served from the cache: nothing to rewrite"
+    );
 
-    // Same length, same mtime, same inode: served from the cache.
-    rewrite_keeping_stamp(&file, "---\nname: s\ndescription: other\n---\n");
-    assert_eq!(description(config(&root, &cache, "build-1"), "s"), "first");
+    // Same length, same mtime, same inode: the change time still moves.
+    rewrite_keeping_mtime(&file, "---\nname: s\ndescription: other\n---\n");
+    assert_eq!(list(&root, &cache, "b1", "s"), ("other".to_owned(), true));
 
     // Another build does not trust the entries.
-    assert_eq!(description(config(&root, &cache, "build-2"), "s"), "other");
+    assert!(list(&root, &cache, "b2", "s").1);
+}
 
-    // A new modification time means a new parse.
-    std::fs::write(&file, "---\nname: s\ndescription: third\n---\n").unwrap();
-    File::options()
-        .write(true)
-        .open(&file)
-        .unwrap()
-        .set_times(FileTimes::new().set_modified(SystemTime::now() + Duration::from_secs(5)))
-        .unwrap();
-    assert_eq!(description(config(&root, &cache, "build-2"), "s"), "third");
+#[test]
+fn a_file_changed_just_before_it_was_cached_is_parsed_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("skills");
+    let file = root.join("s/SKILL.md");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "---\nname: s\ndescription: new\n---\n").unwrap();
+    let cache = tmp.path().join("skills.bin");
+    assert!(list(&root, &cache, "b", "s").1);
+    // Within the racy window: a rewrite now could keep every time stamp, so no trust yet.
+    assert!(list(&root, &cache, "b", "s").1);
+    std::thread::sleep(AGE);
+    assert!(
+        list(&root, &cache, "b", "s").1,
+        "recorded again, now trusted"
+    );
+    assert!(!list(&root, &cache, "b", "s").1);
 }
 
 #[test]
@@ -83,11 +112,11 @@ fn a_corrupt_cache_is_an_empty_cache() {
         "---\nname: s\ndescription: d\n---\n",
     )
     .unwrap();
-    let cache = tmp.path().join("skills.json");
+    let cache = tmp.path().join("skills.cache");
     std::fs::write(&cache, "{ not json").unwrap();
-    assert_eq!(description(config(&root, &cache, "b"), "s"), "d");
-    let text = std::fs::read_to_string(&cache).unwrap();
-    assert!(text.starts_with("{\"format\":2"), "rewritten: {text}");
+    assert_eq!(list(&root, &cache, "b", "s").0, "d");
+    let bytes = std::fs::read(&cache).unwrap();
+    assert!(bytes.starts_with(b"weft-skill-cache\n"), "rewritten");
 }
 
 #[test]
@@ -100,7 +129,7 @@ fn cached_diagnostics_are_reported_again() {
         "---\nname: weird\ndescription: d\n---\n",
     )
     .unwrap();
-    let cache = tmp.path().join("skills.json");
+    let cache = tmp.path().join("skills.cache");
     let codes = |c: RegistryConfig| -> Vec<String> {
         SkillRegistry::new(c)
             .snapshot()
@@ -121,7 +150,7 @@ fn a_changed_directory_is_listed_again() {
     let dir = root.join("s");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("SKILL.md"), "---\nname: s\ndescription: d\n---\n").unwrap();
-    let cache = tmp.path().join("skills.json");
+    let cache = tmp.path().join("skills.cache");
     let codes = || -> Vec<String> {
         SkillRegistry::new(config(&root, &cache, "b"))
             .snapshot()

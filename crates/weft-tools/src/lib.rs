@@ -22,6 +22,8 @@ mod registry;
 mod scope;
 mod tool;
 
+/// The memory file's cap, for every reader of it (the REPL's `/memory` too).
+pub use builtins::MEMORY_CAP;
 pub use builtins::{
     BUILTIN_TOOL_NAMES, BuiltinConfig, ExecConfig, READ_ONLY_TOOLS, ShellLauncher, WebFetchConfig,
     builtin_registry, builtin_tools,

@@ -31,7 +31,9 @@ fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
 
 /// `weft skills list`.
 pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Result<ExitCode> {
-    let registry = SkillRegistry::new(workspace.registry_config());
+    // Never freed: the process ends right after the listing, and freeing some forty
+    // allocations per skill one by one would be about a tenth of its work.
+    let registry = std::mem::ManuallyDrop::new(SkillRegistry::new(workspace.registry_config()));
     let snapshot = registry.snapshot();
     eprint_discovery_diagnostics(snapshot.diagnostics(), verbose);
     let entries: Vec<_> = snapshot
@@ -126,10 +128,20 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
 pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let config = workspace.registry_config();
     // Only the directories named like the skill are read, unless none is.
+    let mut why_not = Vec::new();
     let found = discover_one(&config, &args.name).or_else(|| {
         let registry = SkillRegistry::new(config);
         let snapshot = registry.snapshot();
-        let entry = snapshot.get(&args.name).cloned()?;
+        let Some(entry) = snapshot.get(&args.name).cloned() else {
+            // A file in a directory of that name that does not load says why.
+            why_not = snapshot
+                .diagnostics()
+                .iter()
+                .filter(|d| d.is_error() && in_dir_named(d.path.as_deref(), &args.name))
+                .cloned()
+                .collect();
+            return None;
+        };
         let diagnostics = snapshot
             .diagnostics()
             .iter()
@@ -139,6 +151,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
         Some((entry, diagnostics))
     });
     let Some((entry, diagnostics)) = found else {
+        eprint_diagnostics(&why_not);
         eprintln!(
             "error: Skill '{}' not found. Run `weft skills list` to see available skills.",
             args.name
@@ -178,6 +191,13 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// True when `path` is a file directly inside a directory called `name`.
+fn in_dir_named(path: Option<&Path>, name: &str) -> bool {
+    path.and_then(Path::parent)
+        .and_then(Path::file_name)
+        .is_some_and(|dir| dir == name)
 }
 
 fn yes_no(b: bool) -> &'static str {

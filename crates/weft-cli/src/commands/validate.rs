@@ -117,7 +117,8 @@ fn collect(path: &Path, profile: Profile, out: &mut Vec<Target>, seen: &mut Hash
         ));
         return;
     };
-    if meta.is_file() {
+    // Anything but a directory is a file target: a FIFO named SKILL.md is refused when read.
+    if !meta.is_dir() {
         let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         let file = if file_name.eq_ignore_ascii_case("skill.md") {

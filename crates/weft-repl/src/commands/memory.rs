@@ -50,9 +50,9 @@ impl SlashCommand for Memory {
                 ));
             }
         };
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        let text = match weft_fs::read_regular(&path, weft_tools::MEMORY_CAP) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) if e.is_not_found() => {
                 writeln!(
                     ctx.out,
                     "Memory is empty ({} does not exist yet).",
@@ -60,7 +60,7 @@ impl SlashCommand for Memory {
                 )?;
                 return Ok(Dispatch::Handled);
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(std::io::Error::from(e).into()),
         };
         match query {
             None => {

@@ -12,6 +12,7 @@ use super::atomic::write_atomic;
 use super::content::{SNIFF_LEN, floor_boundary, looks_binary};
 use super::input::parse;
 use crate::{FsScope, Tool, ToolError, ToolOutput};
+use weft_fs::{Cap, ReadError, RegularFile};
 
 /// The most text `read_file` returns in one call.
 const READ_CAP: usize = 256 * 1024;
@@ -27,10 +28,33 @@ fn io_error(scope: &FsScope, path: &Path, source: std::io::Error) -> ToolError {
     }
 }
 
-fn not_regular(shown: &str) -> ToolError {
-    ToolError::Failed(format!(
-        "{shown} is not a regular file (a device, socket or pipe)"
-    ))
+/// The most `edit_file` reads: the whole file is held in memory and rewritten.
+pub(crate) const EDIT_CAP: Cap = Cap::new(16 * 1024 * 1024, "files edit_file changes");
+
+/// No size cap: `read_file` streams and stops at its own output limit ([`READ_CAP`]).
+const STREAM: Cap = Cap::new(u64::MAX, "files read_file streams");
+
+/// Opens `path` through [`weft_fs`] off the async threads: a regular file on an ordinary file
+/// system (a FIFO, a device, a socket or a `/proc` file is refused, without blocking), at
+/// most `cap` bytes.
+pub(crate) async fn open_regular(
+    scope: &FsScope,
+    path: &Path,
+    cap: Cap,
+) -> Result<RegularFile, ToolError> {
+    let owned = path.to_path_buf();
+    let opened = tokio::task::spawn_blocking(move || RegularFile::open(&owned, cap))
+        .await
+        .map_err(|e| ToolError::Failed(format!("could not open {}: {e}", scope.display(path))))?;
+    opened.map_err(|e| refused(scope, path, e))
+}
+
+/// A tool error for a file [`weft_fs`] refused, naming it as the model knows it.
+pub(crate) fn refused(scope: &FsScope, path: &Path, error: ReadError) -> ToolError {
+    match error {
+        ReadError::Io { source, .. } => io_error(scope, path, source),
+        other => ToolError::Failed(format!("{} {}", scope.display(path), other.reason())),
+    }
 }
 
 /// `read_file`: a text file's content, optionally a range of lines.
@@ -96,12 +120,10 @@ impl Tool for ReadFile {
                 "{shown} is a directory; use list_directory to see its entries"
             )));
         }
-        if !meta.is_file() {
-            // A FIFO or device could block forever or never end.
-            return Err(not_regular(&shown));
-        }
+        // A FIFO or device could block forever or never end: refused by the open.
+        let opened = open_regular(&self.scope, &path, STREAM).await?;
         let mut file =
-            BufReader::with_capacity(64 * 1024, tokio::fs::File::open(&path).await.map_err(io)?);
+            BufReader::with_capacity(64 * 1024, tokio::fs::File::from_std(opened.into_file()));
         let mut head = Vec::with_capacity(SNIFF_LEN);
         (&mut file)
             .take(SNIFF_LEN as u64)
@@ -353,10 +375,11 @@ impl Tool for EditFile {
         if meta.is_dir() {
             return Err(ToolError::Failed(format!("{shown} is a directory")));
         }
-        if !meta.is_file() {
-            return Err(not_regular(&shown));
-        }
-        let bytes = tokio::fs::read(&path).await.map_err(io)?;
+        let opened = open_regular(&self.scope, &path, EDIT_CAP).await?;
+        let bytes = tokio::task::spawn_blocking(move || opened.read_all())
+            .await
+            .map_err(|e| ToolError::Failed(format!("could not read {shown}: {e}")))?
+            .map_err(|e| refused(&self.scope, &path, e))?;
         let Ok(text) = String::from_utf8(bytes) else {
             return Err(ToolError::Failed(format!(
                 "{shown} is not valid UTF-8; edit_file edits only text files"

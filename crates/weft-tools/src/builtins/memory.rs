@@ -24,12 +24,21 @@ fn io_error(path: &std::path::Path, source: std::io::Error) -> ToolError {
 
 /// The memory file's content, or `None` when it does not exist yet.
 async fn read_memory(path: &std::path::Path) -> Result<Option<String>, ToolError> {
-    match tokio::fs::read(path).await {
+    let owned = path.to_path_buf();
+    let read = tokio::task::spawn_blocking(move || weft_fs::read_regular(&owned, MEMORY_CAP))
+        .await
+        .map_err(|e| ToolError::Failed(format!("could not read {}: {e}", path.display())))?;
+    match read {
         Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_error(path, e)),
+        Err(e) if e.is_not_found() => Ok(None),
+        Err(weft_fs::ReadError::Io { source, .. }) => Err(io_error(path, source)),
+        Err(e) => Err(ToolError::Failed(e.to_string())),
     }
 }
+
+/// The most the memory file may hold: notes, not a database. `memory_read` refuses a larger
+/// file (and a FIFO, a device or a link into `/proc`) instead of loading it.
+pub const MEMORY_CAP: weft_fs::Cap = weft_fs::Cap::new(4 * 1024 * 1024, "memory files");
 
 /// `memory_read`: notes kept across sessions.
 pub(crate) struct MemoryRead {

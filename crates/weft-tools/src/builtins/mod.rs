@@ -5,6 +5,7 @@ mod content;
 mod fs;
 mod input;
 mod memory;
+pub use memory::MEMORY_CAP;
 mod search;
 mod shell;
 mod walk;

@@ -29,6 +29,10 @@ const LINE_CHARS: usize = 300;
 /// Lines longer than this are searched in pieces, so one huge line cannot exhaust memory.
 const MAX_LINE_BYTES: u64 = 1024 * 1024;
 
+/// No size cap: grep streams every file line by line (each line capped at
+/// [`MAX_LINE_BYTES`]) and stops at its result limit.
+const GREP_CAP: weft_fs::Cap = weft_fs::Cap::new(u64::MAX, "files grep searches");
+
 /// Compiles a glob where `*` stays within one path segment and `**` crosses them.
 fn compile_glob(pattern: &str, what: &str) -> Result<GlobMatcher, ToolError> {
     let pattern = pattern.strip_prefix("./").unwrap_or(pattern);
@@ -294,7 +298,10 @@ impl Search {
     }
 
     fn try_search_file(&mut self, path: &Path, shown: &str) -> std::io::Result<ControlFlow<()>> {
-        let mut file = BufReader::with_capacity(64 * 1024, std::fs::File::open(path)?);
+        // Non-blocking and type-checked: a FIFO swapped in after the walk saw a file is
+        // refused, not waited on.
+        let opened = weft_fs::RegularFile::open(path, GREP_CAP)?;
+        let mut file = BufReader::with_capacity(64 * 1024, opened.into_file());
         let mut head = Vec::with_capacity(SNIFF_LEN);
         (&mut file).take(SNIFF_LEN as u64).read_to_end(&mut head)?;
         if looks_binary(&head) {

@@ -76,7 +76,22 @@ async fn read_file_refuses_directories_binaries_and_missing_files_and_caps_outpu
         .err("read_file", json!({"path": "pipe"}))
         .await
         .to_string();
-    assert!(fifo.contains("not a regular file"), "{fifo}");
+    assert!(
+        fifo.ends_with("pipe is a FIFO (named pipe), not a regular file"),
+        "{fifo}"
+    );
+    // edit_file and grep open it the same way: refused, never waited on.
+    let edit = ws
+        .err(
+            "edit_file",
+            json!({"path": "pipe", "old_string": "a", "new_string": "b"}),
+        )
+        .await
+        .to_string();
+    assert!(
+        edit.ends_with("is a FIFO (named pipe), not a regular file"),
+        "{edit}"
+    );
     let missing = ws.err("read_file", json!({"path": "nope.txt"})).await;
     assert!(matches!(missing, ToolError::Io { .. }), "{missing}");
     assert_eq!(

@@ -47,3 +47,34 @@ async fn memory_append_read_query_replace() {
         &ws.err("memory_write", json!({"content": ""})).await
     ));
 }
+
+#[tokio::test]
+async fn a_memory_file_that_is_a_fifo_or_too_large_is_refused_without_blocking() {
+    let ws = Workspace::new();
+    let file = ws.outside().join("state/memory.md");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&file)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let fifo = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        ws.err("memory_read", json!({})),
+    )
+    .await
+    .expect("memory_read blocked on a FIFO")
+    .to_string();
+    assert!(
+        fifo.ends_with("is a FIFO (named pipe), not a regular file"),
+        "{fifo}"
+    );
+
+    std::fs::remove_file(&file).unwrap();
+    std::fs::write(&file, vec![b'a'; 4 * 1024 * 1024 + 1]).unwrap();
+    let big = ws.err("memory_read", json!({})).await.to_string();
+    assert!(
+        big.ends_with("is larger than the 4 MiB limit for memory files"),
+        "{big}"
+    );
+}
