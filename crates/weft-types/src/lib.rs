@@ -2,7 +2,8 @@
 //!
 //! Plain data only: skills ([`Skill`]), agent definitions ([`AgentDefinition`]), tool policies in
 //! string form ([`ToolPolicy`]), invocation values for templates ([`InvocationContext`]), open-ended
-//! values ([`Value`]) and diagnostics ([`Diagnostic`]). Every other weft crate speaks in these
+//! values ([`Value`]), diagnostics ([`Diagnostic`]) and the names of the built-in tools
+//! ([`tool_names`]). Every other weft crate speaks in these
 //! types; this crate depends on nothing but `serde`.
 //!
 //! ```
@@ -18,6 +19,7 @@ mod diagnostic;
 mod invocation;
 mod scope;
 mod skill;
+pub mod tool_names;
 mod tools;
 mod value;
 

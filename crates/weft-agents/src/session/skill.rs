@@ -18,8 +18,7 @@ use super::view::pattern_context;
 use super::{Session, SessionError};
 use crate::transcript::{TranscriptRecord, now_millis};
 
-/// The name of the skill tool.
-pub const USE_SKILL: &str = "use_skill";
+pub use weft_types::tool_names::USE_SKILL;
 
 /// Who asked for a skill: the rules differ (seed 004's trigger control matrix).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

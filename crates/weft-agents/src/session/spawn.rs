@@ -15,7 +15,7 @@ use weft_llm::{ToolSpec, Usage};
 use weft_permissions::{
     CompositionMode, Policy, ToolGate, compose_with, is_mcp_tool, validate_skill_set,
 };
-use weft_types::AgentDefinition;
+use weft_types::{AgentDefinition, tool_names};
 
 use super::children::{ChildStatus, ChildSummary};
 use super::view::pattern_context;
@@ -23,20 +23,13 @@ use super::{Quiet, Session, SessionError, SessionParts, TurnOutcome};
 use crate::AgentRegistry;
 use crate::transcript::{TranscriptRecord, now_millis};
 
-/// Starts a subagent.
-pub const SESSIONS_SPAWN: &str = "sessions_spawn";
-/// The state or result of a subagent.
-pub const SESSIONS_RESULT: &str = "sessions_result";
-/// Every subagent of the session.
-pub const SESSIONS_LIST: &str = "sessions_list";
-/// Stops a background subagent.
-pub const SESSIONS_CANCEL: &str = "sessions_cancel";
+pub use weft_types::tool_names::{SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN};
 
 /// The agent a spawn without `agent` uses (Claude Code's default subagent type).
 const DEFAULT_SUBAGENT: &str = "general-purpose";
 
 /// Tools a child never gets: it cannot change the skill registry.
-const REGISTRY_WRITERS: [&str; 1] = ["create_skill"];
+const REGISTRY_WRITERS: [&str; 1] = [tool_names::CREATE_SKILL];
 
 /// Who may be spawned, how deep, how many at once.
 #[derive(Debug, Clone)]

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use serde_json::json;
 use weft_tools::McpServerStatus;
+use weft_types::tool_names::mcp_tool_part;
 
 use crate::cli::{ListFormat, McpListArgs};
 use crate::output::{out, outln, table};
@@ -59,7 +60,7 @@ pub fn list(workspace: &Workspace, args: &McpListArgs) -> Result<ExitCode> {
                         None => s
                             .tools
                             .iter()
-                            .map(|t| t.split_once("__").map_or(t.as_str(), |(_, tool)| tool))
+                            .map(|t| mcp_tool_part(t))
                             .collect::<Vec<_>>()
                             .join(", "),
                     };
