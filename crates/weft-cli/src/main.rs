@@ -8,23 +8,21 @@
 
 mod cli;
 mod commands;
-mod config;
-mod mcp;
+mod environment;
 mod output;
-mod runtime;
-mod workspace;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
+use weft_runtime::{RuntimeError, UsageError};
+
 use crate::cli::{AgentsCommand, Cli, Command, McpCommand, SessionsCommand, SkillsCommand};
-use crate::runtime::UsageError;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.verbose);
-    let workspace = workspace::Workspace::from_args(&cli.locations);
+    let workspace = environment::workspace(&cli.locations);
     let result = match cli.command {
         Command::Skills { command } => match command {
             SkillsCommand::Validate(args) => commands::validate::run(&args),
@@ -58,13 +56,22 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) => {
             eprintln!("error: {err:#}");
-            if err.downcast_ref::<UsageError>().is_some() {
+            if is_usage(&err) {
                 ExitCode::from(2)
             } else {
                 ExitCode::FAILURE
             }
         }
     }
+}
+
+/// A mistake in the invocation or configuration (exit code 2), whether the command or the
+/// runtime reported it.
+fn is_usage(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<UsageError>().is_some()
+        || err
+            .downcast_ref::<RuntimeError>()
+            .is_some_and(RuntimeError::is_usage)
 }
 
 /// Logs go to stderr; `RUST_LOG` wins over `-v`.

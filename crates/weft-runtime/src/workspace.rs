@@ -1,18 +1,38 @@
-//! Where things are: the project, the home directory, and the skill roots built from them.
-//! This is the only place that reads the environment for locations.
+//! Where things are: the project, the home directory, and the skill roots built from them,
+//! resolved from what the caller passes ([`Locations`] and an [`EnvSnapshot`]).
 
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use weft_registry::{CacheConfig, HostEnvironment, RegistryConfig, SkillRoot};
+use weft_registry::{CacheConfig, RegistryConfig, SkillRoot};
 use weft_types::Scope;
 
 use weft_agents::AgentRoot;
 
-use crate::cli::LocationArgs;
 use crate::config::ConfigSources;
+use crate::env::EnvSnapshot;
 
-/// The resolved locations of one invocation.
+/// What the caller says about where things are; every `None` falls back to the environment
+/// snapshot (`HOME`, `CLAWFT_PROJECT`, the current directory).
+#[derive(Debug, Clone, Default)]
+pub struct Locations {
+    /// The project directory (default: `$CLAWFT_PROJECT`, else the nearest ancestor of the
+    /// current directory holding `.clawft/` or `.claude/`, never the home directory or above).
+    pub project: Option<PathBuf>,
+    /// The home directory (default: `$HOME`).
+    pub home: Option<PathBuf>,
+    /// Extra skill directories (plugin scope).
+    pub skills_dirs: Vec<PathBuf>,
+    /// Trust the project: accept its providers, MCP servers and extra paths, and do not warn
+    /// when its skills override others.
+    pub trust_project_skills: bool,
+    /// The build fingerprint for the header cache under the home directory (entries written
+    /// by another build are discarded); `None` reads and writes no cache.
+    pub cache_fingerprint: Option<String>,
+    /// A configuration file merged over the user's and the project's.
+    pub config: Option<PathBuf>,
+}
+
+/// The resolved locations of one invocation, with the environment they were resolved in.
 #[derive(Debug, Clone)]
 pub struct Workspace {
     /// The project directory, when there is one.
@@ -23,37 +43,37 @@ pub struct Workspace {
     pub extra_skill_dirs: Vec<PathBuf>,
     /// Silence project-override warnings.
     pub trust_project_skills: bool,
-    /// Use the header cache under the home directory.
-    pub use_cache: bool,
+    /// The header cache's build fingerprint; `None` = no cache.
+    pub cache_fingerprint: Option<String>,
     /// `--config FILE`.
     pub config_file: Option<PathBuf>,
+    /// The environment the caller passed (variables and current directory).
+    pub env: EnvSnapshot,
 }
 
 impl Workspace {
-    /// Resolves the locations from the flags, then the environment, then the current
-    /// directory.
-    pub fn from_args(args: &LocationArgs) -> Self {
-        let home = args
+    /// Resolves the locations: explicit values first, then the environment snapshot, then
+    /// project detection from its current directory.
+    pub fn resolve(locations: &Locations, env: EnvSnapshot) -> Self {
+        let home = locations
             .home
             .clone()
-            .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
+            .or_else(|| env.var_os("HOME").map(PathBuf::from))
             .filter(|h| !h.as_os_str().is_empty());
-        let project = args
+        let project = locations
             .project
             .clone()
-            .or_else(|| std::env::var_os("CLAWFT_PROJECT").map(PathBuf::from))
+            .or_else(|| env.var_os("CLAWFT_PROJECT").map(PathBuf::from))
             .filter(|p| !p.as_os_str().is_empty())
-            .or_else(|| {
-                let cwd = std::env::current_dir().ok()?;
-                detect_project(&cwd, home.as_deref())
-            });
+            .or_else(|| detect_project(env.current_dir()?, home.as_deref()));
         Self {
             project,
             home,
-            extra_skill_dirs: args.skills_dirs.clone(),
-            trust_project_skills: args.trust_project_skills,
-            use_cache: !args.no_cache,
-            config_file: args.config.clone(),
+            extra_skill_dirs: locations.skills_dirs.clone(),
+            trust_project_skills: locations.trust_project_skills,
+            cache_fingerprint: locations.cache_fingerprint.clone(),
+            config_file: locations.config.clone(),
+            env,
         }
     }
 
@@ -81,6 +101,25 @@ impl Workspace {
             explicit: self.config_file.clone(),
             trust_project: self.trust_project_skills,
         }
+    }
+
+    /// The configuration files in merge order: user, project, `--config`.
+    pub fn config_files(&self) -> Vec<PathBuf> {
+        let sources = self.config_sources();
+        [sources.user, sources.project, sources.explicit]
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    /// `~/.clawft/workspace/history`: the interactive session's line history.
+    pub fn history_file(&self) -> Option<PathBuf> {
+        self.clawft_workspace().map(|w| w.join("history"))
+    }
+
+    /// `~/.clawft/workspace/sessions`: the transcripts.
+    pub fn sessions_dir(&self) -> Option<PathBuf> {
+        self.clawft_workspace().map(|w| w.join("sessions"))
     }
 
     /// `~/.clawft/workspace`: transcripts, memory, workspace skills.
@@ -120,30 +159,20 @@ impl Workspace {
     pub fn registry_config(&self) -> RegistryConfig {
         RegistryConfig {
             trust_project_skills: self.trust_project_skills,
-            host: host_environment(),
+            host: self.env.host(),
             cache: self.cache_config(),
             ..RegistryConfig::with_roots(self.skill_roots())
         }
     }
 
-    /// The header cache: `~/.clawft/cache/skills.json`, tied to this executable (a rebuilt or
-    /// upgraded weft never trusts entries written by another build).
+    /// The header cache: `~/.clawft/cache/skills.json`, tied to the caller's build (a rebuilt
+    /// or upgraded weft never trusts entries written by another build).
     fn cache_config(&self) -> Option<CacheConfig> {
-        if !self.use_cache {
-            return None;
-        }
+        let fingerprint = self.cache_fingerprint.clone()?;
         let home = self.home.as_ref()?;
-        let exe = std::env::current_exe().ok()?;
-        let meta = std::fs::metadata(&exe).ok()?;
-        let modified = meta
-            .modified()
-            .ok()?
-            .duration_since(std::time::UNIX_EPOCH)
-            .ok()?
-            .as_nanos();
         Some(CacheConfig {
             path: home.join(".clawft/cache/skills.json"),
-            fingerprint: format!("{}:{}:{modified}", env!("CARGO_PKG_VERSION"), meta.len()),
+            fingerprint,
         })
     }
 }
@@ -162,22 +191,6 @@ pub fn detect_project(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
     None
 }
 
-/// This machine as OpenClaw gating sees it: PATH, set variables, OS.
-pub fn host_environment() -> HostEnvironment {
-    let path_dirs = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
-    let env_vars: BTreeSet<String> = std::env::vars_os()
-        .filter(|(_, v)| !v.is_empty())
-        .filter_map(|(k, _)| k.into_string().ok())
-        .collect();
-    HostEnvironment {
-        path_dirs,
-        env_vars,
-        os: HostEnvironment::openclaw_os(std::env::consts::OS),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,6 +206,31 @@ mod tests {
         assert_eq!(detect_project(&deep, Some(&home)), None);
         std::fs::create_dir_all(repo.join(".clawft")).unwrap();
         assert_eq!(detect_project(&deep, Some(&home)), Some(repo.clone()));
-        assert_eq!(detect_project(&repo, Some(&home)), Some(repo));
+        assert_eq!(detect_project(&repo, Some(&home)), Some(repo.clone()));
+    }
+
+    #[test]
+    fn locations_fall_back_to_the_environment_then_detection() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let repo = tmp.path().join("repo");
+        std::fs::create_dir_all(repo.join(".claude")).unwrap();
+        std::fs::create_dir_all(repo.join("src")).unwrap();
+        let env =
+            EnvSnapshot::from_vars([("HOME", home.as_os_str())]).with_current_dir(repo.join("src"));
+        let ws = Workspace::resolve(&Locations::default(), env.clone());
+        assert_eq!(ws.home.as_deref(), Some(home.as_path()));
+        assert_eq!(ws.project.as_deref(), Some(repo.as_path()));
+        assert_eq!(
+            ws.history_file(),
+            Some(home.join(".clawft/workspace/history"))
+        );
+        let explicit = Locations {
+            project: Some(tmp.path().join("elsewhere")),
+            ..Locations::default()
+        };
+        let ws = Workspace::resolve(&explicit, env.with_var("CLAWFT_PROJECT", "/ignored"));
+        assert_eq!(ws.project, explicit.project);
+        assert!(ws.registry_config().cache.is_none());
     }
 }

@@ -11,8 +11,8 @@ use weft_types::{AgentDefinition, Scope};
 use crate::cli::{AgentsListArgs, AgentsShowArgs, ListFormat};
 use crate::output::{cut, eprint_discovery_diagnostics, table};
 use crate::output::{out, outln};
-use crate::runtime::{Runtime, UsageError};
-use crate::workspace::Workspace;
+use weft_runtime::Workspace;
+use weft_runtime::{Runtime, UsageError};
 
 /// `~/...` for paths under the home directory, as the seed prints them.
 fn tilde(path: &Path, home: Option<&Path>) -> String {

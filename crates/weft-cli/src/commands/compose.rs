@@ -14,7 +14,7 @@ use weft_registry::SkillRegistry;
 
 use crate::cli::{CheckToolArgs, ComposeArgs, ModeArg, ReportFormat, SelectArgs};
 use crate::output::outln;
-use crate::workspace::Workspace;
+use weft_runtime::Workspace;
 
 fn mode(arg: ModeArg) -> CompositionMode {
     match arg {

@@ -9,8 +9,8 @@ use weft_types::tool_names::mcp_tool_part;
 
 use crate::cli::{ListFormat, McpListArgs};
 use crate::output::{out, outln, table};
-use crate::runtime::Runtime;
-use crate::workspace::Workspace;
+use weft_runtime::Runtime;
+use weft_runtime::Workspace;
 
 /// The status column: `running`, `crashed`, `failed`, `disabled`.
 fn state_label(status: &McpServerStatus) -> &'static str {

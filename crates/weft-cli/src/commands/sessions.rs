@@ -11,8 +11,8 @@ use weft_llm::Role;
 
 use crate::cli::{ListFormat, SessionsListArgs, SessionsShowArgs};
 use crate::output::{cut, outln, table};
-use crate::runtime::UsageError;
-use crate::workspace::Workspace;
+use weft_runtime::UsageError;
+use weft_runtime::Workspace;
 
 /// One transcript, summarised.
 #[derive(Debug, Serialize)]
@@ -30,8 +30,7 @@ struct SessionInfo {
 
 fn sessions_dir(workspace: &Workspace) -> Result<PathBuf> {
     workspace
-        .clawft_workspace()
-        .map(|w| w.join("sessions"))
+        .sessions_dir()
         .ok_or_else(|| UsageError("no home directory: pass --home".to_owned()).into())
 }
 

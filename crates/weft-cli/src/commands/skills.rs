@@ -15,7 +15,7 @@ use crate::cli::{
     CatalogArgs, CatalogFormatArg, ListArgs, ListFormat, MatchArgs, ScopeFilter, ShowArgs,
 };
 use crate::output::{cut, eprint_diagnostics, eprint_discovery_diagnostics, table};
-use crate::workspace::Workspace;
+use weft_runtime::Workspace;
 
 fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
     match filter {
