@@ -1,4 +1,4 @@
-//! Printing diagnostics the way rustc does.
+//! Printing diagnostics the way rustc does, and a stdout that ends quietly on a closed pipe.
 
 use std::fmt::Write as _;
 
@@ -22,53 +22,6 @@ pub fn eprint_diagnostics(diagnostics: &[Diagnostic]) {
     for d in diagnostics {
         let _ = writeln!(err, "{}", format_diagnostic(d));
     }
-}
-
-/// `text` cut to `max` characters, with `…` when cut; newlines become spaces.
-pub fn cut(text: &str, max: usize) -> String {
-    let flat: String = text
-        .chars()
-        .map(|c| if c.is_whitespace() { ' ' } else { c })
-        .collect();
-    let flat = flat.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= max {
-        flat
-    } else {
-        let mut out: String = flat.chars().take(max.saturating_sub(1)).collect();
-        out.push('…');
-        out
-    }
-}
-
-/// Rows as aligned columns with a header; the last column is not padded.
-pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
-    let cols = header.len();
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for row in rows {
-        for (i, cell) in row.iter().enumerate().take(cols) {
-            widths[i] = widths[i].max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    let mut line = |cells: &mut dyn Iterator<Item = &str>| {
-        let mut text = String::new();
-        for (i, cell) in cells.enumerate() {
-            if i + 1 < cols {
-                let pad = widths[i].saturating_sub(cell.chars().count()) + 2;
-                text.push_str(cell);
-                text.extend(std::iter::repeat_n(' ', pad));
-            } else {
-                text.push_str(cell);
-            }
-        }
-        out.push_str(text.trim_end());
-        out.push('\n');
-    };
-    line(&mut header.iter().copied());
-    for row in rows {
-        line(&mut row.iter().map(String::as_str));
-    }
-    out
 }
 
 /// Errors in full; warnings in full when `verbose`, else counted in one line.

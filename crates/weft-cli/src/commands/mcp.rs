@@ -8,9 +8,10 @@ use weft_tools::McpServerStatus;
 use weft_types::tool_names::mcp_tool_part;
 
 use crate::cli::{ListFormat, McpListArgs};
-use crate::output::{out, outln, table};
+use crate::output::{out, outln};
 use weft_runtime::Runtime;
 use weft_runtime::Workspace;
+use weft_term::table;
 
 /// The status column: `running`, `crashed`, `failed`, `disabled`.
 fn state_label(status: &McpServerStatus) -> &'static str {

@@ -61,14 +61,14 @@ impl SessionEvents for Console {
             eprintln!(
                 "→ {} {}",
                 call.name,
-                crate::output::cut(&call.arguments.to_string(), 100)
+                weft_term::cut(&call.arguments.to_string(), 100)
             );
         }
     }
 
     fn tool_result(&mut self, _call: &ToolCall, result: &Message) {
         if self.show_tools && result.is_error {
-            eprintln!("  ✗ {}", crate::output::cut(&result.content, 160));
+            eprintln!("  ✗ {}", weft_term::cut(&result.content, 160));
         }
     }
 }

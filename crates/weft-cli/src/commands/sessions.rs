@@ -10,9 +10,10 @@ use weft_agents::transcript::{Transcript, TranscriptRecord};
 use weft_llm::Role;
 
 use crate::cli::{ListFormat, SessionsListArgs, SessionsShowArgs};
-use crate::output::{cut, outln, table};
+use crate::output::outln;
 use weft_runtime::UsageError;
 use weft_runtime::Workspace;
+use weft_term::{cut, table, utc_datetime};
 
 /// One transcript, summarised.
 #[derive(Debug, Serialize)]
@@ -32,29 +33,6 @@ fn sessions_dir(workspace: &Workspace) -> Result<PathBuf> {
     workspace
         .sessions_dir()
         .ok_or_else(|| UsageError("no home directory: pass --home".to_owned()).into())
-}
-
-/// `2026-11-22 19:41:11` (UTC) from Unix milliseconds.
-fn utc(ms: u64) -> String {
-    let secs = ms / 1000;
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    let rem = secs % 86_400;
-    // Howard Hinnant's civil-from-days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
 }
 
 fn summarise(path: &Path) -> Option<SessionInfo> {
@@ -83,7 +61,7 @@ fn summarise(path: &Path) -> Option<SessionInfo> {
     Some(SessionInfo {
         id: session_id,
         started_ms: at,
-        started: utc(at),
+        started: utc_datetime(at),
         agent,
         model,
         parent,
@@ -297,16 +275,4 @@ fn describe(record: &TranscriptRecord) -> Option<String> {
             ..
         } => format!("[{child_id} {status} in {duration_ms} ms]"),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::utc;
-
-    #[test]
-    fn utc_formats_civil_dates() {
-        assert_eq!(utc(0), "1970-01-01 00:00:00");
-        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00:00");
-        assert_eq!(utc(1_795_376_471_000), "2026-11-22 19:41:11");
-    }
 }

@@ -14,8 +14,9 @@ use weft_types::Scope;
 use crate::cli::{
     CatalogArgs, CatalogFormatArg, ListArgs, ListFormat, MatchArgs, ScopeFilter, ShowArgs,
 };
-use crate::output::{cut, eprint_diagnostics, eprint_discovery_diagnostics, table};
+use crate::output::{eprint_diagnostics, eprint_discovery_diagnostics};
 use weft_runtime::Workspace;
+use weft_term::{cut, table};
 
 fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
     match filter {
