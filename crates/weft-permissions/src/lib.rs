@@ -69,7 +69,8 @@ mod validate;
 mod wildcard;
 
 pub use compose::{
-    ComposeError, ComposedSkill, Composition, CompositionMode, compose, compose_names, compose_with,
+    Ceiling, ComposeError, ComposedSkill, Composition, CompositionMode, compose, compose_names,
+    compose_with,
 };
 pub use context::PatternContext;
 pub use error::{PatternError, PatternErrorKind, PolicyError};

@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
-use weft_agents::transcript::{Transcript, TranscriptRecord};
+use weft_agents::transcript::{
+    SessionLookupError, SessionSummary, Transcript, TranscriptRecord, find_session, list_sessions,
+};
 use weft_llm::Role;
 
 use crate::cli::{ListFormat, SessionsListArgs, SessionsShowArgs};
@@ -15,18 +17,34 @@ use weft_runtime::UsageError;
 use weft_runtime::Workspace;
 use weft_term::{cut, table, utc_datetime};
 
-/// One transcript, summarised.
+/// One session as `sessions list --format json` prints it.
 #[derive(Debug, Serialize)]
-struct SessionInfo {
-    id: String,
+struct SessionJson<'a> {
+    id: &'a str,
     started_ms: u64,
     started: String,
-    agent: String,
-    model: String,
-    parent: Option<String>,
+    agent: &'a str,
+    model: &'a str,
+    parent: Option<&'a str>,
     messages: usize,
-    children: Vec<String>,
-    path: PathBuf,
+    children: &'a [String],
+    path: &'a Path,
+}
+
+impl<'a> From<&'a SessionSummary> for SessionJson<'a> {
+    fn from(s: &'a SessionSummary) -> Self {
+        Self {
+            id: &s.id,
+            started_ms: s.started_ms,
+            started: utc_datetime(s.started_ms),
+            agent: &s.agent,
+            model: &s.model,
+            parent: s.parent.as_deref(),
+            messages: s.messages,
+            children: &s.children,
+            path: &s.path,
+        }
+    }
 }
 
 fn sessions_dir(workspace: &Workspace) -> Result<PathBuf> {
@@ -35,72 +53,25 @@ fn sessions_dir(workspace: &Workspace) -> Result<PathBuf> {
         .ok_or_else(|| UsageError("no home directory: pass --home".to_owned()).into())
 }
 
-fn summarise(path: &Path) -> Option<SessionInfo> {
-    let records = Transcript::read(path).ok()?;
-    let TranscriptRecord::Session {
-        session_id,
-        agent,
-        model,
-        at,
-        parent,
-    } = records.first()?.clone()
-    else {
-        return None;
-    };
-    let messages = records
-        .iter()
-        .filter(|r| matches!(r, TranscriptRecord::Message { .. }))
-        .count();
-    let children = records
-        .iter()
-        .filter_map(|r| match r {
-            TranscriptRecord::Spawn { child_id, .. } => Some(child_id.clone()),
-            _ => None,
-        })
-        .collect();
-    Some(SessionInfo {
-        id: session_id,
-        started_ms: at,
-        started: utc_datetime(at),
-        agent,
-        model,
-        parent,
-        messages,
-        children,
-        path: path.to_path_buf(),
-    })
-}
-
-fn all_sessions(dir: &Path) -> Vec<SessionInfo> {
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut sessions: Vec<SessionInfo> = read
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .filter_map(|p| summarise(&p))
-        .collect();
-    sessions.sort_by(|a, b| (a.started_ms, &a.id).cmp(&(b.started_ms, &b.id)));
-    sessions
-}
-
 /// `weft sessions list`.
 pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> {
     let dir = sessions_dir(workspace)?;
-    let sessions: Vec<SessionInfo> = all_sessions(&dir)
+    let sessions: Vec<SessionSummary> = list_sessions(&dir)
         .into_iter()
         .filter(|s| args.all || s.parent.is_none())
         .collect();
     match args.format {
-        ListFormat::Json => outln!("{}", serde_json::to_string_pretty(&sessions)?),
+        ListFormat::Json => {
+            let json: Vec<SessionJson<'_>> = sessions.iter().map(SessionJson::from).collect();
+            outln!("{}", serde_json::to_string_pretty(&json)?);
+        }
         ListFormat::Table => {
             let rows: Vec<Vec<String>> = sessions
                 .iter()
                 .map(|s| {
                     vec![
                         s.id.clone(),
-                        s.started.clone(),
+                        utc_datetime(s.started_ms),
                         s.agent.clone(),
                         s.model.clone(),
                         s.messages.to_string(),
@@ -130,43 +101,14 @@ pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> 
 /// `weft sessions show <id>`.
 pub fn show(workspace: &Workspace, args: &SessionsShowArgs) -> Result<ExitCode> {
     let dir = sessions_dir(workspace)?;
-    let sessions = all_sessions(&dir);
-    let exact = sessions.iter().find(|s| s.id == args.id);
-    let matches: Vec<&SessionInfo> = match exact {
-        Some(s) => vec![s],
-        None => {
-            let found: Vec<&SessionInfo> = sessions
-                .iter()
-                .filter(|s| s.id.starts_with(&args.id))
-                .collect();
-            // A prefix of a session also matches its subagents (`<id>.1`): the session wins.
-            let ids: Vec<&str> = found.iter().map(|s| s.id.as_str()).collect();
-            found
-                .into_iter()
-                .filter(|s| s.parent.as_deref().is_none_or(|p| !ids.contains(&p)))
-                .collect()
-        }
-    };
-    let session = match matches.as_slice() {
-        [one] => *one,
-        [] => {
-            return Err(UsageError(format!(
-                "no session `{}` in {}; `weft sessions list` shows them",
-                args.id,
-                dir.display()
-            ))
-            .into());
-        }
-        many => {
-            let ids: Vec<&str> = many.iter().map(|s| s.id.as_str()).collect();
-            return Err(UsageError(format!(
-                "`{}` matches several sessions: {}",
-                args.id,
-                ids.join(", ")
-            ))
-            .into());
-        }
-    };
+    let sessions = list_sessions(&dir);
+    let session = find_session(&sessions, &args.id).map_err(|e| match e {
+        SessionLookupError::NotFound(id) => UsageError(format!(
+            "no session `{id}` in {}; `weft sessions list` shows them",
+            dir.display()
+        )),
+        ambiguous => UsageError(ambiguous.to_string()),
+    })?;
     let mut out = String::new();
     print_session(&dir, session, 0, args.json, &mut out)?;
     crate::output::out!("{out}");
@@ -175,7 +117,7 @@ pub fn show(workspace: &Workspace, args: &SessionsShowArgs) -> Result<ExitCode> 
 
 fn print_session(
     dir: &Path,
-    info: &SessionInfo,
+    info: &SessionSummary,
     depth: usize,
     json: bool,
     out: &mut String,
@@ -191,7 +133,10 @@ fn print_session(
     } else {
         out.push_str(&format!(
             "{pad}Session {} ({}, {}), started {} UTC\n",
-            info.id, info.agent, info.model, info.started
+            info.id,
+            info.agent,
+            info.model,
+            utc_datetime(info.started_ms)
         ));
         for r in &records {
             if let Some(line) = describe(r) {
@@ -206,7 +151,7 @@ fn print_session(
     }
     for child in &info.children {
         let path = dir.join(format!("{child}.jsonl"));
-        match summarise(&path) {
+        match SessionSummary::read(&path) {
             Some(child) => print_session(dir, &child, depth + 1, json, out)?,
             None => out.push_str(&format!("{pad}    (subagent {child}: no transcript)\n")),
         }
