@@ -55,7 +55,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", message(&err));
             if is_usage(&err) {
                 ExitCode::from(2)
             } else {
@@ -63,6 +63,21 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// The error and its causes on one line, as `{:#}` prints them, without repeating a cause
+/// the message already ends with (library errors name their cause in their message and
+/// also return it as their `source`).
+fn message(err: &anyhow::Error) -> String {
+    let mut text = err.to_string();
+    for cause in err.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.ends_with(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
 }
 
 /// A mistake in the invocation or configuration (exit code 2), whether the command or the

@@ -433,18 +433,6 @@ mod tests {
         }
     }
 
-    /// The error and its causes, as the CLI prints them.
-    fn chain(err: &ConfigError) -> String {
-        let mut text = err.to_string();
-        let mut source = std::error::Error::source(err);
-        while let Some(cause) = source {
-            text.push_str(": ");
-            text.push_str(&cause.to_string());
-            source = cause.source();
-        }
-        text
-    }
-
     fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
         let p = dir.join(name);
         std::fs::write(&p, text).unwrap();
@@ -584,8 +572,8 @@ mod tests {
             explicit: Some(typo),
             ..Default::default()
         })
-        .unwrap_err();
-        let err = chain(&err);
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("unknown field `argz`"), "{err}");
     }
 
@@ -597,8 +585,8 @@ mod tests {
             explicit: Some(bad.clone()),
             ..Default::default()
         })
-        .unwrap_err();
-        let err = chain(&err);
+        .unwrap_err()
+        .to_string();
         assert!(
             err.starts_with(&format!("{}:3:1: invalid JSON: ", bad.display())),
             "{err}"
@@ -608,8 +596,8 @@ mod tests {
             explicit: Some(typo),
             ..Default::default()
         })
-        .unwrap_err();
-        let err = chain(&err);
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("unknown field `modle`"), "{err}");
         let missing = Config::load(&ConfigSources {
             explicit: Some(tmp.path().join("nope.json")),

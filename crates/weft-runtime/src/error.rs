@@ -1,5 +1,5 @@
-//! The errors of this crate. Messages give the context (the file, the setting); the cause is
-//! the error's `source`, so a caller printing the chain (`{:#}` with anyhow) sees both.
+//! The errors of this crate. As everywhere in weft, a message names the context (the file,
+//! the setting) and ends with its cause, which is also the error's `source`.
 
 use std::path::PathBuf;
 
@@ -8,7 +8,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// A file that exists (or must exist) cannot be read.
-    #[error("{}: cannot read", path.display())]
+    #[error("{}: cannot read: {source}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
@@ -17,7 +17,7 @@ pub enum ConfigError {
         source: std::io::Error,
     },
     /// A file is not JSON.
-    #[error("{}:{line}:{column}: invalid JSON", path.display())]
+    #[error("{}:{line}:{column}: invalid JSON: {source}", path.display())]
     Json {
         /// The file.
         path: PathBuf,
@@ -36,7 +36,7 @@ pub enum ConfigError {
         path: PathBuf,
     },
     /// The merged files do not fit the schema (an unknown key, a wrong type).
-    #[error("configuration ({})", display_paths(files))]
+    #[error("configuration ({}): {source}", display_paths(files))]
     Schema {
         /// The files that were merged.
         files: Vec<PathBuf>,
@@ -84,7 +84,7 @@ pub enum RuntimeError {
     #[error("cannot determine the current directory")]
     NoCurrentDirectory,
     /// The directory file tools work in (or one of `tools.allow_paths`) cannot be used.
-    #[error("cannot use {} as the workspace", path.display())]
+    #[error("cannot use {} as the workspace: {source}", path.display())]
     Scope {
         /// The project (or current) directory.
         path: PathBuf,

@@ -72,7 +72,7 @@ impl Session {
             let name = name.to_owned();
             return match self.spawn_tool(&name, &call.arguments).await {
                 Ok(text) => reply(text, false),
-                Err(text) => reply(text, true),
+                Err(e) => reply(e.to_string(), true),
             };
         }
         let Some(tool) = self.tools.get(name).cloned() else {
