@@ -381,22 +381,9 @@ impl Session {
                 },
             ));
         }
-        // The ceiling: everything the parent may do right now, within the injected skills.
-        let mut ceiling = self.gate.clone();
-        if let Some(policy) = extra {
-            ceiling = ceiling.with_layer(policy);
-        }
-        let ctx = pattern_context(&self.options);
         let skill_names = unique(request.skills.iter().flatten());
-        if request.skills.is_some() {
-            ceiling = self.within_skills(&skill_names, &agent_name, background, &ctx, &ceiling)?;
-        }
-        if background {
-            if let Some(tool) = first_mcp_tool(agent.tools.iter().flatten()) {
-                return Err(SubagentError::BackgroundMcpBlocked { tool: tool.clone() });
-            }
-            ceiling = ceiling.intersect(&ToolGate::background());
-        }
+        let injected = request.skills.is_some().then_some(skill_names.as_slice());
+        let ceiling = self.child_ceiling(&agent, &agent_name, injected, extra, background)?;
         let model = self
             .models
             .choose(
@@ -482,6 +469,33 @@ impl Session {
                 available: settings.agents.names().collect::<Vec<_>>().join(", "),
             }),
         }
+    }
+
+    /// Everything the child may do: what the parent may do now (with `extra`), within the
+    /// injected skills' composition, and read-only in the background.
+    fn child_ceiling(
+        &self,
+        agent: &AgentDefinition,
+        agent_name: &str,
+        injected: Option<&[String]>,
+        extra: Option<Policy>,
+        background: bool,
+    ) -> Result<ToolGate, SubagentError> {
+        let mut ceiling = self.gate.clone();
+        if let Some(policy) = extra {
+            ceiling = ceiling.with_layer(policy);
+        }
+        if let Some(names) = injected {
+            let ctx = pattern_context(&self.options);
+            ceiling = self.within_skills(names, agent_name, background, &ctx, &ceiling)?;
+        }
+        if background {
+            if let Some(tool) = first_mcp_tool(agent.tools.iter().flatten()) {
+                return Err(SubagentError::BackgroundMcpBlocked { tool: tool.clone() });
+            }
+            ceiling = ceiling.intersect(&ToolGate::background());
+        }
+        Ok(ceiling)
     }
 
     /// `ceiling` within the composition of the injected skills, once they are checked: each
