@@ -3,7 +3,6 @@
 
 mod common;
 
-
 use common::{Reply, TestServer, collect, config, data, refused_url};
 use serde_json::{Value, json};
 use weft_llm::{

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// `target/<profile>/examples/embed`, built by `cargo test` beside this test.
+#[allow(clippy::disallowed_methods)] // the example is built beside this test
 fn example_exe() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let profile_dir = exe.parent().and_then(Path::parent).unwrap();
