@@ -57,7 +57,7 @@ impl Session {
         if name == USE_SKILL && !self.tools.contains(USE_SKILL) {
             return match self.use_skill(&call.arguments).await {
                 Ok(text) => reply(text, false),
-                Err(text) => reply(text, true),
+                Err(e) => reply(e.to_string(), true),
             };
         }
         if spawn_tool {
