@@ -1,30 +1,34 @@
 //! The agents compiled into weft (DESIGN 8): seed 002's `default`, `explore`, `coder` and
 //! `planner`, and seed 000's `general-purpose` and `plan`. Files with the same name override them.
 
+use weft_types::tool_names::{
+    EDIT_FILE, EXEC_SHELL, GLOB, GREP, LIST_DIRECTORY, MEMORY_READ, MEMORY_WRITE, READ_FILE,
+    USE_SKILL, WRITE_FILE,
+};
 use weft_types::{AgentDefinition, AgentFormat, Scope, Source};
 
 /// Read-only tools: what `explore` and `plan` may call.
 const READ_ONLY: [&str; 6] = [
-    "read_file",
-    "list_directory",
-    "glob",
-    "grep",
-    "memory_read",
-    "use_skill",
+    READ_FILE,
+    LIST_DIRECTORY,
+    GLOB,
+    GREP,
+    MEMORY_READ,
+    USE_SKILL,
 ];
 
 /// File tools plus the shell: what `coder` may call.
 const CODER: [&str; 10] = [
-    "read_file",
-    "write_file",
-    "edit_file",
-    "list_directory",
-    "glob",
-    "grep",
-    "exec_shell",
-    "memory_read",
-    "memory_write",
-    "use_skill",
+    READ_FILE,
+    WRITE_FILE,
+    EDIT_FILE,
+    LIST_DIRECTORY,
+    GLOB,
+    GREP,
+    EXEC_SHELL,
+    MEMORY_READ,
+    MEMORY_WRITE,
+    USE_SKILL,
 ];
 
 fn agent(

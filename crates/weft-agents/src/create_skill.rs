@@ -99,7 +99,7 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
 #[async_trait]
 impl Tool for CreateSkill {
     fn name(&self) -> &str {
-        "create_skill"
+        weft_types::tool_names::CREATE_SKILL
     }
 
     fn description(&self) -> &str {

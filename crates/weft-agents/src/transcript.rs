@@ -184,6 +184,124 @@ fn skip_line(reader: &mut impl BufRead) -> std::io::Result<()> {
     }
 }
 
+/// One transcript, summarised from its records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionSummary {
+    /// Session id.
+    pub id: String,
+    /// Start, in milliseconds since the Unix epoch.
+    pub started_ms: u64,
+    /// Agent name.
+    pub agent: String,
+    /// `provider/model`.
+    pub model: String,
+    /// The session that spawned this one, for a subagent.
+    pub parent: Option<String>,
+    /// Messages in the conversation.
+    pub messages: usize,
+    /// Subagent session ids, in spawn order.
+    pub children: Vec<String>,
+    /// The transcript file.
+    pub path: PathBuf,
+}
+
+impl SessionSummary {
+    /// Summarises the transcript at `path`; `None` when it cannot be read or does not start
+    /// with a session record.
+    pub fn read(path: &Path) -> Option<Self> {
+        let records = Transcript::read(path).ok()?;
+        let Some(TranscriptRecord::Session {
+            session_id,
+            agent,
+            model,
+            at,
+            parent,
+        }) = records.first().cloned()
+        else {
+            return None;
+        };
+        let messages = records
+            .iter()
+            .filter(|r| matches!(r, TranscriptRecord::Message { .. }))
+            .count();
+        let children = records
+            .iter()
+            .filter_map(|r| match r {
+                TranscriptRecord::Spawn { child_id, .. } => Some(child_id.clone()),
+                _ => None,
+            })
+            .collect();
+        Some(Self {
+            id: session_id,
+            started_ms: at,
+            agent,
+            model,
+            parent,
+            messages,
+            children,
+            path: path.to_path_buf(),
+        })
+    }
+}
+
+/// Every session whose transcript (`*.jsonl`) is in `dir`, oldest first (then by id); files
+/// that are not transcripts are skipped, a missing directory has none.
+pub fn list_sessions(dir: &Path) -> Vec<SessionSummary> {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut sessions: Vec<SessionSummary> = read
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .filter_map(|p| SessionSummary::read(&p))
+        .collect();
+    sessions.sort_by(|a, b| (a.started_ms, &a.id).cmp(&(b.started_ms, &b.id)));
+    sessions
+}
+
+/// Why [`find_session`] found no single session.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionLookupError {
+    /// No session id is or starts with the text.
+    #[error("no session `{0}`")]
+    NotFound(String),
+    /// Several sessions start with the text.
+    #[error("`{id}` matches several sessions: {}", .matches.join(", "))]
+    Ambiguous {
+        /// The text looked up.
+        id: String,
+        /// The ids it matches.
+        matches: Vec<String>,
+    },
+}
+
+/// The session whose id is `id`, else the one id `id` is a prefix of. A prefix of a session
+/// also matches its subagents (`<id>.1`): the session wins.
+pub fn find_session<'a>(
+    sessions: &'a [SessionSummary],
+    id: &str,
+) -> Result<&'a SessionSummary, SessionLookupError> {
+    if let Some(exact) = sessions.iter().find(|s| s.id == id) {
+        return Ok(exact);
+    }
+    let found: Vec<&SessionSummary> = sessions.iter().filter(|s| s.id.starts_with(id)).collect();
+    let ids: Vec<&str> = found.iter().map(|s| s.id.as_str()).collect();
+    let matches: Vec<&SessionSummary> = found
+        .iter()
+        .copied()
+        .filter(|s| s.parent.as_deref().is_none_or(|p| !ids.contains(&p)))
+        .collect();
+    match matches.as_slice() {
+        [one] => Ok(one),
+        [] => Err(SessionLookupError::NotFound(id.to_owned())),
+        many => Err(SessionLookupError::Ambiguous {
+            id: id.to_owned(),
+            matches: many.iter().map(|s| s.id.clone()).collect(),
+        }),
+    }
+}
+
 /// A new session id: time-ordered, unique within a machine in practice.
 pub fn new_session_id() -> String {
     use std::hash::{BuildHasher, Hasher};
@@ -259,6 +377,47 @@ mod tests {
         assert!(
             err.to_string()
                 .ends_with("is a FIFO (named pipe), not a regular file")
+        );
+    }
+
+    #[test]
+    fn sessions_are_listed_oldest_first_and_found_by_prefix() {
+        let dir = tempfile::tempdir().unwrap();
+        let session = |id: &str, at: u64, parent: Option<&str>| {
+            let mut t = Transcript::open(dir.path(), id).unwrap();
+            t.append(&TranscriptRecord::Session {
+                session_id: id.to_owned(),
+                agent: "default".to_owned(),
+                model: "m/x".to_owned(),
+                at,
+                parent: parent.map(str::to_owned),
+            })
+            .unwrap();
+            t
+        };
+        let mut parent = session("abc", 2, None);
+        parent
+            .append(&TranscriptRecord::Message {
+                at: 3,
+                message: Message::user("hi"),
+            })
+            .unwrap();
+        session("abc.1", 4, Some("abc"));
+        session("abd", 1, None);
+        std::fs::write(dir.path().join("notes.jsonl"), "not json\n").unwrap();
+        let sessions = list_sessions(dir.path());
+        let ids: Vec<&str> = sessions.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["abd", "abc", "abc.1"]);
+        assert_eq!(sessions[1].messages, 1);
+        assert_eq!(find_session(&sessions, "abc").unwrap().id, "abc");
+        assert_eq!(find_session(&sessions, "abc.").unwrap().id, "abc.1");
+        assert_eq!(
+            find_session(&sessions, "ab").unwrap_err().to_string(),
+            "`ab` matches several sessions: abd, abc"
+        );
+        assert_eq!(
+            find_session(&sessions, "zz"),
+            Err(SessionLookupError::NotFound("zz".to_owned()))
         );
     }
 

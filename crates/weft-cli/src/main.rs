@@ -8,22 +8,19 @@
 
 mod cli;
 mod commands;
-mod config;
-mod mcp;
+mod environment;
 mod output;
-mod runtime;
-mod sandbox;
 mod signals;
-mod workspace;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
+use weft_runtime::{RuntimeError, UsageError};
+
 use crate::cli::{
     AgentsCommand, Cli, Command, McpCommand, SandboxCommand, SessionsCommand, SkillsCommand,
 };
-use crate::runtime::UsageError;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -35,7 +32,7 @@ fn main() -> ExitCode {
         return commands::sandbox::exec(args);
     }
     init_tracing(cli.verbose);
-    let workspace = workspace::Workspace::from_args(&cli.locations);
+    let workspace = environment::workspace(&cli.locations);
     let result = match cli.command {
         Command::Skills { command } => match command {
             SkillsCommand::Validate(args) => commands::validate::run(&args),
@@ -79,14 +76,40 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
-            if err.downcast_ref::<UsageError>().is_some() {
+            eprintln!("error: {}", message(&err));
+            if is_usage(&err) {
                 ExitCode::from(2)
             } else {
                 ExitCode::FAILURE
             }
         }
     }
+}
+
+/// The error and its causes on one line, as `{:#}` prints them, without repeating a cause
+/// the message already ends with (library errors name their cause in their message and
+/// also return it as their `source`; a cause that restates the same subject, `path: reason`,
+/// counts as named when the message ends with its reason).
+fn message(err: &anyhow::Error) -> String {
+    let mut text = err.to_string();
+    for cause in err.chain().skip(1) {
+        let cause = cause.to_string();
+        let reason = cause.split_once(": ").map_or(cause.as_str(), |(_, r)| r);
+        if !text.ends_with(&cause) && !text.ends_with(reason) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
+}
+
+/// A mistake in the invocation or configuration (exit code 2), whether the command or the
+/// runtime reported it.
+fn is_usage(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<UsageError>().is_some()
+        || err
+            .downcast_ref::<RuntimeError>()
+            .is_some_and(RuntimeError::is_usage)
 }
 
 /// Logs go to stderr; `RUST_LOG` wins over `-v`.

@@ -7,114 +7,21 @@
 
 #[path = "../../weft-agents/tests/common/mod.rs"]
 mod common;
+mod sandbox;
 
 use std::io::ErrorKind;
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use common::{Reply, ScriptServer, openai_tool};
 use predicates::prelude::*;
+use sandbox::{HOST_VARS, Sandbox, repo};
 use serde_json::{Value, json};
 
 /// The final answer of fixtures/replay/demo.jsonl.
 const REPLAY_ANSWER: &str = "The fixtures directory holds sample skills, definitions and agents used by the tests. I could not run the shell command: this agent is read-only.";
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Variables that would configure a provider behind the test's back.
-const PROVIDER_VARS: [&str; 6] = [
-    "OPENAI_API_KEY",
-    "ANTHROPIC_API_KEY",
-    "OPENAI_BASE_URL",
-    "ANTHROPIC_BASE_URL",
-    "WEFT_MODEL",
-    "CLAWFT_PROJECT",
-];
-
-/// A temporary home and project; every command gets `--home` and `--project`.
-struct Sandbox {
-    tmp: tempfile::TempDir,
-    home: PathBuf,
-    project: PathBuf,
-}
-
-impl Sandbox {
-    fn new() -> Self {
-        let tmp = tempfile::tempdir().unwrap();
-        let home = tmp.path().join("home");
-        let project = tmp.path().join("project");
-        std::fs::create_dir_all(&home).unwrap();
-        std::fs::create_dir_all(&project).unwrap();
-        Self { tmp, home, project }
-    }
-
-    /// `weft --home H --project P`, run from the repository root, without provider variables.
-    fn weft(&self) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
-        cmd.current_dir(repo())
-            .env("HOME", &self.home)
-            .arg("--home")
-            .arg(&self.home)
-            .arg("--project")
-            .arg(&self.project);
-        for var in PROVIDER_VARS {
-            cmd.env_remove(var);
-        }
-        cmd
-    }
-
-    /// Writes `<project>/<rel>`.
-    fn file(&self, rel: &str, text: &str) -> PathBuf {
-        let path = self.project.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    /// Writes a config file outside the project and returns its path.
-    fn config(&self, value: &Value) -> PathBuf {
-        let path = self.tmp.path().join("config.json");
-        std::fs::write(&path, value.to_string()).unwrap();
-        path
-    }
-
-    fn sessions(&self) -> PathBuf {
-        self.home.join(".clawft/workspace/sessions")
-    }
-
-    /// The transcript files written so far.
-    fn transcripts(&self) -> Vec<PathBuf> {
-        match std::fs::read_dir(self.sessions()) {
-            Ok(dir) => dir
-                .map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-                .collect(),
-            Err(e) if e.kind() == ErrorKind::NotFound => Vec::new(),
-            Err(e) => panic!("{e}"),
-        }
-    }
-
-    /// The one transcript, every line parsed.
-    fn transcript(&self) -> Vec<Value> {
-        let files = self.transcripts();
-        assert_eq!(files.len(), 1, "{files:?}");
-        read_lines(&files[0])
-    }
-}
-
-/// Every line of a JSONL file as JSON (a line that does not parse fails the test).
-fn read_lines(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("bad line {line:?}: {e}")))
-        .collect()
-}
 
 /// The `message` of every `message` record.
 fn messages(records: &[Value]) -> Vec<&Value> {
@@ -154,7 +61,7 @@ impl SilentPort {
 #[test]
 fn no_provider_is_a_usage_error_that_points_at_dry_run() {
     let s = Sandbox::new();
-    s.weft()
+    s.weft_in_repo()
         .args(["agent", "-m", "hi"])
         .assert()
         .code(2)
@@ -169,7 +76,7 @@ fn an_unknown_provider_in_model_is_a_usage_error() {
     let s = Sandbox::new();
     let config = repo().join("fixtures/replay/config.json");
     for extra in [&[][..], &["--dry-run"][..]] {
-        s.weft()
+        s.weft_in_repo()
             .arg("--config")
             .arg(&config)
             .args(["agent", "--model", "evil/x", "-m", "hi"])
@@ -191,14 +98,14 @@ fn an_agent_file_naming_an_unknown_provider_cannot_run() {
         "---\nname: sneaky\ndescription: Sends prompts elsewhere\nmodel: evil/x\n---\n\nHi.\n",
     );
     let config = repo().join("fixtures/replay/config.json");
-    s.weft()
+    s.weft_in_repo()
         .arg("--config")
         .arg(&config)
         .args(["agent", "--agent", "sneaky", "-m", "hi"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("unknown provider `evil`"));
-    s.weft()
+    s.weft_in_repo()
         .args(["agents", "show", "sneaky"])
         .assert()
         .success()
@@ -218,7 +125,7 @@ fn replayed_explore_run_prints_the_answer_and_records_the_refused_shell_call() {
     std::fs::create_dir_all(s.project.join("build")).unwrap();
     s.file("build/keep.txt", "keep me");
 
-    s.weft()
+    s.weft_in_repo()
         .args(["--config", "fixtures/replay/config.json"])
         .args(["agent", "--agent", "explore", "-m", "Look around"])
         .assert()
@@ -270,7 +177,7 @@ fn replayed_explore_run_prints_the_answer_and_records_the_refused_shell_call() {
 fn no_transcript_keeps_the_sessions_directory_empty() {
     let s = Sandbox::new();
     s.file("fixtures/README.md", "# x\n");
-    s.weft()
+    s.weft_in_repo()
         .args(["--config", "fixtures/replay/config.json"])
         .args([
             "agent",
@@ -305,7 +212,7 @@ fn the_config_deny_list_is_a_ceiling_over_every_agent() {
     s.file("build/keep.txt", "keep me");
     let config = replay_config(&s, &json!({"tools": {"deny": ["Bash"]}}));
     // `default` may use the shell, but not under this config.
-    s.weft()
+    s.weft_in_repo()
         .arg("--config")
         .arg(&config)
         .args(["agent", "-m", "Look around"])
@@ -331,7 +238,7 @@ fn hitting_the_iteration_cap_fails_the_command() {
     let s = Sandbox::new();
     s.file("fixtures/README.md", "# x\n");
     let config = replay_config(&s, &json!({"agent": {"max_tool_iterations": 1}}));
-    s.weft()
+    s.weft_in_repo()
         .arg("--config")
         .arg(&config)
         .args(["agent", "--agent", "explore", "-m", "Look around"])
@@ -354,7 +261,7 @@ fn hitting_the_iteration_cap_fails_the_command() {
 fn the_message_can_come_from_stdin() {
     let s = Sandbox::new();
     s.file("fixtures/README.md", "# x\n");
-    s.weft()
+    s.weft_in_repo()
         .args(["--config", "fixtures/replay/config.json"])
         .args(["agent", "--agent", "explore"])
         .write_stdin("Look around from stdin")
@@ -366,7 +273,7 @@ fn the_message_can_come_from_stdin() {
         messages(&records)[0],
         &json!({"role": "user", "content": "Look around from stdin"})
     );
-    s.weft()
+    s.weft_in_repo()
         .args(["--config", "fixtures/replay/config.json"])
         .args(["agent", "--agent", "explore"])
         .write_stdin("  \n")
@@ -394,7 +301,7 @@ fn skills_run_sends_the_rendered_skill_and_its_tools_limit_the_turn() {
     let s = Sandbox::new();
     write_greet_skill(&s);
     s.file("fixtures/README.md", "# x\n");
-    s.weft()
+    s.weft_in_repo()
         .args(["--config", "fixtures/replay/config.json"])
         .args(["skills", "run", "greet", "alice", "bob"])
         .assert()
@@ -442,7 +349,7 @@ fn skills_run_dry_run_prints_the_rendered_request_offline() {
     let s = Sandbox::new();
     write_greet_skill(&s);
     let out = s
-        .weft()
+        .weft_in_repo()
         .args(["skills", "run", "greet", "alice", "bob", "--dry-run"])
         .assert()
         .success()
@@ -481,7 +388,7 @@ fn dry_runs_with_a_configured_provider_never_connect() {
         "model": "local/m"
     }));
     let out = s
-        .weft()
+        .weft_in_repo()
         .arg("--config")
         .arg(&config)
         .args(["skills", "run", "greet", "a", "b", "--dry-run"])
@@ -502,7 +409,7 @@ fn dry_runs_with_a_configured_provider_never_connect() {
     );
 
     let out = s
-        .weft()
+        .weft_in_repo()
         .arg("--config")
         .arg(&config)
         .args(["agent", "--agent", "planner", "-m", "plan it", "--dry-run"])
@@ -545,7 +452,7 @@ fn the_dry_run_request_is_what_a_real_run_sends() {
         "model": "local/m"
     }));
     let run = |dry: bool| {
-        let mut cmd = s.weft();
+        let mut cmd = s.weft_in_repo();
         cmd.arg("--config")
             .arg(&config)
             .args(["agent", "--agent", "tuned", "-m", "Tune it"])
@@ -597,7 +504,7 @@ fn agents_list_json_has_the_builtins_and_project_agents() {
         "name: reviewer\ndescription: Reviews code\ntools: [read_file, grep]\ntemperature: 0.2\n",
     );
     let out = s
-        .weft()
+        .weft_in_repo()
         .args(["agents", "list", "--format", "json"])
         .assert()
         .success()
@@ -638,13 +545,13 @@ fn agents_json_shows_temperatures_as_written() {
         ".clawft/agents/reviewer.yaml",
         "name: reviewer\ndescription: Reviews code\ntemperature: 0.2\n",
     );
-    s.weft()
+    s.weft_in_repo()
         .args(["agents", "show", "reviewer"])
         .assert()
         .success()
         .stdout(predicate::str::contains("Temperature: 0.2\n"));
     let out = s
-        .weft()
+        .weft_in_repo()
         .args(["agents", "list", "--format", "json"])
         .assert()
         .success()
@@ -657,7 +564,7 @@ fn agents_json_shows_temperatures_as_written() {
     assert_eq!(temperature("reviewer"), json!(0.2));
     assert_eq!(temperature("planner"), json!(0.8));
     let out = s
-        .weft()
+        .weft_in_repo()
         .args(["agents", "show", "reviewer", "--format", "json"])
         .assert()
         .success()
@@ -669,28 +576,27 @@ fn agents_json_shows_temperatures_as_written() {
 }
 
 #[test]
+fn agents_list_is_a_table_in_the_seed_format() {
+    let s = Sandbox::new();
+    let out = s.weft_in_repo().args(["agents", "list"]).assert().success();
+    insta::assert_snapshot!(
+        "list_builtins",
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    );
+}
+
+#[test]
 fn agents_show_coder_in_the_seed_format() {
     let s = Sandbox::new();
     let out = s
-        .weft()
+        .weft_in_repo()
         .args(["agents", "show", "coder"])
         .assert()
         .success()
         .get_output()
         .stdout
         .clone();
-    let text = String::from_utf8(out).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "Agent: coder");
-    assert!(lines[1].starts_with("Description: "), "{text}");
-    assert!(lines.contains(&"Model: (config default)"), "{text}");
-    assert!(lines.contains(&"Scope: built-in"), "{text}");
-    let tools = lines.iter().find(|l| l.starts_with("Tools: ")).unwrap();
-    assert!(
-        tools.contains("write_file") && tools.contains("exec_shell"),
-        "{tools}"
-    );
-    assert!(!text.contains("Overrides:"), "{text}");
+    insta::assert_snapshot!("show_coder", String::from_utf8(out).unwrap());
 }
 
 #[test]
@@ -701,7 +607,7 @@ fn a_project_agent_overriding_a_builtin_says_so() {
         "---\nname: coder\ndescription: This project's coder\ntools: [read_file, edit_file]\n---\n\nCode carefully here.\n",
     );
     let out = s
-        .weft()
+        .weft_in_repo()
         .args(["agents", "show", "coder"])
         .assert()
         .success()
@@ -709,21 +615,11 @@ fn a_project_agent_overriding_a_builtin_says_so() {
         .stdout
         .clone();
     let text = String::from_utf8(out).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "Agent: coder");
-    assert!(
-        lines.contains(&"Description: This project's coder"),
-        "{text}"
-    );
-    assert!(
-        lines.contains(&format!("Scope: project ({})", file.display()).as_str()),
-        "{text}"
-    );
-    assert!(lines.contains(&"Tools: read_file, edit_file"), "{text}");
-    assert!(lines.contains(&"Overrides: built-in"), "{text}");
+    assert!(text.contains(&file.display().to_string()), "{text}");
+    insta::assert_snapshot!("show_project_coder", s.redact(&text));
 
     let out = s
-        .weft()
+        .weft_in_repo()
         .args(["agents", "show", "coder", "--format", "json"])
         .assert()
         .success()
@@ -738,12 +634,15 @@ fn a_project_agent_overriding_a_builtin_says_so() {
 #[test]
 fn agents_show_unknown_is_a_usage_error_listing_the_agents() {
     let s = Sandbox::new();
-    s.weft()
+    let out = s
+        .weft_in_repo()
         .args(["agents", "show", "nope"])
         .assert()
-        .code(2)
-        .stderr(predicate::str::contains("unknown agent `nope`"))
-        .stderr(predicate::str::contains("explore"));
+        .code(2);
+    insta::assert_snapshot!(
+        "show_unknown",
+        String::from_utf8(out.get_output().stderr.clone()).unwrap()
+    );
 }
 
 // --- The transcript survives a kill ---------------------------------------------------------------
@@ -779,7 +678,7 @@ fn the_transcript_survives_a_sigkill_during_a_model_call() {
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
-    for var in PROVIDER_VARS {
+    for var in HOST_VARS {
         cmd.env_remove(var);
     }
     let mut child = cmd.spawn().unwrap();

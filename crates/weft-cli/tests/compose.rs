@@ -3,35 +3,32 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+mod sandbox;
 
-/// `weft` in an empty home and a temporary project holding `skills` (name, SKILL.md text).
-fn weft_with(skills: &[(&str, &str)]) -> (tempfile::TempDir, impl Fn() -> Command) {
-    let tmp = tempfile::tempdir().unwrap();
-    let project = tmp.path().join("project");
+use predicates::prelude::*;
+use sandbox::Sandbox;
+
+/// An empty home and a project holding `skills` (name, SKILL.md text); `weft` runs in the
+/// project through [`Sandbox::bare`].
+fn with_skills(skills: &[(&str, &str)]) -> Sandbox {
+    let s = Sandbox::new();
+    std::fs::create_dir_all(s.project.join(".clawft")).unwrap();
     for (name, text) in skills {
-        let dir = project.join(".clawft/skills").join(name);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("SKILL.md"), text).unwrap();
+        s.file(&format!(".clawft/skills/{name}/SKILL.md"), text);
     }
-    std::fs::create_dir_all(project.join(".clawft")).unwrap();
-    let home = tmp.path().join("home");
-    std::fs::create_dir_all(&home).unwrap();
-    let make = move || {
-        let mut cmd = Command::cargo_bin("weft").unwrap();
-        cmd.current_dir(&project)
-            .env("HOME", &home)
-            .env_remove("CLAWFT_PROJECT");
-        cmd
-    };
-    (tmp, make)
+    s
+}
+
+/// Standard output of a finished command.
+fn stdout(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8(assert.get_output().stdout.clone()).unwrap()
 }
 
 #[test]
 fn compose_produces_seed_003_composition_example() {
-    let (_tmp, weft) = weft_with(&[]);
-    let out = weft()
+    let s = with_skills(&[]);
+    let out = s
+        .bare()
         .args([
             "skills",
             "compose",
@@ -62,8 +59,9 @@ fn compose_produces_seed_003_composition_example() {
 
 #[test]
 fn invalid_sets_exit_1_with_the_validation_result() {
-    let (_tmp, weft) = weft_with(&[]);
-    let out = weft()
+    let s = with_skills(&[]);
+    let out = s
+        .bare()
         .args([
             "skills",
             "compose",
@@ -85,16 +83,17 @@ fn invalid_sets_exit_1_with_the_validation_result() {
             .unwrap()
             .contains("specification-engine")
     );
-    weft()
+    let unknown = s
+        .bare()
         .args(["skills", "compose", "no-such-skill"])
         .assert()
-        .code(1)
-        .stdout(predicate::str::contains("V001"));
+        .code(1);
+    insta::assert_snapshot!("unknown_skill", stdout(&unknown));
 }
 
 #[test]
 fn compose_respects_the_ceiling_and_intersect_mode() {
-    let (_tmp, weft) = weft_with(&[
+    let s = with_skills(&[
         (
             "reader",
             "---\nname: reader\ndescription: Reads\nallowed-tools: read_file grep\n---\n",
@@ -104,14 +103,14 @@ fn compose_respects_the_ceiling_and_intersect_mode() {
             "---\nname: writer\ndescription: Writes\nallowed-tools: read_file write_file\n---\n",
         ),
     ]);
-    weft()
+    let union = s
+        .bare()
         .args(["skills", "compose", "reader", "writer"])
         .assert()
-        .success()
-        .stdout(predicate::str::contains(
-            "allowed tools: read_file, grep, write_file",
-        ));
-    weft()
+        .success();
+    insta::assert_snapshot!("union", stdout(&union));
+    let intersect = s
+        .bare()
         .args([
             "skills",
             "compose",
@@ -121,9 +120,10 @@ fn compose_respects_the_ceiling_and_intersect_mode() {
             "intersect",
         ])
         .assert()
-        .success()
-        .stdout(predicate::str::contains("allowed tools: read_file\n"));
-    weft()
+        .success();
+    insta::assert_snapshot!("intersect", stdout(&intersect));
+    let ceiling = s
+        .bare()
         .args([
             "skills",
             "compose",
@@ -133,29 +133,29 @@ fn compose_respects_the_ceiling_and_intersect_mode() {
             "read_file,grep",
         ])
         .assert()
-        .success()
-        .stdout(predicate::str::contains("allowed tools: read_file, grep\n"));
+        .success();
+    insta::assert_snapshot!("ceiling", stdout(&ceiling));
 }
 
 #[test]
 fn check_tool_allows_and_denies_with_reasons() {
-    let (_tmp, weft) = weft_with(&[(
+    let s = with_skills(&[(
         "git-helper",
         "---\nname: git-helper\ndescription: Git\nallowed-tools: Bash(git:*) Read\n---\n",
     )]);
-    weft()
+    s.bare()
         .args(["skills", "check-tool", "write", "--skills"])
         .arg("specification-engine,opencode-implementer")
         .assert()
         .code(1)
         .stdout("denied: `write` is forbidden by skill 'opencode-implementer'\n");
-    weft()
+    s.bare()
         .args(["skills", "check-tool", "specKit", "--skills"])
         .arg("specification-engine,opencode-implementer")
         .assert()
         .success()
         .stdout("allowed\n");
-    weft()
+    s.bare()
         .args([
             "skills",
             "check-tool",
@@ -168,7 +168,7 @@ fn check_tool_allows_and_denies_with_reasons() {
         .assert()
         .success()
         .stdout("allowed\n");
-    weft()
+    s.bare()
         .args([
             "skills",
             "check-tool",
@@ -182,7 +182,7 @@ fn check_tool_allows_and_denies_with_reasons() {
         .code(1)
         .stdout("denied: `rm -rf /` matches none of the allowed `Bash(git:*)` from skill 'git-helper'\n");
     // A ceiling narrower than the skills wins.
-    weft()
+    s.bare()
         .args([
             "skills",
             "check-tool",
@@ -201,11 +201,11 @@ fn check_tool_allows_and_denies_with_reasons() {
 
 #[test]
 fn select_gives_coding_tasks_both_coding_skills() {
-    let (_tmp, weft) = weft_with(&[(
+    let s = with_skills(&[(
         "release-notes",
         "---\nname: release-notes\ndescription: Write release notes from merged pull requests. Use when preparing a release.\n---\n",
     )]);
-    weft()
+    s.bare()
         .args([
             "skills",
             "select",
@@ -216,7 +216,7 @@ fn select_gives_coding_tasks_both_coding_skills() {
         .assert()
         .success()
         .stdout("specification-engine\nopencode-implementer\n");
-    weft()
+    s.bare()
         .args([
             "skills",
             "select",
@@ -232,12 +232,12 @@ fn select_gives_coding_tasks_both_coding_skills() {
 
 #[test]
 fn check_tool_has_three_verdicts_and_explains_with_v() {
-    let (_tmp, weft) = weft_with(&[(
+    let s = with_skills(&[(
         "git-helper",
         "---\nname: git-helper\ndescription: Git\nallowed-tools: Bash(git:*) Read\n---\n",
     )]);
     let check = |command: &str, extra: &[&str]| {
-        let mut cmd = weft();
+        let mut cmd = s.bare();
         cmd.args(["skills", "check-tool", "Bash", "--skills", "git-helper"])
             .args(extra)
             .arg("--input")
@@ -277,7 +277,7 @@ fn check_tool_has_three_verdicts_and_explains_with_v() {
             "commands:\n",
             "cannot analyse: the program name `$CMD` is not literal\n",
         ));
-    weft()
+    s.bare()
         .args(["skills", "check-tool", "--help"])
         .assert()
         .success()

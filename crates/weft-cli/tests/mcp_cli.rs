@@ -5,9 +5,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod sandbox;
 
-use assert_cmd::Command;
+use sandbox::Sandbox;
 use serde_json::{Value, json};
 
 /// The installed server's entry point.
@@ -22,81 +22,12 @@ fn everything() -> Value {
     json!({"command": "node", "args": [everything_js(), "stdio"], "startup_timeout_secs": 20})
 }
 
-/// A temporary home and project; every command gets `--home` and `--project`.
-struct Sandbox {
-    tmp: tempfile::TempDir,
-    home: PathBuf,
-    project: PathBuf,
-}
-
-impl Sandbox {
-    fn new() -> Self {
-        let tmp = tempfile::tempdir().unwrap();
-        let home = tmp.path().join("home");
-        let project = tmp.path().join("project");
-        std::fs::create_dir_all(home.join(".clawft")).unwrap();
-        std::fs::create_dir_all(project.join(".clawft")).unwrap();
-        Self { tmp, home, project }
-    }
-
-    fn weft(&self) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
-        cmd.current_dir(&self.project)
-            .env("HOME", &self.home)
-            .arg("--home")
-            .arg(&self.home)
-            .arg("--project")
-            .arg(&self.project);
-        for var in [
-            "OPENAI_API_KEY",
-            "ANTHROPIC_API_KEY",
-            "OPENAI_BASE_URL",
-            "ANTHROPIC_BASE_URL",
-            "WEFT_MODEL",
-            "CLAWFT_PROJECT",
-            "RUST_LOG",
-        ] {
-            cmd.env_remove(var);
-        }
-        cmd
-    }
-
-    fn user_config(&self, value: &Value) {
-        std::fs::write(self.home.join(".clawft/config.json"), value.to_string()).unwrap();
-    }
-
-    fn project_config(&self, value: &Value) {
-        std::fs::write(self.project.join(".clawft/config.json"), value.to_string()).unwrap();
-    }
-
-    fn file(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.tmp.path().join(name);
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    /// The one transcript's messages.
-    fn messages(&self) -> Vec<Value> {
-        let dir = self.home.join(".clawft/workspace/sessions");
-        let files: Vec<PathBuf> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-            .collect();
-        assert_eq!(files.len(), 1, "{files:?}");
-        read_lines(&files[0])
-            .into_iter()
-            .filter(|r| r["type"] == "message")
-            .map(|r| r["message"].clone())
-            .collect()
-    }
-}
-
-fn read_lines(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+/// The one transcript's messages.
+fn messages(s: &Sandbox) -> Vec<Value> {
+    s.transcript()
+        .into_iter()
+        .filter(|r| r["type"] == "message")
+        .map(|r| r["message"].clone())
         .collect()
 }
 
@@ -222,7 +153,7 @@ fn a_replayed_run_calls_mcp_tools_through_the_gate() {
         ]}),
         json!({"content": "done"}),
     ];
-    let recording = s.file(
+    let recording = s.outside(
         "mcp.jsonl",
         &turns
             .iter()
@@ -241,7 +172,7 @@ fn a_replayed_run_calls_mcp_tools_through_the_gate() {
         .assert()
         .success()
         .stdout("done\n");
-    let messages = s.messages();
+    let messages = messages(&s);
     let result = |id: &str| {
         messages
             .iter()

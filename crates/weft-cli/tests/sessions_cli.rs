@@ -3,67 +3,42 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod sandbox;
 
+use std::path::{Path, PathBuf};
+
+use sandbox::Sandbox;
 use serde_json::{Value, json};
 
-struct Sandbox {
-    _tmp: tempfile::TempDir,
-    home: PathBuf,
-    project: PathBuf,
+/// A sandbox whose `--config` names a replay provider.
+struct Replay {
+    sandbox: Sandbox,
     config: PathBuf,
 }
 
-impl Sandbox {
+impl Replay {
     /// A home, a project and a replay provider playing `turns`.
     fn new(turns: &[Value]) -> Self {
-        let tmp = tempfile::tempdir().unwrap();
-        let home = tmp.path().join("home");
-        let project = tmp.path().join("project");
-        std::fs::create_dir_all(&home).unwrap();
-        std::fs::create_dir_all(&project).unwrap();
+        let sandbox = Sandbox::new();
         let recording: String = turns.iter().map(|t| format!("{t}\n")).collect();
-        std::fs::write(tmp.path().join("rec.jsonl"), recording).unwrap();
-        let config = tmp.path().join("config.json");
-        std::fs::write(
-            &config,
-            json!({"providers": {"demo": {"kind": "replay", "file": "rec.jsonl"}}}).to_string(),
-        )
-        .unwrap();
-        Self {
-            _tmp: tmp,
-            home,
-            project,
-            config,
-        }
+        sandbox.outside("rec.jsonl", &recording);
+        let config = sandbox
+            .config(&json!({"providers": {"demo": {"kind": "replay", "file": "rec.jsonl"}}}));
+        Self { sandbox, config }
     }
 
     fn weft(&self, args: &[&str]) -> std::process::Output {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
-        cmd.current_dir(&self.project)
-            .env("HOME", &self.home)
-            .arg("--home")
-            .arg(&self.home)
-            .arg("--project")
-            .arg(&self.project)
+        self.sandbox
+            .weft()
             .arg("--config")
             .arg(&self.config)
-            .args(args);
-        for var in [
-            "OPENAI_API_KEY",
-            "ANTHROPIC_API_KEY",
-            "OPENAI_BASE_URL",
-            "ANTHROPIC_BASE_URL",
-            "WEFT_MODEL",
-        ] {
-            cmd.env_remove(var);
-        }
-        cmd.output().unwrap()
+            .args(args)
+            .output()
+            .unwrap()
     }
 
     fn sessions(&self) -> PathBuf {
-        self.home.join(".clawft/workspace/sessions")
+        self.sandbox.sessions()
     }
 }
 
@@ -83,7 +58,7 @@ fn files(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_foreground_subagent_runs_and_sessions_show_prints_both_conversations() {
-    let s = Sandbox::new(&[
+    let s = Replay::new(&[
         json!({"tool_calls": [{"id": "c1", "name": "sessions_spawn", "arguments": {"task": "count the files", "agent": "explore", "label": "counter"}}]}),
         json!({"content": "CHILD: there are no files"}),
         json!({"content": "PARENT: the subagent says there are no files"}),
@@ -143,7 +118,7 @@ fn a_foreground_subagent_runs_and_sessions_show_prints_both_conversations() {
 
 #[test]
 fn a_one_shot_run_waits_for_background_subagents_and_gives_the_model_their_results() {
-    let s = Sandbox::new(&[
+    let s = Replay::new(&[
         json!({"tool_calls": [{"id": "c1", "name": "sessions_spawn", "arguments": {"task": "scan", "run_in_background": true}}]}),
         json!({"content": "started a scan"}),
         json!({"content": "SCAN RESULT"}),
@@ -171,8 +146,8 @@ fn a_one_shot_run_waits_for_background_subagents_and_gives_the_model_their_resul
 
 #[test]
 fn a_fork_skill_run_by_the_user_runs_in_a_subagent() {
-    let s = Sandbox::new(&[json!({"content": "FORKED ANSWER"})]);
-    let dir = s.project.join(".clawft/skills/deep-dive");
+    let s = Replay::new(&[json!({"content": "FORKED ANSWER"})]);
+    let dir = s.sandbox.project.join(".clawft/skills/deep-dive");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("SKILL.md"),

@@ -3,58 +3,24 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod sandbox;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
+use sandbox::{Sandbox, repo, write_skill};
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn write_skill(root: &Path, name: &str, description: &str) {
-    let dir = root.join(name);
+/// `weft` run in `<project>/src/deep` with only `HOME` set: the project is detected.
+fn weft(s: &Sandbox) -> Command {
+    let dir = s.project.join("src/deep");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("SKILL.md"),
-        format!("---\nname: {name}\ndescription: {description}\n---\n\nDo {name}.\n"),
-    )
-    .unwrap();
-}
-
-/// A temp home and project; `weft` runs inside `project/src/deep` with HOME set.
-struct Sandbox {
-    _tmp: tempfile::TempDir,
-    home: PathBuf,
-    project: PathBuf,
-}
-
-impl Sandbox {
-    fn new() -> Self {
-        let tmp = tempfile::tempdir().unwrap();
-        let home = tmp.path().join("home");
-        let project = home.join("code/app");
-        std::fs::create_dir_all(project.join("src/deep")).unwrap();
-        std::fs::create_dir_all(&home).unwrap();
-        Self {
-            _tmp: tmp,
-            home,
-            project,
-        }
-    }
-
-    fn weft(&self) -> Command {
-        let mut cmd = Command::cargo_bin("weft").unwrap();
-        cmd.current_dir(self.project.join("src/deep"))
-            .env("HOME", &self.home)
-            .env_remove("CLAWFT_PROJECT");
-        cmd
-    }
+    let mut cmd = s.bare();
+    cmd.current_dir(dir);
+    cmd
 }
 
 #[test]
 fn list_shows_every_scope_in_the_seed_layout() {
-    let s = Sandbox::new();
+    let s = Sandbox::project_under_home();
     write_skill(
         &s.project.join(".clawft/skills"),
         "deploy",
@@ -107,7 +73,7 @@ fn list_shows_every_scope_in_the_seed_layout() {
         .iter()
         .map(|(n, d, s, f)| format!("{n:<22}{d:<54}{s:<11}{f}\n"))
         .collect();
-    s.weft()
+    weft(&s)
         .args(["skills", "list", "--skills-dir"])
         .arg(&extra)
         .assert()
@@ -117,33 +83,33 @@ fn list_shows_every_scope_in_the_seed_layout() {
 
 #[test]
 fn scope_filter_all_and_json() {
-    let s = Sandbox::new();
+    let s = Sandbox::project_under_home();
     write_skill(
         &s.project.join(".claude/skills"),
         "shared",
         "Project version",
     );
     write_skill(&s.home.join(".claude/skills"), "shared", "User version");
-    s.weft()
+    weft(&s)
         .args(["skills", "list", "--scope", "builtin"])
         .assert()
         .success()
         .stdout(predicate::str::contains("specification-engine"))
         .stdout(predicate::str::contains("shared").not());
     // The override is reported (SEC-SKILL-06); -v shows the warning itself.
-    s.weft()
+    weft(&s)
         .args(["-v", "skills", "list"])
         .assert()
         .success()
         .stderr(predicate::str::contains(
             "warning[W181]: project skill `shared` overrides the user skill",
         ));
-    s.weft()
+    weft(&s)
         .args(["--trust-project-skills", "-v", "skills", "list"])
         .assert()
         .success()
         .stderr(predicate::str::contains("W181").not());
-    s.weft()
+    weft(&s)
         .args(["skills", "list", "--all"])
         .assert()
         .success()
@@ -151,8 +117,7 @@ fn scope_filter_all_and_json() {
             predicate::str::is_match(r"\n  shared +\(shadowed\) User version +user +SKILL\.md\n")
                 .unwrap(),
         );
-    let out = s
-        .weft()
+    let out = weft(&s)
         .args(["skills", "list", "--all", "--format", "json"])
         .assert()
         .success()
@@ -174,20 +139,20 @@ fn scope_filter_all_and_json() {
 
 #[test]
 fn clawft_project_env_and_flags_choose_the_project() {
-    let s = Sandbox::new();
+    let s = Sandbox::project_under_home();
     let other = s.home.join("other");
     write_skill(
         &other.join(".clawft/skills"),
         "elsewhere",
         "In another project",
     );
-    s.weft()
+    weft(&s)
         .env("CLAWFT_PROJECT", &other)
         .args(["skills", "list"])
         .assert()
         .success()
         .stdout(predicate::str::contains("elsewhere"));
-    s.weft()
+    weft(&s)
         .args(["skills", "list", "--project"])
         .arg(&other)
         .assert()
@@ -195,7 +160,7 @@ fn clawft_project_env_and_flags_choose_the_project() {
         .stdout(predicate::str::contains("elsewhere"));
     // Without a marker the project is not found, and the home directory never counts.
     std::fs::create_dir_all(s.home.join(".claude")).unwrap();
-    s.weft()
+    weft(&s)
         .args(["skills", "list"])
         .assert()
         .success()
@@ -204,7 +169,7 @@ fn clawft_project_env_and_flags_choose_the_project() {
 
 #[test]
 fn show_prints_every_field() {
-    let s = Sandbox::new();
+    let s = Sandbox::project_under_home();
     let dir = s.project.join(".clawft/skills/research");
     std::fs::create_dir_all(dir.join("references")).unwrap();
     std::fs::write(dir.join("references/sources.md"), "sources").unwrap();
@@ -214,8 +179,7 @@ fn show_prints_every_field() {
     )
     .unwrap();
     write_skill(&s.home.join(".clawft/skills"), "research", "User copy");
-    let out = s
-        .weft()
+    let out = weft(&s)
         .args(["--trust-project-skills", "skills", "show", "research"])
         .assert()
         .success()
@@ -223,36 +187,15 @@ fn show_prints_every_field() {
         .stdout
         .clone();
     let out = String::from_utf8(out).unwrap();
-    let project = std::fs::canonicalize(&s.project).unwrap_or(s.project.clone());
-    for line in [
-        "Skill: research\n",
-        "Description: Deep research on a topic\n",
-        "Version: 1.0.0\n",
-        "Format: SKILL.md\n",
-        "Variables: topic, depth\n",
-        "Argument Hint: [topic] [depth]\n",
-        "User Invocable: yes\n",
-        "Model Invocable: yes\n",
-        "Context: inline\n",
-        "Allowed Tools: read_file, web_search, web_fetch\n",
-        "Forbidden Tools: exec_shell\n",
-        "Readiness: ready\n",
-        "Resources: references/sources.md\n",
-        "Shadows: user (",
-    ] {
-        assert!(out.contains(line), "missing {line:?} in\n{out}");
-    }
-    assert!(
-        out.contains(&format!("Scope: project ({}", s.project.display()))
-            || out.contains(&format!("Scope: project ({}", project.display())),
-        "{out}"
-    );
+    let tmp = std::fs::canonicalize(s.tmp.path()).unwrap();
+    let out = s.redact(&out).replace(tmp.to_str().unwrap(), "[TMP]");
+    insta::assert_snapshot!("show_research", out);
 }
 
 #[test]
 fn show_unknown_skill_fails_with_a_hint() {
-    let s = Sandbox::new();
-    s.weft()
+    let s = Sandbox::project_under_home();
+    weft(&s)
         .args(["skills", "show", "nope"])
         .assert()
         .code(1)
@@ -261,12 +204,9 @@ fn show_unknown_skill_fails_with_a_hint() {
 
 #[test]
 fn repository_lists_its_own_skills() {
-    let home = tempfile::tempdir().unwrap();
-    Command::cargo_bin("weft")
-        .unwrap()
+    let s = Sandbox::new();
+    s.bare()
         .current_dir(repo())
-        .env("HOME", home.path())
-        .env_remove("CLAWFT_PROJECT")
         .args(["skills", "list"])
         .assert()
         .success()
@@ -278,7 +218,7 @@ fn repository_lists_its_own_skills() {
 
 #[test]
 fn catalog_is_what_the_model_sees() {
-    let s = Sandbox::new();
+    let s = Sandbox::project_under_home();
     let skills = s.project.join(".claude/skills");
     write_skill(&skills, "code-review", "Review code changes for bugs");
     let commit = skills.join("commit");
@@ -288,7 +228,7 @@ fn catalog_is_what_the_model_sees() {
         "---\nname: commit\ndescription: Commit changes\ndisable-model-invocation: true\n---\nCommit.\n",
     )
     .unwrap();
-    s.weft()
+    weft(&s)
         .args(["skills", "catalog"])
         .assert()
         .success()
@@ -301,7 +241,7 @@ fn catalog_is_what_the_model_sees() {
         )
         .stderr("");
     // A small budget: names only, and the report on stderr.
-    s.weft()
+    weft(&s)
         .args(["skills", "catalog", "--budget", "300"])
         .assert()
         .success()
@@ -309,7 +249,7 @@ fn catalog_is_what_the_model_sees() {
         .stderr(predicate::str::contains("names only"));
     // The XML block of the reference implementation, with resolved absolute locations.
     let location = std::fs::canonicalize(skills.join("code-review/SKILL.md")).unwrap();
-    s.weft()
+    weft(&s)
         .args(["skills", "catalog", "--format", "xml"])
         .assert()
         .success()
@@ -322,7 +262,7 @@ fn catalog_is_what_the_model_sees() {
 
 #[test]
 fn match_ranks_and_never_auto_loads_manual_skills() {
-    let s = Sandbox::new();
+    let s = Sandbox::project_under_home();
     let skills = s.project.join(".claude/skills");
     write_skill(
         &skills,
@@ -336,7 +276,7 @@ fn match_ranks_and_never_auto_loads_manual_skills() {
         "---\nname: commit\ndescription: Commit staged changes to git\ndisable-model-invocation: true\n---\nCommit.\n",
     )
     .unwrap();
-    s.weft()
+    weft(&s)
         .args([
             "skills",
             "match",
@@ -345,8 +285,7 @@ fn match_ranks_and_never_auto_loads_manual_skills() {
         .assert()
         .success()
         .stdout(predicate::str::contains("Would load: code-review"));
-    let out = s
-        .weft()
+    let out = weft(&s)
         .args([
             "skills",
             "match",

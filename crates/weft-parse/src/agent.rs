@@ -89,70 +89,18 @@ pub fn parse_agent(bytes: &[u8], path: &Path, options: &ParseOptions) -> ParsedA
     else {
         return failed(report, fallback);
     };
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    let (format, node, body) = match ext.as_deref() {
-        Some("yaml" | "yml") => match yaml::parse(text, 1, &options.limits.yaml) {
-            Ok(node) => (AgentFormat::Yaml, node, None),
-            Err(e) => {
-                report_yaml_error(&e, &mut report);
-                return failed(report, fallback);
-            }
-        },
-        Some("json") => match parse_json(text) {
-            Ok(node) => (AgentFormat::Json, node, None),
-            Err(e) => {
-                let (pos, msg) = crate::node::json_error(&e);
-                report.error(Rule::InvalidJson, pos, format!("invalid JSON: {msg}"));
-                return failed(report, fallback);
-            }
-        },
-        Some("md" | "markdown") => match split(text) {
-            Ok(parts) => match parts.frontmatter {
-                Some(fm) => match yaml::parse(fm.yaml, fm.first_line, &options.limits.yaml) {
-                    Ok(node) => (AgentFormat::Markdown, node, Some(tidy_body(parts.body))),
-                    Err(e) => {
-                        report_yaml_error(&e, &mut report);
-                        return failed(report, fallback);
-                    }
-                },
-                None => {
-                    let agent = context_graph_agent(text, path, fallback.clone(), options);
-                    let diagnostics = report.finish();
-                    return ParsedAgent {
-                        name: Some(agent.name.clone()),
-                        agent: Some(agent),
-                        diagnostics,
-                    };
-                }
-            },
-            Err(SplitError::NotClosed { open_line }) => {
-                report.error(
-                    Rule::FrontmatterNotClosed,
-                    Some(weft_types::Position::new(open_line, 1)),
-                    "frontmatter opened with `---` is never closed by a `---` line".to_owned(),
-                );
-                return failed(report, fallback);
-            }
-            Err(SplitError::MalformedDelimiter { line }) => {
-                report.error(
-                    Rule::MalformedDelimiter,
-                    Some(weft_types::Position::new(line, 1)),
-                    "the first line starts with `---` but is not a `---` delimiter line".to_owned(),
-                );
-                return failed(report, fallback);
-            }
-        },
-        _ => {
-            report.error(
-                Rule::AgentUnknownFormat,
-                None,
-                "agent files are .yaml, .yml, .json or .md".to_owned(),
-            );
-            return failed(report, fallback);
+    let (format, node, body) = match read_document(text, path, options, &mut report) {
+        Document::Read { format, node, body } => (format, node, body),
+        Document::ContextGraph => {
+            let agent = context_graph_agent(text, path, fallback.clone(), options);
+            let diagnostics = report.finish();
+            return ParsedAgent {
+                name: Some(agent.name.clone()),
+                agent: Some(agent),
+                diagnostics,
+            };
         }
+        Document::Failed => return failed(report, fallback),
     };
     let entries: &[(Node, Node)] = match &node.kind {
         NodeKind::Map(entries) => entries,
@@ -193,6 +141,103 @@ pub fn parse_agent(bytes: &[u8], path: &Path, options: &ParseOptions) -> ParsedA
     }
 }
 
+/// An agent file's document, by format.
+enum Document {
+    /// The definition's tree, and the body of a Markdown file.
+    Read {
+        format: AgentFormat,
+        node: Node,
+        body: Option<String>,
+    },
+    /// A Markdown file without frontmatter: the Context Graph template.
+    ContextGraph,
+    /// It cannot be read; the reasons are in the report.
+    Failed,
+}
+
+/// Reads the file's document as its extension says (`.yaml`/`.yml`, `.json`, `.md`).
+fn read_document(
+    text: &str,
+    path: &Path,
+    options: &ParseOptions,
+    report: &mut Report<'_>,
+) -> Document {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("yaml" | "yml") => match yaml::parse(text, 1, &options.limits.yaml) {
+            Ok(node) => Document::Read {
+                format: AgentFormat::Yaml,
+                node,
+                body: None,
+            },
+            Err(e) => {
+                report_yaml_error(&e, report);
+                Document::Failed
+            }
+        },
+        Some("json") => match parse_json(text) {
+            Ok(node) => Document::Read {
+                format: AgentFormat::Json,
+                node,
+                body: None,
+            },
+            Err(e) => {
+                let (pos, msg) = crate::node::json_error(&e);
+                report.error(Rule::InvalidJson, pos, format!("invalid JSON: {msg}"));
+                Document::Failed
+            }
+        },
+        Some("md" | "markdown") => read_markdown(text, options, report),
+        _ => {
+            report.error(
+                Rule::AgentUnknownFormat,
+                None,
+                "agent files are .yaml, .yml, .json or .md".to_owned(),
+            );
+            Document::Failed
+        }
+    }
+}
+
+/// A Markdown agent: YAML frontmatter and the body (the system prompt).
+fn read_markdown(text: &str, options: &ParseOptions, report: &mut Report<'_>) -> Document {
+    match split(text) {
+        Ok(parts) => match parts.frontmatter {
+            Some(fm) => match yaml::parse(fm.yaml, fm.first_line, &options.limits.yaml) {
+                Ok(node) => Document::Read {
+                    format: AgentFormat::Markdown,
+                    node,
+                    body: Some(tidy_body(parts.body)),
+                },
+                Err(e) => {
+                    report_yaml_error(&e, report);
+                    Document::Failed
+                }
+            },
+            None => Document::ContextGraph,
+        },
+        Err(SplitError::NotClosed { open_line }) => {
+            report.error(
+                Rule::FrontmatterNotClosed,
+                Some(weft_types::Position::new(open_line, 1)),
+                "frontmatter opened with `---` is never closed by a `---` line".to_owned(),
+            );
+            Document::Failed
+        }
+        Err(SplitError::MalformedDelimiter { line }) => {
+            report.error(
+                Rule::MalformedDelimiter,
+                Some(weft_types::Position::new(line, 1)),
+                "the first line starts with `---` but is not a `---` delimiter line".to_owned(),
+            );
+            Document::Failed
+        }
+    }
+}
+
 fn interpret_agent(
     entries: &[(Node, Node)],
     body: Option<&str>,
@@ -201,67 +246,10 @@ fn interpret_agent(
     report: &mut Report<'_>,
 ) -> Option<AgentDefinition> {
     let mut f = Fields::new(entries, report);
-    let name_field = f.take(report, &["name"]);
-    let name = match name_field
-        .as_ref()
-        .and_then(|fl| fields::string(report, fl, Rule::WrongType))
-        .map(|s| s.trim().to_owned())
-        .filter(|s| !s.is_empty())
-    {
-        Some(name) => {
-            for problem in name_problems(&name) {
-                report.emit(
-                    Rule::AgentInvalidName,
-                    name_field.as_ref().and_then(|f| f.pos()),
-                    || problem,
-                );
-            }
-            name
-        }
-        None => {
-            let Some(fallback) = fallback_name else {
-                report.error(
-                    Rule::AgentMissingName,
-                    None,
-                    "the agent has no `name`".to_owned(),
-                );
-                return None;
-            };
-            report.emit(Rule::AgentMissingName, None, || {
-                format!("no `name`; `{fallback}` (from the file name) is used")
-            });
-            fallback
-        }
-    };
-    let description = f
-        .take(report, &["description"])
-        .and_then(|fl| fields::string(report, &fl, Rule::WrongType))
-        .map(|s| s.trim().to_owned())
-        .filter(|s| !s.is_empty());
-    let description = match description {
-        Some(d) => d,
-        None => {
-            report.emit(Rule::AgentMissingDescription, None, || {
-                "no `description`: nothing tells when to use this agent".to_owned()
-            });
-            body.and_then(first_paragraph).unwrap_or_default()
-        }
-    };
+    let name = agent_name(&mut f, fallback_name, report)?;
+    let description = agent_description(&mut f, body, report);
     let mut agent = AgentDefinition::new(name, description, source);
-
-    if let Some(field) = f.take(report, &["model"]) {
-        agent.model = fields::string(report, &field, Rule::WrongType);
-        if let Some(model) = agent.model.as_deref()
-            && !is_model_reference(model)
-        {
-            report.emit(Rule::UnrecognizedModel, field.pos(), || {
-                format!(
-                    "model `{}` is neither an alias (haiku, sonnet, opus, inherit) nor provider/model; it is resolved against the configured providers when the agent runs",
-                    shorten(model)
-                )
-            });
-        }
-    }
+    read_model(&mut f, &mut agent, report);
     let prompt_key = f
         .take(
             report,
@@ -272,7 +260,95 @@ fn interpret_agent(
         .filter(|b| !b.is_empty())
         .map(str::to_owned)
         .or(prompt_key);
+    let tools_ok = read_tool_lists(&mut f, &mut agent, report);
+    if let Some(field) = f.take(report, &["skills"]) {
+        agent.skills = fields::string_list(report, &field);
+    }
+    read_limits(&mut f, &mut agent, report);
+    read_permission_mode(&mut f, &mut agent, report);
+    keep_unknown_fields(&f, &mut agent, report);
+    tools_ok.then_some(agent)
+}
 
+/// `name`, else the name from the file (with a diagnostic), else `None` (an error).
+fn agent_name(
+    f: &mut Fields<'_>,
+    fallback_name: Option<String>,
+    report: &mut Report<'_>,
+) -> Option<String> {
+    let name_field = f.take(report, &["name"]);
+    let name = name_field
+        .as_ref()
+        .and_then(|fl| fields::string(report, fl, Rule::WrongType))
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty());
+    if let Some(name) = name {
+        for problem in name_problems(&name) {
+            report.emit(
+                Rule::AgentInvalidName,
+                name_field.as_ref().and_then(|f| f.pos()),
+                || problem,
+            );
+        }
+        return Some(name);
+    }
+    let Some(fallback) = fallback_name else {
+        report.error(
+            Rule::AgentMissingName,
+            None,
+            "the agent has no `name`".to_owned(),
+        );
+        return None;
+    };
+    report.emit(Rule::AgentMissingName, None, || {
+        format!("no `name`; `{fallback}` (from the file name) is used")
+    });
+    Some(fallback)
+}
+
+/// `description`, else the body's first paragraph (with a diagnostic).
+fn agent_description(f: &mut Fields<'_>, body: Option<&str>, report: &mut Report<'_>) -> String {
+    let description = f
+        .take(report, &["description"])
+        .and_then(|fl| fields::string(report, &fl, Rule::WrongType))
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty());
+    match description {
+        Some(d) => d,
+        None => {
+            report.emit(Rule::AgentMissingDescription, None, || {
+                "no `description`: nothing tells when to use this agent".to_owned()
+            });
+            body.and_then(first_paragraph).unwrap_or_default()
+        }
+    }
+}
+
+/// `model`, flagged when it is neither an alias nor `provider/model`.
+fn read_model(f: &mut Fields<'_>, agent: &mut AgentDefinition, report: &mut Report<'_>) {
+    let Some(field) = f.take(report, &["model"]) else {
+        return;
+    };
+    agent.model = fields::string(report, &field, Rule::WrongType);
+    if let Some(model) = agent.model.as_deref()
+        && !is_model_reference(model)
+    {
+        report.emit(Rule::UnrecognizedModel, field.pos(), || {
+            format!(
+                "model `{}` is neither an alias (haiku, sonnet, opus, inherit) nor provider/model; it is resolved against the configured providers when the agent runs",
+                shorten(model)
+            )
+        });
+    }
+}
+
+/// `tools` and `disallowed_tools`; false when either cannot be read (the agent is unusable:
+/// a tool list that cannot be read never means "no restriction").
+fn read_tool_lists(
+    f: &mut Fields<'_>,
+    agent: &mut AgentDefinition,
+    report: &mut Report<'_>,
+) -> bool {
     let mut ok = true;
     if let Some(field) = f.take(report, &["tools"]) {
         match fields::tool_list(report, &field) {
@@ -296,9 +372,11 @@ fn interpret_agent(
             Err(()) => ok = false,
         }
     }
-    if let Some(field) = f.take(report, &["skills"]) {
-        agent.skills = fields::string_list(report, &field);
-    }
+    ok
+}
+
+/// The numbers and switches: iteration cap, temperature, context window, background.
+fn read_limits(f: &mut Fields<'_>, agent: &mut AgentDefinition, report: &mut Report<'_>) {
     if let Some(field) = f.take(
         report,
         &[
@@ -330,23 +408,32 @@ fn interpret_agent(
     {
         agent.background = b;
     }
-    if let Some(field) = f.take(
+}
+
+/// `permissionMode`, flagged when unknown.
+fn read_permission_mode(f: &mut Fields<'_>, agent: &mut AgentDefinition, report: &mut Report<'_>) {
+    let Some(field) = f.take(
         report,
         &["permissionMode", "permission_mode", "permission-mode"],
-    ) {
-        agent.permission_mode = fields::string(report, &field, Rule::WrongType);
-        if let Some(mode) = agent.permission_mode.as_deref()
-            && !PERMISSION_MODES.contains(&mode)
-        {
-            report.emit(Rule::AgentUnknownPermissionMode, field.pos(), || {
-                format!(
-                    "unknown permissionMode `{}`; expected one of {}",
-                    shorten(mode),
-                    PERMISSION_MODES.join(", ")
-                )
-            });
-        }
+    ) else {
+        return;
+    };
+    agent.permission_mode = fields::string(report, &field, Rule::WrongType);
+    if let Some(mode) = agent.permission_mode.as_deref()
+        && !PERMISSION_MODES.contains(&mode)
+    {
+        report.emit(Rule::AgentUnknownPermissionMode, field.pos(), || {
+            format!(
+                "unknown permissionMode `{}`; expected one of {}",
+                shorten(mode),
+                PERMISSION_MODES.join(", ")
+            )
+        });
     }
+}
+
+/// Every other key is kept as it is (an unknown `color` is flagged).
+fn keep_unknown_fields(f: &Fields<'_>, agent: &mut AgentDefinition, report: &mut Report<'_>) {
     for field in f.untaken() {
         if field.key == "color"
             && let Some(color) = field.value.as_scalar()
@@ -364,7 +451,6 @@ fn interpret_agent(
             .extra
             .push((field.key.to_owned(), fields::value(&field)));
     }
-    ok.then_some(agent)
 }
 
 /// A numeric field: `parse` turns the scalar text into the value or rejects it.

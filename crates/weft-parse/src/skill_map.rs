@@ -102,6 +102,19 @@ pub(crate) fn interpret_skill(
 
     let tools_ok = read_tools(&mut f, &mut skill.tools, report);
 
+    read_invocation_fields(&mut f, &mut skill, report);
+    skill.contract = read_contract(&mut f, report);
+    if inputs.format == SkillFormat::Definition {
+        check_definition(&skill, inputs.anchor, report);
+    }
+    keep_unknown_fields(&mut f, &mut skill, inputs.format, report);
+
+    (tools_ok && !report.has_errors()).then_some(skill)
+}
+
+/// The fields about how the skill is invoked and described: version, variables, argument
+/// hint, invocability, context, agent, model, when to use, keywords.
+fn read_invocation_fields(f: &mut Fields<'_>, skill: &mut Skill, report: &mut Report<'_>) {
     if let Some(field) = f.take(report, &["version"]) {
         skill.version = fields::string(report, &field, Rule::WrongType);
     }
@@ -148,22 +161,30 @@ pub(crate) fn interpret_skill(
         .keywords
         .extend(keywords_in_description(&skill.description));
     dedup_in_place(&mut skill.keywords);
+}
 
-    skill.contract = read_contract(&mut f, report);
-    if inputs.format == SkillFormat::Definition {
-        if skill.tools.allow.is_none() {
-            report.emit(Rule::DefinitionWithoutTools, inputs.anchor, || {
-                "the definition declares no `allowed_tools`: composed with others it grants no tools".to_owned()
-            });
-        }
-        if skill.contract.execution_protocol.is_empty() {
-            report.emit(Rule::DefinitionWithoutProtocol, inputs.anchor, || {
-                "the definition declares no `execution_protocol`".to_owned()
-            });
-        }
+/// A skill-injection definition should say which tools it allows and how it runs.
+fn check_definition(skill: &Skill, anchor: Option<Position>, report: &mut Report<'_>) {
+    if skill.tools.allow.is_none() {
+        report.emit(Rule::DefinitionWithoutTools, anchor, || {
+            "the definition declares no `allowed_tools`: composed with others it grants no tools".to_owned()
+        });
     }
+    if skill.contract.execution_protocol.is_empty() {
+        report.emit(Rule::DefinitionWithoutProtocol, anchor, || {
+            "the definition declares no `execution_protocol`".to_owned()
+        });
+    }
+}
 
-    if inputs.format == SkillFormat::SkillMd
+/// Every other key is kept as it is; a SKILL.md `tools` key (a subagent field) is flagged.
+fn keep_unknown_fields(
+    f: &mut Fields<'_>,
+    skill: &mut Skill,
+    format: SkillFormat,
+    report: &mut Report<'_>,
+) {
+    if format == SkillFormat::SkillMd
         && let Some(field) = f.take(report, &["tools"])
     {
         report.emit(Rule::MisplacedField, field.key_pos, || {
@@ -179,8 +200,6 @@ pub(crate) fn interpret_skill(
             .extra
             .push((field.key.to_owned(), fields::value(&field)));
     }
-
-    (tools_ok && !report.has_errors()).then_some(skill)
 }
 
 fn report_unexpected_fields(f: &Fields<'_>, anchor: Option<Position>, report: &mut Report<'_>) {

@@ -5,9 +5,9 @@ use std::path::Path;
 use weft_types::{Diagnostic, Skill, SkillFormat, has_errors};
 
 use crate::decode::{describe_char, find_control, position_at};
-use crate::frontmatter::{SplitError, split};
+use crate::frontmatter::{Frontmatter, SplitError, split};
 use crate::markdown::tidy_body;
-use crate::node::NodeKind;
+use crate::node::{Node, NodeKind};
 use crate::options::ParseOptions;
 use crate::report::Report;
 use crate::rules::Rule;
@@ -104,6 +104,9 @@ enum Mode {
     Header,
 }
 
+/// The frontmatter's keys could not be read: the reasons are in the report.
+struct Failed;
+
 fn parse(
     bytes: &[u8],
     file_len: u64,
@@ -114,48 +117,16 @@ fn parse(
     let mut report = Report::new(path, options.profile);
     let dir_name = dir_name_of(path);
     let fallback_name = dir_name.map(str::to_owned);
-
-    // A prefix may stop inside a multi-byte character: drop the incomplete tail.
-    let bytes = match (mode, std::str::from_utf8(bytes)) {
-        (Mode::Header, Err(e)) if e.error_len().is_none() => &bytes[..e.valid_up_to()],
-        _ => bytes,
-    };
-    let Some(decoded) = report.decode_file(bytes, file_len, options.limits.max_file_bytes) else {
+    let Some(text) = decode(bytes, file_len, options, mode, &mut report) else {
         return ParsedSkill::failed(fallback_name, report.finish());
     };
-    if decoded.had_bom {
-        report.emit(Rule::ByteOrderMark, None, || {
-            if options.profile == crate::Profile::Spec {
-                "UTF-8 byte-order mark stripped (skills-ref rejects this file: SKILL.md must start with YAML frontmatter (---))".to_owned()
-            } else {
-                "UTF-8 byte-order mark stripped".to_owned()
-            }
-        });
-    }
-    let text = decoded.text;
-
     let parts = match split(text) {
         Ok(parts) => parts,
-        Err(SplitError::NotClosed { open_line }) => {
-            report.emit2(
-                Rule::FrontmatterNotClosed,
-                Some(weft_types::Position::new(open_line, 1)),
-                || "frontmatter opened with `---` is never closed by a `---` line".to_owned(),
-                || "SKILL.md frontmatter not properly closed with ---".to_owned(),
-            );
-            return ParsedSkill::failed(fallback_name, report.finish());
-        }
-        Err(SplitError::MalformedDelimiter { line }) => {
-            report.emit2(
-                Rule::MalformedDelimiter,
-                Some(weft_types::Position::new(line, 1)),
-                || "the first line starts with `---` but is not a `---` delimiter line".to_owned(),
-                || "SKILL.md must start with YAML frontmatter (---)".to_owned(),
-            );
+        Err(e) => {
+            report_split_error(&e, &mut report);
             return ParsedSkill::failed(fallback_name, report.finish());
         }
     };
-
     if mode == Mode::Full
         && let Some((i, c)) = find_control(parts.body)
     {
@@ -164,7 +135,6 @@ fn parse(
             format!("control character {} in the body", describe_char(c))
         });
     }
-
     let Some(fm) = parts.frontmatter else {
         report.emit2(
             Rule::NoFrontmatter,
@@ -183,7 +153,70 @@ fn parse(
         };
         return finish(&[], parts.body, path, dir_name, frame, options, report);
     };
-    if parts.leading_blank_lines > 0 {
+    let entries = match frontmatter_entries(&fm, parts.leading_blank_lines, options, &mut report) {
+        Ok(entries) => entries,
+        Err(Failed) => return ParsedSkill::failed(fallback_name, report.finish()),
+    };
+    let frame = Frame {
+        anchor: weft_types::Position::new(fm.open_line, 1),
+        no_frontmatter: false,
+        mode,
+    };
+    finish(&entries, parts.body, path, dir_name, frame, options, report)
+}
+
+/// The file as text (a BOM stripped and reported); `None` when it cannot be decoded.
+fn decode<'b>(
+    bytes: &'b [u8],
+    file_len: u64,
+    options: &ParseOptions,
+    mode: Mode,
+    report: &mut Report<'_>,
+) -> Option<&'b str> {
+    // A prefix may stop inside a multi-byte character: drop the incomplete tail.
+    let bytes = match (mode, std::str::from_utf8(bytes)) {
+        (Mode::Header, Err(e)) if e.error_len().is_none() => &bytes[..e.valid_up_to()],
+        _ => bytes,
+    };
+    let decoded = report.decode_file(bytes, file_len, options.limits.max_file_bytes)?;
+    if decoded.had_bom {
+        report.emit(Rule::ByteOrderMark, None, || {
+            if options.profile == crate::Profile::Spec {
+                "UTF-8 byte-order mark stripped (skills-ref rejects this file: SKILL.md must start with YAML frontmatter (---))".to_owned()
+            } else {
+                "UTF-8 byte-order mark stripped".to_owned()
+            }
+        });
+    }
+    Some(decoded.text)
+}
+
+/// Reports why the frontmatter cannot be split from the body.
+fn report_split_error(err: &SplitError, report: &mut Report<'_>) {
+    match *err {
+        SplitError::NotClosed { open_line } => report.emit2(
+            Rule::FrontmatterNotClosed,
+            Some(weft_types::Position::new(open_line, 1)),
+            || "frontmatter opened with `---` is never closed by a `---` line".to_owned(),
+            || "SKILL.md frontmatter not properly closed with ---".to_owned(),
+        ),
+        SplitError::MalformedDelimiter { line } => report.emit2(
+            Rule::MalformedDelimiter,
+            Some(weft_types::Position::new(line, 1)),
+            || "the first line starts with `---` but is not a `---` delimiter line".to_owned(),
+            || "SKILL.md must start with YAML frontmatter (---)".to_owned(),
+        ),
+    }
+}
+
+/// The frontmatter's key-value pairs, once its start, characters and YAML are checked.
+fn frontmatter_entries(
+    fm: &Frontmatter<'_>,
+    leading_blank_lines: u32,
+    options: &ParseOptions,
+    report: &mut Report<'_>,
+) -> Result<Vec<(Node, Node)>, Failed> {
+    if leading_blank_lines > 0 {
         if options.profile == crate::Profile::Spec {
             // The reference validator stops at the first line; so does the spec profile.
             report.emit(
@@ -191,17 +224,12 @@ fn parse(
                 Some(weft_types::Position::new(1, 1)),
                 || "SKILL.md must start with YAML frontmatter (---)".to_owned(),
             );
-            return ParsedSkill::failed(fallback_name, report.finish());
+            return Err(Failed);
         }
         report.emit2(
             Rule::LeadingBlankLines,
             Some(weft_types::Position::new(1, 1)),
-            || {
-                format!(
-                    "{} blank line(s) before the opening `---`",
-                    parts.leading_blank_lines
-                )
-            },
+            || format!("{leading_blank_lines} blank line(s) before the opening `---`"),
             || "SKILL.md must start with YAML frontmatter (---)".to_owned(),
         );
     }
@@ -215,15 +243,12 @@ fn parse(
                 describe_char(c)
             ),
         );
-        return ParsedSkill::failed(fallback_name, report.finish());
+        return Err(Failed);
     }
-
-    let node = match parse_frontmatter_yaml(fm.yaml, fm.first_line, options, &mut report) {
-        Ok(node) => node,
-        Err(()) => return ParsedSkill::failed(fallback_name, report.finish()),
-    };
-    let entries = match node.kind {
-        NodeKind::Map(entries) => entries,
+    let node =
+        parse_frontmatter_yaml(fm.yaml, fm.first_line, options, report).map_err(|()| Failed)?;
+    match node.kind {
+        NodeKind::Map(entries) => Ok(entries),
         other => {
             let found = match other {
                 NodeKind::Null => "empty",
@@ -241,15 +266,9 @@ fn parse(
                 },
                 || "SKILL.md frontmatter must be a YAML mapping".to_owned(),
             );
-            return ParsedSkill::failed(fallback_name, report.finish());
+            Err(Failed)
         }
-    };
-    let frame = Frame {
-        anchor: weft_types::Position::new(fm.open_line, 1),
-        no_frontmatter: false,
-        mode,
-    };
-    finish(&entries, parts.body, path, dir_name, frame, options, report)
+    }
 }
 
 /// What is known about the file besides its keys: where the frontmatter is (for diagnostics

@@ -101,6 +101,73 @@ impl Composition {
     pub fn gate_within(&self, ceiling: &ToolGate) -> ToolGate {
         self.gate().intersect(ceiling)
     }
+
+    /// The string form within a ceiling given as patterns: the allowed patterns the ceiling
+    /// lets the model see (an unrestricted composition gets the ceiling's own patterns),
+    /// never one the composition forbids. The string counterpart of
+    /// [`gate_within`](Self::gate_within).
+    ///
+    /// ```
+    /// use weft_permissions::{compose, Ceiling, CompositionMode};
+    /// use weft_types::{Scope, Skill, ToolPolicy};
+    ///
+    /// let mut a = Skill::in_memory("a", "A", Scope::Builtin);
+    /// a.tools = ToolPolicy::allow_only(["Read", "Bash"]);
+    /// let ceiling = Ceiling::new(["Read", "Grep"])?;
+    /// let composed = compose(&[&a], CompositionMode::Union)?.composed_within(&ceiling);
+    /// assert_eq!(composed.allowed_tools, ["Read"]);
+    /// # Ok::<(), weft_permissions::PolicyError>(())
+    /// ```
+    pub fn composed_within(&self, ceiling: &Ceiling) -> ComposedSkill {
+        let mut composed = self.composed.clone();
+        if composed.unrestricted {
+            composed.allowed_tools.clone_from(&ceiling.patterns);
+            composed.unrestricted = false;
+        } else {
+            composed
+                .allowed_tools
+                .retain(|t| ceiling.gate.tool_visible(t));
+        }
+        let forbidden = &composed.forbidden_tools;
+        composed.allowed_tools.retain(|t| !forbidden.contains(t));
+        composed
+    }
+}
+
+/// A parent's tools as a ceiling: the patterns as written and the gate allowing exactly them.
+#[derive(Debug, Clone)]
+pub struct Ceiling {
+    patterns: Vec<String>,
+    gate: ToolGate,
+}
+
+impl Ceiling {
+    /// A ceiling allowing exactly `patterns` (their origin is [`Origin::Parent`]).
+    pub fn new<S: Into<String>>(
+        patterns: impl IntoIterator<Item = S>,
+    ) -> Result<Self, PolicyError> {
+        let patterns: Vec<String> = patterns.into_iter().map(Into::into).collect();
+        let policy = Policy::from_lists(
+            Some(patterns.as_slice()),
+            &[],
+            Origin::Parent,
+            &PatternContext::new(),
+        )?;
+        Ok(Self {
+            patterns,
+            gate: ToolGate::new([policy]),
+        })
+    }
+
+    /// The patterns, as written.
+    pub fn patterns(&self) -> &[String] {
+        &self.patterns
+    }
+
+    /// The gate allowing exactly the patterns.
+    pub fn gate(&self) -> &ToolGate {
+        &self.gate
+    }
 }
 
 /// A skill set that cannot be composed.

@@ -78,7 +78,8 @@ mod wildcard;
 
 pub use approval::{Approval, PreApproval};
 pub use compose::{
-    ComposeError, ComposedSkill, Composition, CompositionMode, compose, compose_names, compose_with,
+    Ceiling, ComposeError, ComposedSkill, Composition, CompositionMode, compose, compose_names,
+    compose_with,
 };
 pub use context::PatternContext;
 pub use error::{PatternError, PatternErrorKind, PolicyError};

@@ -6,63 +6,21 @@
 //! seed 003's lowercase `write` and `edit` are tools of their own, **not** aliases of
 //! `write_file` and `edit_file` (only Claude Code's capitalised `Write` and `Edit` are).
 
-/// The built-in tools, in their canonical (snake_case) spelling.
-pub const BUILTIN_TOOLS: [&str; 12] = [
-    "read_file",
-    "write_file",
-    "edit_file",
-    "list_directory",
-    "glob",
-    "grep",
-    "exec_shell",
-    "web_fetch",
-    "use_skill",
-    "sessions_spawn",
-    "memory_read",
-    "memory_write",
-];
-
-/// The tools a background subagent may use: read-only, no MCP, no exec, no spawning.
-pub const BACKGROUND_TOOLS: [&str; 4] = ["read_file", "grep", "glob", "list_directory"];
+/// Every built-in tool, in its canonical (snake_case) spelling (the vocabulary of
+/// [`weft_types::tool_names`]).
+pub use weft_types::tool_names::BUILTIN_TOOLS;
 
 /// Claude Code's tool names and the built-in each one stands for.
-pub const ALIASES: [(&str, &str); 12] = [
-    ("Read", "read_file"),
-    ("Write", "write_file"),
-    ("Edit", "edit_file"),
-    ("MultiEdit", "edit_file"),
-    ("LS", "list_directory"),
-    ("Glob", "glob"),
-    ("Grep", "grep"),
-    ("Bash", "exec_shell"),
-    ("WebFetch", "web_fetch"),
-    ("Skill", "use_skill"),
-    ("Task", "sessions_spawn"),
-    ("Agent", "sessions_spawn"),
-];
+pub use weft_types::tool_names::ALIASES;
 
-/// The prefix of Claude Code's spelling of MCP tools, `mcp__<server>__<tool>`.
-pub const MCP_PREFIX: &str = "mcp__";
+/// The prefix and separator of MCP tool names: `mcp__<server>__<tool>`, `<server>__<tool>`.
+pub use weft_types::tool_names::{MCP_PREFIX, MCP_SEPARATOR};
 
-/// The separator between an MCP server and its tool, `<server>__<tool>`.
-pub const MCP_SEPARATOR: &str = "__";
+/// The tools a background subagent may use: read-only, no MCP, no exec, no spawning.
+pub const BACKGROUND_TOOLS: [&str; 4] = weft_types::tool_names::READ_ONLY_TOOLS;
 
-/// The built-in a Claude Code alias stands for.
-fn alias_target(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "Read" => "read_file",
-        "Write" => "write_file",
-        "Edit" | "MultiEdit" => "edit_file",
-        "LS" => "list_directory",
-        "Glob" => "glob",
-        "Grep" => "grep",
-        "Bash" => "exec_shell",
-        "WebFetch" => "web_fetch",
-        "Skill" => "use_skill",
-        "Task" | "Agent" => "sessions_spawn",
-        _ => return None,
-    })
-}
+use weft_types::tool_names::alias_target;
+pub(crate) use weft_types::tool_names::static_name;
 
 /// The canonical spelling of a tool name.
 ///
@@ -100,19 +58,7 @@ pub fn canonical_tool_name(name: &str) -> &str {
 /// assert!(aliases_of("specKit").is_empty());
 /// ```
 pub fn aliases_of(canonical: &str) -> &'static [&'static str] {
-    match canonical {
-        "read_file" => &["Read"],
-        "write_file" => &["Write"],
-        "edit_file" => &["Edit", "MultiEdit"],
-        "list_directory" => &["LS"],
-        "glob" => &["Glob"],
-        "grep" => &["Grep"],
-        "exec_shell" => &["Bash"],
-        "web_fetch" => &["WebFetch"],
-        "use_skill" => &["Skill"],
-        "sessions_spawn" => &["Task", "Agent"],
-        _ => &[],
-    }
+    weft_types::tool_names::aliases_of(canonical)
 }
 
 /// True for a built-in tool, in its canonical spelling or through an alias.
@@ -149,8 +95,9 @@ pub fn mcp_parts(canonical: &str) -> Option<(&str, &str)> {
 /// which costs more than the whole scan of a tool name).
 pub(crate) fn split_double_underscore(text: &str) -> Option<(&str, &str)> {
     let bytes = text.as_bytes();
-    let at = bytes.windows(2).position(|w| w == b"__")?;
-    Some((&text[..at], &text[at + 2..]))
+    let sep = MCP_SEPARATOR.as_bytes();
+    let at = bytes.windows(sep.len()).position(|w| w == sep)?;
+    Some((&text[..at], &text[at + sep.len()..]))
 }
 
 /// True when `text` contains `${` (a variable to substitute). A byte scan: cheaper than
@@ -166,37 +113,6 @@ pub(crate) fn concat3(a: &str, b: &str, c: &str) -> String {
     out.push_str(b);
     out.push_str(c);
     out
-}
-
-/// The `'static` spelling of a built-in name or a Claude Code alias.
-pub(crate) fn static_name(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "read_file" => "read_file",
-        "write_file" => "write_file",
-        "edit_file" => "edit_file",
-        "list_directory" => "list_directory",
-        "glob" => "glob",
-        "grep" => "grep",
-        "exec_shell" => "exec_shell",
-        "web_fetch" => "web_fetch",
-        "use_skill" => "use_skill",
-        "sessions_spawn" => "sessions_spawn",
-        "memory_read" => "memory_read",
-        "memory_write" => "memory_write",
-        "Read" => "Read",
-        "Write" => "Write",
-        "Edit" => "Edit",
-        "MultiEdit" => "MultiEdit",
-        "LS" => "LS",
-        "Glob" => "Glob",
-        "Grep" => "Grep",
-        "Bash" => "Bash",
-        "WebFetch" => "WebFetch",
-        "Skill" => "Skill",
-        "Task" => "Task",
-        "Agent" => "Agent",
-        _ => return None,
-    })
 }
 
 /// True when `name` (in any spelling) is an MCP tool, `<server>__<tool>`.

@@ -24,8 +24,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::name::{
-    FxBuild, MCP_PREFIX, ToolName, aliases_of, canonical_tool_name, concat3, fx_hash, has_variable,
-    mcp_parts, split_double_underscore, static_name,
+    FxBuild, MCP_PREFIX, MCP_SEPARATOR, ToolName, aliases_of, canonical_tool_name, concat3,
+    fx_hash, has_variable, mcp_parts, split_double_underscore, static_name,
 };
 use crate::spec::{Specifier, Verdict};
 use crate::wildcard::Wildcard;
@@ -402,15 +402,20 @@ fn name_matcher(name: &str) -> Result<(NameMatcher, Cow<'_, str>), PatternErrorK
         ServerMatch::Glob(Wildcard::new(server))
     } else {
         if let Some(tool) = tool.filter(|t| !Wildcard::has_wildcard(t)) {
-            return Ok((NameMatcher::Exact, Cow::Owned(concat3(server, "__", tool))));
+            return Ok((
+                NameMatcher::Exact,
+                Cow::Owned(concat3(server, MCP_SEPARATOR, tool)),
+            ));
         }
         ServerMatch::Literal(MCP_PREFIX.len()..MCP_PREFIX.len() + server.len())
     };
     let tool_text = tool.unwrap_or("*");
-    let mut key = String::with_capacity(MCP_PREFIX.len() + server.len() + 2 + tool_text.len());
+    let mut key = String::with_capacity(
+        MCP_PREFIX.len() + server.len() + MCP_SEPARATOR.len() + tool_text.len(),
+    );
     key.push_str(MCP_PREFIX);
     key.push_str(server);
-    key.push_str("__");
+    key.push_str(MCP_SEPARATOR);
     key.push_str(tool_text);
     let key = Cow::Owned(key);
     Ok((

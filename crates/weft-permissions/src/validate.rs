@@ -136,8 +136,61 @@ where
 {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
+    let unique = count_names(names, &mut warnings);
+    let mut known: Vec<&Skill> = Vec::new();
+    for (name, _) in &unique {
+        match lookup(name) {
+            Some(skill) => known.push(skill),
+            None => errors.push(ValidationError {
+                code: ValidationCode::UnknownSkill,
+                message: format!("unknown skill '{name}': no skill of that name is registered"),
+                skill: Some((*name).to_owned()),
+            }),
+        }
+    }
+    let requested = |name: &str| unique.iter().any(|(n, _)| *n == name);
+    companion_errors(&known, requested, &mut errors);
 
-    // V006, then V001.
+    // V007, V004, V005.
+    let mut compiled: Vec<(&Skill, Policy)> = Vec::with_capacity(known.len());
+    let mut cache = PatternCache::with_capacity(pattern_count(known.iter().copied()));
+    for skill in &known {
+        match Policy::from_skill_cached(skill, ctx, &mut cache) {
+            Ok(policy) => {
+                overlap_warnings(skill, &policy, &mut warnings);
+                compiled.push((skill, policy));
+            }
+            Err(e) => errors.push(ValidationError {
+                code: ValidationCode::InvalidToolPattern,
+                message: format!(
+                    "skill '{}' has an invalid tool pattern: {}",
+                    skill.name, e.error
+                ),
+                skill: Some(skill.name.clone()),
+            }),
+        }
+    }
+
+    let composition = (compiled.len() == known.len()).then(|| compose_compiled(&compiled, mode));
+    if let Some(composition) = &composition {
+        protocol_warnings(&known, composition, known_tools, &mut warnings);
+    }
+    let valid = errors.is_empty();
+    (
+        ValidationResult {
+            valid,
+            errors,
+            warnings,
+        },
+        composition.filter(|_| valid),
+    )
+}
+
+/// Each requested name once, with how often it was listed (V006 for repeats).
+fn count_names<'n, S: AsRef<str>>(
+    names: &'n [S],
+    warnings: &mut Vec<String>,
+) -> Vec<(&'n str, usize)> {
     let mut unique: Vec<(&str, usize)> = Vec::new();
     for name in names {
         let name = name.as_ref();
@@ -153,22 +206,17 @@ where
             ));
         }
     }
-    let requested = |name: &str| unique.iter().any(|(n, _)| *n == name);
-    let mut known: Vec<&Skill> = Vec::new();
-    for (name, _) in &unique {
-        match lookup(name) {
-            Some(skill) => known.push(skill),
-            None => errors.push(ValidationError {
-                code: ValidationCode::UnknownSkill,
-                message: format!("unknown skill '{name}': no skill of that name is registered"),
-                skill: Some((*name).to_owned()),
-            }),
-        }
-    }
+    unique
+}
 
-    // V002 and V003.
+/// V002 (a required companion is missing) and V003 (two skills exclude each other).
+fn companion_errors(
+    known: &[&Skill],
+    requested: impl Fn(&str) -> bool,
+    errors: &mut Vec<ValidationError>,
+) {
     let mut conflicts: Vec<(&str, &str)> = Vec::new();
-    for skill in &known {
+    for skill in known {
         let contract = &skill.contract;
         let requires = contract
             .composability_rules
@@ -232,58 +280,32 @@ where
             });
         }
     }
+}
 
-    // V007, V004, V005.
-    let mut compiled: Vec<(&Skill, Policy)> = Vec::with_capacity(known.len());
-    let mut cache = PatternCache::with_capacity(pattern_count(known.iter().copied()));
-    for skill in &known {
-        match Policy::from_skill_cached(skill, ctx, &mut cache) {
-            Ok(policy) => {
-                overlap_warnings(skill, &policy, &mut warnings);
-                compiled.push((skill, policy));
-            }
-            Err(e) => errors.push(ValidationError {
-                code: ValidationCode::InvalidToolPattern,
-                message: format!(
-                    "skill '{}' has an invalid tool pattern: {}",
-                    skill.name, e.error
-                ),
-                skill: Some(skill.name.clone()),
-            }),
-        }
-    }
-
-    // Protocol steps naming tools the set does not allow.
-    let composition = (compiled.len() == known.len()).then(|| compose_compiled(&compiled, mode));
-    if let Some(composition) = &composition {
-        let gate = composition.quick_gate();
-        for skill in &known {
-            for step in &skill.contract.execution_protocol {
-                let Some(tool) = step_tool(step, known_tools) else {
-                    continue;
-                };
-                if !gate.tool_visible(tool) {
-                    let warning = format!(
-                        "skill '{}': execution_protocol step '{step}' needs tool `{tool}`, which the skill set does not allow",
-                        skill.name
-                    );
-                    if !warnings.contains(&warning) {
-                        warnings.push(warning);
-                    }
+/// Protocol steps naming tools the composed set does not allow.
+fn protocol_warnings(
+    known: &[&Skill],
+    composition: &Composition,
+    known_tools: &[&str],
+    warnings: &mut Vec<String>,
+) {
+    let gate = composition.quick_gate();
+    for skill in known {
+        for step in &skill.contract.execution_protocol {
+            let Some(tool) = step_tool(step, known_tools) else {
+                continue;
+            };
+            if !gate.tool_visible(tool) {
+                let warning = format!(
+                    "skill '{}': execution_protocol step '{step}' needs tool `{tool}`, which the skill set does not allow",
+                    skill.name
+                );
+                if !warnings.contains(&warning) {
+                    warnings.push(warning);
                 }
             }
         }
     }
-
-    let valid = errors.is_empty();
-    (
-        ValidationResult {
-            valid,
-            errors,
-            warnings,
-        },
-        composition.filter(|_| valid),
-    )
 }
 
 /// " (reason)" or "".

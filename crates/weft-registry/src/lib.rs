@@ -10,7 +10,8 @@
 //!   path ([`resource`]), and accepts `register` / `override_version` / `unregister` /
 //!   `reload`, each published as an immutable [`Snapshot`];
 //! - [`catalog`] fits the model-facing skill list to a budget; [`matcher`] ranks skills
-//!   against a text.
+//!   against a text;
+//! - [`validate`] checks skills named by path, as `weft skills validate` does.
 //!
 //! The crate reads skill files from disk but takes every root as an argument; it never
 //! consults the environment or the home directory, and never prints.
@@ -26,6 +27,7 @@ pub mod matcher;
 pub mod read;
 mod registry;
 pub mod resource;
+pub mod validate;
 pub mod walk;
 mod watch;
 
@@ -40,5 +42,6 @@ pub use read::{
     read_error_diagnostic, read_skill, read_skill_file, read_skill_header, skill_file_cap,
 };
 pub use registry::{SkillRegistry, Snapshot};
+pub use validate::{ValidationOutcome, validate_paths};
 pub use walk::{FoundSkill, SkillFile, Walk, WalkNote, WalkOptions, Walker, walk};
 pub use watch::{DEFAULT_DEBOUNCE, RegistryWatcher};

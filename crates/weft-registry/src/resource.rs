@@ -52,6 +52,43 @@ pub fn resolve_resource(
     Ok(target)
 }
 
+/// Files bundled with a skill (level 3): paths relative to `skill_dir`, sorted, at most
+/// `limit`. Hidden entries, symlinks and the skill file itself are left out; the walk stops
+/// four directories down (and after 200 files), so a huge tree costs little.
+pub fn list_resources(skill_dir: &Path, limit: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    collect_files(skill_dir, skill_dir, 0, &mut out);
+    out.sort();
+    out.truncate(limit);
+    out
+}
+
+fn collect_files(root: &Path, dir: &Path, depth: usize, out: &mut Vec<String>) {
+    if depth > 4 || out.len() >= 200 {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(ft) = entry.file_type() else { continue };
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') {
+            continue;
+        }
+        if ft.is_dir() {
+            collect_files(root, &path, depth + 1, out);
+        } else if ft.is_file()
+            && !(depth == 0 && (name.eq_ignore_ascii_case("SKILL.md") || name == "skill.json"))
+            && let Ok(rel) = path.strip_prefix(root)
+        {
+            out.push(rel.display().to_string());
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,5 +140,24 @@ mod tests {
             resolve_resource("s", &dir, "link.txt"),
             Err(SkillError::PathTraversal { .. })
         ));
+    }
+
+    #[test]
+    fn resources_are_relative_sorted_and_skip_the_skill_file_and_hidden_entries() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        for rel in [
+            "SKILL.md",
+            "b.txt",
+            "scripts/run.sh",
+            ".hidden/x",
+            "a/.secret",
+        ] {
+            let path = dir.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "x").unwrap();
+        }
+        assert_eq!(list_resources(dir, 50), ["b.txt", "scripts/run.sh"]);
+        assert_eq!(list_resources(dir, 1), ["b.txt"]);
     }
 }

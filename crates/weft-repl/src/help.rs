@@ -7,11 +7,10 @@ use std::path::PathBuf;
 
 use weft_agents::{AgentRoot, Session};
 use weft_registry::SkillRoot;
-use weft_types::Scope;
 
 use crate::command::ReplEnv;
-use crate::commands::{columns, tilde};
 use crate::registry::CommandRegistry;
+use weft_term::{columns, scope_root_label, tilde};
 
 /// The help topics and their one-line summaries.
 pub const TOPICS: [(&str, &str); 7] = [
@@ -215,16 +214,6 @@ fn commands(registry: &CommandRegistry) -> String {
     out
 }
 
-fn scope_label(scope: Scope) -> &'static str {
-    match scope {
-        Scope::Project => "project",
-        Scope::User => "personal",
-        Scope::Workspace => "workspace",
-        Scope::Plugin => "extra (--skills-dir)",
-        Scope::Builtin => "built-in",
-    }
-}
-
 fn skills(data: &HelpData) -> String {
     let home = data.home.as_deref();
     let mut out = String::from(
@@ -237,7 +226,7 @@ fn skills(data: &HelpData) -> String {
             "  {}. {}/  ({})",
             i + 1,
             tilde(&root.path, home),
-            scope_label(root.scope)
+            scope_root_label(root.scope)
         );
     }
     let _ = writeln!(
@@ -274,7 +263,7 @@ fn agents(data: &HelpData) -> String {
             "  {}. {}/  ({})",
             i + 1,
             tilde(&root.path, home),
-            scope_label(root.scope)
+            scope_root_label(root.scope)
         );
     }
     let _ = writeln!(
@@ -290,7 +279,7 @@ fn agents(data: &HelpData) -> String {
         let rows: Vec<Vec<String>> = data
             .agents
             .iter()
-            .map(|(n, d)| vec![format!("  {n}"), crate::commands::first_line(d, 70)])
+            .map(|(n, d)| vec![format!("  {n}"), weft_term::first_line(d, 70)])
             .collect();
         out.push_str(&columns(&rows));
     }
@@ -371,7 +360,7 @@ fn tools(data: &HelpData) -> String {
         let rows: Vec<Vec<String>> = data
             .tools
             .iter()
-            .map(|(n, d)| vec![format!("  {n}"), crate::commands::first_line(d, 70)])
+            .map(|(n, d)| vec![format!("  {n}"), weft_term::first_line(d, 70)])
             .collect();
         out.push_str(&columns(&rows));
     }

@@ -16,6 +16,7 @@ use weft_sandbox::{LandlockSupport, SandboxPolicy, probe};
 const EACCES: &str = "error 13";
 
 /// `target/<profile>/examples/sandbox_probe`.
+#[allow(clippy::disallowed_methods)] // the probe sits beside this test's own executable
 fn probe_exe() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let profile_dir = exe.parent().and_then(Path::parent).unwrap();

@@ -21,6 +21,7 @@ pub fn everything_server() -> PathBuf {
 }
 
 /// `node`, found on PATH; panics with a hint when there is none.
+#[allow(clippy::disallowed_methods)] // test support finds the developer's own node
 pub fn node() -> PathBuf {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)

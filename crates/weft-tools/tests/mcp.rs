@@ -19,6 +19,7 @@ use tempfile::TempDir;
 use weft_tools::{McpManager, McpServerConfig, ToolRegistry};
 
 /// The hermetic server's executable, `target/<profile>/examples/mcp_test_server`.
+#[allow(clippy::disallowed_methods)] // the server is built beside this test
 pub(crate) fn test_server_exe() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let profile_dir = exe.parent().and_then(Path::parent).unwrap();

@@ -1,51 +1,80 @@
 //! An agent definition: model, tools, skills and system prompt of a named persona.
 
-use serde::{Deserialize, Serialize};
-
 use crate::{AgentFormat, Source, Value};
 
 /// A named agent configuration (`agent.yaml`, `AGENT.md`, `.claude/agents/*.md`, built-ins).
 ///
 /// `tools: None` means "every tool the session has"; `Some(vec![])` means no tools.
 /// `disallowed_tools` is removed first, then `tools` is resolved against what remains.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AgentDefinition {
     /// Identifier.
     pub name: String,
     /// When to use this agent.
     pub description: String,
     /// Model alias or `provider/model`; `None` inherits.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub model: Option<String>,
     /// System prompt (the markdown body for `.md` files).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub system_prompt: Option<String>,
     /// Allowed tool patterns; `None` inherits every tool.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub tools: Option<Vec<String>>,
     /// Tool patterns removed from the pool.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub disallowed_tools: Vec<String>,
     /// Skills preloaded into the agent's context.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub skills: Vec<String>,
     /// Cap on tool-call rounds per message (`maxTurns` in Claude Code files).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub max_tool_iterations: Option<u32>,
     /// Sampling temperature.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub temperature: Option<f32>,
     /// Context window in tokens.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub context_window: Option<u64>,
     /// Always run as a background subagent.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub background: bool,
     /// Claude Code `permissionMode`, kept as written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub permission_mode: Option<String>,
     /// Keys weft does not interpret, in source order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub extra: Vec<(String, Value)>,
     /// Scope, format and file.
     pub source: Source<AgentFormat>,

@@ -3,14 +3,13 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use serde::{Deserialize, Serialize};
-
 /// How serious a [`Diagnostic`] is.
 ///
 /// An error excludes the file it was found in (or fails `weft skills validate`); a warning never
 /// does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Severity {
     /// Worth knowing; the item still loads.
     Warning,
@@ -43,7 +42,8 @@ impl fmt::Display for Severity {
 }
 
 /// A 1-based line and column (columns count Unicode scalar values).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Position {
     /// 1-based line number.
     pub line: u32,
@@ -73,7 +73,8 @@ impl Position {
 /// assert_eq!(d.code, "E101");
 /// assert_eq!(d.to_string(), "skills/bad/SKILL.md:2:7: error[E101]: name `Bad` must be lowercase");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Diagnostic {
     /// `E` or `W` followed by the rule number, e.g. `E101`.
     pub code: String,
@@ -82,16 +83,28 @@ pub struct Diagnostic {
     /// One line, for a human.
     pub message: String,
     /// The file the problem is in, when there is one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub path: Option<PathBuf>,
     /// 1-based line, when the problem has a place in the file.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub line: Option<u32>,
     /// 1-based column, when the problem has a place in the file.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub column: Option<u32>,
     /// Byte offset into the file, for problems found before lines exist (invalid UTF-8).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub byte_offset: Option<u64>,
 }
 
@@ -197,6 +210,7 @@ mod tests {
         assert_eq!(d.location().as_deref(), Some("a/SKILL.md:3:4"));
     }
 
+    #[cfg(feature = "serde")]
     #[test]
     fn serializes_without_empty_fields() {
         let d = Diagnostic::new(Severity::Error, 104, "too long");

@@ -2,8 +2,6 @@
 
 use std::path::PathBuf;
 
-use serde::{Deserialize, Serialize};
-
 /// The values a skill template can refer to (`$ARGUMENTS`, `$SESSION_ID`, `${CLAUDE_SKILL_DIR}`).
 ///
 /// ```
@@ -12,14 +10,18 @@ use serde::{Deserialize, Serialize};
 /// let ctx = InvocationContext::new(vec!["a".into(), "b c".into()], "sess-1");
 /// assert_eq!(ctx.args.len(), 2);
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InvocationContext {
     /// The arguments, already split (shell-word rules, quotes respected).
     pub args: Vec<String>,
     /// The session identifier.
     pub session_id: String,
     /// The skill's directory, for `${CLAUDE_SKILL_DIR}` and `{baseDir}`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub skill_dir: Option<PathBuf>,
 }
 

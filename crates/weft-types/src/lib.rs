@@ -2,8 +2,11 @@
 //!
 //! Plain data only: skills ([`Skill`]), agent definitions ([`AgentDefinition`]), tool policies in
 //! string form ([`ToolPolicy`]), invocation values for templates ([`InvocationContext`]), open-ended
-//! values ([`Value`]) and diagnostics ([`Diagnostic`]). Every other weft crate speaks in these
-//! types; this crate depends on nothing but `serde`.
+//! values ([`Value`]), diagnostics ([`Diagnostic`]) and the names of the built-in tools
+//! ([`tool_names`]). Every other weft crate speaks in these types.
+//!
+//! The crate has no dependencies. With the `serde` feature every type implements serde's
+//! `Serialize` and `Deserialize` (the other weft crates turn it on).
 //!
 //! ```
 //! use weft_types::{Scope, Skill};
@@ -18,8 +21,11 @@ mod diagnostic;
 mod invocation;
 mod scope;
 mod skill;
+pub mod tool_names;
 mod tools;
 mod value;
+#[cfg(feature = "serde")]
+mod value_serde;
 
 pub use agent::AgentDefinition;
 pub use diagnostic::{Diagnostic, Position, Severity, has_errors};

@@ -3,14 +3,13 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use serde::{Deserialize, Serialize};
-
 /// The discovery scope of a skill or agent, highest precedence first.
 ///
 /// The derived order is the precedence order: `Project < User < ... < Builtin`, so the smallest
 /// scope wins a name clash.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Scope {
     /// `<project>/.clawft/...`, `<project>/.claude/...`, `<project>/.agents/...`.
     Project,
@@ -65,16 +64,17 @@ impl fmt::Display for Scope {
 }
 
 /// The file format a skill was read from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SkillFormat {
     /// `SKILL.md`: YAML frontmatter and a markdown body.
-    #[serde(rename = "SKILL.md")]
+    #[cfg_attr(feature = "serde", serde(rename = "SKILL.md"))]
     SkillMd,
     /// `skill.json` with an optional `prompt.md`.
-    #[serde(rename = "legacy")]
+    #[cfg_attr(feature = "serde", serde(rename = "legacy"))]
     Legacy,
     /// A skill-injection definition (JSON or YAML) or one registered through the API.
-    #[serde(rename = "definition")]
+    #[cfg_attr(feature = "serde", serde(rename = "definition"))]
     Definition,
 }
 
@@ -96,8 +96,9 @@ impl fmt::Display for SkillFormat {
 }
 
 /// The file format an agent definition was read from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum AgentFormat {
     /// `agent.yaml` / `<name>.yaml`.
     Yaml,
@@ -131,7 +132,8 @@ impl fmt::Display for AgentFormat {
 }
 
 /// Where a definition came from: scope and file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Source<F> {
     /// Discovery scope.
     pub scope: Scope,
@@ -139,7 +141,10 @@ pub struct Source<F> {
     pub format: F,
     /// The file that was read (`SKILL.md`, `skill.json`, `agent.yaml`, ...); `None` for
     /// built-ins and API registrations.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub path: Option<PathBuf>,
 }
 
@@ -176,6 +181,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "serde")]
     #[test]
     fn formats_serialize_as_listed() {
         assert_eq!(

@@ -2,13 +2,12 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 use crate::{Scope, SkillFormat, Source, ToolPolicy, Value};
 
 /// How an invoked skill runs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum SkillContext {
     /// The rendered body joins the current conversation.
     #[default]
@@ -34,19 +33,24 @@ impl fmt::Display for SkillContext {
 }
 
 /// The output a skill promises (seed 003 `OutputContract`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct OutputContract {
     /// Output type identifier.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub kind: String,
     /// JSON schema of the output, when given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub schema: Option<Value>,
 }
 
 /// The kind of a [`CompatibilityRule`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum CompatibilityKind {
     /// The other skill must be present too.
     Requires,
@@ -55,21 +59,26 @@ pub enum CompatibilityKind {
 }
 
 /// Which other skills this one can or cannot work with (seed 003 `CompatibilityRule`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CompatibilityRule {
     /// Rule type.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub kind: CompatibilityKind,
     /// The other skill.
     pub skill: String,
     /// Why, for humans.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub reason: Option<String>,
 }
 
 /// The kind of a [`ComposabilityRule`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum ComposabilityKind {
     /// The other skill must be composed with this one.
     Requires,
@@ -78,38 +87,61 @@ pub enum ComposabilityKind {
 }
 
 /// How this skill combines with others (seed 003 `ComposabilityRule`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ComposabilityRule {
     /// Rule type.
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub kind: ComposabilityKind,
     /// The other skill.
     pub skill: String,
     /// Why, for humans.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub reason: Option<String>,
 }
 
 /// The skill-injection fields of seeds 001 and 003 (all optional in files).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SkillContract {
     /// Ordered execution steps (advisory).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub execution_protocol: Vec<String>,
     /// Conditions that must hold before the skill runs.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub preconditions: Vec<String>,
     /// Conditions guaranteed after the skill completes.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub postconditions: Vec<String>,
     /// The promised output.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub output_contract: Option<OutputContract>,
     /// Which skills this one needs or excludes.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub compatibility_rules: Vec<CompatibilityRule>,
     /// How this skill composes with others.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub composability_rules: Vec<ComposabilityRule>,
 }
 
@@ -121,8 +153,9 @@ impl SkillContract {
 }
 
 /// Where the description came from.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum DescriptionSource {
     /// The `description` key.
     #[default]
@@ -135,63 +168,103 @@ pub enum DescriptionSource {
 ///
 /// The body is loaded separately (progressive disclosure); see `weft-parse` and
 /// `weft-registry`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Skill {
     /// The identifier used for lookup and `/name` (the `name` key, or the directory name).
     pub name: String,
     /// What the skill does and when to use it.
     pub description: String,
     /// Where `description` came from.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub description_source: DescriptionSource,
     /// The `name` key as written, when it is not the identifier (invalid or absent name).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub declared_name: Option<String>,
     /// Version string as written (`1.10` stays `1.10`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub version: Option<String>,
     /// Licence name or file.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub license: Option<String>,
     /// Environment requirements.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub compatibility: Option<String>,
     /// Free-form metadata (OpenClaw gating lives under `openclaw` / `clawdbot`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub metadata: Option<Value>,
     /// Allowed and forbidden tools.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub tools: ToolPolicy,
     /// Template variable names.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub variables: Vec<String>,
     /// Autocomplete hint for arguments, e.g. `[file] [format]`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub argument_hint: Option<String>,
     /// False hides the skill from `/` commands.
     pub user_invocable: bool,
     /// True hides the skill from the model (catalog and `use_skill`).
     pub disable_model_invocation: bool,
     /// Inline or fork.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub context: SkillContext,
     /// Agent type for `context: fork`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub agent: Option<String>,
     /// Model alias or `provider/model`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub model: Option<String>,
     /// Extra guidance appended to the description in listings.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub when_to_use: Option<String>,
     /// Trigger keywords (`keywords:` or a `Keywords:` tail in the description).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub keywords: Vec<String>,
     /// The skill-injection fields.
-    #[serde(default, skip_serializing_if = "SkillContract::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "SkillContract::is_empty")
+    )]
     pub contract: SkillContract,
     /// Keys weft does not interpret, kept for `skills show`, in source order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub extra: Vec<(String, Value)>,
     /// Scope, format and file.
     pub source: Source<SkillFormat>,

@@ -1,7 +1,5 @@
 //! Tool policies in string form, as written in skills and agents.
 
-use serde::{Deserialize, Serialize};
-
 /// What a skill or agent says about tools, before any pattern is compiled.
 ///
 /// `allow: None` means "no restriction from this definition"; `allow: Some(vec![])` means
@@ -15,13 +13,20 @@ use serde::{Deserialize, Serialize};
 /// let nothing = ToolPolicy::allow_only(Vec::<String>::new());
 /// assert_eq!(nothing.allow.as_deref(), Some(&[][..]));
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToolPolicy {
     /// Tool patterns this definition allows; `None` when it declares none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub allow: Option<Vec<String>>,
     /// Tool patterns this definition forbids.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub deny: Vec<String>,
 }
 

@@ -5,6 +5,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use weft_llm::Usage;
 
@@ -92,10 +93,36 @@ struct ChildRecord {
     delivered: bool,
 }
 
+/// Why a child cannot be cancelled.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChildError {
+    /// No child has this id.
+    #[error("no subagent `{0}`")]
+    NotFound(String),
+    /// The child has already ended.
+    #[error("subagent `{id}` already ended ({status})")]
+    AlreadyEnded {
+        /// The child's id.
+        id: String,
+        /// How it ended (`completed`, `failed`, ...).
+        status: &'static str,
+    },
+}
+
 /// The children of one session.
-#[derive(Default)]
 pub(crate) struct Children {
     inner: Mutex<ChildrenInner>,
+    /// Bumped whenever a child starts or ends, so waiters wake up instead of polling.
+    changed: watch::Sender<u64>,
+}
+
+impl Default for Children {
+    fn default() -> Self {
+        Self {
+            inner: Mutex::default(),
+            changed: watch::Sender::new(0),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -115,6 +142,23 @@ impl Children {
         self.inner
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Tells waiters that a child started or ended.
+    fn notify(&self) {
+        self.changed.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// Waits until `done` holds, re-checking whenever a child starts or ends.
+    pub(crate) async fn wait_until(&self, done: impl Fn(&Self) -> bool) {
+        // Subscribing before the first check: a change between the check and the wait is
+        // still seen by `changed`.
+        let mut changes = self.changed.subscribe();
+        while !done(self) {
+            if changes.changed().await.is_err() {
+                return;
+            }
+        }
     }
 
     /// The next child number (1, 2, ...).
@@ -154,6 +198,7 @@ impl Children {
                 delivered: false,
             },
         );
+        self.notify();
     }
 
     /// Remembers the task of a background child (for cancellation).
@@ -173,38 +218,54 @@ impl Children {
         usage: Usage,
         delivered: bool,
     ) -> Option<ChildSummary> {
-        let mut inner = self.lock();
-        let r = inner.records.get_mut(id)?;
-        if r.summary.status != ChildStatus::Running {
-            return None;
-        }
-        r.summary.status = status;
-        r.summary.usage = usage;
-        r.summary.duration_ms = millis(r.started.elapsed());
-        r.handle = None;
-        r.delivered = delivered;
-        Some(r.summary.clone())
+        let done = {
+            let mut inner = self.lock();
+            let r = inner.records.get_mut(id)?;
+            if r.summary.status != ChildStatus::Running {
+                return None;
+            }
+            r.summary.status = status;
+            r.summary.usage = usage;
+            r.summary.duration_ms = millis(r.started.elapsed());
+            r.handle = None;
+            r.delivered = delivered;
+            r.summary.clone()
+        };
+        self.notify();
+        Some(done)
     }
 
     /// Cancels a running background child.
-    pub(crate) fn cancel(&self, id: &str) -> Result<ChildSummary, String> {
-        let mut inner = self.lock();
-        let Some(r) = inner.records.get_mut(id) else {
-            return Err(format!("no subagent `{id}`"));
+    pub(crate) fn cancel(&self, id: &str) -> Result<ChildSummary, ChildError> {
+        let cancelled = {
+            let mut inner = self.lock();
+            let Some(r) = inner.records.get_mut(id) else {
+                return Err(ChildError::NotFound(id.to_owned()));
+            };
+            if r.summary.status != ChildStatus::Running {
+                return Err(ChildError::AlreadyEnded {
+                    id: id.to_owned(),
+                    status: r.summary.status.label(),
+                });
+            }
+            if let Some(handle) = r.handle.take() {
+                handle.abort();
+            }
+            r.summary.status = ChildStatus::Cancelled;
+            r.summary.duration_ms = millis(r.started.elapsed());
+            r.delivered = true;
+            r.summary.clone()
         };
-        if r.summary.status != ChildStatus::Running {
-            return Err(format!(
-                "subagent `{id}` already ended ({})",
-                r.summary.status.label()
-            ));
-        }
-        if let Some(handle) = r.handle.take() {
-            handle.abort();
-        }
-        r.summary.status = ChildStatus::Cancelled;
-        r.summary.duration_ms = millis(r.started.elapsed());
-        r.delivered = true;
-        Ok(r.summary.clone())
+        self.notify();
+        Ok(cancelled)
+    }
+
+    /// True while the child `id` exists and runs.
+    pub(crate) fn is_running(&self, id: &str) -> bool {
+        self.lock()
+            .records
+            .get(id)
+            .is_some_and(|r| r.summary.status == ChildStatus::Running)
     }
 
     /// One child, marking its result delivered when it has ended.

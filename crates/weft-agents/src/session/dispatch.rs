@@ -72,7 +72,7 @@ impl Session {
         if name == USE_SKILL && !self.tools.contains(USE_SKILL) {
             return match self.use_skill(&call.arguments).await {
                 Ok(text) => reply(text, false),
-                Err(text) => reply(text, true),
+                Err(e) => reply(e.to_string(), true),
             };
         }
         if spawn_tool {
@@ -87,7 +87,7 @@ impl Session {
             let name = name.to_owned();
             return match self.spawn_tool(&name, &call.arguments).await {
                 Ok(text) => reply(text, false),
-                Err(text) => reply(text, true),
+                Err(e) => reply(e.to_string(), true),
             };
         }
         let Some(tool) = self.tools.get(name).cloned() else {

@@ -27,12 +27,12 @@ use weft_types::AgentDefinition;
 use crate::ModelPool;
 use crate::transcript::{Transcript, TranscriptRecord, now_millis};
 
-pub use children::{ChildStatus, ChildSummary};
+pub use children::{ChildError, ChildStatus, ChildSummary};
 pub use skill::{Invoker, SkillInvocationError, USE_SKILL};
 pub use spawn::ChildPlan;
 pub use spawn::{
-    SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, SpawnRequest, SpawnSettings,
-    SubagentError,
+    SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, SpawnFailure, SpawnRequest,
+    SpawnSettings, SubagentError,
 };
 pub use view::AgentView;
 
@@ -448,7 +448,7 @@ impl Session {
             other => {
                 return Err(SubagentError::SpawnFailed {
                     subagent_type: child.agent.clone(),
-                    reason: other.text().to_owned(),
+                    source: SpawnFailure::ChildEnded(other.text().to_owned()),
                 }
                 .into());
             }

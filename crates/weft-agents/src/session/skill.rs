@@ -18,8 +18,7 @@ use super::view::pattern_context;
 use super::{Session, SessionError};
 use crate::transcript::{TranscriptRecord, now_millis};
 
-/// The name of the skill tool.
-pub const USE_SKILL: &str = "use_skill";
+pub use weft_types::tool_names::USE_SKILL;
 
 /// Who asked for a skill: the rules differ (seed 004's trigger control matrix).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +72,23 @@ pub enum SkillInvocationError {
     /// The transcript write failed.
     #[error("transcript: {0}")]
     Transcript(String),
+}
+
+/// Why a `use_skill` call failed; its message is the error result the model reads.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum UseSkillError {
+    /// The input names no skill.
+    #[error("use_skill needs a `skill` name")]
+    MissingName,
+    /// The skill cannot be run.
+    #[error(transparent)]
+    Invocation(#[from] SkillInvocationError),
+    /// The fork skill's subagent could not start.
+    #[error(transparent)]
+    Fork(Box<SessionError>),
+    /// The fork skill's subagent ended without a result: what it reported.
+    #[error("{0}")]
+    ForkEnded(String),
 }
 
 fn did_you_mean(suggestions: &[String]) -> String {
@@ -239,23 +255,23 @@ impl Session {
         ))
     }
 
-    /// Handles a `use_skill` call; `Err` is the error text for the model. A fork skill runs
+    /// Handles a `use_skill` call; `Err` is the error result for the model. A fork skill runs
     /// in a subagent and its final message is the result.
-    pub(super) async fn use_skill(&mut self, input: &serde_json::Value) -> Result<String, String> {
+    pub(super) async fn use_skill(
+        &mut self,
+        input: &serde_json::Value,
+    ) -> Result<String, UseSkillError> {
         let name = input
             .get("skill")
             .or_else(|| input.get("name"))
             .and_then(|v| v.as_str())
-            .ok_or_else(|| "use_skill needs a `skill` name".to_owned())?;
+            .ok_or(UseSkillError::MissingName)?;
         let args = match input.get("args") {
             None | Some(serde_json::Value::Null) => Vec::new(),
             Some(serde_json::Value::String(raw)) => {
-                weft_template::split_args(raw).map_err(|e| {
-                    SkillInvocationError::BadArguments {
-                        name: name.to_owned(),
-                        message: e.to_string(),
-                    }
-                    .to_string()
+                weft_template::split_args(raw).map_err(|e| SkillInvocationError::BadArguments {
+                    name: name.to_owned(),
+                    message: e.to_string(),
                 })?
             }
             Some(serde_json::Value::Array(items)) => items
@@ -268,18 +284,21 @@ impl Session {
             let child = self
                 .run_fork_skill(name, args, Invoker::Model)
                 .await
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| UseSkillError::Fork(Box::new(e)))?;
             let header = format!(
                 "[skill `{name}` ran in subagent {} ({}); its final message follows]\n\n",
                 child.id, child.agent
             );
             return match &child.status {
                 ChildStatus::Completed { result } => Ok(format!("{header}{result}")),
-                other => Err(format!("{header}{}: {}", other.label(), other.text())),
+                other => Err(UseSkillError::ForkEnded(format!(
+                    "{header}{}: {}",
+                    other.label(),
+                    other.text()
+                ))),
             };
         }
-        self.activate_skill(name, args, Invoker::Model)
-            .map_err(|e| e.to_string())
+        Ok(self.activate_skill(name, args, Invoker::Model)?)
     }
 
     /// SEC-SKILL-03: caps a rendered skill at `max_skill_prompt_bytes` with a warning.

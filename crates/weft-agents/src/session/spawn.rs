@@ -11,32 +11,26 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::json;
-use weft_llm::{ToolSpec, Usage};
+use weft_llm::{ModelError, ToolSpec, Usage};
 use weft_permissions::{
-    CompositionMode, Policy, ToolGate, compose_with, is_mcp_tool, validate_skill_set,
+    CompositionMode, PatternContext, Policy, PolicyError, ToolGate, ValidationError, compose_with,
+    is_mcp_tool, validate_skill_set,
 };
-use weft_types::AgentDefinition;
+use weft_types::{AgentDefinition, Skill, tool_names};
 
-use super::children::{ChildStatus, ChildSummary};
+use super::children::{ChildError, ChildStatus, ChildSummary};
 use super::view::pattern_context;
-use super::{Quiet, Session, SessionError, SessionParts, TurnOutcome};
+use super::{Quiet, Session, SessionError, SessionOptions, SessionParts, TurnOutcome};
 use crate::AgentRegistry;
 use crate::transcript::{TranscriptRecord, now_millis};
 
-/// Starts a subagent.
-pub const SESSIONS_SPAWN: &str = "sessions_spawn";
-/// The state or result of a subagent.
-pub const SESSIONS_RESULT: &str = "sessions_result";
-/// Every subagent of the session.
-pub const SESSIONS_LIST: &str = "sessions_list";
-/// Stops a background subagent.
-pub const SESSIONS_CANCEL: &str = "sessions_cancel";
+pub use weft_types::tool_names::{SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN};
 
 /// The agent a spawn without `agent` uses (Claude Code's default subagent type).
 const DEFAULT_SUBAGENT: &str = "general-purpose";
 
 /// Tools a child never gets: it cannot change the skill registry.
-const REGISTRY_WRITERS: [&str; 1] = ["create_skill"];
+const REGISTRY_WRITERS: [&str; 1] = [tool_names::CREATE_SKILL];
 
 /// Who may be spawned, how deep, how many at once.
 #[derive(Debug, Clone)]
@@ -99,7 +93,7 @@ pub struct SpawnRequest {
 }
 
 /// Why a subagent could not be started or finished (seed 000's kinds).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum SubagentError {
     /// No agent definition of that name.
     #[error("SubagentNotFound: subagent type `{subagent_type}` not found; available: {available}")]
@@ -126,12 +120,13 @@ pub enum SubagentError {
         tool: String,
     },
     /// Validation or start-up failed.
-    #[error("SpawnFailed: cannot spawn `{subagent_type}`: {reason}")]
+    #[error("SpawnFailed: cannot spawn `{subagent_type}`: {source}")]
     SpawnFailed {
         /// The agent type.
         subagent_type: String,
         /// Why.
-        reason: String,
+        #[source]
+        source: SpawnFailure,
     },
     /// The child ran out of time.
     #[error("ExecutionTimeout: subagent `{subagent_type}` timed out after {timeout_ms} ms")]
@@ -141,6 +136,84 @@ pub enum SubagentError {
         /// The timeout.
         timeout_ms: u64,
     },
+}
+
+/// Why a spawn failed ([`SubagentError::SpawnFailed`]).
+#[derive(Debug, thiserror::Error)]
+pub enum SpawnFailure {
+    /// The task is empty.
+    #[error("the task is empty")]
+    EmptyTask,
+    /// The background limit is reached.
+    #[error("{running} background subagents are already running (the limit is {limit})")]
+    TooManyBackground {
+        /// Background children running now.
+        running: usize,
+        /// `max_concurrent`.
+        limit: usize,
+    },
+    /// A skill outside the session's skill filter.
+    #[error("skill `{0}` is not available to this session")]
+    SkillNotAvailable(String),
+    /// The skill set does not validate (V001-V007).
+    #[error("invalid skill set: {}", describe_validation_errors(.0))]
+    InvalidSkillSet(Vec<ValidationError>),
+    /// A tool pattern of the skills does not compile.
+    #[error(transparent)]
+    Composition(#[from] PolicyError),
+    /// The model cannot be used.
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    /// The child session could not be created, or the parent's transcript not written.
+    #[error(transparent)]
+    Session(Box<SessionError>),
+    /// The child ended without a result (failed or cancelled); the text says how.
+    #[error("{0}")]
+    ChildEnded(String),
+}
+
+impl From<SessionError> for SpawnFailure {
+    fn from(e: SessionError) -> Self {
+        SpawnFailure::Session(Box::new(e))
+    }
+}
+
+fn describe_validation_errors(errors: &[ValidationError]) -> String {
+    let parts: Vec<String> = errors
+        .iter()
+        .map(|e| format!("{}: {}", e.code, e.message))
+        .collect();
+    parts.join("; ")
+}
+
+/// Why a spawn tool call (`sessions_*`) failed; its message is the error result the model
+/// reads.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum SpawnToolError {
+    /// The input does not fit `sessions_spawn`'s schema.
+    #[error("invalid sessions_spawn input: {0}")]
+    InvalidInput(#[source] serde_json::Error),
+    /// `sessions_result` or `sessions_cancel` without an `id`.
+    #[error("{tool} needs an `id`")]
+    MissingId {
+        /// The tool.
+        tool: String,
+    },
+    /// The spawn failed.
+    #[error(transparent)]
+    Subagent(#[from] SubagentError),
+    /// The child did not complete: its receipt.
+    #[error("{0}")]
+    NotCompleted(String),
+    /// No such child, or it already ended.
+    #[error(transparent)]
+    Child(#[from] ChildError),
+    /// The transcript cannot be written.
+    #[error(transparent)]
+    Session(#[from] SessionError),
+    /// The child list cannot be serialized.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
 }
 
 /// A validated child, created but not started.
@@ -229,11 +302,22 @@ pub(super) fn spawn_specs() -> [ToolSpec; 4] {
     ]
 }
 
-fn failed(agent: &str, reason: impl Into<String>) -> SubagentError {
+fn failed(agent: &str, source: impl Into<SpawnFailure>) -> SubagentError {
     SubagentError::SpawnFailed {
         subagent_type: agent.to_owned(),
-        reason: reason.into(),
+        source: source.into(),
     }
+}
+
+/// `names` without repeats, first occurrence first.
+fn unique<'a>(names: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for name in names {
+        if !out.contains(name) {
+            out.push(name.clone());
+        }
+    }
+    out
 }
 
 /// The first MCP tool an agent or a skill set names explicitly.
@@ -281,99 +365,25 @@ impl Session {
         request: SpawnRequest,
         extra: Option<Policy>,
     ) -> Result<ChildPlan, SubagentError> {
-        let settings = &self.options.spawn;
         let agent_name = request
             .agent
             .as_deref()
             .unwrap_or(DEFAULT_SUBAGENT)
             .to_owned();
-        if settings.depth >= settings.max_depth {
-            return Err(SubagentError::SpawnBlocked {
-                id: self.options.session_id.clone(),
-                reason: format!(
-                    "it is at depth {} and max_spawn_depth is {}",
-                    settings.depth, settings.max_depth
-                ),
-            });
-        }
-        if request.task.trim().is_empty() {
-            return Err(failed(&agent_name, "the task is empty"));
-        }
-        let Some(entry) = settings.agents.get(&agent_name) else {
-            return Err(SubagentError::SubagentNotFound {
-                subagent_type: agent_name,
-                available: settings.agents.names().collect::<Vec<_>>().join(", "),
-            });
-        };
-        let mut agent: AgentDefinition = entry.agent.clone();
+        let mut agent = self.spawnable_agent(&request, &agent_name)?;
         let background = request.run_in_background || agent.background;
-        if background && self.children.running() >= settings.max_concurrent {
+        if background && self.children.running() >= self.options.spawn.max_concurrent {
             return Err(failed(
                 &agent_name,
-                format!(
-                    "{} background subagents are already running (the limit is {})",
-                    settings.max_concurrent, settings.max_concurrent
-                ),
+                SpawnFailure::TooManyBackground {
+                    running: self.children.running(),
+                    limit: self.options.spawn.max_concurrent,
+                },
             ));
         }
-
-        // The ceiling: everything the parent may do right now.
-        let ctx = pattern_context(&self.options);
-        let mut ceiling = self.gate.clone();
-        if let Some(policy) = extra {
-            ceiling = ceiling.with_layer(policy);
-        }
-        let mut skill_names: Vec<String> = Vec::new();
-        if let Some(names) = &request.skills {
-            for name in names {
-                if !skill_names.contains(name) {
-                    skill_names.push(name.clone());
-                }
-            }
-            let snapshot = self.skills.snapshot();
-            if let Some(allowed) = &self.options.skill_filter
-                && let Some(outside) = skill_names.iter().find(|n| !allowed.contains(n))
-            {
-                return Err(failed(
-                    &agent_name,
-                    format!("skill `{outside}` is not available to this session"),
-                ));
-            }
-            let known: Vec<&str> = self.tools.names().collect();
-            let result =
-                validate_skill_set(&skill_names, |n| snapshot.get(n).map(|e| &e.skill), &known);
-            if !result.valid {
-                let errors: Vec<String> = result
-                    .errors
-                    .iter()
-                    .map(|e| format!("{}: {}", e.code, e.message))
-                    .collect();
-                return Err(failed(
-                    &agent_name,
-                    format!("invalid skill set: {}", errors.join("; ")),
-                ));
-            }
-            let skills: Vec<&weft_types::Skill> = skill_names
-                .iter()
-                .filter_map(|n| snapshot.get(n).map(|e| &e.skill))
-                .collect();
-            if background
-                && let Some(tool) =
-                    first_mcp_tool(skills.iter().flat_map(|s| s.tools.allow.iter().flatten()))
-            {
-                return Err(SubagentError::BackgroundMcpBlocked { tool: tool.clone() });
-            }
-            let composition = compose_with(&skills, CompositionMode::Union, &ctx)
-                .map_err(|e| failed(&agent_name, e.to_string()))?;
-            ceiling = composition.gate_within(&ceiling);
-        }
-        if background {
-            if let Some(tool) = first_mcp_tool(agent.tools.iter().flatten()) {
-                return Err(SubagentError::BackgroundMcpBlocked { tool: tool.clone() });
-            }
-            ceiling = ceiling.intersect(&ToolGate::background());
-        }
-
+        let skill_names = unique(request.skills.iter().flatten());
+        let injected = request.skills.is_some().then_some(skill_names.as_slice());
+        let ceiling = self.child_ceiling(&agent, &agent_name, injected, extra, background)?;
         let model = self
             .models
             .choose(
@@ -381,35 +391,28 @@ impl Session {
                 agent.model.as_deref(),
                 Some(&self.view.model),
             )
-            .map_err(|e| failed(&agent_name, e.to_string()))?;
-
+            .map_err(|e| failed(&agent_name, e))?;
         // Injecting a skill means its body joins the child's system prompt.
         for name in &skill_names {
             if !agent.skills.contains(name) {
                 agent.skills.push(name.clone());
             }
         }
-        let number = self.children.next_number();
-        let child_id = format!("{}.{number}", self.options.session_id);
-        let mut options = self.options.clone();
-        options.session_id.clone_from(&child_id);
-        options.stream = false;
-        options.ceiling = ceiling;
-        if request.skills.is_some() {
-            options.skill_filter = Some(skill_names.clone());
-        }
-        options.spawn.depth = settings.depth + 1;
-        options.spawn.parent = Some(self.options.session_id.clone());
-        let tools = self.tools.filtered(|n| !REGISTRY_WRITERS.contains(&n));
+        let child_id = format!(
+            "{}.{}",
+            self.options.session_id,
+            self.children.next_number()
+        );
+        let options = self.child_options(&child_id, ceiling, &request, &skill_names);
         let session = Session::new(SessionParts {
             models: Arc::clone(&self.models),
             skills: Arc::clone(&self.skills),
-            tools,
+            tools: self.tools.filtered(|n| !REGISTRY_WRITERS.contains(&n)),
             agent,
             model: Some(model.to_string()),
             options,
         })
-        .map_err(|e| failed(&agent_name, e.to_string()))?;
+        .map_err(|e| failed(&agent_name, e))?;
         let summary = ChildSummary {
             id: child_id,
             label: request.label.clone(),
@@ -428,13 +431,134 @@ impl Session {
         };
         let timeout = request
             .timeout_secs
-            .map_or(settings.default_timeout, |s| Duration::from_secs(s.max(1)));
+            .map_or(self.options.spawn.default_timeout, |s| {
+                Duration::from_secs(s.max(1))
+            });
         Ok(ChildPlan {
             session,
             task: request.task,
             summary,
             timeout,
         })
+    }
+
+    /// The agent a spawn may start: this session may spawn, the task is not empty and the
+    /// agent type exists.
+    fn spawnable_agent(
+        &self,
+        request: &SpawnRequest,
+        agent_name: &str,
+    ) -> Result<AgentDefinition, SubagentError> {
+        let settings = &self.options.spawn;
+        if settings.depth >= settings.max_depth {
+            return Err(SubagentError::SpawnBlocked {
+                id: self.options.session_id.clone(),
+                reason: format!(
+                    "it is at depth {} and max_spawn_depth is {}",
+                    settings.depth, settings.max_depth
+                ),
+            });
+        }
+        if request.task.trim().is_empty() {
+            return Err(failed(agent_name, SpawnFailure::EmptyTask));
+        }
+        match settings.agents.get(agent_name) {
+            Some(entry) => Ok(entry.agent.clone()),
+            None => Err(SubagentError::SubagentNotFound {
+                subagent_type: agent_name.to_owned(),
+                available: settings.agents.names().collect::<Vec<_>>().join(", "),
+            }),
+        }
+    }
+
+    /// Everything the child may do: what the parent may do now (with `extra`), within the
+    /// injected skills' composition, and read-only in the background.
+    fn child_ceiling(
+        &self,
+        agent: &AgentDefinition,
+        agent_name: &str,
+        injected: Option<&[String]>,
+        extra: Option<Policy>,
+        background: bool,
+    ) -> Result<ToolGate, SubagentError> {
+        let mut ceiling = self.gate.clone();
+        if let Some(policy) = extra {
+            ceiling = ceiling.with_layer(policy);
+        }
+        if let Some(names) = injected {
+            let ctx = pattern_context(&self.options);
+            ceiling = self.within_skills(names, agent_name, background, &ctx, &ceiling)?;
+        }
+        if background {
+            if let Some(tool) = first_mcp_tool(agent.tools.iter().flatten()) {
+                return Err(SubagentError::BackgroundMcpBlocked { tool: tool.clone() });
+            }
+            ceiling = ceiling.intersect(&ToolGate::background());
+        }
+        Ok(ceiling)
+    }
+
+    /// `ceiling` within the composition of the injected skills, once they are checked: each
+    /// available to this session, the set valid, no MCP tool when in the background.
+    fn within_skills(
+        &self,
+        skill_names: &[String],
+        agent_name: &str,
+        background: bool,
+        ctx: &PatternContext,
+        ceiling: &ToolGate,
+    ) -> Result<ToolGate, SubagentError> {
+        if let Some(allowed) = &self.options.skill_filter
+            && let Some(outside) = skill_names.iter().find(|n| !allowed.contains(n))
+        {
+            return Err(failed(
+                agent_name,
+                SpawnFailure::SkillNotAvailable(outside.clone()),
+            ));
+        }
+        let snapshot = self.skills.snapshot();
+        let known: Vec<&str> = self.tools.names().collect();
+        let result = validate_skill_set(skill_names, |n| snapshot.get(n).map(|e| &e.skill), &known);
+        if !result.valid {
+            return Err(failed(
+                agent_name,
+                SpawnFailure::InvalidSkillSet(result.errors),
+            ));
+        }
+        let skills: Vec<&Skill> = skill_names
+            .iter()
+            .filter_map(|n| snapshot.get(n).map(|e| &e.skill))
+            .collect();
+        if background
+            && let Some(tool) =
+                first_mcp_tool(skills.iter().flat_map(|s| s.tools.allow.iter().flatten()))
+        {
+            return Err(SubagentError::BackgroundMcpBlocked { tool: tool.clone() });
+        }
+        let composition = compose_with(&skills, CompositionMode::Union, ctx)
+            .map_err(|e| failed(agent_name, e))?;
+        Ok(composition.gate_within(ceiling))
+    }
+
+    /// The child's session options: this session's, one level deeper, without streaming,
+    /// under `ceiling` and, when skills were injected, limited to them.
+    fn child_options(
+        &self,
+        child_id: &str,
+        ceiling: ToolGate,
+        request: &SpawnRequest,
+        skill_names: &[String],
+    ) -> SessionOptions {
+        let mut options = self.options.clone();
+        options.session_id = child_id.to_owned();
+        options.stream = false;
+        options.ceiling = ceiling;
+        if request.skills.is_some() {
+            options.skill_filter = Some(skill_names.to_vec());
+        }
+        options.spawn.depth = self.options.spawn.depth + 1;
+        options.spawn.parent = Some(self.options.session_id.clone());
+        options
     }
 
     /// Spawns a subagent and returns its receipt: in the foreground once it has finished,
@@ -465,7 +589,7 @@ impl Session {
             background: summary.background,
         };
         self.record(spawn_record)
-            .map_err(|e| failed(&summary.agent, e.to_string()))?;
+            .map_err(|e| failed(&summary.agent, e))?;
         self.children.start(summary.clone());
         let id = summary.id.clone();
         let agent = summary.agent.clone();
@@ -488,12 +612,12 @@ impl Session {
                 ..summary
             });
         self.record_child_result(&done)
-            .map_err(|e| failed(&done.agent, e.to_string()))?;
+            .map_err(|e| failed(&done.agent, e))?;
         Ok(done)
     }
 
     /// Cancels a running background child.
-    pub fn cancel_child(&mut self, id: &str) -> Result<ChildSummary, String> {
+    pub fn cancel_child(&mut self, id: &str) -> Result<ChildSummary, ChildError> {
         let summary = self.children.cancel(id)?;
         if let Err(e) = self.record_child_result(&summary) {
             tracing::warn!(error = %e, "cannot record the cancellation");
@@ -503,9 +627,7 @@ impl Session {
 
     /// Waits until no background child is running (each is bounded by its own timeout).
     pub async fn wait_for_children(&self) {
-        while self.children.running() > 0 {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        self.children.wait_until(|c| c.running() == 0).await;
     }
 
     /// Ended background children not yet reported to the model, recorded in the transcript.
@@ -533,53 +655,45 @@ impl Session {
         &mut self,
         name: &str,
         input: &serde_json::Value,
-    ) -> Result<String, String> {
+    ) -> Result<String, SpawnToolError> {
         let id_of = |input: &serde_json::Value| {
             input
                 .get("id")
                 .and_then(|v| v.as_str())
                 .map(str::to_owned)
-                .ok_or_else(|| format!("{name} needs an `id`"))
+                .ok_or_else(|| SpawnToolError::MissingId {
+                    tool: name.to_owned(),
+                })
         };
         match name {
             SESSIONS_SPAWN => {
-                let request: SpawnRequest = serde_json::from_value(input.clone())
-                    .map_err(|e| format!("invalid sessions_spawn input: {e}"))?;
-                let receipt = self.spawn(request).await.map_err(|e| e.to_string())?;
+                let request: SpawnRequest =
+                    serde_json::from_value(input.clone()).map_err(SpawnToolError::InvalidInput)?;
+                let receipt = self.spawn(request).await?;
                 let text = receipt_text(&receipt);
                 match receipt.status {
                     ChildStatus::Running | ChildStatus::Completed { .. } => Ok(text),
-                    _ => Err(text),
+                    _ => Err(SpawnToolError::NotCompleted(text)),
                 }
             }
             SESSIONS_RESULT => {
                 let id = id_of(input)?;
-                let wait = input.get("wait").and_then(|v| v.as_bool()).unwrap_or(false);
-                if wait {
-                    while self
-                        .children
-                        .get(&id)
-                        .is_some_and(|c| c.status == ChildStatus::Running)
-                    {
-                        tokio::time::sleep(Duration::from_millis(20)).await;
-                    }
+                if input.get("wait").and_then(|v| v.as_bool()).unwrap_or(false) {
+                    self.children.wait_until(|c| !c.is_running(&id)).await;
                 }
                 let child = self
                     .children
                     .get(&id)
-                    .ok_or_else(|| format!("no subagent `{id}`"))?;
+                    .ok_or_else(|| ChildError::NotFound(id.clone()))?;
                 if child.status != ChildStatus::Running {
-                    self.record_child_result(&child)
-                        .map_err(|e| e.to_string())?;
+                    self.record_child_result(&child)?;
                 }
                 Ok(receipt_text(&child))
             }
-            SESSIONS_LIST => {
-                serde_json::to_string_pretty(&self.children.list()).map_err(|e| e.to_string())
-            }
+            SESSIONS_LIST => Ok(serde_json::to_string_pretty(&self.children.list())?),
             _ => {
                 let id = id_of(input)?;
-                self.cancel_child(&id).map(|c| receipt_text(&c))
+                Ok(self.cancel_child(&id).map(|c| receipt_text(&c))?)
             }
         }
     }

@@ -1,34 +1,18 @@
 //! `weft agents list|show` in seed 002's formats (FR-3F-051).
 
-use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Result;
 use serde_json::json;
 use weft_agents::AgentEntry;
-use weft_types::{AgentDefinition, Scope};
+use weft_types::AgentDefinition;
 
 use crate::cli::{AgentsListArgs, AgentsShowArgs, ListFormat};
-use crate::output::{cut, eprint_discovery_diagnostics, table};
+use crate::output::eprint_discovery_diagnostics;
 use crate::output::{out, outln};
-use crate::runtime::{Runtime, UsageError};
-use crate::workspace::Workspace;
-
-/// `~/...` for paths under the home directory, as the seed prints them.
-fn tilde(path: &Path, home: Option<&Path>) -> String {
-    match home.and_then(|h| path.strip_prefix(h).ok()) {
-        Some(rest) => format!("~/{}", rest.display()),
-        None => path.display().to_string(),
-    }
-}
-
-/// The scope as seed 002 prints it (`built-in`, not `builtin`).
-fn scope_label(scope: Scope) -> String {
-    match scope {
-        Scope::Builtin => "built-in".to_owned(),
-        other => other.to_string(),
-    }
-}
+use weft_runtime::Workspace;
+use weft_runtime::{Runtime, UsageError};
+use weft_term::{cut, scope_label, table, tilde};
 
 fn model_label(agent: &AgentDefinition) -> String {
     agent
@@ -111,7 +95,7 @@ pub fn list(workspace: &Workspace, args: &AgentsListArgs, verbose: bool) -> Resu
                         e.agent.name.clone(),
                         cut(&e.agent.description, 48),
                         model_label(&e.agent),
-                        scope_label(e.agent.source.scope),
+                        scope_label(e.agent.source.scope).to_owned(),
                     ]
                 })
                 .collect();

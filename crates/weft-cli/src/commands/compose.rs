@@ -7,14 +7,14 @@ use std::sync::Arc;
 use anyhow::Context as _;
 use weft_agents::{RiskLevel, SkillInjection, TaskContext};
 use weft_permissions::{
-    ComposedSkill, CompositionMode, Decision, Explanation, Origin, PatternContext, Policy,
-    ShellContext, ToolGate, ValidationResult,
+    Ceiling, ComposedSkill, CompositionMode, Decision, Explanation, Origin, PatternContext, Policy,
+    ShellContext, ValidationResult,
 };
 use weft_registry::SkillRegistry;
 
 use crate::cli::{CheckToolArgs, ComposeArgs, ModeArg, ReportFormat, SelectArgs};
 use crate::output::outln;
-use crate::workspace::Workspace;
+use weft_runtime::Workspace;
 
 fn mode(arg: ModeArg) -> CompositionMode {
     match arg {
@@ -31,20 +31,10 @@ fn split_list(list: &str) -> Vec<String> {
         .collect()
 }
 
-/// A gate allowing exactly the `--ceiling` patterns (the parent's tools).
-fn ceiling_gate(ceiling: Option<&str>) -> anyhow::Result<Option<ToolGate>> {
-    let Some(list) = ceiling else {
-        return Ok(None);
-    };
-    let tools = split_list(list);
-    let policy = Policy::from_lists(
-        Some(tools.as_slice()),
-        &[],
-        Origin::Parent,
-        &PatternContext::new(),
-    )
-    .context("invalid --ceiling pattern")?;
-    Ok(Some(ToolGate::new([policy])))
+/// The `--ceiling` patterns (the parent's tools).
+fn ceiling(list: Option<&str>) -> anyhow::Result<Option<Ceiling>> {
+    list.map(|list| Ceiling::new(split_list(list)).context("invalid --ceiling pattern"))
+        .transpose()
 }
 
 fn api(workspace: &Workspace, mode_arg: ModeArg) -> SkillInjection {
@@ -70,7 +60,7 @@ fn print_validation(out: &mut impl Write, result: &ValidationResult) -> io::Resu
 /// `weft skills compose`.
 pub fn compose(workspace: &Workspace, args: &ComposeArgs) -> anyhow::Result<ExitCode> {
     let api = api(workspace, args.mode);
-    let ceiling = ceiling_gate(args.ceiling.as_deref())?;
+    let ceiling = ceiling(args.ceiling.as_deref())?;
     let validation = api.validate_skill_set(&args.names);
     let mut out = io::stdout().lock();
     if !validation.valid {
@@ -84,14 +74,10 @@ pub fn compose(workspace: &Workspace, args: &ComposeArgs) -> anyhow::Result<Exit
         return Ok(ExitCode::FAILURE);
     }
     let composition = api.compose_skills(&args.names)?;
-    let mut composed: ComposedSkill = composition.composed().clone();
-    if let Some(ceiling) = &ceiling {
-        within_ceiling(
-            &mut composed,
-            ceiling,
-            args.ceiling.as_deref().unwrap_or(""),
-        );
-    }
+    let composed: ComposedSkill = match &ceiling {
+        Some(ceiling) => composition.composed_within(ceiling),
+        None => composition.composed().clone(),
+    };
     match args.format {
         ReportFormat::Json => {
             for w in &validation.warnings {
@@ -129,19 +115,6 @@ pub fn compose(workspace: &Workspace, args: &ComposeArgs) -> anyhow::Result<Exit
     Ok(ExitCode::SUCCESS)
 }
 
-/// Narrows the allowed tools to what the parent has (an unrestricted set becomes the
-/// ceiling itself).
-fn within_ceiling(composed: &mut ComposedSkill, ceiling: &ToolGate, list: &str) {
-    if composed.unrestricted {
-        composed.allowed_tools = split_list(list);
-        composed.unrestricted = false;
-    } else {
-        composed.allowed_tools.retain(|t| ceiling.tool_visible(t));
-    }
-    let forbidden = composed.forbidden_tools.clone();
-    composed.allowed_tools.retain(|t| !forbidden.contains(t));
-}
-
 /// `weft skills check-tool`: exits 0 (allowed), 3 (ask) or 1 (denied).
 pub fn check_tool(
     workspace: &Workspace,
@@ -161,8 +134,8 @@ pub fn check_tool(
         None => serde_json::Value::Object(serde_json::Map::new()),
     };
     let composition = api.compose_skills(&names)?;
-    let mut gate = match ceiling_gate(args.ceiling.as_deref())? {
-        Some(ceiling) => composition.gate_within(&ceiling),
+    let mut gate = match ceiling(args.ceiling.as_deref())? {
+        Some(ceiling) => composition.gate_within(ceiling.gate()),
         None => composition.gate(),
     };
     if let Some(list) = &args.deny {

@@ -11,10 +11,9 @@ use weft_repl::CommandRegistry;
 use weft_repl::help::{HelpData, TOPICS, general, topic};
 
 use crate::cli::Cli;
-use crate::commands::repl::{config_files, history_file};
 use crate::output::out;
-use crate::runtime::{Runtime, UsageError};
-use crate::workspace::Workspace;
+use weft_runtime::Workspace;
+use weft_runtime::{Runtime, UsageError};
 
 /// What the topics describe for this workspace. Tools need the configuration; when it cannot
 /// be loaded the tools topic lists none (the error is logged).
@@ -51,10 +50,10 @@ fn help_data(workspace: &Workspace) -> HelpData {
             .map(|e| (e.agent.name.clone(), e.agent.description.clone()))
             .collect(),
         tools,
-        config_files: config_files(workspace),
+        config_files: workspace.config_files(),
         memory_file,
-        history_file: history_file(workspace),
-        transcripts_dir: workspace.clawft_workspace().map(|w| w.join("sessions")),
+        history_file: workspace.history_file(),
+        transcripts_dir: workspace.sessions_dir(),
         project: workspace.project.clone(),
         home: workspace.home.clone(),
     }

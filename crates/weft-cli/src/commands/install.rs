@@ -17,8 +17,8 @@ use weft_scan::Finding;
 use crate::cli::{InstallArgs, InstallScope, RemoveArgs, ReportFormat, UpdateArgs};
 use crate::commands::scan::{format_finding, known_skill_names, plural};
 use crate::output::eprint_diagnostics;
-use crate::runtime::UsageError;
-use crate::workspace::Workspace;
+use weft_runtime::UsageError;
+use weft_runtime::Workspace;
 
 /// The `.clawft` directory of `scope`: the project's (the current directory when there is
 /// no project yet), or the user's.
@@ -27,7 +27,7 @@ pub fn target(workspace: &Workspace, scope: InstallScope) -> anyhow::Result<Inst
         InstallScope::Project => {
             let project = match &workspace.project {
                 Some(p) => p.clone(),
-                None => std::env::current_dir().context("the current directory")?,
+                None => current_dir(workspace)?,
             };
             Ok(InstallTarget::new(project.join(".clawft")))
         }
@@ -38,6 +38,15 @@ pub fn target(workspace: &Workspace, scope: InstallScope) -> anyhow::Result<Inst
             Ok(InstallTarget::new(home.join(".clawft")))
         }
     }
+}
+
+/// The current directory, as the workspace's environment snapshot recorded it.
+fn current_dir(workspace: &Workspace) -> anyhow::Result<std::path::PathBuf> {
+    workspace
+        .env
+        .current_dir()
+        .map(std::path::Path::to_path_buf)
+        .context("cannot determine the current directory")
 }
 
 /// The variables git may see: how to find programs, the user's git and ssh setup, proxies.
@@ -58,7 +67,12 @@ const GIT_ENV: [&str; 10] = [
 fn fetch_options(target: &InstallTarget, workspace: &Workspace) -> FetchOptions {
     let mut env: Vec<(OsString, OsString)> = GIT_ENV
         .iter()
-        .filter_map(|k| std::env::var_os(k).map(|v| (OsString::from(k), v)))
+        .filter_map(|k| {
+            workspace
+                .env
+                .var_os(k)
+                .map(|v| (OsString::from(k), v.to_owned()))
+        })
         .collect();
     if let Some(home) = &workspace.home {
         env.retain(|(k, _)| k != "HOME");
@@ -122,7 +136,7 @@ fn explain(err: InstallError) -> anyhow::Error {
 /// `weft skills install SOURCE`.
 pub fn install(workspace: &Workspace, args: &InstallArgs) -> anyhow::Result<ExitCode> {
     let target = target(workspace, args.scope)?;
-    let cwd = std::env::current_dir().context("the current directory")?;
+    let cwd = current_dir(workspace)?;
     let source = Source::parse(&args.source, &cwd).map_err(|e| UsageError(e.to_string()))?;
     let selection = if args.all {
         Selection::All

@@ -5,11 +5,13 @@ use std::process::ExitCode;
 use anyhow::Result;
 use serde_json::json;
 use weft_tools::McpServerStatus;
+use weft_types::tool_names::mcp_tool_part;
 
 use crate::cli::{ListFormat, McpListArgs};
-use crate::output::{out, outln, table};
-use crate::runtime::Runtime;
-use crate::workspace::Workspace;
+use crate::output::{out, outln};
+use weft_runtime::Runtime;
+use weft_runtime::Workspace;
+use weft_term::table;
 
 /// The status column: `running`, `crashed`, `failed`, `disabled`.
 fn state_label(status: &McpServerStatus) -> &'static str {
@@ -59,7 +61,7 @@ pub fn list(workspace: &Workspace, args: &McpListArgs) -> Result<ExitCode> {
                         None => s
                             .tools
                             .iter()
-                            .map(|t| t.split_once("__").map_or(t.as_str(), |(_, tool)| tool))
+                            .map(|t| mcp_tool_part(t))
                             .collect::<Vec<_>>()
                             .join(", "),
                     };

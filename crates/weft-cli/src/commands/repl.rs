@@ -1,7 +1,7 @@
 //! `weft agent` without `-m` on a terminal: the interactive session (weft-repl) wired to this
 //! workspace's configuration, skills, agents and tools.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -10,23 +10,10 @@ use weft_repl::{LineEditor, Repl, ReplEnv, WorkspaceInfo};
 
 use crate::cli::RunArgs;
 use crate::commands::run::{start, tokio_runtime};
-use crate::runtime::{Runtime, UsageError};
+use weft_runtime::Workspace;
+use weft_runtime::{Runtime, UsageError};
+
 use crate::signals::{Exits, kill_groups_on_exit};
-use crate::workspace::Workspace;
-
-/// `~/.clawft/workspace/history`: the REPL's line history.
-pub fn history_file(workspace: &Workspace) -> Option<PathBuf> {
-    workspace.clawft_workspace().map(|w| w.join("history"))
-}
-
-/// The configuration files in merge order: user, project, `--config`.
-pub fn config_files(workspace: &Workspace) -> Vec<PathBuf> {
-    let sources = workspace.config_sources();
-    [sources.user, sources.project, sources.explicit]
-        .into_iter()
-        .flatten()
-        .collect()
-}
 
 /// The locations the REPL shows and uses.
 pub fn workspace_info(workspace: &Workspace, memory_file: &Path) -> WorkspaceInfo {
@@ -36,8 +23,8 @@ pub fn workspace_info(workspace: &Workspace, memory_file: &Path) -> WorkspaceInf
         clawft_workspace: workspace.clawft_workspace(),
         agent_roots: workspace.agent_roots(),
         memory_file: Some(memory_file.to_path_buf()),
-        history_file: history_file(workspace),
-        config_files: config_files(workspace),
+        history_file: workspace.history_file(),
+        config_files: workspace.config_files(),
     }
 }
 

@@ -6,24 +6,17 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use async_trait::async_trait;
-use weft_agents::{
-    ModelPool, Session, SessionError, SessionEvents, SessionParts, TurnOutcome, TurnStop,
-};
+use weft_agents::{ModelPool, Session, SessionError, SessionEvents, TurnOutcome, TurnStop};
 use weft_llm::{
     ChatModel, ChatRequest, ChatResponse, LlmError, Message, ModelError, TextSink, ToolCall,
 };
+use weft_runtime::{Runtime, RuntimeError, SessionSettings, UsageError};
 
 use crate::cli::{AgentArgs, RunArgs, SkillRunArgs};
 use crate::output::outln;
-use crate::runtime::{Runtime, UsageError};
-use crate::signals::{Exits, kill_groups_on_exit};
-use crate::workspace::Workspace;
+use weft_runtime::Workspace;
 
-/// Printed when no provider is configured.
-const NO_PROVIDER: &str = "no LLM provider is configured.
-Set OPENAI_API_KEY or ANTHROPIC_API_KEY (or OPENAI_BASE_URL for a local server such as
-Ollama: OPENAI_BASE_URL=http://localhost:11434/v1), or add `providers` to
-~/.clawft/config.json; docs/CONFIG.md has examples. `--dry-run` works offline.";
+use crate::signals::{Exits, kill_groups_on_exit};
 
 /// The provider a dry run uses when none is configured: it is never called.
 struct Offline;
@@ -70,14 +63,14 @@ impl SessionEvents for Console {
             eprintln!(
                 "→ {} {}",
                 call.name,
-                crate::output::cut(&call.arguments.to_string(), 100)
+                weft_term::cut(&call.arguments.to_string(), 100)
             );
         }
     }
 
     fn tool_result(&mut self, _call: &ToolCall, result: &Message) {
         if self.show_tools && result.is_error {
-            eprintln!("  ✗ {}", crate::output::cut(&result.content, 160));
+            eprintln!("  ✗ {}", weft_term::cut(&result.content, 160));
         }
     }
 }
@@ -92,36 +85,40 @@ pub(crate) fn session_error(e: SessionError) -> anyhow::Error {
     }
 }
 
+/// A runtime error with a session's errors classified as [`session_error`] does.
+fn runtime_error(e: RuntimeError) -> anyhow::Error {
+    match e {
+        RuntimeError::Session(e) => session_error(e),
+        other => other.into(),
+    }
+}
+
 /// Builds the session for a run. A dry run without a provider uses a placeholder model.
 pub(crate) fn start(runtime: &Runtime, run: &RunArgs, stream: bool) -> Result<Session> {
+    let mut settings = SessionSettings {
+        agent: run.agent.clone(),
+        model: run.model.clone(),
+        transcripts: !run.dry_run && !run.no_transcript,
+        stream,
+    };
+    if !run.dry_run {
+        return runtime.session(&settings).map_err(runtime_error);
+    }
     let agent = runtime.agent(run.agent.as_deref())?;
     let mut models = Arc::clone(&runtime.models);
-    let mut explicit = run.model.clone();
-    if run.dry_run {
-        match models.choose(explicit.as_deref(), agent.model.as_deref(), None) {
-            Err(ModelError::NoDefault) => {
-                models = Arc::new(
-                    ModelPool::new(models.catalog().clone())
-                        .with_client("offline", Arc::new(Offline)),
-                );
-                explicit = Some("offline/dry-run".to_owned());
-            }
-            Err(e) => return Err(UsageError(e.to_string()).into()),
-            Ok(_) => {}
+    match models.choose(settings.model.as_deref(), agent.model.as_deref(), None) {
+        Err(ModelError::NoDefault) => {
+            models = Arc::new(
+                ModelPool::new(models.catalog().clone()).with_client("offline", Arc::new(Offline)),
+            );
+            settings.model = Some("offline/dry-run".to_owned());
         }
-    } else if models.catalog().is_empty() {
-        return Err(UsageError(NO_PROVIDER.to_owned()).into());
+        Err(e) => return Err(UsageError(e.to_string()).into()),
+        Ok(_) => {}
     }
-    let options = runtime.session_options(!run.dry_run && !run.no_transcript, stream)?;
-    Session::new(SessionParts {
-        models,
-        skills: Arc::clone(&runtime.skills),
-        tools: runtime.tools()?,
-        agent,
-        model: explicit,
-        options,
-    })
-    .map_err(session_error)
+    runtime
+        .session_for(agent, models, &settings)
+        .map_err(runtime_error)
 }
 
 /// What `--dry-run` prints. Serialized directly (not through `serde_json::Value`) so numbers

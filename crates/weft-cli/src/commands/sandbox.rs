@@ -9,11 +9,11 @@ use anyhow::Result;
 use serde_json::{Value, json};
 use weft_sandbox::{LandlockSupport, SandboxPolicy, SandboxStatus};
 
+use weft_runtime::sandbox::{ShellMode, child_env, current_mode, join};
+use weft_runtime::{Config, Workspace};
+
 use crate::cli::{ListFormat, SandboxExecArgs, SandboxStatusArgs};
-use crate::config::Config;
 use crate::output::outln;
-use crate::sandbox::{ShellMode, current_mode, join};
-use crate::workspace::Workspace;
 
 /// Exit status of the helper when the sandbox cannot be applied (the command never ran).
 const SANDBOX_FAILED: u8 = 125;
@@ -24,8 +24,10 @@ pub fn status(workspace: &Workspace, args: &SandboxStatusArgs) -> Result<ExitCod
     let base = workspace.base_dir()?;
     let mode = current_mode(workspace, &config, &base)?;
     let status = weft_sandbox::probe();
-    let scrub = crate::sandbox::child_env(&config);
-    let withheld: Vec<String> = std::env::vars_os()
+    let scrub = child_env(&config, &workspace.env);
+    let withheld: Vec<String> = workspace
+        .env
+        .vars_os()
         .map(|(name, _)| name)
         .filter(|name| !scrub.contains_key(name))
         .map(|name| name.to_string_lossy().into_owned())

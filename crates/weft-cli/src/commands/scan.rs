@@ -11,7 +11,7 @@ use weft_registry::SkillRegistry;
 use weft_scan::{Finding, Severity};
 
 use crate::cli::{ReportFormat, ScanArgs};
-use crate::workspace::Workspace;
+use weft_runtime::Workspace;
 
 /// `high[S101 pipe-to-shell]: message`, then ` --> base/path:line:col` and the excerpt, as
 /// rustc prints a diagnostic.

@@ -6,124 +6,72 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
-use weft_agents::transcript::{Transcript, TranscriptRecord};
+use weft_agents::transcript::{
+    SessionLookupError, SessionSummary, Transcript, TranscriptRecord, find_session, list_sessions,
+};
 use weft_llm::Role;
 
 use crate::cli::{ListFormat, SessionsListArgs, SessionsShowArgs};
-use crate::output::{cut, outln, table};
-use crate::runtime::UsageError;
-use crate::workspace::Workspace;
+use crate::output::outln;
+use weft_runtime::UsageError;
+use weft_runtime::Workspace;
+use weft_term::{cut, table, utc_datetime};
 
-/// One transcript, summarised.
+/// One session as `sessions list --format json` prints it.
 #[derive(Debug, Serialize)]
-struct SessionInfo {
-    id: String,
+struct SessionJson<'a> {
+    id: &'a str,
     started_ms: u64,
     started: String,
-    agent: String,
-    model: String,
-    parent: Option<String>,
+    agent: &'a str,
+    model: &'a str,
+    parent: Option<&'a str>,
     messages: usize,
-    children: Vec<String>,
-    path: PathBuf,
+    children: &'a [String],
+    path: &'a Path,
+}
+
+impl<'a> From<&'a SessionSummary> for SessionJson<'a> {
+    fn from(s: &'a SessionSummary) -> Self {
+        Self {
+            id: &s.id,
+            started_ms: s.started_ms,
+            started: utc_datetime(s.started_ms),
+            agent: &s.agent,
+            model: &s.model,
+            parent: s.parent.as_deref(),
+            messages: s.messages,
+            children: &s.children,
+            path: &s.path,
+        }
+    }
 }
 
 fn sessions_dir(workspace: &Workspace) -> Result<PathBuf> {
     workspace
-        .clawft_workspace()
-        .map(|w| w.join("sessions"))
+        .sessions_dir()
         .ok_or_else(|| UsageError("no home directory: pass --home".to_owned()).into())
-}
-
-/// `2026-11-22 19:41:11` (UTC) from Unix milliseconds.
-fn utc(ms: u64) -> String {
-    let secs = ms / 1000;
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    let rem = secs % 86_400;
-    // Howard Hinnant's civil-from-days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-fn summarise(path: &Path) -> Option<SessionInfo> {
-    let records = Transcript::read(path).ok()?;
-    let TranscriptRecord::Session {
-        session_id,
-        agent,
-        model,
-        at,
-        parent,
-    } = records.first()?.clone()
-    else {
-        return None;
-    };
-    let messages = records
-        .iter()
-        .filter(|r| matches!(r, TranscriptRecord::Message { .. }))
-        .count();
-    let children = records
-        .iter()
-        .filter_map(|r| match r {
-            TranscriptRecord::Spawn { child_id, .. } => Some(child_id.clone()),
-            _ => None,
-        })
-        .collect();
-    Some(SessionInfo {
-        id: session_id,
-        started_ms: at,
-        started: utc(at),
-        agent,
-        model,
-        parent,
-        messages,
-        children,
-        path: path.to_path_buf(),
-    })
-}
-
-fn all_sessions(dir: &Path) -> Vec<SessionInfo> {
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut sessions: Vec<SessionInfo> = read
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .filter_map(|p| summarise(&p))
-        .collect();
-    sessions.sort_by(|a, b| (a.started_ms, &a.id).cmp(&(b.started_ms, &b.id)));
-    sessions
 }
 
 /// `weft sessions list`.
 pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> {
     let dir = sessions_dir(workspace)?;
-    let sessions: Vec<SessionInfo> = all_sessions(&dir)
+    let sessions: Vec<SessionSummary> = list_sessions(&dir)
         .into_iter()
         .filter(|s| args.all || s.parent.is_none())
         .collect();
     match args.format {
-        ListFormat::Json => outln!("{}", serde_json::to_string_pretty(&sessions)?),
+        ListFormat::Json => {
+            let json: Vec<SessionJson<'_>> = sessions.iter().map(SessionJson::from).collect();
+            outln!("{}", serde_json::to_string_pretty(&json)?);
+        }
         ListFormat::Table => {
             let rows: Vec<Vec<String>> = sessions
                 .iter()
                 .map(|s| {
                     vec![
                         s.id.clone(),
-                        s.started.clone(),
+                        utc_datetime(s.started_ms),
                         s.agent.clone(),
                         s.model.clone(),
                         s.messages.to_string(),
@@ -153,43 +101,14 @@ pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> 
 /// `weft sessions show <id>`.
 pub fn show(workspace: &Workspace, args: &SessionsShowArgs) -> Result<ExitCode> {
     let dir = sessions_dir(workspace)?;
-    let sessions = all_sessions(&dir);
-    let exact = sessions.iter().find(|s| s.id == args.id);
-    let matches: Vec<&SessionInfo> = match exact {
-        Some(s) => vec![s],
-        None => {
-            let found: Vec<&SessionInfo> = sessions
-                .iter()
-                .filter(|s| s.id.starts_with(&args.id))
-                .collect();
-            // A prefix of a session also matches its subagents (`<id>.1`): the session wins.
-            let ids: Vec<&str> = found.iter().map(|s| s.id.as_str()).collect();
-            found
-                .into_iter()
-                .filter(|s| s.parent.as_deref().is_none_or(|p| !ids.contains(&p)))
-                .collect()
-        }
-    };
-    let session = match matches.as_slice() {
-        [one] => *one,
-        [] => {
-            return Err(UsageError(format!(
-                "no session `{}` in {}; `weft sessions list` shows them",
-                args.id,
-                dir.display()
-            ))
-            .into());
-        }
-        many => {
-            let ids: Vec<&str> = many.iter().map(|s| s.id.as_str()).collect();
-            return Err(UsageError(format!(
-                "`{}` matches several sessions: {}",
-                args.id,
-                ids.join(", ")
-            ))
-            .into());
-        }
-    };
+    let sessions = list_sessions(&dir);
+    let session = find_session(&sessions, &args.id).map_err(|e| match e {
+        SessionLookupError::NotFound(id) => UsageError(format!(
+            "no session `{id}` in {}; `weft sessions list` shows them",
+            dir.display()
+        )),
+        ambiguous => UsageError(ambiguous.to_string()),
+    })?;
     let mut out = String::new();
     print_session(&dir, session, 0, args.json, &mut out)?;
     crate::output::out!("{out}");
@@ -198,7 +117,7 @@ pub fn show(workspace: &Workspace, args: &SessionsShowArgs) -> Result<ExitCode> 
 
 fn print_session(
     dir: &Path,
-    info: &SessionInfo,
+    info: &SessionSummary,
     depth: usize,
     json: bool,
     out: &mut String,
@@ -214,7 +133,10 @@ fn print_session(
     } else {
         out.push_str(&format!(
             "{pad}Session {} ({}, {}), started {} UTC\n",
-            info.id, info.agent, info.model, info.started
+            info.id,
+            info.agent,
+            info.model,
+            utc_datetime(info.started_ms)
         ));
         for r in &records {
             if let Some(line) = describe(r) {
@@ -229,7 +151,7 @@ fn print_session(
     }
     for child in &info.children {
         let path = dir.join(format!("{child}.jsonl"));
-        match summarise(&path) {
+        match SessionSummary::read(&path) {
             Some(child) => print_session(dir, &child, depth + 1, json, out)?,
             None => out.push_str(&format!("{pad}    (subagent {child}: no transcript)\n")),
         }
@@ -298,16 +220,4 @@ fn describe(record: &TranscriptRecord) -> Option<String> {
             ..
         } => format!("[{child_id} {status} in {duration_ms} ms]"),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::utc;
-
-    #[test]
-    fn utc_formats_civil_dates() {
-        assert_eq!(utc(0), "1970-01-01 00:00:00");
-        assert_eq!(utc(951_782_400_000), "2000-02-29 00:00:00");
-        assert_eq!(utc(1_795_376_471_000), "2026-11-22 19:41:11");
-    }
 }

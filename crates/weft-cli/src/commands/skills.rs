@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use serde_json::json;
 use weft_registry::catalog::{CatalogFormat, budget_for};
 use weft_registry::matcher::{MatchOutcome, TriggerMatcher};
+use weft_registry::resource::list_resources;
 use weft_registry::{SkillEntry, SkillOrigin, SkillRegistry, discover_one};
 use weft_types::Scope;
 
@@ -15,8 +16,9 @@ use crate::cli::{
     CatalogArgs, CatalogFormatArg, ListArgs, ListFormat, MatchArgs, ScopeFilter, ShowArgs,
 };
 use crate::commands::verify::{InstallIndex, Installed};
-use crate::output::{cut, eprint_diagnostics, eprint_discovery_diagnostics, table};
-use crate::workspace::Workspace;
+use crate::output::{eprint_diagnostics, eprint_discovery_diagnostics};
+use weft_runtime::Workspace;
+use weft_term::{cut, table};
 
 fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
     match filter {
@@ -323,40 +325,10 @@ fn describe(entry: &SkillEntry) -> String {
 
 /// Files bundled with the skill (level 3), relative to its directory; at most 50.
 fn resources(entry: &SkillEntry) -> Vec<String> {
-    let Some(dir) = entry.dir() else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    collect_files(dir, dir, 0, &mut out);
-    out.sort();
-    out.truncate(50);
-    out
-}
-
-fn collect_files(root: &Path, dir: &Path, depth: usize, out: &mut Vec<String>) {
-    if depth > 4 || out.len() >= 200 {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Ok(ft) = entry.file_type() else { continue };
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with('.') {
-            continue;
-        }
-        if ft.is_dir() {
-            collect_files(root, &path, depth + 1, out);
-        } else if ft.is_file()
-            && !(depth == 0 && (name.eq_ignore_ascii_case("SKILL.md") || name == "skill.json"))
-            && let Ok(rel) = path.strip_prefix(root)
-        {
-            out.push(rel.display().to_string());
-        }
-    }
+    entry
+        .dir()
+        .map(|dir| list_resources(dir, 50))
+        .unwrap_or_default()
 }
 
 /// `weft skills match "<text>"`.

@@ -10,8 +10,8 @@ use weft_install::{InstallTarget, LockEntry, Lockfile, VerifyStatus, verify_skil
 
 use crate::cli::{InstallScope, ReportFormat, VerifyArgs};
 use crate::commands::install::target;
-use crate::output::table;
-use crate::workspace::Workspace;
+use weft_runtime::Workspace;
+use weft_term::table;
 
 /// An installed skill's lock entry and how its files compare with it.
 pub struct Installed {

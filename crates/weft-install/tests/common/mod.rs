@@ -35,6 +35,7 @@ pub fn write_files(dir: &Path, files: &[(&str, &str)]) {
 
 /// git's environment for tests: PATH only, and HOME set to `home` (an empty directory unless
 /// the test puts a .gitconfig there).
+#[allow(clippy::disallowed_methods)] // the tests run the developer's own git
 pub fn git_env(home: &Path) -> Vec<(OsString, OsString)> {
     vec![
         ("PATH".into(), std::env::var_os("PATH").unwrap_or_default()),

@@ -3,8 +3,8 @@
 use async_trait::async_trait;
 use weft_types::Scope;
 
-use super::{columns, first_line};
 use crate::command::{CommandContext, CommandError, CompletionContext, Dispatch, SlashCommand};
+use weft_term::{columns, first_line};
 
 /// `/agents`: every agent, the active one marked.
 pub(crate) struct Agents;

@@ -6,9 +6,9 @@ use async_trait::async_trait;
 use weft_registry::{SkillEntry, SkillOrigin};
 use weft_types::{SkillContext, ToolPolicy};
 
-use super::{columns, first_line, tilde};
 use crate::command::{CommandContext, CommandError, CompletionContext, Dispatch, SlashCommand};
 use crate::dispatch::skill_dispatch;
+use weft_term::{columns, first_line, tilde};
 
 /// `/skills [name]`: the list, or one skill's details.
 pub(crate) struct Skills;

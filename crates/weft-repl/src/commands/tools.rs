@@ -3,8 +3,8 @@
 use async_trait::async_trait;
 use weft_permissions::{Policy, ToolGate};
 
-use super::{columns, first_line};
 use crate::command::{CommandContext, CommandError, Dispatch, SlashCommand};
+use weft_term::{columns, first_line};
 
 /// `/tools`.
 pub(crate) struct Tools;

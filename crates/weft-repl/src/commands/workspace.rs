@@ -4,8 +4,8 @@ use std::path::Path;
 
 use async_trait::async_trait;
 
-use super::tilde;
 use crate::command::{CommandContext, CommandError, Dispatch, SlashCommand};
+use weft_term::tilde;
 
 /// `/workspace`: paths, skill and agent counts, shadowed skills.
 pub(crate) struct WorkspaceCommand;

@@ -7,6 +7,7 @@ use async_trait::async_trait;
 use serde::Deserialize;
 use serde_json::json;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, BufReader};
+use weft_types::tool_names;
 
 use super::atomic::write_atomic;
 use super::content::{SNIFF_LEN, floor_boundary, looks_binary};
@@ -79,7 +80,7 @@ struct ReadInput {
 #[async_trait]
 impl Tool for ReadFile {
     fn name(&self) -> &str {
-        "read_file"
+        tool_names::READ_FILE
     }
 
     fn description(&self) -> &str {
@@ -271,7 +272,7 @@ struct WriteInput {
 #[async_trait]
 impl Tool for WriteFile {
     fn name(&self) -> &str {
-        "write_file"
+        tool_names::WRITE_FILE
     }
 
     fn description(&self) -> &str {
@@ -335,7 +336,7 @@ struct EditInput {
 #[async_trait]
 impl Tool for EditFile {
     fn name(&self) -> &str {
-        "edit_file"
+        tool_names::EDIT_FILE
     }
 
     fn description(&self) -> &str {
@@ -424,7 +425,7 @@ struct ListInput {
 #[async_trait]
 impl Tool for ListDirectory {
     fn name(&self) -> &str {
-        "list_directory"
+        tool_names::LIST_DIRECTORY
     }
 
     fn description(&self) -> &str {

@@ -7,6 +7,7 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::io::AsyncWriteExt;
 use tokio::sync::Mutex;
+use weft_types::tool_names;
 
 use super::atomic::write_atomic;
 use super::input::parse;
@@ -60,7 +61,7 @@ struct ReadInput {
 #[async_trait]
 impl Tool for MemoryRead {
     fn name(&self) -> &str {
-        "memory_read"
+        tool_names::MEMORY_READ
     }
 
     fn description(&self) -> &str {
@@ -140,7 +141,7 @@ struct WriteInput {
 #[async_trait]
 impl Tool for MemoryWrite {
     fn name(&self) -> &str {
-        "memory_write"
+        tool_names::MEMORY_WRITE
     }
 
     fn description(&self) -> &str {

@@ -19,22 +19,13 @@ use std::time::Duration;
 
 use crate::{FsScope, ProcessGroups, Tool, ToolRegistry};
 
-/// Every built-in tool's name, in a stable order.
-pub const BUILTIN_TOOL_NAMES: [&str; 10] = [
-    "read_file",
-    "write_file",
-    "edit_file",
-    "list_directory",
-    "glob",
-    "grep",
-    "exec_shell",
-    "memory_read",
-    "memory_write",
-    "web_fetch",
-];
+/// Every built-in tool's name, in a stable order (the vocabulary's
+/// [`WORKSPACE_TOOLS`](weft_types::tool_names::WORKSPACE_TOOLS)).
+pub const BUILTIN_TOOL_NAMES: [&str; 10] = weft_types::tool_names::WORKSPACE_TOOLS;
 
-/// The built-in tools that only read the workspace (safe to allow without asking).
-pub const READ_ONLY_TOOLS: [&str; 4] = ["read_file", "grep", "glob", "list_directory"];
+/// The built-in tools that only read the workspace (safe to allow without asking; the
+/// vocabulary's [`READ_ONLY_TOOLS`](weft_types::tool_names::READ_ONLY_TOOLS)).
+pub const READ_ONLY_TOOLS: [&str; 4] = weft_types::tool_names::READ_ONLY_TOOLS;
 
 /// What the built-in tools are built from.
 #[derive(Debug, Clone)]

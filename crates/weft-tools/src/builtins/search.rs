@@ -10,6 +10,7 @@ use globset::{GlobBuilder, GlobMatcher};
 use regex::bytes::{Regex, RegexBuilder};
 use serde::Deserialize;
 use serde_json::json;
+use weft_types::tool_names;
 
 use super::content::{SNIFF_LEN, looks_binary, truncate_chars};
 use super::input::parse;
@@ -101,7 +102,7 @@ struct GlobInput {
 #[async_trait]
 impl Tool for Glob {
     fn name(&self) -> &str {
-        "glob"
+        tool_names::GLOB
     }
 
     fn description(&self) -> &str {
@@ -182,7 +183,7 @@ struct GrepInput {
 #[async_trait]
 impl Tool for Grep {
     fn name(&self) -> &str {
-        "grep"
+        tool_names::GREP
     }
 
     fn description(&self) -> &str {

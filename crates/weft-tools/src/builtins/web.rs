@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use reqwest::Url;
 use serde::Deserialize;
 use serde_json::json;
+use weft_types::tool_names;
 
 use super::WebFetchConfig;
 use super::content::floor_boundary;
@@ -100,7 +101,7 @@ struct FetchInput {
 #[async_trait]
 impl Tool for WebFetch {
     fn name(&self) -> &str {
-        "web_fetch"
+        tool_names::WEB_FETCH
     }
 
     fn description(&self) -> &str {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// The separator between a server's name and its tool's, `<server>__<tool>`.
-pub const MCP_TOOL_SEPARATOR: &str = "__";
+pub const MCP_TOOL_SEPARATOR: &str = weft_types::tool_names::MCP_SEPARATOR;
 
 /// The longest server name accepted.
 pub const MAX_SERVER_NAME_LEN: usize = 48;

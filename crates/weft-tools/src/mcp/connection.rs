@@ -27,6 +27,71 @@ const STDERR_SETTLE: Duration = Duration::from_millis(300);
 /// The longest stderr line logged or kept (longer lines are cut).
 const MAX_STDERR_LINE: usize = 2_000;
 
+/// Why a server could not be started (or restarted). The message names the cause and ends
+/// with the server's last stderr lines when it wrote any.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ConnectError {
+    /// The program could not be run.
+    #[error("cannot run `{command}`: {source}")]
+    Spawn {
+        /// The program.
+        command: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The process ran but the MCP initialisation failed.
+    #[error("the MCP handshake failed: {source}")]
+    Handshake {
+        /// Why.
+        #[source]
+        source: Box<rmcp::service::ClientInitializeError>,
+    },
+    /// The session started but the tool list could not be read.
+    #[error("listing its tools failed: {source}")]
+    ListTools {
+        /// Why.
+        #[source]
+        source: ServiceError,
+    },
+    /// Start and tool listing took longer than the startup timeout.
+    #[error("it did not start within {}", show_duration(*.timeout))]
+    Timeout {
+        /// The startup timeout.
+        timeout: Duration,
+    },
+    /// The task restarting the server was cancelled (its runtime shut down).
+    #[error("the restart was cancelled: {source}")]
+    RestartCancelled {
+        /// Why.
+        #[source]
+        source: tokio::task::JoinError,
+    },
+    /// One of the above, with the server's last stderr lines.
+    #[error("{source}{stderr}")]
+    WithStderr {
+        /// What went wrong.
+        #[source]
+        source: Box<ConnectError>,
+        /// `; its stderr ends with: ...`.
+        stderr: String,
+    },
+}
+
+impl ConnectError {
+    /// `self` with the stderr tail appended to its message (when there is one).
+    fn with_stderr(self, tail: &StderrTail) -> Self {
+        let stderr = tail.suffix();
+        if stderr.is_empty() {
+            return self;
+        }
+        ConnectError::WithStderr {
+            source: Box::new(self),
+            stderr,
+        }
+    }
+}
+
 /// A tool as the server describes it.
 #[derive(Debug, Clone)]
 pub(crate) struct RemoteTool {
@@ -97,14 +162,14 @@ impl Connection {
     /// lists its tools (the same deadline covers both). The error says what went wrong.
     pub(crate) async fn start(
         config: &McpServerConfig,
-    ) -> Result<(Connection, Vec<RemoteTool>), String> {
+    ) -> Result<(Connection, Vec<RemoteTool>), ConnectError> {
         let stderr = StderrTail::default();
         let timeout = config.startup_timeout;
         let mut reader = None;
         let started = async {
             let conn = Self::open(config, stderr.clone(), &mut reader).await?;
             let tools = conn.list_tools().await?;
-            Ok::<_, String>((conn, tools))
+            Ok::<_, ConnectError>((conn, tools))
         };
         match tokio::time::timeout(timeout, started).await {
             Ok(Ok(done)) => Ok(done),
@@ -113,13 +178,9 @@ impl Connection {
                 if let Some(reader) = reader {
                     let _ = tokio::time::timeout(STDERR_SETTLE, reader).await;
                 }
-                Err(format!("{e}{}", stderr.suffix()))
+                Err(e.with_stderr(&stderr))
             }
-            Err(_) => Err(format!(
-                "it did not start within {}{}",
-                show_duration(timeout),
-                stderr.suffix()
-            )),
+            Err(_) => Err(ConnectError::Timeout { timeout }.with_stderr(&stderr)),
         }
     }
 
@@ -127,7 +188,7 @@ impl Connection {
         config: &McpServerConfig,
         tail: StderrTail,
         reader: &mut Option<JoinHandle<()>>,
-    ) -> Result<Connection, String> {
+    ) -> Result<Connection, ConnectError> {
         let mut command = tokio::process::Command::new(&config.command);
         command
             .args(&config.args)
@@ -140,7 +201,10 @@ impl Connection {
         let (transport, stderr) = TokioChildProcess::builder(command)
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot run `{}`: {e}", config.command))?;
+            .map_err(|source| ConnectError::Spawn {
+                command: config.command.clone(),
+                source,
+            })?;
         let pid = transport.id();
         if let Some(stderr) = stderr {
             *reader = Some(tokio::spawn(route_stderr(
@@ -150,10 +214,13 @@ impl Connection {
             )));
         }
         tracing::debug!(target: "mcp", server = %config.name, pid, "server process started");
-        let client = client_config()
-            .serve(transport)
-            .await
-            .map_err(|e| format!("the MCP handshake failed: {e}"))?;
+        let client =
+            client_config()
+                .serve(transport)
+                .await
+                .map_err(|source| ConnectError::Handshake {
+                    source: Box::new(source),
+                })?;
         Ok(Connection {
             client,
             pid,
@@ -163,13 +230,13 @@ impl Connection {
     }
 
     /// Every tool the server offers.
-    async fn list_tools(&self) -> Result<Vec<RemoteTool>, String> {
+    async fn list_tools(&self) -> Result<Vec<RemoteTool>, ConnectError> {
         let tools = self
             .client
             .peer()
             .list_all_tools()
             .await
-            .map_err(|e| format!("listing its tools failed: {e}"))?;
+            .map_err(|source| ConnectError::ListTools { source })?;
         Ok(tools
             .into_iter()
             .map(|t| RemoteTool {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use rmcp::ServiceError;
 use rmcp::model::{CallToolResult, JsonObject};
 
-use super::connection::{Connection, RemoteTool};
+use super::connection::{ConnectError, Connection, RemoteTool};
 use super::{McpServerConfig, McpServerState, McpServerStatus};
 
 /// How long a closing server may take to exit before it is killed.
@@ -35,10 +35,24 @@ struct Inner {
     restart_attempted: bool,
 }
 
+/// Why a server has no live connection.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Unavailable {
+    /// It failed (to start, or after its restart) earlier; the recorded reason.
+    #[error("{0}")]
+    Failed(String),
+    /// It crashed again after its one restart.
+    #[error("it crashed again after its one restart ({0})")]
+    CrashedAgain(String),
+    /// It crashed and could not be restarted.
+    #[error("it crashed and its restart failed: {0}")]
+    RestartFailed(#[source] ConnectError),
+}
+
 /// How a call went wrong.
 pub(crate) enum CallError {
     /// The server is not running and could not be restarted.
-    Unavailable(String),
+    Unavailable(Unavailable),
     /// The call took longer than the call timeout.
     Timeout(Duration),
     /// The server answered with a JSON-RPC error.
@@ -57,7 +71,7 @@ impl Server {
                 Ok((conn, tools)) => (Some(Arc::new(conn)), McpServerState::Running, tools),
                 Err(e) => {
                     tracing::warn!(target: "mcp", server = %config.name, error = %e, "MCP server did not start");
-                    (None, McpServerState::Failed(e), Vec::new())
+                    (None, McpServerState::Failed(e.to_string()), Vec::new())
                 }
             },
         };
@@ -124,7 +138,10 @@ impl Server {
 
     /// A live connection: the current one, or a restarted one when the process has died and
     /// has not been restarted before. `dead` is a connection the caller saw fail.
-    async fn connection(&self, dead: Option<&Arc<Connection>>) -> Result<Arc<Connection>, String> {
+    async fn connection(
+        &self,
+        dead: Option<&Arc<Connection>>,
+    ) -> Result<Arc<Connection>, Unavailable> {
         if let Some(conn) = self.live(dead) {
             return Ok(conn);
         }
@@ -135,15 +152,14 @@ impl Server {
                 return Ok(conn);
             }
             if let McpServerState::Failed(reason) = &inner.state {
-                return Err(reason.clone());
+                return Err(Unavailable::Failed(reason.clone()));
             }
             let reason = crash_reason(inner.conn.as_deref());
             if inner.restart_attempted {
-                inner.state = McpServerState::Failed(format!(
-                    "it crashed again after its one restart ({reason})"
-                ));
+                let err = Unavailable::CrashedAgain(reason);
+                inner.state = McpServerState::Failed(err.to_string());
                 inner.conn = None;
-                return Err(inner.state.reason().unwrap_or_default().to_owned());
+                return Err(err);
             }
             inner.restart_attempted = true;
             inner.state = McpServerState::Crashed(reason);
@@ -161,7 +177,7 @@ impl Server {
                 runtime
                     .spawn(async move { Connection::start(&config).await })
                     .await
-                    .unwrap_or_else(|e| Err(format!("the restart was cancelled: {e}")))
+                    .unwrap_or_else(|source| Err(ConnectError::RestartCancelled { source }))
             }
             None => Connection::start(&self.config).await,
         };
@@ -175,10 +191,10 @@ impl Server {
                 Ok(conn)
             }
             Err(e) => {
-                let reason = format!("it crashed and its restart failed: {e}");
-                tracing::warn!(target: "mcp", server = %self.config.name, error = %reason, "MCP server unavailable");
-                inner.state = McpServerState::Failed(reason.clone());
-                Err(reason)
+                let err = Unavailable::RestartFailed(e);
+                tracing::warn!(target: "mcp", server = %self.config.name, error = %err, "MCP server unavailable");
+                inner.state = McpServerState::Failed(err.to_string());
+                Err(err)
             }
         }
     }

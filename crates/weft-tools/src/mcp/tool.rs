@@ -6,10 +6,10 @@ use async_trait::async_trait;
 use rmcp::model::{CallToolResult, ContentBlock, ResourceContents};
 use serde_json::Value;
 
-use super::MCP_TOOL_SEPARATOR;
 use super::connection::{RemoteTool, cut};
 use super::server::{CallError, Server};
 use crate::{Tool, ToolError, ToolOutput};
+use weft_types::tool_names::mcp_tool_name;
 
 /// The most text one call hands back to the model; the rest is cut with a note.
 pub const MAX_MCP_OUTPUT: usize = 256 * 1024;
@@ -45,7 +45,7 @@ impl McpTool {
     /// model: empty, characters other than letters, digits, `_` and `-`, or a qualified name
     /// longer than 64 characters.
     pub(crate) fn new(server: &Arc<Server>, remote: RemoteTool) -> Option<McpTool> {
-        let name = format!("{}{MCP_TOOL_SEPARATOR}{}", server.name(), remote.name);
+        let name = mcp_tool_name(server.name(), &remote.name);
         let valid = !remote.name.is_empty()
             && remote
                 .name

@@ -224,6 +224,7 @@ async fn dropping_the_last_handle_kills_what_is_left() {
 }
 
 #[tokio::test]
+#[allow(clippy::disallowed_methods)] // compares with the test process's own environment
 async fn the_command_sees_exactly_the_configured_environment() {
     let env = [("PATH", "/usr/bin:/bin"), ("ONLY_THIS", "yes")]
         .map(|(k, v)| (OsString::from(k), OsString::from(v)))

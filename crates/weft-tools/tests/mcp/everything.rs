@@ -10,6 +10,7 @@ use crate::{eventually, kill, start};
 
 use weft_testkit::mcp::{everything_server as everything_js, node};
 
+#[allow(clippy::disallowed_methods)] // the server needs PATH and HOME to run
 fn everything() -> McpServerConfig {
     let mut config = McpServerConfig::new("everything", node().to_str().unwrap())
         .with_args([everything_js().to_str().unwrap(), "stdio"])

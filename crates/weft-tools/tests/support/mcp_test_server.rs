@@ -139,9 +139,10 @@ async fn main() {
         }
         std::fs::write(&marker, "started").unwrap();
     }
-    let server = TestServer {
-        log: std::env::var_os("WEFT_TEST_MCP_LOG").map(PathBuf::from),
-    };
+    // The tests point the server's log at a file of theirs.
+    #[allow(clippy::disallowed_methods)]
+    let log = std::env::var_os("WEFT_TEST_MCP_LOG").map(PathBuf::from);
+    let server = TestServer { log };
     server.log("start");
     eprintln!("test server: started");
     if let Some(ms) = slow_start {

@@ -6,10 +6,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use serde_json::Value;
 use weft_llm::{ApiKey, ModelCatalog, ProviderConfig, ProviderKind, RetryPolicy};
+
+pub use crate::error::ConfigError;
 
 /// Aliases offered when an `anthropic` provider exists and the config does not define them.
 const ANTHROPIC_ALIASES: [(&str, &str); 3] = [
@@ -192,26 +193,29 @@ pub struct Config {
 const CONFIG_CAP: weft_fs::Cap = weft_fs::Cap::new(1024 * 1024, "config files");
 
 /// Reads one config file; a missing optional file is `None`.
-fn read_file(path: &Path, required: bool) -> Result<Option<Value>> {
+fn read_file(path: &Path, required: bool) -> Result<Option<Value>, ConfigError> {
     let text = match weft_fs::read_regular(path, CONFIG_CAP) {
-        Ok(bytes) => String::from_utf8(bytes)
-            .map_err(|_| anyhow::anyhow!("{}: cannot read: not valid UTF-8", path.display()))?,
+        Ok(bytes) => String::from_utf8(bytes).map_err(|_| ConfigError::NotUtf8 {
+            path: path.to_path_buf(),
+        })?,
         Err(e) if !required && e.is_not_found() => return Ok(None),
-        Err(e) => bail!("{}: cannot read: {}", path.display(), e.reason()),
+        Err(source) => {
+            return Err(ConfigError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
     };
-    let value: Value = serde_json::from_str(&text).map_err(|e| {
-        anyhow::anyhow!(
-            "{}:{}:{}: invalid JSON: {e}",
-            path.display(),
-            e.line(),
-            e.column()
-        )
+    let value: Value = serde_json::from_str(&text).map_err(|source| ConfigError::Json {
+        path: path.to_path_buf(),
+        line: source.line(),
+        column: source.column(),
+        source,
     })?;
     if !value.is_object() {
-        bail!(
-            "{}: the configuration must be a JSON object",
-            path.display()
-        );
+        return Err(ConfigError::NotAnObject {
+            path: path.to_path_buf(),
+        });
     }
     Ok(Some(value))
 }
@@ -235,7 +239,7 @@ fn merge(base: &mut Value, over: Value) {
 
 impl Config {
     /// Loads and merges the files. Errors name the file (and line and column for JSON).
-    pub fn load(sources: &ConfigSources) -> Result<Self> {
+    pub fn load(sources: &ConfigSources) -> Result<Self, ConfigError> {
         let mut merged = Value::Object(serde_json::Map::new());
         let mut files = Vec::new();
         let mut provider_dirs = BTreeMap::new();
@@ -263,10 +267,11 @@ impl Config {
             merge(&mut merged, value);
             files.push(path.to_path_buf());
         }
-        let file: ConfigFile = serde_json::from_value(merged.clone()).map_err(|e| {
-            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-            anyhow::anyhow!("configuration ({}): {e}", names.join(" + "))
-        })?;
+        let file: ConfigFile =
+            serde_json::from_value(merged.clone()).map_err(|source| ConfigError::Schema {
+                files: files.clone(),
+                source,
+            })?;
         Ok(Self {
             file,
             files,
@@ -278,7 +283,10 @@ impl Config {
     /// The model catalog: configured providers, then providers implied by the environment
     /// (`OPENAI_API_KEY`/`OPENAI_BASE_URL`, `ANTHROPIC_API_KEY`/`ANTHROPIC_BASE_URL`), the
     /// aliases, and the default model (`WEFT_MODEL` beats the file).
-    pub fn models(&self, env: &dyn Fn(&str) -> Option<String>) -> Result<ModelCatalog> {
+    pub fn models(
+        &self,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<ModelCatalog, ConfigError> {
         let mut catalog = ModelCatalog::default();
         for (name, p) in &self.file.providers {
             catalog.add_provider(self.provider(name, p, env)?);
@@ -336,7 +344,7 @@ impl Config {
         name: &str,
         p: &ProviderFile,
         env: &dyn Fn(&str) -> Option<String>,
-    ) -> Result<ProviderConfig> {
+    ) -> Result<ProviderConfig, ConfigError> {
         let kind = p.kind.unwrap_or(match name {
             "anthropic" => ProviderKind::Anthropic,
             "replay" => ProviderKind::Replay,
@@ -355,8 +363,11 @@ impl Config {
         let mut config = ProviderConfig::new(name, kind, base_url);
         config.api_key = match (&p.api_key, &p.api_key_env) {
             (Some(key), _) => Some(ApiKey::new(key.clone())),
-            (None, Some(var)) => Some(ApiKey::new(env(var).with_context(|| {
-                format!("provider `{name}`: the environment variable {var} is not set")
+            (None, Some(var)) => Some(ApiKey::new(env(var).ok_or_else(|| {
+                ConfigError::MissingKeyVariable {
+                    provider: name.to_owned(),
+                    var: var.clone(),
+                }
             })?)),
             // A well-known provider picks up its usual variable; other names never get a
             // key they did not ask for (it would go to their base_url).
@@ -376,7 +387,9 @@ impl Config {
             let file = p
                 .file
                 .as_ref()
-                .with_context(|| format!("provider `{name}`: a replay provider needs `file`"))?;
+                .ok_or_else(|| ConfigError::ReplayWithoutFile {
+                    provider: name.to_owned(),
+                })?;
             let base = self.provider_dirs.get(name).cloned().unwrap_or_default();
             config.replay_file = Some(base.join(file));
         }
@@ -622,7 +635,7 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(
-            err.starts_with(&format!("{}:3:1: invalid JSON", bad.display())),
+            err.starts_with(&format!("{}:3:1: invalid JSON: ", bad.display())),
             "{err}"
         );
         let typo = write(tmp.path(), "typo.json", r#"{"modle":"x"}"#);

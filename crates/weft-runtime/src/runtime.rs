@@ -1,13 +1,11 @@
 //! Everything an agent run needs, wired from the workspace and the configuration: the
 //! models, the skill registry, the agents, the tools and the session options.
 
-use std::fmt;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use anyhow::{Context, Result};
-use weft_agents::{AgentRegistry, CreateSkill, ModelPool, SessionOptions};
+use weft_agents::{AgentRegistry, CreateSkill, ModelPool, Session, SessionOptions, SessionParts};
 use weft_parse::{ParseOptions, Profile};
 use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
 use weft_registry::SkillRegistry;
@@ -15,21 +13,29 @@ use weft_tools::{BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ToolRegistry
 use weft_types::AgentDefinition;
 
 use crate::config::Config;
+use crate::error::{RuntimeError, UsageError};
 use crate::mcp::McpServers;
 use crate::workspace::Workspace;
 
-/// A mistake in how weft was invoked or configured: reported without a backtrace of
-/// causes, exit code 2.
-#[derive(Debug)]
-pub struct UsageError(pub String);
+/// The error when a run needs a model and no provider is configured.
+pub const NO_PROVIDER: &str = "no LLM provider is configured.
+Set OPENAI_API_KEY or ANTHROPIC_API_KEY (or OPENAI_BASE_URL for a local server such as
+Ollama: OPENAI_BASE_URL=http://localhost:11434/v1), or add `providers` to
+~/.clawft/config.json; docs/CONFIG.md has examples. `--dry-run` works offline.";
 
-impl fmt::Display for UsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// How a session is set up (see [`Runtime::session`]).
+#[derive(Debug, Clone, Default)]
+pub struct SessionSettings {
+    /// The agent (default: `default_agent` from the configuration, else `default`).
+    pub agent: Option<String>,
+    /// The model, `provider/model` or an alias (default: the agent's, else the
+    /// configuration's).
+    pub model: Option<String>,
+    /// Write a transcript (when the configuration does not switch them off).
+    pub transcripts: bool,
+    /// Stream the answer.
+    pub stream: bool,
 }
-
-impl std::error::Error for UsageError {}
 
 /// The pieces of an agent run.
 pub struct Runtime {
@@ -49,17 +55,12 @@ pub struct Runtime {
     groups: ProcessGroups,
 }
 
-/// Reads an environment variable, empty meaning unset.
-pub fn env_var(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.is_empty())
-}
-
 impl Runtime {
     /// Loads the configuration, the skills and the agents.
-    pub fn load(workspace: &Workspace) -> Result<Self> {
+    pub fn load(workspace: &Workspace) -> Result<Self, RuntimeError> {
         let config = Config::load(&workspace.config_sources())?;
         tracing::info!(files = ?config.files, "configuration loaded");
-        let catalog = config.models(&env_var)?;
+        let catalog = config.models(&|name| workspace.env.var(name))?;
         let skills = Arc::new(SkillRegistry::new(workspace.registry_config()));
         let agents =
             AgentRegistry::discover(&workspace.agent_roots(), &ParseOptions::new(Profile::Load));
@@ -75,7 +76,7 @@ impl Runtime {
     }
 
     /// The agent called `name` (else the configured default agent, else `default`).
-    pub fn agent(&self, name: Option<&str>) -> Result<AgentDefinition> {
+    pub fn agent(&self, name: Option<&str>) -> Result<AgentDefinition, UsageError> {
         let name = name
             .or(self.config.file.default_agent.as_deref())
             .unwrap_or("default");
@@ -86,14 +87,13 @@ impl Runtime {
                 Err(UsageError(format!(
                     "unknown agent `{name}`; available: {}",
                     known.join(", ")
-                ))
-                .into())
+                )))
             }
         }
     }
 
     /// The directory file tools work in: the project, else the current directory.
-    pub fn base_dir(&self) -> Result<PathBuf> {
+    pub fn base_dir(&self) -> Result<PathBuf, RuntimeError> {
         self.workspace.base_dir()
     }
 
@@ -114,7 +114,7 @@ impl Runtime {
 
     /// Every tool of a run: [`local_tools`](Self::local_tools) plus the tools of the
     /// configured MCP servers (started here on first use).
-    pub fn tools(&self) -> Result<ToolRegistry> {
+    pub fn tools(&self) -> Result<ToolRegistry, RuntimeError> {
         let mut tools = self.local_tools()?;
         self.mcp().manager().register_into(&mut tools);
         Ok(tools)
@@ -122,11 +122,15 @@ impl Runtime {
 
     /// Built-in tools plus `create_skill` (when there is a home for user skills); no MCP
     /// server is started.
-    pub fn local_tools(&self) -> Result<ToolRegistry> {
+    pub fn local_tools(&self) -> Result<ToolRegistry, RuntimeError> {
         let settings = &self.config.file.tools;
         let base = self.base_dir()?;
-        let scope = FsScope::new(base.clone(), settings.allow_paths.clone())
-            .with_context(|| format!("cannot use {} as the workspace", base.display()))?;
+        let scope = FsScope::new(base.clone(), settings.allow_paths.clone()).map_err(|source| {
+            RuntimeError::Scope {
+                path: base.clone(),
+                source,
+            }
+        })?;
         let mut exec = ExecConfig::default();
         if let Some(secs) = settings.exec_timeout_secs {
             exec.timeout = Duration::from_secs(secs.max(1));
@@ -134,7 +138,7 @@ impl Runtime {
         if let Some(cap) = settings.output_cap {
             exec.output_cap = cap;
         }
-        exec.env = crate::sandbox::child_env(&self.config);
+        exec.env = crate::sandbox::child_env(&self.config, &self.workspace.env);
         exec.launcher =
             crate::sandbox::current_mode(&self.workspace, &self.config, &base)?.launcher()?;
         exec.groups = self.groups.clone();
@@ -172,12 +176,16 @@ impl Runtime {
                 return McpServers::none();
             }
             let base = self.base_dir().unwrap_or_default();
-            McpServers::start(servers, &base, &env_var)
+            McpServers::start(servers, &base, &|name| self.workspace.env.var(name))
         })
     }
 
     /// Session options from the configuration.
-    pub fn session_options(&self, transcripts: bool, stream: bool) -> Result<SessionOptions> {
+    pub fn session_options(
+        &self,
+        transcripts: bool,
+        stream: bool,
+    ) -> Result<SessionOptions, UsageError> {
         let agent = &self.config.file.agent;
         let mut options = SessionOptions {
             stream,
@@ -217,5 +225,34 @@ impl Runtime {
             options.ceiling = ToolGate::new([policy]);
         }
         Ok(options)
+    }
+
+    /// A session of the configured agent, model, skills and tools (MCP servers included,
+    /// started here on first use). Needs a configured provider.
+    pub fn session(&self, settings: &SessionSettings) -> Result<Session, RuntimeError> {
+        let agent = self.agent(settings.agent.as_deref())?;
+        if self.models.catalog().is_empty() {
+            return Err(UsageError(NO_PROVIDER.to_owned()).into());
+        }
+        self.session_for(agent, Arc::clone(&self.models), settings)
+    }
+
+    /// [`session`](Self::session) for this agent with these model clients (a dry run's
+    /// placeholder, a test's recording); no provider check.
+    pub fn session_for(
+        &self,
+        agent: AgentDefinition,
+        models: Arc<ModelPool>,
+        settings: &SessionSettings,
+    ) -> Result<Session, RuntimeError> {
+        let options = self.session_options(settings.transcripts, settings.stream)?;
+        Ok(Session::new(SessionParts {
+            models,
+            skills: Arc::clone(&self.skills),
+            tools: self.tools()?,
+            agent,
+            model: settings.model.clone(),
+            options,
+        })?)
     }
 }

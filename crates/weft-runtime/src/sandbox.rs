@@ -7,12 +7,12 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
 use weft_sandbox::{PolicyBase, SandboxPolicy, SandboxSettings, SandboxStatus};
 use weft_tools::ShellLauncher;
 
 use crate::config::Config;
-use crate::runtime::UsageError;
+use crate::env::EnvSnapshot;
+use crate::error::UsageError;
 use crate::workspace::Workspace;
 
 /// The helper's arguments before the policy: `weft sandbox exec --policy JSON -- ...`.
@@ -41,8 +41,8 @@ pub fn shell_mode(
     settings: &SandboxSettings,
     base: &PolicyBase<'_>,
     status: &SandboxStatus,
-    exe: std::io::Result<PathBuf>,
-) -> Result<ShellMode> {
+    exe: Result<PathBuf, String>,
+) -> Result<ShellMode, UsageError> {
     if !settings.enabled {
         return Ok(ShellMode::Unsandboxed(
             "sandbox.enabled is false".to_owned(),
@@ -69,7 +69,7 @@ pub fn shell_mode(
 
 impl ShellMode {
     /// The launcher `exec_shell` uses in this mode.
-    pub fn launcher(&self) -> Result<ShellLauncher> {
+    pub fn launcher(&self) -> Result<ShellLauncher, UsageError> {
         Ok(match self {
             ShellMode::Unsandboxed(why) => {
                 tracing::debug!("exec_shell runs unsandboxed: {why}");
@@ -112,9 +112,9 @@ pub fn join(paths: &[PathBuf]) -> String {
     parts.join(", ")
 }
 
-/// The commands' environment: weft's own, without secret-looking variables and the
+/// The commands' environment: the caller's (`env`), without secret-looking variables and the
 /// providers' `api_key_env` variables, except `sandbox.env_passthrough`.
-pub fn child_env(config: &Config) -> BTreeMap<OsString, OsString> {
+pub fn child_env(config: &Config, env: &EnvSnapshot) -> BTreeMap<OsString, OsString> {
     let key_vars = config
         .file
         .providers
@@ -125,23 +125,28 @@ pub fn child_env(config: &Config) -> BTreeMap<OsString, OsString> {
         .sandbox
         .env_scrub()
         .also_remove(key_vars)
-        .apply(std::env::vars_os())
+        .apply(env.vars_os())
 }
 
-/// The mode for this workspace and configuration, probing the kernel.
-pub fn current_mode(workspace: &Workspace, config: &Config, base: &Path) -> Result<ShellMode> {
-    let temp = std::env::temp_dir();
+/// The mode for this workspace and configuration, probing the kernel. The helper is the
+/// executable the caller named in the environment snapshot ([`EnvSnapshot::exe`]).
+pub fn current_mode(
+    workspace: &Workspace,
+    config: &Config,
+    base: &Path,
+) -> Result<ShellMode, UsageError> {
+    let temp = workspace.env.temp_dir();
     let base = PolicyBase {
         project: base,
         home: workspace.home.as_deref(),
         temp_dir: &temp,
     };
-    shell_mode(
-        &config.file.sandbox,
-        &base,
-        &weft_sandbox::probe(),
-        std::env::current_exe(),
-    )
+    let exe = workspace
+        .env
+        .exe()
+        .map(Path::to_path_buf)
+        .ok_or_else(|| "the caller did not say which executable it is".to_owned());
+    shell_mode(&config.file.sandbox, &base, &weft_sandbox::probe(), exe)
 }
 
 #[cfg(test)]
@@ -168,7 +173,7 @@ mod tests {
         serde_json::from_str(json).unwrap()
     }
 
-    fn exe() -> std::io::Result<PathBuf> {
+    fn exe() -> Result<PathBuf, String> {
         Ok(PathBuf::from("/bin/weft"))
     }
 
@@ -256,7 +261,7 @@ mod tests {
             &settings(r#"{"enabled":true}"#),
             &base(),
             &FULL,
-            Err(std::io::Error::other("gone")),
+            Err("gone".to_owned()),
         )
         .unwrap();
         assert!(matches!(missing_exe, ShellMode::Refused(r) if r.ends_with("helper: gone")));
@@ -271,7 +276,6 @@ mod tests {
             exe(),
         )
         .unwrap_err();
-        assert!(err.downcast_ref::<UsageError>().is_some());
         assert_eq!(
             err.to_string(),
             "config `sandbox`: sandbox policy: sandbox.writable_roots: ~x/y: only `~` and `~/...` are expanded"

@@ -1,0 +1,209 @@
+//! `weft skills validate` as a library: paths (skill files, skill directories, trees) in,
+//! one verdict per skill out, with the same checks the registry's walk and reader apply.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+use weft_parse::{ParseOptions, Profile, Rule};
+use weft_types::{Diagnostic, Severity, has_errors};
+
+use crate::read::read_skill;
+use crate::walk::{FoundSkill, SkillFile, WalkNote, WalkOptions, skill_file_in, walk};
+
+/// The verdict on one skill (or on a path that holds none).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ValidationOutcome {
+    /// The skill file, or the path that was given.
+    pub path: PathBuf,
+    /// The skill's name, when it has one.
+    pub name: Option<String>,
+    /// No errors (warnings allowed).
+    pub valid: bool,
+    /// Every problem, in file order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Something to check: a skill found on disk, or a path that holds none.
+enum Target {
+    Skill(FoundSkill),
+    Problem {
+        path: PathBuf,
+        diagnostic: Diagnostic,
+    },
+}
+
+/// Validates the skills at `paths` (each a `SKILL.md` / `skill.json` file, a skill directory
+/// or a tree to search) under `profile`, in path order; a skill reached twice is checked once.
+/// Files are parsed in parallel.
+///
+/// A path's skill directory needs a name for the name-versus-directory check: pass `.` or a
+/// bare `SKILL.md` made absolute.
+pub fn validate_paths(paths: &[PathBuf], profile: Profile) -> Vec<ValidationOutcome> {
+    let options = ParseOptions::new(profile);
+    let mut targets = Vec::new();
+    let mut seen = HashSet::new();
+    for path in paths {
+        collect(path, profile, &mut targets, &mut seen);
+    }
+    targets
+        .par_iter()
+        .map(|t| check(t, &options, profile))
+        .collect()
+}
+
+fn problem(path: &Path, rule: Rule, weft: String, spec: String, profile: Profile) -> Target {
+    let message = if profile == Profile::Spec { spec } else { weft };
+    Target::Problem {
+        path: path.to_path_buf(),
+        diagnostic: Diagnostic::new(Severity::Error, rule.number(), message).with_path(path),
+    }
+}
+
+/// Turns one path into targets: a skill file, a skill directory, or a tree.
+fn collect(path: &Path, profile: Profile, out: &mut Vec<Target>, seen: &mut HashSet<PathBuf>) {
+    let mut push = |found: FoundSkill, out: &mut Vec<Target>| {
+        if seen.insert(found.file.path().to_path_buf()) {
+            out.push(Target::Skill(found));
+        }
+    };
+    let Ok(meta) = std::fs::metadata(path) else {
+        out.push(problem(
+            path,
+            Rule::PathNotFound,
+            format!("path does not exist: {}", path.display()),
+            format!("Path does not exist: {}", path.display()),
+            profile,
+        ));
+        return;
+    };
+    // Anything but a directory is a file target: a FIFO named SKILL.md is refused when read.
+    if !meta.is_dir() {
+        match named_file(path, profile) {
+            Target::Skill(found) => push(found, out),
+            problem => out.push(problem),
+        }
+        return;
+    }
+    let found = walk(path, WalkOptions::VALIDATE);
+    if found.skills.is_empty() {
+        out.push(problem(
+            path,
+            Rule::MissingSkillFile,
+            format!("no SKILL.md or skill.json found in {}", path.display()),
+            "Missing required file: SKILL.md".to_owned(),
+            profile,
+        ));
+    }
+    for skill in found.skills {
+        push(skill, out);
+    }
+    for d in found.diagnostics {
+        out.push(Target::Problem {
+            path: d.path.clone().unwrap_or_default(),
+            diagnostic: d,
+        });
+    }
+}
+
+/// A file named on its own: a skill file (with what its directory listing says about it:
+/// spelling, both formats present), or the problem with it.
+fn named_file(path: &Path, profile: Profile) -> Target {
+    let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let file = if file_name.eq_ignore_ascii_case("skill.md") {
+        SkillFile::Markdown(path.to_path_buf())
+    } else if file_name == "skill.json" {
+        let prompt = dir.join("prompt.md");
+        SkillFile::Legacy {
+            json: path.to_path_buf(),
+            prompt: prompt.is_file().then_some(prompt),
+        }
+    } else {
+        return problem(
+            path,
+            Rule::MissingSkillFile,
+            format!(
+                "{} is not a skill file (expected SKILL.md or skill.json, or a directory)",
+                path.display()
+            ),
+            format!("Not a directory: {}", path.display()),
+            profile,
+        );
+    };
+    let notes = match skill_file_in(&dir) {
+        Some((chosen, notes)) if chosen.path() == path => notes,
+        _ if matches!(file, SkillFile::Markdown(_)) && file_name != "SKILL.md" => {
+            vec![WalkNote::FileName(file_name.to_owned())]
+        }
+        _ => Vec::new(),
+    };
+    Target::Skill(FoundSkill {
+        dir,
+        file,
+        nested_in: None,
+        notes,
+    })
+}
+
+fn check(target: &Target, options: &ParseOptions, profile: Profile) -> ValidationOutcome {
+    match target {
+        Target::Problem { path, diagnostic } => ValidationOutcome {
+            path: path.clone(),
+            name: None,
+            valid: !diagnostic.is_error(),
+            diagnostics: vec![diagnostic.clone()],
+        },
+        Target::Skill(found) => {
+            let parsed = read_skill(found, options);
+            let mut diagnostics = parsed.diagnostics;
+            if profile == Profile::Spec && matches!(found.file, SkillFile::Legacy { .. }) {
+                diagnostics.insert(
+                    0,
+                    Diagnostic::new(
+                        Severity::Error,
+                        Rule::MissingSkillFile.number(),
+                        "Missing required file: SKILL.md",
+                    )
+                    .with_path(found.file.path()),
+                );
+            }
+            ValidationOutcome {
+                path: found.file.path().to_path_buf(),
+                name: parsed.name,
+                valid: parsed.skill.is_some() && !has_errors(&diagnostics),
+                diagnostics,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_directories_and_missing_paths_each_get_a_verdict() {
+        let tmp = tempfile::tempdir().unwrap();
+        let good = tmp.path().join("good");
+        std::fs::create_dir_all(&good).unwrap();
+        std::fs::write(
+            good.join("SKILL.md"),
+            "---\nname: good\ndescription: A good skill\n---\nBody\n",
+        )
+        .unwrap();
+        let missing = tmp.path().join("missing");
+        let outcomes = validate_paths(
+            &[good.join("SKILL.md"), good.clone(), missing.clone()],
+            Profile::Validate,
+        );
+        // The file and its directory are the same skill: checked once.
+        assert_eq!(outcomes.len(), 2, "{outcomes:#?}");
+        assert!(outcomes[0].valid);
+        assert_eq!(outcomes[0].name.as_deref(), Some("good"));
+        assert_eq!(outcomes[1].path, missing);
+        assert!(!outcomes[1].valid);
+        assert_eq!(outcomes[1].diagnostics[0].code, "E015");
+    }
+}

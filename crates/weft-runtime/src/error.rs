@@ -1,0 +1,113 @@
+//! The errors of this crate. As everywhere in weft, a message names the context (the file,
+//! the setting) and ends with its cause, which is also the error's `source`.
+
+use std::path::PathBuf;
+
+/// Why the configuration cannot be used. Each message names the file (and the line and
+/// column of a JSON error); the cause is the error's source.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// A file that exists (or must exist) cannot be read: missing, not a regular file, on a
+    /// pseudo-filesystem, over the size cap.
+    #[error("{}: cannot read: {}", path.display(), source.reason())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why it cannot be read.
+        #[source]
+        source: weft_fs::ReadError,
+    },
+    /// A file is not valid UTF-8.
+    #[error("{}: cannot read: not valid UTF-8", path.display())]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A file is not JSON.
+    #[error("{}:{line}:{column}: invalid JSON: {source}", path.display())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the error.
+        line: usize,
+        /// 1-based column of the error.
+        column: usize,
+        /// The parser's error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A file is JSON but not an object.
+    #[error("{}: the configuration must be a JSON object", path.display())]
+    NotAnObject {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The merged files do not fit the schema (an unknown key, a wrong type).
+    #[error("configuration ({}): {source}", display_paths(files))]
+    Schema {
+        /// The files that were merged.
+        files: Vec<PathBuf>,
+        /// What does not fit.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// `api_key_env` names a variable that is not set.
+    #[error("provider `{provider}`: the environment variable {var} is not set")]
+    MissingKeyVariable {
+        /// The provider.
+        provider: String,
+        /// The variable.
+        var: String,
+    },
+    /// A replay provider without `file`.
+    #[error("provider `{provider}`: a replay provider needs `file`")]
+    ReplayWithoutFile {
+        /// The provider.
+        provider: String,
+    },
+}
+
+fn display_paths(files: &[PathBuf]) -> String {
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    names.join(" + ")
+}
+
+/// A mistake in how weft was invoked or configured (an unknown agent, a bad `tools.deny`
+/// pattern, no provider): the `weft` binary reports it without causes and exits with 2.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// Why a runtime cannot be assembled.
+#[derive(Debug, thiserror::Error)]
+pub enum RuntimeError {
+    /// The configuration cannot be used.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// A usage mistake (see [`UsageError`]).
+    #[error(transparent)]
+    Usage(#[from] UsageError),
+    /// There is no project and the caller passed no current directory.
+    #[error("cannot determine the current directory")]
+    NoCurrentDirectory,
+    /// The directory file tools work in (or one of `tools.allow_paths`) cannot be used.
+    #[error("cannot use {} as the workspace: {source}", path.display())]
+    Scope {
+        /// The project (or current) directory.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The session cannot be created (an unknown model, agent tool patterns that do not
+    /// compile...).
+    #[error(transparent)]
+    Session(#[from] weft_agents::SessionError),
+}
+
+impl RuntimeError {
+    /// True for mistakes in the invocation or configuration ([`UsageError`]).
+    pub fn is_usage(&self) -> bool {
+        matches!(self, RuntimeError::Usage(_))
+    }
+}

@@ -1,0 +1,248 @@
+//! Where things are: the project, the home directory, and the skill roots built from them,
+//! resolved from what the caller passes ([`Locations`] and an [`EnvSnapshot`]).
+
+use std::path::{Path, PathBuf};
+
+use weft_registry::{CacheConfig, RegistryConfig, SkillRoot};
+use weft_types::Scope;
+
+use weft_agents::AgentRoot;
+
+use crate::config::ConfigSources;
+use crate::env::EnvSnapshot;
+
+/// What the caller says about where things are; every `None` falls back to the environment
+/// snapshot (`HOME`, `CLAWFT_PROJECT`, the current directory).
+#[derive(Debug, Clone, Default)]
+pub struct Locations {
+    /// The project directory (default: `$CLAWFT_PROJECT`, else the nearest ancestor of the
+    /// current directory holding `.clawft/` or `.claude/`, never the home directory or above).
+    pub project: Option<PathBuf>,
+    /// The home directory (default: `$HOME`).
+    pub home: Option<PathBuf>,
+    /// Extra skill directories (plugin scope).
+    pub skills_dirs: Vec<PathBuf>,
+    /// Trust the project: accept its providers, MCP servers and extra paths, and do not warn
+    /// when its skills override others.
+    pub trust_project_skills: bool,
+    /// The build fingerprint for the header cache under the home directory (entries written
+    /// by another build are discarded); `None` reads and writes no cache.
+    pub cache_fingerprint: Option<String>,
+    /// A configuration file merged over the user's and the project's.
+    pub config: Option<PathBuf>,
+}
+
+/// The resolved locations of one invocation, with the environment they were resolved in.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    /// The project directory, when there is one.
+    pub project: Option<PathBuf>,
+    /// The home directory, when known.
+    pub home: Option<PathBuf>,
+    /// Extra skill directories.
+    pub extra_skill_dirs: Vec<PathBuf>,
+    /// Silence project-override warnings.
+    pub trust_project_skills: bool,
+    /// The header cache's build fingerprint; `None` = no cache.
+    pub cache_fingerprint: Option<String>,
+    /// `--config FILE`.
+    pub config_file: Option<PathBuf>,
+    /// The environment the caller passed (variables and current directory).
+    pub env: EnvSnapshot,
+}
+
+impl Workspace {
+    /// Resolves the locations: explicit values first, then the environment snapshot, then
+    /// project detection from its current directory.
+    pub fn resolve(locations: &Locations, env: EnvSnapshot) -> Self {
+        let home = locations
+            .home
+            .clone()
+            .or_else(|| env.var_os("HOME").map(PathBuf::from))
+            .filter(|h| !h.as_os_str().is_empty());
+        let project = locations
+            .project
+            .clone()
+            .or_else(|| env.var_os("CLAWFT_PROJECT").map(PathBuf::from))
+            .filter(|p| !p.as_os_str().is_empty())
+            .or_else(|| detect_project(env.current_dir()?, home.as_deref()));
+        Self {
+            project,
+            home,
+            extra_skill_dirs: locations.skills_dirs.clone(),
+            trust_project_skills: locations.trust_project_skills,
+            cache_fingerprint: locations.cache_fingerprint.clone(),
+            config_file: locations.config.clone(),
+            env,
+        }
+    }
+
+    /// The directory tools work in: the project, else the current directory.
+    pub fn base_dir(&self) -> Result<PathBuf, crate::RuntimeError> {
+        match &self.project {
+            Some(p) => Ok(p.clone()),
+            None => self
+                .env
+                .current_dir()
+                .map(Path::to_path_buf)
+                .ok_or(crate::RuntimeError::NoCurrentDirectory),
+        }
+    }
+
+    /// Agent roots, highest precedence first (FR-3F-011, plus Claude Code's directories).
+    pub fn agent_roots(&self) -> Vec<AgentRoot> {
+        let mut roots = Vec::new();
+        if let Some(p) = &self.project {
+            for dir in [".clawft/agents", ".claude/agents"] {
+                roots.push(AgentRoot::new(p.join(dir), Scope::Project));
+            }
+        }
+        if let Some(h) = &self.home {
+            for dir in [".clawft/agents", ".claude/agents"] {
+                roots.push(AgentRoot::new(h.join(dir), Scope::User));
+            }
+        }
+        roots
+    }
+
+    /// The configuration files: user, project, `--config`.
+    pub fn config_sources(&self) -> ConfigSources {
+        ConfigSources {
+            user: self.home.as_ref().map(|h| h.join(".clawft/config.json")),
+            project: self.project.as_ref().map(|p| p.join(".clawft/config.json")),
+            explicit: self.config_file.clone(),
+            trust_project: self.trust_project_skills,
+        }
+    }
+
+    /// The configuration files in merge order: user, project, `--config`.
+    pub fn config_files(&self) -> Vec<PathBuf> {
+        let sources = self.config_sources();
+        [sources.user, sources.project, sources.explicit]
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    /// `~/.clawft/workspace/history`: the interactive session's line history.
+    pub fn history_file(&self) -> Option<PathBuf> {
+        self.clawft_workspace().map(|w| w.join("history"))
+    }
+
+    /// `~/.clawft/workspace/sessions`: the transcripts.
+    pub fn sessions_dir(&self) -> Option<PathBuf> {
+        self.clawft_workspace().map(|w| w.join("sessions"))
+    }
+
+    /// `~/.clawft/workspace`: transcripts, memory, workspace skills.
+    pub fn clawft_workspace(&self) -> Option<PathBuf> {
+        self.home.as_ref().map(|h| h.join(".clawft/workspace"))
+    }
+
+    /// Where `create_skill` writes: `~/.clawft/skills`.
+    pub fn user_skills_dir(&self) -> Option<PathBuf> {
+        self.home.as_ref().map(|h| h.join(".clawft/skills"))
+    }
+
+    /// Skill roots, highest precedence first (DESIGN 4).
+    pub fn skill_roots(&self) -> Vec<SkillRoot> {
+        let mut roots = Vec::new();
+        if let Some(p) = &self.project {
+            for dir in [".clawft/skills", ".claude/skills", ".agents/skills"] {
+                roots.push(SkillRoot::new(p.join(dir), Scope::Project));
+            }
+        }
+        if let Some(h) = &self.home {
+            for dir in [".clawft/skills", ".claude/skills", ".agents/skills"] {
+                roots.push(SkillRoot::new(h.join(dir), Scope::User));
+            }
+            roots.push(SkillRoot::new(
+                h.join(".clawft/workspace/skills"),
+                Scope::Workspace,
+            ));
+        }
+        for dir in &self.extra_skill_dirs {
+            roots.push(SkillRoot::new(dir, Scope::Plugin));
+        }
+        roots
+    }
+
+    /// The registry configuration for these locations and this machine.
+    pub fn registry_config(&self) -> RegistryConfig {
+        RegistryConfig {
+            trust_project_skills: self.trust_project_skills,
+            host: self.env.host(),
+            cache: self.cache_config(),
+            ..RegistryConfig::with_roots(self.skill_roots())
+        }
+    }
+
+    /// The header cache: `~/.clawft/cache/skills.cache`, tied to the caller's build (a rebuilt
+    /// or upgraded weft never trusts entries written by another build).
+    fn cache_config(&self) -> Option<CacheConfig> {
+        let fingerprint = self.cache_fingerprint.clone()?;
+        let home = self.home.as_ref()?;
+        Some(CacheConfig {
+            path: home.join(".clawft/cache/skills.cache"),
+            fingerprint,
+        })
+    }
+}
+
+/// The nearest ancestor of `cwd` (itself included) that holds `.clawft/` or `.claude/`,
+/// never the home directory or above it.
+pub fn detect_project(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    for dir in cwd.ancestors() {
+        if home.is_some_and(|h| h == dir) {
+            return None;
+        }
+        if dir.join(".clawft").is_dir() || dir.join(".claude").is_dir() {
+            return Some(dir.to_path_buf());
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn project_detection_stops_at_home() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let repo = home.join("code/repo");
+        let deep = repo.join("src/module");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        assert_eq!(detect_project(&deep, Some(&home)), None);
+        std::fs::create_dir_all(repo.join(".clawft")).unwrap();
+        assert_eq!(detect_project(&deep, Some(&home)), Some(repo.clone()));
+        assert_eq!(detect_project(&repo, Some(&home)), Some(repo.clone()));
+    }
+
+    #[test]
+    fn locations_fall_back_to_the_environment_then_detection() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let repo = tmp.path().join("repo");
+        std::fs::create_dir_all(repo.join(".claude")).unwrap();
+        std::fs::create_dir_all(repo.join("src")).unwrap();
+        let env =
+            EnvSnapshot::from_vars([("HOME", home.as_os_str())]).with_current_dir(repo.join("src"));
+        let ws = Workspace::resolve(&Locations::default(), env.clone());
+        assert_eq!(ws.home.as_deref(), Some(home.as_path()));
+        assert_eq!(ws.project.as_deref(), Some(repo.as_path()));
+        assert_eq!(
+            ws.history_file(),
+            Some(home.join(".clawft/workspace/history"))
+        );
+        let explicit = Locations {
+            project: Some(tmp.path().join("elsewhere")),
+            ..Locations::default()
+        };
+        let ws = Workspace::resolve(&explicit, env.with_var("CLAWFT_PROJECT", "/ignored"));
+        assert_eq!(ws.project, explicit.project);
+        assert!(ws.registry_config().cache.is_none());
+    }
+}

@@ -1,0 +1,236 @@
+//! The names of weft's built-in tools, defined once for every crate.
+//!
+//! weft-tools names its tools with these constants, weft-agents adds the session tools
+//! (`use_skill`, `sessions_*`, `create_skill`) under them, and weft-permissions canonicalises
+//! Claude Code's aliases to them. A test in weft-agents checks that the tools actually
+//! registered and this vocabulary agree in both directions.
+//!
+//! ```
+//! use weft_types::tool_names::{self, BUILTIN_TOOLS, READ_ONLY_TOOLS};
+//!
+//! assert!(BUILTIN_TOOLS.contains(&tool_names::EXEC_SHELL));
+//! assert!(READ_ONLY_TOOLS.iter().all(|t| BUILTIN_TOOLS.contains(t)));
+//! assert_eq!(tool_names::mcp_tool_name("github", "create_issue"), "github__create_issue");
+//! ```
+
+/// Reads a file in the workspace.
+pub const READ_FILE: &str = "read_file";
+/// Writes a file in the workspace.
+pub const WRITE_FILE: &str = "write_file";
+/// Replaces text in a file in the workspace.
+pub const EDIT_FILE: &str = "edit_file";
+/// Lists a directory in the workspace.
+pub const LIST_DIRECTORY: &str = "list_directory";
+/// Finds files by glob.
+pub const GLOB: &str = "glob";
+/// Searches file contents.
+pub const GREP: &str = "grep";
+/// Runs a shell command.
+pub const EXEC_SHELL: &str = "exec_shell";
+/// Reads the memory file.
+pub const MEMORY_READ: &str = "memory_read";
+/// Appends to the memory file.
+pub const MEMORY_WRITE: &str = "memory_write";
+/// Fetches a URL (only when configured).
+pub const WEB_FETCH: &str = "web_fetch";
+/// Loads a skill's instructions into the conversation.
+pub const USE_SKILL: &str = "use_skill";
+/// Starts a subagent.
+pub const SESSIONS_SPAWN: &str = "sessions_spawn";
+/// The state or result of a subagent.
+pub const SESSIONS_RESULT: &str = "sessions_result";
+/// Every subagent of the session.
+pub const SESSIONS_LIST: &str = "sessions_list";
+/// Stops a background subagent.
+pub const SESSIONS_CANCEL: &str = "sessions_cancel";
+/// Writes a validated SKILL.md and reloads the skills.
+pub const CREATE_SKILL: &str = "create_skill";
+
+/// The tools weft-tools builds (`builtin_tools`), in its order.
+pub const WORKSPACE_TOOLS: [&str; 10] = [
+    READ_FILE,
+    WRITE_FILE,
+    EDIT_FILE,
+    LIST_DIRECTORY,
+    GLOB,
+    GREP,
+    EXEC_SHELL,
+    MEMORY_READ,
+    MEMORY_WRITE,
+    WEB_FETCH,
+];
+
+/// The tools the agent session provides itself (weft-agents).
+pub const SESSION_TOOLS: [&str; 6] = [
+    USE_SKILL,
+    SESSIONS_SPAWN,
+    SESSIONS_RESULT,
+    SESSIONS_LIST,
+    SESSIONS_CANCEL,
+    CREATE_SKILL,
+];
+
+/// Every built-in tool in its canonical (snake_case) spelling: [`WORKSPACE_TOOLS`] then
+/// [`SESSION_TOOLS`].
+pub const BUILTIN_TOOLS: [&str; 16] = [
+    READ_FILE,
+    WRITE_FILE,
+    EDIT_FILE,
+    LIST_DIRECTORY,
+    GLOB,
+    GREP,
+    EXEC_SHELL,
+    MEMORY_READ,
+    MEMORY_WRITE,
+    WEB_FETCH,
+    USE_SKILL,
+    SESSIONS_SPAWN,
+    SESSIONS_RESULT,
+    SESSIONS_LIST,
+    SESSIONS_CANCEL,
+    CREATE_SKILL,
+];
+
+/// The tools that only read the workspace. They are also the whole tool set of a background
+/// subagent (no MCP, no writes, no exec, no spawning).
+pub const READ_ONLY_TOOLS: [&str; 4] = [READ_FILE, GREP, GLOB, LIST_DIRECTORY];
+
+/// Each built-in that Claude Code spells differently, with its Claude Code names.
+pub const ALIASES_BY_TOOL: [(&str, &[&str]); 10] = [
+    (READ_FILE, &["Read"]),
+    (WRITE_FILE, &["Write"]),
+    (EDIT_FILE, &["Edit", "MultiEdit"]),
+    (LIST_DIRECTORY, &["LS"]),
+    (GLOB, &["Glob"]),
+    (GREP, &["Grep"]),
+    (EXEC_SHELL, &["Bash"]),
+    (WEB_FETCH, &["WebFetch"]),
+    (USE_SKILL, &["Skill"]),
+    (SESSIONS_SPAWN, &["Task", "Agent"]),
+];
+
+/// Claude Code's tool names and the built-in each one stands for: [`ALIASES_BY_TOOL`], one
+/// pair per alias.
+pub const ALIASES: [(&str, &str); 12] = flatten_aliases(ALIASES_BY_TOOL);
+
+/// `(alias, tool)` pairs from `(tool, aliases)` groups, computed at compile time (a wrong
+/// count fails the build).
+const fn flatten_aliases<const N: usize>(
+    groups: [(&'static str, &'static [&'static str]); 10],
+) -> [(&'static str, &'static str); N] {
+    let mut out = [("", ""); N];
+    let mut n = 0;
+    let mut i = 0;
+    while i < groups.len() {
+        let (tool, aliases) = groups[i];
+        let mut j = 0;
+        while j < aliases.len() {
+            out[n] = (aliases[j], tool);
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    assert!(n == N, "ALIASES has the wrong length");
+    out
+}
+
+/// The built-in a Claude Code alias stands for.
+///
+/// ```
+/// use weft_types::tool_names::alias_target;
+///
+/// assert_eq!(alias_target("MultiEdit"), Some("edit_file"));
+/// assert_eq!(alias_target("write"), None); // lowercase is not Claude Code's spelling
+/// ```
+pub fn alias_target(name: &str) -> Option<&'static str> {
+    ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == name)
+        .map(|(_, tool)| *tool)
+}
+
+/// The Claude Code aliases of a built-in (empty for anything else).
+pub fn aliases_of(tool: &str) -> &'static [&'static str] {
+    ALIASES_BY_TOOL
+        .iter()
+        .find(|(t, _)| *t == tool)
+        .map_or(&[], |(_, aliases)| aliases)
+}
+
+/// The `'static` spelling of a built-in name or a Claude Code alias.
+pub fn static_name(name: &str) -> Option<&'static str> {
+    BUILTIN_TOOLS
+        .iter()
+        .find(|t| **t == name)
+        .or_else(|| ALIASES.iter().map(|(a, _)| a).find(|a| **a == name))
+        .copied()
+}
+
+/// The prefix of Claude Code's spelling of MCP tools, `mcp__<server>__<tool>`.
+pub const MCP_PREFIX: &str = "mcp__";
+
+/// The separator between an MCP server and its tool, `<server>__<tool>`.
+pub const MCP_SEPARATOR: &str = "__";
+
+/// The name weft gives tool `tool` of MCP server `server`: `<server>__<tool>`.
+pub fn mcp_tool_name(server: &str, tool: &str) -> String {
+    let mut name = String::with_capacity(server.len() + MCP_SEPARATOR.len() + tool.len());
+    name.push_str(server);
+    name.push_str(MCP_SEPARATOR);
+    name.push_str(tool);
+    name
+}
+
+/// The tool part of an MCP tool name (`create_issue` for `github__create_issue`); the name
+/// itself when it has no separator.
+pub fn mcp_tool_part(name: &str) -> &str {
+    name.split_once(MCP_SEPARATOR)
+        .map_or(name, |(_, tool)| tool)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lists_partition_the_built_ins() {
+        let joined: Vec<&str> = WORKSPACE_TOOLS
+            .iter()
+            .chain(SESSION_TOOLS.iter())
+            .copied()
+            .collect();
+        assert_eq!(joined, BUILTIN_TOOLS);
+        for (i, a) in BUILTIN_TOOLS.iter().enumerate() {
+            assert!(!BUILTIN_TOOLS[i + 1..].contains(a), "{a} listed twice");
+        }
+    }
+
+    #[test]
+    fn aliases_and_read_only_tools_name_built_ins() {
+        for (alias, target) in ALIASES {
+            assert!(BUILTIN_TOOLS.contains(&target), "{alias} -> {target}");
+            assert!(!BUILTIN_TOOLS.contains(&alias));
+        }
+        for tool in READ_ONLY_TOOLS {
+            assert!(WORKSPACE_TOOLS.contains(&tool));
+        }
+        for tool in BUILTIN_TOOLS {
+            assert_eq!(static_name(tool), Some(tool));
+            for alias in aliases_of(tool) {
+                assert_eq!(alias_target(alias), Some(tool));
+                assert_eq!(static_name(alias), Some(*alias));
+            }
+        }
+        assert_eq!(aliases_of(EDIT_FILE), ["Edit", "MultiEdit"]);
+        assert_eq!(static_name("specKit"), None);
+    }
+
+    #[test]
+    fn mcp_names_join_and_split() {
+        assert_eq!(mcp_tool_name("a", "b__c"), "a__b__c");
+        assert_eq!(mcp_tool_part("a__b__c"), "b__c");
+        assert_eq!(mcp_tool_part("plain"), "plain");
+        assert!(MCP_PREFIX.ends_with(MCP_SEPARATOR));
+    }
+}
