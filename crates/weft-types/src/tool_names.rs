@@ -143,22 +143,47 @@ const fn flatten_aliases<const N: usize>(
 /// assert_eq!(alias_target("MultiEdit"), Some("edit_file"));
 /// assert_eq!(alias_target("write"), None); // lowercase is not Claude Code's spelling
 /// ```
+#[inline]
 pub fn alias_target(name: &str) -> Option<&'static str> {
-    ALIASES
-        .iter()
-        .find(|(alias, _)| *alias == name)
-        .map(|(_, tool)| *tool)
+    // A match rather than a scan of ALIASES: the gate canonicalises every call's tool name.
+    // The test below checks that it and the table agree.
+    Some(match name {
+        "Read" => READ_FILE,
+        "Write" => WRITE_FILE,
+        "Edit" | "MultiEdit" => EDIT_FILE,
+        "LS" => LIST_DIRECTORY,
+        "Glob" => GLOB,
+        "Grep" => GREP,
+        "Bash" => EXEC_SHELL,
+        "WebFetch" => WEB_FETCH,
+        "Skill" => USE_SKILL,
+        "Task" | "Agent" => SESSIONS_SPAWN,
+        _ => return None,
+    })
 }
 
 /// The Claude Code aliases of a built-in (empty for anything else).
+#[inline]
 pub fn aliases_of(tool: &str) -> &'static [&'static str] {
-    ALIASES_BY_TOOL
-        .iter()
-        .find(|(t, _)| *t == tool)
-        .map_or(&[], |(_, aliases)| aliases)
+    // A match, not a scan: the gate asks this for every glob it tries on a call.
+    let index = match tool {
+        READ_FILE => 0,
+        WRITE_FILE => 1,
+        EDIT_FILE => 2,
+        LIST_DIRECTORY => 3,
+        GLOB => 4,
+        GREP => 5,
+        EXEC_SHELL => 6,
+        WEB_FETCH => 7,
+        USE_SKILL => 8,
+        SESSIONS_SPAWN => 9,
+        _ => return &[],
+    };
+    ALIASES_BY_TOOL[index].1
 }
 
 /// The `'static` spelling of a built-in name or a Claude Code alias.
+#[inline]
 pub fn static_name(name: &str) -> Option<&'static str> {
     BUILTIN_TOOLS
         .iter()
@@ -223,6 +248,12 @@ mod tests {
             }
         }
         assert_eq!(aliases_of(EDIT_FILE), ["Edit", "MultiEdit"]);
+        for (tool, aliases) in ALIASES_BY_TOOL {
+            assert_eq!(aliases_of(tool), aliases, "{tool}");
+            for alias in aliases {
+                assert_eq!(alias_target(alias), Some(tool), "{alias}");
+            }
+        }
         assert_eq!(static_name("specKit"), None);
     }
 

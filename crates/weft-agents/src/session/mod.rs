@@ -12,6 +12,7 @@ mod dispatch;
 mod prompt;
 mod skill;
 mod spawn;
+mod subagent_error;
 mod view;
 
 use std::path::{Path, PathBuf};
