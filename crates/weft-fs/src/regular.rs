@@ -23,6 +23,7 @@ pub struct RegularFile {
     file: File,
     path: PathBuf,
     stamp: FileStamp,
+    executable: bool,
     cap: Cap,
     read: u64,
 }
@@ -34,6 +35,14 @@ impl RegularFile {
     pub fn open(path: &Path, cap: Cap) -> Result<Self, ReadError> {
         let before = std::fs::metadata(path).map_err(|e| ReadError::io(path, e))?;
         Self::open_checked(path, path, &before, cap, Follow::Yes)
+    }
+
+    /// Opens `path` itself, never a link's target (a symbolic link is refused as not a
+    /// regular file), for reading at most `cap` bytes: for readers that record links instead
+    /// of following them, such as a package being installed.
+    pub fn open_no_follow(path: &Path, cap: Cap) -> Result<Self, ReadError> {
+        let before = std::fs::symlink_metadata(path).map_err(|e| ReadError::io(path, e))?;
+        Self::open_checked(path, path, &before, cap, Follow::No)
     }
 
     /// Opens `open_as` (whose `lstat`/`stat` is `before`), reporting errors as `path`.
@@ -59,6 +68,7 @@ impl RegularFile {
             });
         }
         let stamp = FileStamp::from_metadata(&meta);
+        let executable = is_executable(&meta);
         let first = FileStamp::from_metadata(before);
         if (stamp.device, stamp.inode) != (first.device, first.inode) {
             return Err(ReadError::Changed {
@@ -76,9 +86,15 @@ impl RegularFile {
             file,
             path: path.to_path_buf(),
             stamp,
+            executable,
             cap,
             read: 0,
         })
+    }
+
+    /// True when the owner may execute it (a script in a package keeps its mode).
+    pub fn is_executable(&self) -> bool {
+        self.executable
     }
 
     /// The path it was opened as.
@@ -220,6 +236,17 @@ pub fn read_regular(path: &Path, cap: Cap) -> Result<Vec<u8>, ReadError> {
 pub(crate) enum Follow {
     Yes,
     No,
+}
+
+#[cfg(unix)]
+fn is_executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o100 != 0
+}
+
+#[cfg(not(unix))]
+fn is_executable(_meta: &std::fs::Metadata) -> bool {
+    false
 }
 
 #[cfg(unix)]

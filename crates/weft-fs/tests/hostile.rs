@@ -339,3 +339,36 @@ fn a_directory_handle_stamps_paths_inside_it_like_stat_does() {
     assert_eq!(dir, weft_fs::FileStamp::of(&tmp.path().join("s")).unwrap());
     assert!(handle.stamp(Path::new("missing")).is_err());
 }
+
+#[test]
+fn open_no_follow_reads_the_file_itself_and_refuses_links_and_fifos() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("run.sh");
+    std::fs::write(&script, "echo hi\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let file = RegularFile::open_no_follow(&script, CAP).unwrap();
+    assert!(file.is_executable());
+    assert_eq!(file.read_all().unwrap(), b"echo hi\n");
+
+    let link = dir.path().join("link");
+    symlink(&script, &link).unwrap();
+    let err = RegularFile::open_no_follow(&link, CAP).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ReadError::NotRegular {
+                kind: FileKind::Symlink,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    // The same path with links followed is the script.
+    assert!(RegularFile::open(&link, CAP).is_ok());
+
+    let fifo = dir.path().join("pipe");
+    mkfifo(&fifo);
+    let err = finishes(move || RegularFile::open_no_follow(&fifo, CAP).unwrap_err());
+    assert!(err.reason().contains("FIFO"), "{}", err.reason());
+}

@@ -2,11 +2,9 @@
 //! files are opened without following links and without blocking, and read only when the
 //! handle says they are regular files; FIFOs, sockets and devices are refused.
 
-use std::fs::{File, OpenOptions};
-use std::io::Read;
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 
+use weft_fs::{Cap, ReadError, RegularFile};
 use weft_scan::Package;
 
 use crate::error::InstallError;
@@ -104,25 +102,21 @@ fn special_kind(kind: &std::fs::FileType) -> &'static str {
     }
 }
 
-/// Opens `path` without following a link and without blocking on a FIFO, checks on the
-/// handle that it is a regular file, and reads at most `room + 1` bytes.
+/// Reads a regular file of the package at `path` (entry `name`) through weft-fs: never a
+/// link's target, never blocking on a FIFO, never a device or a pseudo-file, at most
+/// `room + 1` bytes (so the tree builder can report an oversized file without it being read
+/// whole). Returns the bytes and whether the file is executable.
 pub fn read_regular(path: &Path, name: &str, room: u64) -> Result<(Vec<u8>, bool), InstallError> {
-    let file: File = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|e| InstallError::io(path, e))?;
-    let meta = file.metadata().map_err(|e| InstallError::io(path, e))?;
-    if !meta.is_file() {
-        return Err(InstallError::unsafe_entry(
-            name,
-            "not a regular file (a FIFO, socket or device)",
-        ));
-    }
-    let executable = meta.permissions().mode() & 0o100 != 0;
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len().min(room + 1)).unwrap_or(0));
-    file.take(room.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| InstallError::io(path, e))?;
+    let cap = Cap::new(room.saturating_add(1), "package files");
+    let refused = |e: ReadError| match e {
+        ReadError::TooLarge { .. } => {
+            InstallError::TooLarge(format!("{name} is larger than {room} bytes"))
+        }
+        ReadError::Io { path, source } => InstallError::Io { path, source },
+        other => InstallError::unsafe_entry(name, other.reason()),
+    };
+    let file = RegularFile::open_no_follow(path, cap).map_err(refused)?;
+    let executable = file.is_executable();
+    let bytes = file.read_all().map_err(refused)?;
     Ok((bytes, executable))
 }
