@@ -87,7 +87,10 @@ async fn git_subpath_picks_its_skills_and_update_follows_the_recorded_one() {
     let v2 = repo.commit(
         &[
             ("skills/review/SKILL.md", &skill_md("review", "", "v2")),
-            ("legacy/review/SKILL.md", &skill_md("review", "", "legacy v2")),
+            (
+                "legacy/review/SKILL.md",
+                &skill_md("review", "", "legacy v2"),
+            ),
         ],
         "v2",
     );
