@@ -1098,6 +1098,7 @@ mod tests {
 
     // --- file system -------------------------------------------------------------------
 
+    #[allow(clippy::disallowed_methods)] // a scratch directory of the test's own
     fn scratch(tag: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("weft-xtask-{}-{tag}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);

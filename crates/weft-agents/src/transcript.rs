@@ -102,6 +102,17 @@ pub fn now_millis() -> u64 {
         .unwrap_or(0)
 }
 
+/// A transcript that could not be opened or written.
+#[derive(Debug, thiserror::Error)]
+#[error("transcript {path}: {source}")]
+pub struct TranscriptError {
+    /// The file.
+    pub path: PathBuf,
+    /// The error.
+    #[source]
+    pub source: std::io::Error,
+}
+
 /// An open transcript file.
 #[derive(Debug)]
 pub struct Transcript {

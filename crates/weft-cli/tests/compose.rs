@@ -5,8 +5,7 @@
 
 mod sandbox;
 
-use predicates::prelude::*;
-use sandbox::Sandbox;
+use sandbox::{Sandbox, stdout};
 
 /// An empty home and a project holding `skills` (name, SKILL.md text); `weft` runs in the
 /// project through [`Sandbox::bare`].
@@ -17,11 +16,6 @@ fn with_skills(skills: &[(&str, &str)]) -> Sandbox {
         s.file(&format!(".clawft/skills/{name}/SKILL.md"), text);
     }
     s
-}
-
-/// Standard output of a finished command.
-fn stdout(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8(assert.get_output().stdout.clone()).unwrap()
 }
 
 #[test]
@@ -77,18 +71,16 @@ fn invalid_sets_exit_1_with_the_validation_result() {
     let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(json["valid"], false);
     assert_eq!(json["errors"][0]["code"], "V002");
-    assert!(
-        json["errors"][0]["message"]
-            .as_str()
-            .unwrap()
-            .contains("specification-engine")
+    insta::assert_snapshot!(
+        "invalid_set_message",
+        json["errors"][0]["message"].as_str().unwrap()
     );
     let unknown = s
         .bare()
         .args(["skills", "compose", "no-such-skill"])
         .assert()
         .code(1);
-    insta::assert_snapshot!("unknown_skill", stdout(&unknown));
+    insta::assert_snapshot!("unknown_skill", stdout(unknown.get_output()));
 }
 
 #[test]
@@ -108,7 +100,7 @@ fn compose_respects_the_ceiling_and_intersect_mode() {
         .args(["skills", "compose", "reader", "writer"])
         .assert()
         .success();
-    insta::assert_snapshot!("union", stdout(&union));
+    insta::assert_snapshot!("union", stdout(union.get_output()));
     let intersect = s
         .bare()
         .args([
@@ -121,7 +113,7 @@ fn compose_respects_the_ceiling_and_intersect_mode() {
         ])
         .assert()
         .success();
-    insta::assert_snapshot!("intersect", stdout(&intersect));
+    insta::assert_snapshot!("intersect", stdout(intersect.get_output()));
     let ceiling = s
         .bare()
         .args([
@@ -134,7 +126,7 @@ fn compose_respects_the_ceiling_and_intersect_mode() {
         ])
         .assert()
         .success();
-    insta::assert_snapshot!("ceiling", stdout(&ceiling));
+    insta::assert_snapshot!("ceiling", stdout(ceiling.get_output()));
 }
 
 #[test]
@@ -182,7 +174,8 @@ fn check_tool_allows_and_denies_with_reasons() {
         .code(1)
         .stdout("denied: `rm -rf /` matches none of the allowed `Bash(git:*)` from skill 'git-helper'\n");
     // A ceiling narrower than the skills wins.
-    s.bare()
+    let narrower = s
+        .bare()
         .args([
             "skills",
             "check-tool",
@@ -195,8 +188,8 @@ fn check_tool_allows_and_denies_with_reasons() {
             r#"{"path": "README.md"}"#,
         ])
         .assert()
-        .code(1)
-        .stdout(predicate::str::starts_with("denied: "));
+        .code(1);
+    insta::assert_snapshot!("ceiling_denies", stdout(narrower.get_output()));
 }
 
 #[test]
@@ -277,11 +270,10 @@ fn check_tool_has_three_verdicts_and_explains_with_v() {
             "commands:\n",
             "cannot analyse: the program name `$CMD` is not literal\n",
         ));
-    s.bare()
+    let help = s
+        .bare()
         .args(["skills", "check-tool", "--help"])
         .assert()
-        .success()
-        .stdout(predicate::str::contains(
-            "ask: <reason>      the patterns cannot pre-approve it",
-        ));
+        .success();
+    insta::assert_snapshot!("check_tool_help", stdout(help.get_output()));
 }

@@ -3,33 +3,18 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::Command;
+mod sandbox;
+
 use predicates::prelude::*;
+use sandbox::{Sandbox, snapshot, stdout};
 use weft_repl::CommandRegistry;
 use weft_repl::help::TOPICS;
 
-fn weft(home: &std::path::Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
-    cmd.current_dir(home)
-        .env("HOME", home)
-        .env_remove("CLAWFT_PROJECT")
-        .arg("--home")
-        .arg(home)
-        .arg("--project")
-        .arg(home.join("project"));
-    cmd
-}
-
-/// `text` with `dir` written as `[TMP]`.
-fn redact(text: &str, dir: &std::path::Path) -> String {
-    text.replace(dir.to_str().unwrap(), "[TMP]")
-}
-
 #[test]
 fn help_without_a_topic_lists_commands_topics_and_slash_commands() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = weft(tmp.path()).arg("help").assert().success();
-    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let s = Sandbox::new();
+    let out = s.weft().arg("help").assert().success();
+    let text = stdout(out.get_output());
     insta::assert_snapshot!("overview", text);
     for cli in ["skills", "agents", "agent", "help", "completions"] {
         assert!(
@@ -53,40 +38,36 @@ fn help_without_a_topic_lists_commands_topics_and_slash_commands() {
 
 #[test]
 fn every_topic_prints_and_an_unknown_one_is_a_usage_error() {
-    let tmp = tempfile::tempdir().unwrap();
+    let s = Sandbox::project_under_home();
     for (topic, _) in TOPICS {
-        weft(tmp.path())
+        s.weft()
             .args(["help", topic])
             .assert()
             .success()
             .stdout(predicate::str::is_empty().not());
     }
     for topic in ["skills", "commands", "agent"] {
-        let out = weft(tmp.path()).args(["help", topic]).assert().success();
-        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-        insta::assert_snapshot!(format!("topic_{topic}"), redact(&text, tmp.path()));
+        let out = s.weft().args(["help", topic]).assert().success();
+        let text = stdout(out.get_output());
+        snapshot!(s, format!("topic_{topic}"), text);
     }
-    let out = weft(tmp.path()).args(["help", "nonsense"]).assert().code(2);
-    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    insta::assert_snapshot!("unknown_topic", stderr);
+    let out = s.weft().args(["help", "nonsense"]).assert().code(2);
+    insta::assert_snapshot!("unknown_topic", sandbox::stderr(out.get_output()));
 }
 
 #[test]
 fn completions_are_generated_for_each_shell() {
-    let tmp = tempfile::tempdir().unwrap();
+    let s = Sandbox::new();
     for (shell, marker) in [
         ("bash", "_weft()"),
         ("zsh", "#compdef weft"),
         ("fish", "complete -c weft"),
     ] {
-        weft(tmp.path())
+        s.weft()
             .args(["completions", shell])
             .assert()
             .success()
             .stdout(predicate::str::contains(marker));
     }
-    weft(tmp.path())
-        .args(["completions", "tcsh"])
-        .assert()
-        .code(2);
+    s.weft().args(["completions", "tcsh"]).assert().code(2);
 }

@@ -8,48 +8,32 @@
 
 #[path = "../../weft-agents/tests/common/mod.rs"]
 mod common;
+mod sandbox;
 
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use common::{Reply, ScriptServer, openai_messages, openai_stream};
 use expectrl::session::OsSession as Session;
 use expectrl::{ControlCode, Eof, Expect};
+use sandbox::Sandbox;
 use serde_json::json;
-
-/// Variables that would configure a provider or a project behind the test's back.
-const PROVIDER_VARS: [&str; 6] = [
-    "OPENAI_API_KEY",
-    "ANTHROPIC_API_KEY",
-    "OPENAI_BASE_URL",
-    "ANTHROPIC_BASE_URL",
-    "WEFT_MODEL",
-    "CLAWFT_PROJECT",
-];
 
 /// Generous: the machine running the tests may be busy.
 const TIMEOUT: Duration = Duration::from_secs(20);
 
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
-/// `weft agent` in a pseudo-terminal with a temporary home and project.
-fn spawn_repl(home: &Path, project: &Path, config: &Path) -> Session {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
-    cmd.current_dir(project)
-        .env("HOME", home)
-        .env("TERM", "xterm")
+/// `weft agent` in a pseudo-terminal with the sandbox's home and project.
+fn spawn_repl(s: &Sandbox, config: &Path) -> Session {
+    let mut cmd = s.process();
+    cmd.env("TERM", "xterm")
         .env("RUST_LOG", "error")
-        .args(["--home", home.to_str().unwrap()])
-        .args(["--project", project.to_str().unwrap()])
-        .args(["--config", config.to_str().unwrap()])
+        .arg("--home")
+        .arg(&s.home)
+        .arg("--project")
+        .arg(&s.project)
+        .arg("--config")
+        .arg(config)
         .arg("agent");
-    for var in PROVIDER_VARS {
-        cmd.env_remove(var);
-    }
     let mut session = Session::spawn(cmd).expect("spawn weft in a pty");
     session.set_expect_timeout(Some(TIMEOUT));
     session
@@ -85,25 +69,17 @@ fn an_interactive_session_through_a_pseudo_terminal() {
         openai_stream(&["Still ", "here."]),
     ]));
 
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().join("home");
-    let project = tmp.path().join("project");
-    std::fs::create_dir_all(&home).unwrap();
-    write(
-        &project.join(".clawft/skills/greet/SKILL.md"),
+    let s = Sandbox::new();
+    s.file(
+        ".clawft/skills/greet/SKILL.md",
         "---\nname: greet\ndescription: Greet someone by name.\nargument-hint: \"[first] [last]\"\n---\nGreet $0 warmly. Full name: $ARGUMENTS.\n",
     );
-    let config = tmp.path().join("config.json");
-    write(
-        &config,
-        &json!({
-            "providers": {"local": {"kind": "openai", "base_url": format!("{}/v1", server.url), "max_retries": 0}},
-            "model": "local/m"
-        })
-        .to_string(),
-    );
+    let config = s.config(&json!({
+        "providers": {"local": {"kind": "openai", "base_url": format!("{}/v1", server.url), "max_retries": 0}},
+        "model": "local/m"
+    }));
 
-    let mut p = spawn_repl(&home, &project, &config);
+    let mut p = spawn_repl(&s, &config);
     expect(&mut p, "default (local/m)> ");
 
     // /help lists the commands.
@@ -181,7 +157,7 @@ fn an_interactive_session_through_a_pseudo_terminal() {
     );
 
     // The history file in the workspace has what was typed.
-    let history = std::fs::read_to_string(home.join(".clawft/workspace/history")).unwrap();
+    let history = std::fs::read_to_string(s.home.join(".clawft/workspace/history")).unwrap();
     assert!(history.contains("/skill greet Ada Lovelace"), "{history}");
     assert!(history.contains("/exit"), "{history}");
 }

@@ -6,8 +6,7 @@
 mod sandbox;
 
 use assert_cmd::Command;
-use predicates::prelude::*;
-use sandbox::{Sandbox, repo, write_skill};
+use sandbox::{Sandbox, render, repo, snapshot, write_skill};
 
 /// `weft` run in `<project>/src/deep` with only `HOME` set: the project is detected.
 fn weft(s: &Sandbox) -> Command {
@@ -90,33 +89,21 @@ fn scope_filter_all_and_json() {
         "Project version",
     );
     write_skill(&s.home.join(".claude/skills"), "shared", "User version");
-    weft(&s)
-        .args(["skills", "list", "--scope", "builtin"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("specification-engine"))
-        .stdout(predicate::str::contains("shared").not());
-    // The override is reported (SEC-SKILL-06); -v shows the warning itself.
-    weft(&s)
-        .args(["-v", "skills", "list"])
-        .assert()
-        .success()
-        .stderr(predicate::str::contains(
-            "warning[W181]: project skill `shared` overrides the user skill",
-        ));
-    weft(&s)
-        .args(["--trust-project-skills", "-v", "skills", "list"])
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("W181").not());
-    weft(&s)
-        .args(["skills", "list", "--all"])
-        .assert()
-        .success()
-        .stdout(
-            predicate::str::is_match(r"\n  shared +\(shadowed\) User version +user +SKILL\.md\n")
-                .unwrap(),
-        );
+    let run = |args: &[&str]| {
+        let out = weft(&s).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        render(&args.join(" "), &out)
+    };
+    // Built-ins only; the override is reported (SEC-SKILL-06), -v shows the warning itself,
+    // and not once the project is trusted; --all shows the shadowed copy.
+    let text: String = [
+        run(&["skills", "list", "--scope", "builtin"]),
+        run(&["-v", "skills", "list"]),
+        run(&["--trust-project-skills", "-v", "skills", "list"]),
+        run(&["skills", "list", "--all"]),
+    ]
+    .concat();
+    snapshot!(s, "scopes_override_shadowed", text);
     let out = weft(&s)
         .args(["skills", "list", "--all", "--format", "json"])
         .assert()
@@ -146,25 +133,28 @@ fn clawft_project_env_and_flags_choose_the_project() {
         "elsewhere",
         "In another project",
     );
-    weft(&s)
-        .env("CLAWFT_PROJECT", &other)
-        .args(["skills", "list"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("elsewhere"));
-    weft(&s)
-        .args(["skills", "list", "--project"])
-        .arg(&other)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("elsewhere"));
+    let names = |cmd: &mut assert_cmd::Command| -> Vec<String> {
+        let out = cmd
+            .args(["skills", "list", "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        json.as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let from_env = names(weft(&s).env("CLAWFT_PROJECT", &other));
+    assert!(from_env.iter().any(|n| n == "elsewhere"), "{from_env:?}");
+    let from_flag = names(weft(&s).arg("--project").arg(&other));
+    assert_eq!(from_flag, from_env);
     // Without a marker the project is not found, and the home directory never counts.
     std::fs::create_dir_all(s.home.join(".claude")).unwrap();
-    weft(&s)
-        .args(["skills", "list"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("elsewhere").not());
+    let none = names(&mut weft(&s));
+    assert!(!none.iter().any(|n| n == "elsewhere"), "{none:?}");
+    assert_eq!(none.len() + 1, from_env.len(), "only `elsewhere` differs");
 }
 
 #[test]
@@ -205,15 +195,28 @@ fn show_unknown_skill_fails_with_a_hint() {
 #[test]
 fn repository_lists_its_own_skills() {
     let s = Sandbox::new();
-    s.bare()
+    let out = s
+        .bare()
         .current_dir(repo())
-        .args(["skills", "list"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("code-review"))
-        .stdout(predicate::str::contains("crate-audit"))
-        .stdout(predicate::str::contains("add-diagnostic-rule"))
-        .stdout(predicate::str::contains("commit"));
+        .args(["skills", "list", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found: Vec<(&str, &str)> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["name"].as_str().unwrap(), i["scope"].as_str().unwrap()))
+        .collect();
+    for skill in [
+        "code-review",
+        "commit",
+        "crate-audit",
+        "add-diagnostic-rule",
+    ] {
+        assert!(found.contains(&(skill, "project")), "{skill}: {found:?}");
+    }
 }
 
 #[test]
@@ -241,23 +244,20 @@ fn catalog_is_what_the_model_sees() {
         )
         .stderr("");
     // A small budget: names only, and the report on stderr.
-    weft(&s)
+    let small = weft(&s)
         .args(["skills", "catalog", "--budget", "300"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("- code-review\n"))
-        .stderr(predicate::str::contains("names only"));
+        .output()
+        .unwrap();
+    assert!(small.status.success());
     // The XML block of the reference implementation, with resolved absolute locations.
-    let location = std::fs::canonicalize(skills.join("code-review/SKILL.md")).unwrap();
-    weft(&s)
+    let xml = weft(&s)
         .args(["skills", "catalog", "--format", "xml"])
-        .assert()
-        .success()
-        .stdout(predicate::str::starts_with(format!(
-            "<available_skills>\n<skill>\n<name>\ncode-review\n</name>\n<description>\nReview code changes for bugs\n</description>\n<location>\n{}\n</location>\n</skill>\n",
-            location.display()
-        )))
-        .stdout(predicate::str::contains("commit").not());
+        .output()
+        .unwrap();
+    assert!(xml.status.success());
+    let text = render("skills catalog --budget 300", &small)
+        + &render("skills catalog --format xml", &xml);
+    snapshot!(s, "catalog_small_and_xml", text);
 }
 
 #[test]
@@ -276,15 +276,16 @@ fn match_ranks_and_never_auto_loads_manual_skills() {
         "---\nname: commit\ndescription: Commit staged changes to git\ndisable-model-invocation: true\n---\nCommit.\n",
     )
     .unwrap();
-    weft(&s)
+    let out = weft(&s)
         .args([
             "skills",
             "match",
             "please review the diff of my pull request",
         ])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("Would load: code-review"));
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    snapshot!(s, "match_review", render("skills match", &out));
     let out = weft(&s)
         .args([
             "skills",

@@ -2,41 +2,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod sandbox;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn weft() -> Command {
-    let mut cmd = Command::cargo_bin("weft").unwrap();
-    cmd.current_dir(repo());
-    cmd
-}
-
-fn write_skill(root: &Path, dir: &str, text: &str) -> PathBuf {
-    let path = root.join(dir).join("SKILL.md");
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-/// Standard output of a finished command.
-fn stdout(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8(assert.get_output().stdout.clone()).unwrap()
-}
-
-/// `text` with `dir` written as `[TMP]`.
-fn redact(text: &str, dir: &Path) -> String {
-    text.replace(dir.to_str().unwrap(), "[TMP]")
-}
+use sandbox::{Sandbox, stdout};
 
 #[test]
 fn valid_fixtures_pass_strict() {
-    weft()
+    let s = Sandbox::new();
+    s.weft_in_repo()
         .args(["skills", "validate", "--strict", "fixtures/skills/valid"])
         .assert()
         .success()
@@ -45,7 +19,8 @@ fn valid_fixtures_pass_strict() {
 
 #[test]
 fn repository_skills_pass_strict() {
-    weft()
+    let s = Sandbox::new();
+    s.weft_in_repo()
         .args([
             "skills",
             "validate",
@@ -60,16 +35,20 @@ fn repository_skills_pass_strict() {
 
 #[test]
 fn warnings_do_not_fail() {
-    let out = weft()
+    let s = Sandbox::new();
+    let out = s
+        .weft_in_repo()
         .args(["skills", "validate", "fixtures/skills/warnings"])
         .assert()
         .success();
-    insta::assert_snapshot!("warnings", stdout(&out));
+    insta::assert_snapshot!("warnings", stdout(out.get_output()));
 }
 
 #[test]
 fn every_invalid_fixture_is_explained_rustc_style() {
-    let out = weft()
+    let s = Sandbox::new();
+    let out = s
+        .weft_in_repo()
         .args(["skills", "validate", "fixtures/skills/invalid"])
         .assert()
         .code(1)
@@ -81,7 +60,9 @@ fn every_invalid_fixture_is_explained_rustc_style() {
 
 #[test]
 fn json_has_one_object_per_skill() {
-    let out = weft()
+    let s = Sandbox::new();
+    let out = s
+        .weft_in_repo()
         .args([
             "skills",
             "validate",
@@ -112,7 +93,8 @@ fn json_has_one_object_per_skill() {
 
 #[test]
 fn a_skill_file_can_be_named_directly() {
-    weft()
+    let s = Sandbox::new();
+    s.weft_in_repo()
         .args([
             "skills",
             "validate",
@@ -126,76 +108,77 @@ fn a_skill_file_can_be_named_directly() {
 
 #[test]
 fn strict_raises_reserved_words() {
-    let tmp = tempfile::tempdir().unwrap();
-    write_skill(
-        tmp.path(),
-        "claude-helper",
+    let s = Sandbox::new();
+    s.outside(
+        "claude-helper/SKILL.md",
         "---\nname: claude-helper\ndescription: Helps.\n---\nBody\n",
     );
-    let default = Command::cargo_bin("weft")
-        .unwrap()
+    let default = s
+        .weft()
         .args(["skills", "validate"])
-        .arg(tmp.path())
+        .arg(&s.root)
         .assert()
         .success();
-    insta::assert_snapshot!("reserved_default", redact(&stdout(&default), tmp.path()));
-    let strict = Command::cargo_bin("weft")
-        .unwrap()
+    insta::assert_snapshot!("reserved_default", s.redact(&stdout(default.get_output())));
+    let strict = s
+        .weft()
         .args(["skills", "validate", "--strict"])
-        .arg(tmp.path())
+        .arg(&s.root)
         .assert()
         .code(1);
-    insta::assert_snapshot!("reserved_strict", redact(&stdout(&strict), tmp.path()));
+    insta::assert_snapshot!("reserved_strict", s.redact(&stdout(strict.get_output())));
 }
 
 #[test]
 fn spec_profile_uses_reference_wording() {
-    let tmp = tempfile::tempdir().unwrap();
-    write_skill(
-        tmp.path(),
-        "versioned",
+    let s = Sandbox::new();
+    s.outside(
+        "versioned/SKILL.md",
         "---\nname: versioned\ndescription: Has a version.\nversion: 1.0.0\n---\nBody\n",
     );
-    let spec = Command::cargo_bin("weft")
-        .unwrap()
+    let spec = s
+        .weft()
         .args(["skills", "validate", "--profile", "spec"])
-        .arg(tmp.path())
+        .arg(&s.root)
         .assert()
         .code(1);
-    insta::assert_snapshot!("spec_wording", redact(&stdout(&spec), tmp.path()));
+    insta::assert_snapshot!("spec_wording", s.redact(&stdout(spec.get_output())));
     // The default profile accepts the extension key.
-    Command::cargo_bin("weft")
-        .unwrap()
+    s.weft()
         .args(["skills", "validate"])
-        .arg(tmp.path())
+        .arg(&s.root)
         .assert()
         .success();
 }
 
 #[test]
 fn missing_paths_and_empty_directories_are_errors() {
-    let tmp = tempfile::tempdir().unwrap();
-    let missing = tmp.path().join("nope");
-    let missing = Command::cargo_bin("weft")
-        .unwrap()
+    let s = Sandbox::new();
+    let missing = s.root.join("nope");
+    let missing = s
+        .weft()
         .args(["skills", "validate"])
         .arg(&missing)
         .assert()
         .code(1);
-    insta::assert_snapshot!("missing_path", redact(&stdout(&missing), tmp.path()));
-    let empty = Command::cargo_bin("weft")
-        .unwrap()
+    insta::assert_snapshot!("missing_path", s.redact(&stdout(missing.get_output())));
+    let empty = s
+        .weft()
         .args(["skills", "validate"])
-        .arg(tmp.path())
+        .arg(&s.root)
         .assert()
         .code(1);
-    insta::assert_snapshot!("empty_directory", redact(&stdout(&empty), tmp.path()));
+    insta::assert_snapshot!("empty_directory", s.redact(&stdout(empty.get_output())));
 }
 
 #[test]
 fn usage_errors_exit_2() {
-    weft().args(["skills", "validate"]).assert().code(2);
-    weft()
+    let s = Sandbox::new();
+    s.weft_in_repo()
+        .args(["skills", "validate"])
+        .assert()
+        .code(2);
+    s.weft_in_repo()
         .args(["skills", "validate", "--profile", "nope", "."])
         .assert()
         .code(2);
@@ -203,9 +186,10 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn corpus_runs_to_the_end_and_explains_every_rejection() {
+    let s = Sandbox::new();
     for corpus in weft_testkit::Corpus::available() {
-        let out = Command::cargo_bin("weft")
-            .unwrap()
+        let out = s
+            .weft()
             .args(["skills", "validate", "--format", "json"])
             .arg(&corpus.dir)
             .assert()

@@ -39,6 +39,37 @@ impl Candidate {
     }
 }
 
+/// The directory `--path` names, normalised (`None`: the whole source). It must stay inside
+/// the source: an absolute path or a `..` is refused, not resolved.
+pub(crate) fn subpath_prefix(raw: &str) -> Result<Option<String>, InstallError> {
+    let bad = |reason: &str| InstallError::BadSubpath {
+        path: raw.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let trimmed = raw.trim();
+    if trimmed.starts_with('/') {
+        return Err(bad(
+            "an absolute path; give a directory relative to the source's root",
+        ));
+    }
+    let parts: Vec<&str> = trimmed
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    if parts.contains(&"..") {
+        return Err(bad("`..` would leave the source"));
+    }
+    if parts.is_empty() {
+        return Ok(None);
+    }
+    normalize_entry_path(trimmed, 64)
+        .map(Some)
+        .map_err(|e| match e {
+            InstallError::Unsafe { reason, .. } => bad(&reason),
+            other => other,
+        })
+}
+
 fn skill_file_name(name: &str) -> bool {
     name.eq_ignore_ascii_case("SKILL.md") || name == "skill.json"
 }
@@ -52,11 +83,8 @@ pub fn find_skills(
     root_name: &str,
     strict: bool,
 ) -> Result<Vec<Candidate>, InstallError> {
-    let prefix = match subpath
-        .map(str::trim)
-        .filter(|s| !s.is_empty() && *s != ".")
-    {
-        Some(p) => normalize_entry_path(p, 64)?,
+    let prefix = match subpath {
+        Some(raw) => subpath_prefix(raw)?.unwrap_or_default(),
         None => String::new(),
     };
     let mut skill_dirs: BTreeSet<String> = BTreeSet::new();

@@ -57,6 +57,15 @@ pub enum InstallError {
         /// Status or transport error.
         reason: String,
     },
+    /// `--path` does not name a directory inside the source (absolute, or climbing out
+    /// with `..`).
+    #[error("--path {path}: {reason}")]
+    BadSubpath {
+        /// The path as given.
+        path: String,
+        /// Why it cannot be used.
+        reason: String,
+    },
     /// The source holds no skill (under `--path`, when given).
     #[error("no skill found in {0} (a skill is a directory with a SKILL.md or skill.json)")]
     NoSkills(String),

@@ -186,7 +186,7 @@ mod tests {
 
     #[test]
     fn parses_every_kind() {
-        let tmp = std::env::temp_dir();
+        let tmp = tempfile::tempdir().unwrap();
         let base = Path::new("/nonexistent-base");
         assert_eq!(
             Source::parse("acme/skills", base).unwrap(),
@@ -209,7 +209,7 @@ mod tests {
         assert!(Source::parse("git://example.com/x", base).is_err());
         assert!(Source::parse("no such thing here", base).is_err());
         assert!(matches!(
-            Source::parse(".", &tmp).unwrap(),
+            Source::parse(".", tmp.path()).unwrap(),
             Source::Local(_)
         ));
         assert_eq!(

@@ -230,7 +230,33 @@ fn read_name(
 ) -> Option<(String, Option<String>)> {
     let field = f.take(report, &["name"]);
     let pos = field.as_ref().and_then(Field::pos);
-    let written: Option<String> = match field.as_ref().map(|fl| &fl.value.kind) {
+    let Some(raw) = written_name(field.as_ref(), inputs, report) else {
+        return fallback_to_dir(inputs, None, report);
+    };
+    let trimmed = raw.trim();
+    if trimmed != raw {
+        report.emit(Rule::NameWhitespace, pos, || {
+            format!(
+                "`name` has surrounding whitespace; `{}` is used",
+                shorten(trimmed)
+            )
+        });
+    }
+    if report.spec() {
+        check_spec_name(trimmed, pos, inputs, report);
+    } else {
+        check_name(trimmed, pos, inputs, report);
+    }
+    accept_name(&raw, inputs, report)
+}
+
+/// The `name` as written, when it is a non-empty string; otherwise reports why not.
+fn written_name(
+    field: Option<&Field<'_>>,
+    inputs: &SkillInputs<'_>,
+    report: &mut Report<'_>,
+) -> Option<String> {
+    match field.map(|fl| &fl.value.kind) {
         None if inputs.no_frontmatter => None,
         None => {
             report.emit2(
@@ -250,78 +276,88 @@ fn read_name(
             };
             report.emit2(
                 Rule::NameNotString,
-                pos.or(inputs.anchor),
+                field.and_then(Field::pos).or(inputs.anchor),
                 || format!("`name` is {found}; the directory name is used"),
                 || "Field 'name' must be a non-empty string".to_owned(),
             );
             None
         }
-    };
+    }
+}
 
-    let Some(raw) = written else {
-        return fallback_to_dir(inputs, None, report);
-    };
-    let trimmed = raw.trim();
-    if trimmed != raw {
-        report.emit(Rule::NameWhitespace, pos, || {
+/// The open spec's name rules, in the reference validator's words.
+fn check_spec_name(
+    name: &str,
+    pos: Option<Position>,
+    inputs: &SkillInputs<'_>,
+    report: &mut Report<'_>,
+) {
+    for problem in spec_name_problems(name) {
+        report.emit(Rule::InvalidName, pos, || problem);
+    }
+    if let Some(dir) = inputs.dir_name
+        && !spec_dir_matches(dir, name)
+    {
+        report.emit(Rule::NameMismatch, pos, || {
+            format!("Directory name '{dir}' must match skill name '{name}'")
+        });
+    }
+}
+
+/// weft's name rules: the character set, reserved words, the directory match.
+fn check_name(
+    name: &str,
+    pos: Option<Position>,
+    inputs: &SkillInputs<'_>,
+    report: &mut Report<'_>,
+) {
+    for problem in name_problems(name) {
+        report.emit(Rule::InvalidName, pos, || problem);
+    }
+    if let Some(word) = reserved_word(name) {
+        report.emit(Rule::ReservedName, pos, || {
             format!(
-                "`name` has surrounding whitespace; `{}` is used",
-                shorten(trimmed)
+                "name `{}` contains the reserved word `{word}`",
+                shorten(name)
             )
         });
     }
-
-    if report.spec() {
-        for problem in spec_name_problems(trimmed) {
-            report.emit(Rule::InvalidName, pos, || problem);
-        }
-        if let Some(dir) = inputs.dir_name
-            && !spec_dir_matches(dir, trimmed)
-        {
-            report.emit(Rule::NameMismatch, pos, || {
-                format!("Directory name '{dir}' must match skill name '{trimmed}'")
-            });
-        }
-    } else {
-        for problem in name_problems(trimmed) {
-            report.emit(Rule::InvalidName, pos, || problem);
-        }
-        if let Some(word) = reserved_word(trimmed) {
-            report.emit(Rule::ReservedName, pos, || {
-                format!(
-                    "name `{}` contains the reserved word `{word}`",
-                    shorten(trimmed)
-                )
-            });
-        }
-        if let Some(dir) = inputs.dir_name
-            && dir != trimmed
-        {
-            report.emit(Rule::NameMismatch, pos, || {
-                format!(
-                    "name `{}` differs from its directory `{}`",
-                    shorten(trimmed),
-                    shorten(dir)
-                )
-            });
-        }
+    if let Some(dir) = inputs.dir_name
+        && dir != name
+    {
+        report.emit(Rule::NameMismatch, pos, || {
+            format!(
+                "name `{}` differs from its directory `{}`",
+                shorten(name),
+                shorten(dir)
+            )
+        });
     }
+}
 
+/// The identifier for the written name `raw` (checked already), and the name as written
+/// when it differs; the directory's name when `raw` cannot be loaded.
+fn accept_name(
+    raw: &str,
+    inputs: &SkillInputs<'_>,
+    report: &mut Report<'_>,
+) -> Option<(String, Option<String>)> {
+    let trimmed = raw.trim();
     if is_valid_name(trimmed) {
-        let declared = (trimmed != raw).then_some(raw.clone());
+        let declared = (trimmed != raw).then(|| raw.to_owned());
         return Some((trimmed.to_owned(), declared));
     }
     if report.spec() && spec_name_problems(trimmed).is_empty() {
         // Validated in NFKC form, so published in NFKC form: `ｐｄｆ` is `pdf`.
         let normalized = nfkc(trimmed);
-        let declared = (normalized != raw).then_some(raw.clone());
+        let declared = (normalized != raw).then(|| raw.to_owned());
         return Some((normalized, declared));
     }
     if report.profile() != Profile::Load {
         // Validation reported the name; keep it so the result can say which skill it was.
         return Some((trimmed.to_owned(), None));
     }
-    fallback_to_dir(inputs, Some(raw), report)
+    fallback_to_dir(inputs, Some(raw.to_owned()), report)
 }
 
 fn fallback_to_dir(
@@ -383,59 +419,51 @@ fn read_description(
             );
             (None, DescriptionSource::Frontmatter)
         }
-        other => {
-            let present = other.is_some();
-            let pos = pos.or(inputs.anchor);
-            match inputs.body.and_then(first_paragraph) {
-                Some(paragraph) if inputs.no_frontmatter => {
-                    (Some(paragraph), DescriptionSource::FirstParagraph)
-                }
-                Some(paragraph) => {
-                    report.emit2(
-                        Rule::DescriptionFromBody,
-                        pos,
-                        || {
-                            format!(
-                                "{}; the body's first paragraph is used",
-                                if present {
-                                    "`description` is empty"
-                                } else {
-                                    "no `description`"
-                                }
-                            )
-                        },
-                        || {
-                            if present {
-                                "Field 'description' must be a non-empty string".to_owned()
-                            } else {
-                                "Missing required field in frontmatter: description".to_owned()
-                            }
-                        },
-                    );
-                    (Some(paragraph), DescriptionSource::FirstParagraph)
-                }
-                None => {
-                    report.emit2(
-                        Rule::MissingDescription,
-                        pos,
-                        || {
-                            if present {
-                                "`description` is empty and the body has no paragraph to use instead".to_owned()
-                            } else {
-                                "no `description` and the body has no paragraph to use instead".to_owned()
-                            }
-                        },
-                        || {
-                            if present {
-                                "Field 'description' must be a non-empty string".to_owned()
-                            } else {
-                                "Missing required field in frontmatter: description".to_owned()
-                            }
-                        },
-                    );
-                    (None, DescriptionSource::Frontmatter)
-                }
-            }
+        other => description_from_body(other.is_some(), pos.or(inputs.anchor), inputs, report),
+    }
+}
+
+/// No usable `description` (`present`: the key is there but empty): the body's first
+/// paragraph, reported unless the file has no frontmatter at all.
+fn description_from_body(
+    present: bool,
+    pos: Option<Position>,
+    inputs: &SkillInputs<'_>,
+    report: &mut Report<'_>,
+) -> (Option<String>, DescriptionSource) {
+    let spec_message = || {
+        if present {
+            "Field 'description' must be a non-empty string".to_owned()
+        } else {
+            "Missing required field in frontmatter: description".to_owned()
+        }
+    };
+    let what = if present {
+        "`description` is empty"
+    } else {
+        "no `description`"
+    };
+    match inputs.body.and_then(first_paragraph) {
+        Some(paragraph) if inputs.no_frontmatter => {
+            (Some(paragraph), DescriptionSource::FirstParagraph)
+        }
+        Some(paragraph) => {
+            report.emit2(
+                Rule::DescriptionFromBody,
+                pos,
+                || format!("{what}; the body's first paragraph is used"),
+                spec_message,
+            );
+            (Some(paragraph), DescriptionSource::FirstParagraph)
+        }
+        None => {
+            report.emit2(
+                Rule::MissingDescription,
+                pos,
+                || format!("{what} and the body has no paragraph to use instead"),
+                spec_message,
+            );
+            (None, DescriptionSource::Frontmatter)
         }
     }
 }

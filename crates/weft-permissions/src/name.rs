@@ -229,6 +229,8 @@ mod tests {
         }
         for tool in BUILTIN_TOOLS {
             assert_eq!(canonical_tool_name(tool), tool);
+            // The gate names built-ins without canonicalising them (gate::BUILTIN_NAMES).
+            assert_eq!(ToolName::new(tool).mcp, None);
             for alias in aliases_of(tool) {
                 assert_eq!(canonical_tool_name(alias), tool);
             }

@@ -35,13 +35,13 @@ pub enum ShellMode {
 }
 
 /// Decides how commands run: `settings` resolved against `base`, checked against what the
-/// kernel offers (`status`); `exe` is weft's own executable (or why it is unknown). A bad
-/// path in the settings is a usage error.
+/// kernel offers (`status`); `exe` is weft's own executable (`None` when the caller did not
+/// name it). A bad path in the settings is a usage error.
 pub fn shell_mode(
     settings: &SandboxSettings,
     base: &PolicyBase<'_>,
     status: &SandboxStatus,
-    exe: Result<PathBuf, String>,
+    exe: Option<&Path>,
 ) -> Result<ShellMode, UsageError> {
     if !settings.enabled {
         return Ok(ShellMode::Unsandboxed(
@@ -52,11 +52,16 @@ pub fn shell_mode(
         .policy(base)
         .map_err(|e| UsageError(format!("config `sandbox`: {e}")))?;
     let missing = match exe {
-        Ok(exe) => match status.missing_for(policy.network) {
-            None => return Ok(ShellMode::Sandboxed { policy, exe }),
+        Some(exe) => match status.missing_for(policy.network) {
+            None => {
+                return Ok(ShellMode::Sandboxed {
+                    policy,
+                    exe: exe.to_path_buf(),
+                });
+            }
             Some(reason) => reason,
         },
-        Err(e) => format!("cannot find weft's own executable to run the sandbox helper: {e}"),
+        None => "cannot find weft's own executable to run the sandbox helper: the caller did not say which executable it is".to_owned(),
     };
     if settings.required() {
         Ok(ShellMode::Refused(missing))
@@ -141,12 +146,12 @@ pub fn current_mode(
         home: workspace.home.as_deref(),
         temp_dir: &temp,
     };
-    let exe = workspace
-        .env
-        .exe()
-        .map(Path::to_path_buf)
-        .ok_or_else(|| "the caller did not say which executable it is".to_owned());
-    shell_mode(&config.file.sandbox, &base, &weft_sandbox::probe(), exe)
+    shell_mode(
+        &config.file.sandbox,
+        &base,
+        &weft_sandbox::probe(),
+        workspace.env.exe(),
+    )
 }
 
 #[cfg(test)]
@@ -173,8 +178,8 @@ mod tests {
         serde_json::from_str(json).unwrap()
     }
 
-    fn exe() -> Result<PathBuf, String> {
-        Ok(PathBuf::from("/bin/weft"))
+    fn exe() -> Option<&'static Path> {
+        Some(Path::new("/bin/weft"))
     }
 
     #[test]
@@ -257,14 +262,12 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(with_network, ShellMode::Sandboxed { .. }));
-        let missing_exe = shell_mode(
-            &settings(r#"{"enabled":true}"#),
-            &base(),
-            &FULL,
-            Err("gone".to_owned()),
-        )
-        .unwrap();
-        assert!(matches!(missing_exe, ShellMode::Refused(r) if r.ends_with("helper: gone")));
+        let missing_exe =
+            shell_mode(&settings(r#"{"enabled":true}"#), &base(), &FULL, None).unwrap();
+        assert!(
+            matches!(&missing_exe, ShellMode::Refused(r) if r.ends_with("helper: the caller did not say which executable it is")),
+            "{missing_exe:?}"
+        );
     }
 
     #[test]

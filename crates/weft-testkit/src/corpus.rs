@@ -110,6 +110,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // a scratch directory of the test's own
     fn without_shared_the_sample_is_used() {
         let tmp = std::env::temp_dir().join(format!("weft-testkit-{}", std::process::id()));
         let checkout = tmp.join("checkout");

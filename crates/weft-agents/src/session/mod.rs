@@ -26,7 +26,7 @@ use weft_tools::ToolRegistry;
 use weft_types::AgentDefinition;
 
 use crate::ModelPool;
-use crate::transcript::{Transcript, TranscriptRecord, now_millis};
+use crate::transcript::{Transcript, TranscriptError, TranscriptRecord, now_millis};
 
 pub use children::{ChildError, ChildStatus, ChildSummary};
 pub use skill::{Invoker, SkillInvocationError, USE_SKILL};
@@ -161,14 +161,8 @@ pub enum SessionError {
     #[error(transparent)]
     Subagent(#[from] SubagentError),
     /// The transcript cannot be written.
-    #[error("transcript {path}: {source}")]
-    Transcript {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Transcript(#[from] TranscriptError),
 }
 
 /// Observes a turn as it happens (the CLI prints from here).
@@ -240,16 +234,15 @@ impl Session {
         } = parts;
         let view = AgentView::build(agent, model.as_deref(), None, &models, &options)?;
         let explicit_model = model;
-        let mut transcript =
-            match &options.transcript_dir {
-                Some(dir) => Some(Transcript::open(dir, &options.session_id).map_err(
-                    |source| SessionError::Transcript {
-                        path: dir.join(format!("{}.jsonl", options.session_id)),
-                        source,
-                    },
-                )?),
-                None => None,
-            };
+        let mut transcript = match &options.transcript_dir {
+            Some(dir) => Some(
+                Transcript::open(dir, &options.session_id).map_err(|source| TranscriptError {
+                    path: dir.join(format!("{}.jsonl", options.session_id)),
+                    source,
+                })?,
+            ),
+            None => None,
+        };
         if let Some(t) = transcript.as_mut() {
             let record = TranscriptRecord::Session {
                 session_id: options.session_id.clone(),
@@ -258,11 +251,10 @@ impl Session {
                 at: now_millis(),
                 parent: options.spawn.parent.clone(),
             };
-            t.append(&record)
-                .map_err(|source| SessionError::Transcript {
-                    path: t.path().to_path_buf(),
-                    source,
-                })?;
+            t.append(&record).map_err(|source| TranscriptError {
+                path: t.path().to_path_buf(),
+                source,
+            })?;
         }
         Ok(Self {
             gate: view.gate.clone(),
@@ -623,13 +615,12 @@ impl Session {
         Ok(())
     }
 
-    fn record(&mut self, record: TranscriptRecord) -> Result<(), SessionError> {
+    fn record(&mut self, record: TranscriptRecord) -> Result<(), TranscriptError> {
         if let Some(t) = self.transcript.as_mut() {
-            t.append(&record)
-                .map_err(|source| SessionError::Transcript {
-                    path: t.path().to_path_buf(),
-                    source,
-                })?;
+            t.append(&record).map_err(|source| TranscriptError {
+                path: t.path().to_path_buf(),
+                source,
+            })?;
         }
         Ok(())
     }

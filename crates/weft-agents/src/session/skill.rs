@@ -5,18 +5,18 @@
 
 use serde_json::json;
 use weft_llm::ToolSpec;
-use weft_permissions::Policy;
+use weft_permissions::{Policy, PolicyError};
 use weft_types::{InvocationContext, SkillContext};
 
 use std::sync::Arc;
 
-use weft_registry::SkillEntry;
+use weft_registry::{SkillEntry, SkillError};
 
 use super::children::{ChildStatus, ChildSummary};
 use super::spawn::SpawnRequest;
 use super::view::pattern_context;
 use super::{Session, SessionError};
-use crate::transcript::{TranscriptRecord, now_millis};
+use crate::transcript::{TranscriptError, TranscriptRecord, now_millis};
 
 pub use weft_types::tool_names::USE_SKILL;
 
@@ -30,7 +30,7 @@ pub enum Invoker {
 }
 
 /// A skill that cannot be invoked.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum SkillInvocationError {
     /// No skill has that name.
     #[error("unknown skill `{name}`{}", did_you_mean(.suggestions))]
@@ -54,24 +54,35 @@ pub enum SkillInvocationError {
     )]
     ForkUnsupported(String),
     /// The arguments have an unclosed quote.
-    #[error("skill `{name}`: cannot split the arguments: {message}")]
+    #[error("skill `{name}`: cannot split the arguments: {source}")]
     BadArguments {
         /// Skill name.
         name: String,
         /// Why.
-        message: String,
+        #[source]
+        source: weft_template::SplitError,
     },
-    /// The body cannot be read or the tool policy does not compile.
-    #[error("skill `{name}`: {message}")]
-    Unusable {
+    /// The body cannot be read.
+    #[error("skill `{name}`: {source}")]
+    Body {
         /// Skill name.
         name: String,
         /// Why.
-        message: String,
+        #[source]
+        source: SkillError,
+    },
+    /// The skill's `allowed-tools` do not compile.
+    #[error("skill `{name}`: {source}")]
+    Policy {
+        /// Skill name.
+        name: String,
+        /// Why.
+        #[source]
+        source: PolicyError,
     },
     /// The transcript write failed.
-    #[error("transcript: {0}")]
-    Transcript(String),
+    #[error(transparent)]
+    Transcript(#[from] TranscriptError),
 }
 
 /// Why a `use_skill` call failed; its message is the error result the model reads.
@@ -159,13 +170,16 @@ impl Session {
         args: &[String],
     ) -> Result<(String, Policy), SkillInvocationError> {
         let name = entry.name();
-        let unusable = |message: String| SkillInvocationError::Unusable {
+        let body = entry.body().map_err(|source| SkillInvocationError::Body {
             name: name.to_owned(),
-            message,
-        };
-        let body = entry.body().map_err(|e| unusable(e.to_string()))?;
-        let policy = Policy::from_skill(&entry.skill, &pattern_context(&self.options))
-            .map_err(|e| unusable(e.to_string()))?;
+            source,
+        })?;
+        let policy = Policy::from_skill(&entry.skill, &pattern_context(&self.options)).map_err(
+            |source| SkillInvocationError::Policy {
+                name: name.to_owned(),
+                source,
+            },
+        )?;
         let mut ctx = InvocationContext::new(args.to_vec(), self.options.session_id.clone());
         if let Some(dir) = entry.dir() {
             ctx = ctx.with_skill_dir(dir);
@@ -227,8 +241,7 @@ impl Session {
             at: now_millis(),
             skill: name.to_owned(),
             args,
-        })
-        .map_err(|e| SkillInvocationError::Transcript(e.to_string()))?;
+        })?;
         let narrows = !policy.is_unrestricted();
         if narrows {
             self.gate = self.gate.clone().with_layer(policy);
@@ -269,9 +282,11 @@ impl Session {
         let args = match input.get("args") {
             None | Some(serde_json::Value::Null) => Vec::new(),
             Some(serde_json::Value::String(raw)) => {
-                weft_template::split_args(raw).map_err(|e| SkillInvocationError::BadArguments {
-                    name: name.to_owned(),
-                    message: e.to_string(),
+                weft_template::split_args(raw).map_err(|source| {
+                    SkillInvocationError::BadArguments {
+                        name: name.to_owned(),
+                        source,
+                    }
                 })?
             }
             Some(serde_json::Value::Array(items)) => items

@@ -467,7 +467,7 @@ impl Session {
             background: summary.background,
         };
         self.record(spawn_record)
-            .map_err(|e| failed(&summary.agent, e))?;
+            .map_err(|e| failed(&summary.agent, SessionError::from(e)))?;
         self.children.start(summary.clone());
         let id = summary.id.clone();
         let agent = summary.agent.clone();
@@ -525,7 +525,8 @@ impl Session {
             text: child.status.text().to_owned(),
             duration_ms: child.duration_ms,
             usage: child.usage,
-        })
+        })?;
+        Ok(())
     }
 
     /// Handles the four spawn tools; `Err` is an error result for the model.

@@ -125,7 +125,9 @@ fn explain(err: InstallError) -> anyhow::Error {
             drop(stderr);
             eprint_diagnostics(diagnostics);
         }
-        InstallError::UnknownSkill { .. } | InstallError::RefWithoutGit(_) => {
+        InstallError::UnknownSkill { .. }
+        | InstallError::RefWithoutGit(_)
+        | InstallError::BadSubpath { .. } => {
             return UsageError(err.to_string()).into();
         }
         _ => {}

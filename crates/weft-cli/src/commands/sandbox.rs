@@ -11,6 +11,7 @@ use weft_sandbox::{LandlockSupport, SandboxPolicy, SandboxStatus};
 
 use weft_runtime::sandbox::{ShellMode, child_env, current_mode, join};
 use weft_runtime::{Config, Workspace};
+use weft_types::tool_names;
 
 use crate::cli::{ListFormat, SandboxExecArgs, SandboxStatusArgs};
 use crate::output::outln;
@@ -38,7 +39,7 @@ pub fn status(workspace: &Workspace, args: &SandboxStatusArgs) -> Result<ExitCod
                 "landlock": landlock_json(status.landlock),
                 "seccomp": status.seccomp,
                 "user_namespaces": status.user_namespaces,
-                "exec_shell": mode_json(&mode),
+                (tool_names::EXEC_SHELL): mode_json(&mode),
                 "env_withheld": withheld,
             });
             outln!("{}", serde_json::to_string_pretty(&doc)?);
@@ -86,15 +87,17 @@ fn table(status: &SandboxStatus, mode: &ShellMode, withheld: &[String]) -> Strin
         ),
     ];
     match mode {
-        ShellMode::Unsandboxed(why) => rows.push(("exec_shell", format!("not sandboxed: {why}"))),
+        ShellMode::Unsandboxed(why) => {
+            rows.push((tool_names::EXEC_SHELL, format!("not sandboxed: {why}")))
+        }
         ShellMode::Refused(why) => rows.push((
-            "exec_shell",
+            tool_names::EXEC_SHELL,
             format!("refused: the sandbox is required but unavailable: {why}"),
         )),
         ShellMode::Sandboxed { policy, .. } => {
             let network = if policy.network { "on" } else { "off" };
             rows.extend([
-                ("exec_shell", "sandboxed".to_owned()),
+                (tool_names::EXEC_SHELL, "sandboxed".to_owned()),
                 ("  writable", join(&policy.writable_roots)),
                 ("  unreadable", or_none(join(&policy.deny_read))),
                 ("  network", network.to_owned()),

@@ -10,7 +10,7 @@ use weft_registry::catalog::{CatalogFormat, budget_for};
 use weft_registry::matcher::{MatchOutcome, TriggerMatcher};
 use weft_registry::resource::list_resources;
 use weft_registry::{SkillEntry, SkillOrigin, SkillRegistry, discover_one};
-use weft_types::Scope;
+use weft_types::{Scope, Skill};
 
 use crate::cli::{
     CatalogArgs, CatalogFormatArg, ListArgs, ListFormat, MatchArgs, ScopeFilter, ShowArgs,
@@ -206,94 +206,114 @@ fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
 }
 
+/// `Label: value` lines.
+#[derive(Default)]
+struct Fields(String);
+
+impl Fields {
+    fn add(&mut self, label: &str, value: &str) {
+        let _ = writeln!(self.0, "{label}: {value}");
+    }
+
+    fn add_some(&mut self, label: &str, value: Option<&String>) {
+        if let Some(value) = value {
+            self.add(label, value);
+        }
+    }
+
+    fn add_list(&mut self, label: &str, values: &[String]) {
+        if !values.is_empty() {
+            self.add(label, &values.join(", "));
+        }
+    }
+}
+
 /// The `skills show` text, in seed 002's layout plus weft's extra fields.
 fn describe(entry: &SkillEntry) -> String {
+    let mut fields = Fields::default();
+    describe_identity(&mut fields, entry);
+    describe_invocation(&mut fields, &entry.skill);
+    describe_metadata(&mut fields, &entry.skill);
+    describe_state(&mut fields, entry);
+    fields.0
+}
+
+/// Name, description, version, format, where it comes from.
+fn describe_identity(fields: &mut Fields, entry: &SkillEntry) {
     let s = &entry.skill;
-    let mut out = String::new();
-    let mut field = |label: &str, value: &str| {
-        let _ = writeln!(out, "{label}: {value}");
-    };
-    field("Skill", &s.name);
-    field("Description", &s.description);
-    if let Some(v) = &s.version {
-        field("Version", v);
-    }
-    field("Format", s.source.format.as_str());
+    fields.add("Skill", &s.name);
+    fields.add("Description", &s.description);
+    fields.add_some("Version", s.version.as_ref());
+    fields.add("Format", s.source.format.as_str());
     let location = match (&entry.origin, entry.dir()) {
         (SkillOrigin::File(_), Some(dir)) => format!("{} ({})", s.source.scope, dir.display()),
         (SkillOrigin::Builtin, _) => "builtin (compiled into weft)".to_owned(),
         _ => format!("{} (registered at run time)", s.source.scope),
     };
-    field("Scope", &location);
+    fields.add("Scope", &location);
     if let Some(path) = entry.file() {
-        field("Path", &path.display().to_string());
+        fields.add("Path", &path.display().to_string());
     }
-    if !s.variables.is_empty() {
-        field("Variables", &s.variables.join(", "));
-    }
-    if let Some(h) = &s.argument_hint {
-        field("Argument Hint", h);
-    }
-    field("User Invocable", yes_no(s.user_invocable));
-    field("Model Invocable", yes_no(s.model_invocable()));
-    field("Context", s.context.as_str());
-    if let Some(a) = &s.agent {
-        field("Agent", a);
-    }
-    if let Some(m) = &s.model {
-        field("Model", m);
-    }
+}
+
+/// How it is invoked and with which tools.
+fn describe_invocation(fields: &mut Fields, s: &Skill) {
+    fields.add_list("Variables", &s.variables);
+    fields.add_some("Argument Hint", s.argument_hint.as_ref());
+    fields.add("User Invocable", yes_no(s.user_invocable));
+    fields.add("Model Invocable", yes_no(s.model_invocable()));
+    fields.add("Context", s.context.as_str());
+    fields.add_some("Agent", s.agent.as_ref());
+    fields.add_some("Model", s.model.as_ref());
     let allowed = match &s.tools.allow {
         None => "(no restriction)".to_owned(),
         Some(list) if list.is_empty() => "(none: the skill grants no tools)".to_owned(),
         Some(list) => list.join(", "),
     };
-    field("Allowed Tools", &allowed);
-    if !s.tools.deny.is_empty() {
-        field("Forbidden Tools", &s.tools.deny.join(", "));
-    }
-    if !s.keywords.is_empty() {
-        field("Keywords", &s.keywords.join(", "));
-    }
-    if let Some(w) = &s.when_to_use {
-        field("When To Use", w);
-    }
-    if let Some(l) = &s.license {
-        field("License", l);
-    }
-    if let Some(c) = &s.compatibility {
-        field("Compatibility", c);
-    }
+    fields.add("Allowed Tools", &allowed);
+    fields.add_list("Forbidden Tools", &s.tools.deny);
+}
+
+/// The optional descriptive fields and the skill-injection contract.
+fn describe_metadata(fields: &mut Fields, s: &Skill) {
+    fields.add_list("Keywords", &s.keywords);
+    fields.add_some("When To Use", s.when_to_use.as_ref());
+    fields.add_some("License", s.license.as_ref());
+    fields.add_some("Compatibility", s.compatibility.as_ref());
     if let Some(m) = &s.metadata {
-        field(
+        fields.add(
             "Metadata",
             &serde_json::to_string(m).unwrap_or_else(|_| "(unprintable)".to_owned()),
         );
     }
     let c = &s.contract;
     if !c.execution_protocol.is_empty() {
-        field("Execution Protocol", &c.execution_protocol.join(" → "));
+        fields.add("Execution Protocol", &c.execution_protocol.join(" → "));
     }
     for r in &c.composability_rules {
-        field(
+        fields.add(
             "Composability",
             &format!("{:?} {}", r.kind, r.skill).to_lowercase(),
         );
     }
     for r in &c.compatibility_rules {
-        field(
+        fields.add(
             "Compatibility Rule",
             &format!("{:?} {}", r.kind, r.skill).to_lowercase(),
         );
     }
+}
+
+/// Readiness, size, bundled files, unknown keys and the copies it shadows.
+fn describe_state(fields: &mut Fields, entry: &SkillEntry) {
     let ready = if entry.readiness.is_ready() {
         "ready".to_owned()
     } else {
         format!("not ready: {}", entry.readiness.problems().join("; "))
     };
-    field("Readiness", &ready);
+    fields.add("Readiness", &ready);
     let tokens = entry.tokens();
-    field(
+    fields.add(
         "Tokens",
         &format!(
             "~{} (catalog), ~{} (instructions)",
@@ -303,12 +323,9 @@ fn describe(entry: &SkillEntry) -> String {
                 .map_or_else(|| "?".to_owned(), |t| t.to_string())
         ),
     );
-    let res = resources(entry);
-    if !res.is_empty() {
-        field("Resources", &res.join(", "));
-    }
-    for (key, value) in &s.extra {
-        field(
+    fields.add_list("Resources", &resources(entry));
+    for (key, value) in &entry.skill.extra {
+        fields.add(
             &format!("Extra `{key}`"),
             &serde_json::to_string(value).unwrap_or_default(),
         );
@@ -318,9 +335,8 @@ fn describe(entry: &SkillEntry) -> String {
             .path
             .as_deref()
             .map_or_else(|| "built in".to_owned(), |p| p.display().to_string());
-        field("Shadows", &format!("{} ({path})", shadow.scope));
+        fields.add("Shadows", &format!("{} ({path})", shadow.scope));
     }
-    out
 }
 
 /// Files bundled with the skill (level 3), relative to its directory; at most 50.

@@ -1,10 +1,18 @@
 //! The one test sandbox of the CLI tests: a temporary home and project, and the real `weft`
-//! binary run against them with nothing from the developer's environment leaking in.
+//! binary run against them with nothing from the developer's environment leaking in; and the
+//! insta filters that make its output comparable from run to run.
 
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+#![allow(
+    dead_code,
+    unused_macros,
+    unused_imports,
+    clippy::unwrap_used,
+    clippy::expect_used
+)]
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
+use std::process::{Output, Stdio};
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -20,6 +28,9 @@ pub const HOST_VARS: [&str; 7] = [
     "RUST_LOG",
 ];
 
+/// `PATH` of [`Sandbox::isolated`] commands.
+pub const SYSTEM_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
 /// The repository root.
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -29,6 +40,8 @@ pub fn repo() -> PathBuf {
 pub struct Sandbox {
     /// Holds everything; removed on drop.
     pub tmp: tempfile::TempDir,
+    /// `tmp`'s path with links resolved: every other path here is under it.
+    pub root: PathBuf,
     /// `$HOME` of every command.
     pub home: PathBuf,
     /// The project directory.
@@ -38,34 +51,42 @@ pub struct Sandbox {
 impl Sandbox {
     /// `<tmp>/home` and `<tmp>/project`.
     pub fn new() -> Self {
-        let tmp = tempfile::tempdir().unwrap();
-        let home = tmp.path().join("home");
-        let project = tmp.path().join("project");
-        Self::with(tmp, home, project)
+        Self::with("home", "project")
     }
 
     /// A project inside the home directory, `<tmp>/home/code/app`, as most users have it.
     pub fn project_under_home() -> Self {
-        let tmp = tempfile::tempdir().unwrap();
-        let home = tmp.path().join("home");
-        let project = home.join("code/app");
-        Self::with(tmp, home, project)
+        Self::with("home", "home/code/app")
     }
 
-    fn with(tmp: tempfile::TempDir, home: PathBuf, project: PathBuf) -> Self {
+    fn with(home: &str, project: &str) -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        let (home, project) = (root.join(home), root.join(project));
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(&project).unwrap();
-        Self { tmp, home, project }
+        Self {
+            tmp,
+            root,
+            home,
+            project,
+        }
     }
 
-    /// `weft` run in the project with `HOME` set and [`HOST_VARS`] removed; no flags.
-    pub fn bare(&self) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
+    /// `weft` run in the project with `HOME` set and [`HOST_VARS`] removed; no flags. The
+    /// standard library's command, for tests that spawn it (a pseudo-terminal, signals).
+    pub fn process(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_weft"));
         cmd.current_dir(&self.project).env("HOME", &self.home);
         for var in HOST_VARS {
             cmd.env_remove(var);
         }
         cmd
+    }
+
+    /// [`process`](Self::process) as an assertable command.
+    pub fn bare(&self) -> Command {
+        Command::from_std(self.process())
     }
 
     /// [`bare`](Self::bare) with `--home` and `--project`.
@@ -85,6 +106,43 @@ impl Sandbox {
         cmd
     }
 
+    /// `weft --home --project` with nothing of the developer's environment at all: only
+    /// `PATH` ([`SYSTEM_PATH`]), `HOME` and `TMPDIR` (`<tmp>/tmp`, see
+    /// [`temp`](Self::temp)); no input.
+    pub fn isolated(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_weft"));
+        cmd.current_dir(&self.project)
+            .env_clear()
+            .env("PATH", SYSTEM_PATH)
+            .env("HOME", &self.home)
+            .env("TMPDIR", self.temp())
+            .arg("--home")
+            .arg(&self.home)
+            .arg("--project")
+            .arg(&self.project)
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    /// `weft ARGS` from [`bare`](Self::bare) (the project found from the working directory,
+    /// the home from `HOME`), run to the end.
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.bare().args(args).output().unwrap()
+    }
+
+    /// `<tmp>/tmp`, created: weft's temporary directory in [`isolated`](Self::isolated)
+    /// commands, so that it is not the system's (which holds the sandbox itself).
+    pub fn temp(&self) -> PathBuf {
+        self.dir("tmp")
+    }
+
+    /// Creates the directory `<tmp>/<rel>`.
+    pub fn dir(&self, rel: &str) -> PathBuf {
+        let dir = self.root.join(rel);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     /// Writes `<project>/<rel>` (directories created).
     pub fn file(&self, rel: &str, text: &str) -> PathBuf {
         write(&self.project.join(rel), text)
@@ -92,12 +150,18 @@ impl Sandbox {
 
     /// Writes `<tmp>/<rel>`, outside home and project.
     pub fn outside(&self, rel: &str, text: &str) -> PathBuf {
-        write(&self.tmp.path().join(rel), text)
+        write(&self.root.join(rel), text)
     }
 
     /// Writes `<tmp>/config.json` (for `--config`) and returns its path.
     pub fn config(&self, value: &Value) -> PathBuf {
         self.outside("config.json", &value.to_string())
+    }
+
+    /// Writes a replay provider's recording, one model turn a line, to `<tmp>/<name>`.
+    pub fn recording(&self, name: &str, turns: &[Value]) -> PathBuf {
+        let lines: Vec<String> = turns.iter().map(Value::to_string).collect();
+        self.outside(name, &lines.join("\n"))
     }
 
     /// Writes `~/.clawft/config.json`.
@@ -134,11 +198,76 @@ impl Sandbox {
         read_lines(&files[0])
     }
 
+    /// The messages of the one transcript.
+    pub fn messages(&self) -> Vec<Value> {
+        self.transcript()
+            .into_iter()
+            .filter(|r| r["type"] == "message")
+            .map(|r| r["message"].clone())
+            .collect()
+    }
+
     /// `text` with the sandbox's directory written as `[TMP]` (for snapshots).
     pub fn redact(&self, text: &str) -> String {
-        let tmp = self.tmp.path().to_str().unwrap();
-        text.replace(tmp, "[TMP]")
+        let raw = self.tmp.path().to_str().unwrap();
+        text.replace(self.root.to_str().unwrap(), "[TMP]")
+            .replace(raw, "[TMP]")
     }
+
+    /// insta settings for this sandbox: the filters of [`filters`] plus its directory as
+    /// `[TMP]`. Use with `settings.bind(|| insta::assert_snapshot!(...))`.
+    pub fn snapshot_settings(&self) -> insta::Settings {
+        let mut settings = insta::Settings::clone_current();
+        settings.add_filter(&regex_escape(self.root.to_str().unwrap()), "[TMP]");
+        settings.add_filter(&regex_escape(self.tmp.path().to_str().unwrap()), "[TMP]");
+        for (pattern, replacement) in filters() {
+            settings.add_filter(pattern, replacement);
+        }
+        settings
+    }
+}
+
+/// `insta::assert_snapshot!(name, text)` under the sandbox's
+/// [`snapshot_settings`](Sandbox::snapshot_settings). A macro, so that the snapshot is named
+/// after the calling test file.
+macro_rules! snapshot {
+    ($sandbox:expr, $name:expr, $text:expr $(,)?) => {
+        $sandbox
+            .snapshot_settings()
+            .bind(|| insta::assert_snapshot!($name, $text))
+    };
+}
+pub(crate) use snapshot;
+
+/// What changes from run to run in weft's output, and what it becomes in a snapshot.
+pub fn filters() -> Vec<(&'static str, &'static str)> {
+    vec![
+        // RFC 3339 times (lockfiles, `skills show`).
+        (
+            r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z\b",
+            "[TIME]",
+        ),
+        // SHA-256 digests, then git commit ids, full and shortened (12).
+        (r"\b[0-9a-f]{64}\b", "[SHA256]"),
+        (r"\b[0-9a-f]{40}\b", "[COMMIT]"),
+        (r"\b[0-9a-f]{12}\b", "[SHORT]"),
+        // Session ids (`s-<millis>-<random>`), subagent ids.
+        (r"\bs-[0-9a-z]+-[0-9a-z]+\b", "[SESSION]"),
+        // weft's own version.
+        (env!("CARGO_PKG_VERSION"), "[VERSION]"),
+    ]
+}
+
+/// `text` with regex metacharacters escaped.
+fn regex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if r"\.+*?()|[]{}^$#&-~".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn write(path: &Path, text: &str) -> PathBuf {
@@ -165,6 +294,35 @@ pub fn read_lines(path: &Path) -> Vec<Value> {
 }
 
 /// Standard output as text.
-pub fn stdout(output: &std::process::Output) -> String {
+pub fn stdout(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+/// Standard error as text.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+/// The exit code (a test fails when a signal ended the process).
+pub fn code(output: &Output) -> i32 {
+    output.status.code().unwrap()
+}
+
+/// One command's outcome for a snapshot: a header with `label` and the exit code, standard
+/// output, then standard error (when there is any).
+pub fn render(label: &str, output: &Output) -> String {
+    let mut text = format!("$ {label}  (exit {})\n", code(output));
+    text.push_str(&stdout(output));
+    let err = stderr(output);
+    if !err.is_empty() {
+        text.push_str("--- stderr ---\n");
+        text.push_str(&err);
+    }
+    text
+}
+
+/// Standard output as JSON.
+pub fn stdout_json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)))
 }

@@ -10,6 +10,7 @@ mod explain;
 mod reason;
 pub(crate) mod shell;
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 
@@ -17,7 +18,7 @@ use serde_json::Value;
 
 pub use explain::{CommandRulings, Explanation};
 
-use crate::name::{BUILTIN_TOOLS, ToolName};
+use crate::name::{BUILTIN_TOOLS, ToolName, fx_hash};
 use crate::shell::{CommandAnalysis, ShellContext};
 use crate::spec::Why;
 
@@ -110,10 +111,16 @@ pub struct ToolGate {
     /// `(fx_hash, canonical name)`, sorted: tools every call of which is allowed (no deny can
     /// apply, every allow set has an unscoped pattern for them). Built-ins and every tool a
     /// layer names are examined when the gate is built; other tools take the full path.
-    always: Vec<(u64, Box<str>)>,
+    /// Shared, and the built-ins' names borrowed, because sessions clone and rebuild gates
+    /// often (every spawn, every skill activation).
+    always: Arc<[(u64, Cow<'static, str>)]>,
     /// Where shell commands run (for writes outside the project).
-    shell: ShellContext,
+    shell: Arc<ShellContext>,
 }
+
+/// `(fx_hash, name)` of every built-in tool (their names are canonical), hashed once.
+static BUILTIN_NAMES: LazyLock<Vec<(u64, &'static str)>> =
+    LazyLock::new(|| BUILTIN_TOOLS.iter().map(|t| (fx_hash(t), *t)).collect());
 
 impl ToolGate {
     /// A gate without layers: everything is allowed.
@@ -128,37 +135,56 @@ impl ToolGate {
 
     /// A gate of shared layers.
     pub(crate) fn from_shared(layers: Vec<Arc<Policy>>) -> Self {
-        let mut candidates: Vec<&str> = BUILTIN_TOOLS.to_vec();
-        for layer in &layers {
-            candidates.extend(layer.allow().into_iter().flat_map(PatternSet::exact_tools));
-        }
-        let mut always: Vec<(u64, Box<str>)> = Vec::new();
-        for tool in candidates {
-            let name = ToolName::new(tool);
-            let free = layers.iter().all(|layer| {
+        // No deny can apply and every allow set has an unscoped pattern for it.
+        let free = |name: &ToolName<'_>| {
+            layers.iter().all(|layer| {
                 let deny = layer.deny();
-                deny.name_hit(&name, Effect::Deny).is_none()
-                    && !deny.has_scoped(&name)
+                deny.name_hit(name, Effect::Deny).is_none()
+                    && !deny.has_scoped(name)
                     && layer
                         .allow()
-                        .is_none_or(|allow| allow.name_hit(&name, Effect::Allow).is_some())
-            });
-            if free && !always.iter().any(|(_, t)| **t == *name.canonical) {
-                always.push((name.hash, name.canonical.into()));
+                        .is_none_or(|allow| allow.name_hit(name, Effect::Allow).is_some())
+            })
+        };
+        let mut always: Vec<(u64, Cow<'static, str>)> = BUILTIN_NAMES
+            .iter()
+            .filter(|&&(hash, tool)| {
+                free(&ToolName {
+                    given: tool,
+                    canonical: tool,
+                    hash,
+                    mcp: None,
+                })
+            })
+            .map(|&(hash, tool)| (hash, Cow::Borrowed(tool)))
+            .collect();
+        for layer in &layers {
+            for tool in layer.allow().into_iter().flat_map(PatternSet::exact_tools) {
+                let name = ToolName::new(tool);
+                let known = always
+                    .iter()
+                    .any(|(h, t)| *h == name.hash && *t == name.canonical);
+                if !known && free(&name) {
+                    always.push((name.hash, Cow::Owned(name.canonical.to_owned())));
+                }
             }
         }
         always.sort();
         Self {
             layers,
-            always,
-            shell: ShellContext::new(),
+            always: always.into(),
+            shell: Arc::default(),
         }
     }
 
     /// Sets where shell commands run: the project root (and working directory) the analyser
     /// compares redirections and written paths with.
-    pub fn with_shell_context(mut self, ctx: ShellContext) -> Self {
-        self.shell = ctx;
+    pub fn with_shell_context(self, ctx: ShellContext) -> Self {
+        self.with_shared_shell(Arc::new(ctx))
+    }
+
+    fn with_shared_shell(mut self, shell: Arc<ShellContext>) -> Self {
+        self.shell = shell;
         self
     }
 
@@ -171,8 +197,8 @@ impl ToolGate {
     pub(crate) fn unindexed(layers: Vec<Arc<Policy>>) -> Self {
         Self {
             layers,
-            always: Vec::new(),
-            shell: ShellContext::new(),
+            always: Arc::default(),
+            shell: Arc::default(),
         }
     }
 
@@ -182,7 +208,7 @@ impl ToolGate {
         self.always[start..]
             .iter()
             .take_while(|(h, _)| *h == name.hash)
-            .any(|(_, t)| **t == *name.canonical)
+            .any(|(_, t)| *t == name.canonical)
     }
 
     /// The gate of background subagents: only `read_file`, `grep`, `glob`, `list_directory`.
@@ -196,7 +222,7 @@ impl ToolGate {
         let shell = self.shell;
         let mut layers = self.layers;
         layers.push(Arc::new(policy));
-        Self::from_shared(layers).with_shell_context(shell)
+        Self::from_shared(layers).with_shared_shell(shell)
     }
 
     /// A gate that allows only what both gates allow: a child's layers within its parent's
@@ -209,11 +235,11 @@ impl ToolGate {
             }
         }
         let shell = if self.shell.project_root().is_some() {
-            self.shell.clone()
+            Arc::clone(&self.shell)
         } else {
-            other.shell.clone()
+            Arc::clone(&other.shell)
         };
-        ToolGate::from_shared(layers).with_shell_context(shell)
+        ToolGate::from_shared(layers).with_shared_shell(shell)
     }
 
     /// The layers, in order.

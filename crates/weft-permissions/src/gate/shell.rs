@@ -18,7 +18,7 @@ use crate::spec::{Specifier, Why, scalar};
 use crate::{Effect, PatternSet, ToolPattern};
 
 /// The tool whose calls are analysed.
-pub(crate) const SHELL_TOOL: &str = "exec_shell";
+pub(crate) const SHELL_TOOL: &str = weft_types::tool_names::EXEC_SHELL;
 
 /// The call's command analysed (with the call's `cwd`), or why it cannot be read.
 pub(crate) fn analyse_call(input: &Value, ctx: &ShellContext) -> Result<CommandAnalysis, Why> {

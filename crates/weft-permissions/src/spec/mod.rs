@@ -23,6 +23,7 @@ mod path;
 use std::borrow::Cow;
 
 use serde_json::Value;
+use weft_types::tool_names;
 
 use crate::{Effect, PatternContext, PatternErrorKind};
 
@@ -106,17 +107,24 @@ impl Specifier {
             return Ok(None);
         }
         Ok(match tool {
-            "exec_shell" => {
+            tool_names::EXEC_SHELL => {
                 let spec = substitute(spec, ctx, |dir| shell_words::quote(dir).into_owned())?;
                 command::CommandSpec::compile(&spec)?.map(Specifier::Command)
             }
-            "read_file" | "write_file" | "edit_file" | "list_directory" | "grep" | "glob" => {
+            tool_names::READ_FILE
+            | tool_names::WRITE_FILE
+            | tool_names::EDIT_FILE
+            | tool_names::LIST_DIRECTORY
+            | tool_names::GREP
+            | tool_names::GLOB => {
                 let spec = substitute(spec, ctx, globset::escape)?;
                 Some(Specifier::Path(path::PathSpec::compile(tool, &spec, ctx)?))
             }
-            "web_fetch" => Some(Specifier::Domain(domain::DomainSpec::compile(spec)?)),
-            "use_skill" => field::FieldSpec::names(&["skill", "name"], spec).map(Specifier::Field),
-            "sessions_spawn" => {
+            tool_names::WEB_FETCH => Some(Specifier::Domain(domain::DomainSpec::compile(spec)?)),
+            tool_names::USE_SKILL => {
+                field::FieldSpec::names(&["skill", "name"], spec).map(Specifier::Field)
+            }
+            tool_names::SESSIONS_SPAWN => {
                 field::FieldSpec::names(&["agent", "subagent_type"], spec).map(Specifier::Field)
             }
             _ => {

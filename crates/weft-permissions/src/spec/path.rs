@@ -15,6 +15,7 @@
 
 use globset::{GlobBuilder, GlobMatcher};
 use serde_json::Value;
+use weft_types::tool_names;
 
 use super::{Verdict, Why, scalar};
 use crate::{Effect, PatternContext, PatternErrorKind};
@@ -136,8 +137,8 @@ impl PathSpec {
         ctx: &PatternContext,
     ) -> Result<Self, PatternErrorKind> {
         let kind = match tool {
-            "grep" | "list_directory" => PathTool::Search,
-            "glob" => PathTool::GlobSearch,
+            tool_names::GREP | tool_names::LIST_DIRECTORY => PathTool::Search,
+            tool_names::GLOB => PathTool::GlobSearch,
             _ => PathTool::File,
         };
         let spec = spec.trim();

@@ -318,13 +318,6 @@ pub fn fit<O: AsRef<[usize]>>(
     budget: usize,
 ) -> Fit {
     let n = entries.len();
-    let with_limit = |limit: Option<usize>| -> usize {
-        frame
-            + entries
-                .iter()
-                .map(|e| e.with_description + e.description.rendered_len(limit))
-                .sum::<usize>()
-    };
     let all = |descriptions, len| Fit {
         descriptions,
         keep: vec![true; n],
@@ -334,34 +327,14 @@ pub fn fit<O: AsRef<[usize]>>(
     };
 
     // 1. Everything in full.
-    let full = with_limit(None);
+    let full = cost_with_limit(entries, frame, None);
     if full <= budget {
         return all(Descriptions::Full, full);
     }
 
-    // 2. Shorten every description to a common limit: the largest L in
-    //    [MIN_DESCRIPTION_LIMIT, longest) that fits. The cost grows with L, and at the
-    //    longest description it is the full cost, which does not fit.
-    let longest = entries
-        .iter()
-        .map(|e| e.description.chars())
-        .max()
-        .unwrap_or(0);
-    if longest > MIN_DESCRIPTION_LIMIT {
-        let at_min = with_limit(Some(MIN_DESCRIPTION_LIMIT));
-        if at_min <= budget {
-            let (mut lo, mut lo_len, mut hi) = (MIN_DESCRIPTION_LIMIT, at_min, longest);
-            while hi - lo > 1 {
-                let mid = lo + (hi - lo) / 2;
-                let len = with_limit(Some(mid));
-                if len <= budget {
-                    (lo, lo_len) = (mid, len);
-                } else {
-                    hi = mid;
-                }
-            }
-            return all(Descriptions::Limit(lo), lo_len);
-        }
+    // 2. Shorten every description to a common limit.
+    if let Some((limit, len)) = common_limit(entries, frame, budget) {
+        return all(Descriptions::Limit(limit), len);
     }
 
     // 3. Names only.
@@ -371,12 +344,73 @@ pub fn fit<O: AsRef<[usize]>>(
     }
 
     // 4. Drop entries, lowest precedence first, until the rest and the note fit.
+    if let Some(fit) = drop_entries(entries, names, drop_order().as_ref(), budget) {
+        return fit;
+    }
+
+    // 5. Nothing fits.
+    Fit {
+        descriptions: Descriptions::NamesOnly,
+        keep: vec![false; n],
+        note: Note::None,
+        omitted: true,
+        len: 0,
+    }
+}
+
+/// The length of the catalog with every description cut at `limit` (`None`: in full).
+fn cost_with_limit(entries: &[EntryCost], frame: usize, limit: Option<usize>) -> usize {
+    frame
+        + entries
+            .iter()
+            .map(|e| e.with_description + e.description.rendered_len(limit))
+            .sum::<usize>()
+}
+
+/// The largest description limit L in [MIN_DESCRIPTION_LIMIT, longest) whose catalog fits
+/// `budget`, with that catalog's length. The cost grows with L, and at the longest
+/// description it is the full cost, which does not fit: a binary search.
+fn common_limit(entries: &[EntryCost], frame: usize, budget: usize) -> Option<(usize, usize)> {
+    let longest = entries
+        .iter()
+        .map(|e| e.description.chars())
+        .max()
+        .unwrap_or(0);
+    if longest <= MIN_DESCRIPTION_LIMIT {
+        return None;
+    }
+    let at_min = cost_with_limit(entries, frame, Some(MIN_DESCRIPTION_LIMIT));
+    if at_min > budget {
+        return None;
+    }
+    let (mut lo, mut lo_len, mut hi) = (MIN_DESCRIPTION_LIMIT, at_min, longest);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        let len = cost_with_limit(entries, frame, Some(mid));
+        if len <= budget {
+            (lo, lo_len) = (mid, len);
+        } else {
+            hi = mid;
+        }
+    }
+    Some((lo, lo_len))
+}
+
+/// Names only, dropping entries in `drop_order` until the rest (`names` characters with
+/// every entry) and the note about the dropped ones fit; `None` when they never do.
+fn drop_entries(
+    entries: &[EntryCost],
+    names: usize,
+    drop_order: &[usize],
+    budget: usize,
+) -> Option<Fit> {
+    let n = entries.len();
     let mut keep = vec![true; n];
     let mut kept_len = names;
     let mut listed = n;
     let mut dropped = 0;
     let mut names_chars = 0;
-    for &i in drop_order().as_ref() {
+    for &i in drop_order {
         let Some(entry) = entries.get(i) else {
             continue;
         };
@@ -396,24 +430,16 @@ pub fn fit<O: AsRef<[usize]>>(
             } else {
                 (Note::Count, with_count)
             };
-            return Fit {
+            return Some(Fit {
                 descriptions: Descriptions::NamesOnly,
                 keep,
                 note,
                 omitted: false,
                 len,
-            };
+            });
         }
     }
-
-    // 5. Nothing fits.
-    Fit {
-        descriptions: Descriptions::NamesOnly,
-        keep: vec![false; n],
-        note: Note::None,
-        omitted: true,
-        len: 0,
-    }
+    None
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::json;
 use weft_permissions::{Decision, Origin, PatternContext, Policy, ToolGate};
+use weft_types::tool_names;
 
 use crate::finding::{Finding, Rule, Severity};
 use crate::package::{Package, SkillFacts};
@@ -58,7 +59,7 @@ fn breadth(facts: &SkillFacts) -> Breadth {
     };
     if granted(PROBE_TOOL, json!({})) {
         Breadth::Everything
-    } else if granted("exec_shell", json!({ "command": PROBE_COMMAND })) {
+    } else if granted(tool_names::EXEC_SHELL, json!({ "command": PROBE_COMMAND })) {
         Breadth::AnyShellCommand
     } else {
         Breadth::Narrow

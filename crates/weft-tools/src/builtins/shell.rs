@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::watch;
+use weft_types::tool_names;
 
 use super::content::{ceil_boundary, floor_boundary};
 use super::input::parse;
@@ -126,7 +127,7 @@ struct ExecInput {
 #[async_trait]
 impl Tool for ExecShell {
     fn name(&self) -> &str {
-        "exec_shell"
+        tool_names::EXEC_SHELL
     }
 
     fn description(&self) -> &str {

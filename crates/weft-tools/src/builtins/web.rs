@@ -22,7 +22,7 @@ pub(crate) struct WebFetch {
     config: WebFetchConfig,
     /// Built once; an error (TLS setup failed) is reported by every call instead of
     /// panicking at construction.
-    client: Result<reqwest::Client, String>,
+    client: Result<reqwest::Client, reqwest::Error>,
 }
 
 impl WebFetch {
@@ -46,24 +46,39 @@ impl WebFetch {
             .no_proxy()
             .user_agent(concat!("weft-tools/", env!("CARGO_PKG_VERSION")))
             .build()
-            .map_err(|e| {
+            .inspect_err(|e| {
                 tracing::warn!(error = %e, "web_fetch could not build its HTTP client");
-                e.to_string()
             });
         Self { config, client }
     }
 }
 
+/// Why a URL may not be fetched.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+enum UrlRefused {
+    /// Not http or https.
+    #[error("only http and https URLs can be fetched, not {0}:")]
+    Scheme(String),
+    /// No host to check against the allow-list.
+    #[error("{0} has no host")]
+    NoHost(Url),
+    /// The host is not on the allow-list.
+    #[error("{host} is not an allowed domain (allowed: {})", allowed.join(", "))]
+    NotAllowed {
+        /// The host, lowercase.
+        host: String,
+        /// The allow-list.
+        allowed: Vec<String>,
+    },
+}
+
 /// Why `url` may not be fetched, if it may not: only http(s), and only allowed hosts.
-fn check_url(url: &Url, allowed: Option<&[String]>) -> Result<(), String> {
+fn check_url(url: &Url, allowed: Option<&[String]>) -> Result<(), UrlRefused> {
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(format!(
-            "only http and https URLs can be fetched, not {}:",
-            url.scheme()
-        ));
+        return Err(UrlRefused::Scheme(url.scheme().to_owned()));
     }
     let Some(host) = url.host_str() else {
-        return Err(format!("{url} has no host"));
+        return Err(UrlRefused::NoHost(url.clone()));
     };
     let host = host.trim_end_matches('.').to_ascii_lowercase();
     let Some(allowed) = allowed else {
@@ -84,10 +99,10 @@ fn check_url(url: &Url, allowed: Option<&[String]>) -> Result<(), String> {
     if permitted {
         Ok(())
     } else {
-        Err(format!(
-            "{host} is not an allowed domain (allowed: {})",
-            allowed.join(", ")
-        ))
+        Err(UrlRefused::NotAllowed {
+            host,
+            allowed: allowed.to_vec(),
+        })
     }
 }
 
@@ -129,14 +144,17 @@ impl Tool for WebFetch {
         let input: FetchInput = parse(self.name(), input)?;
         let url = Url::parse(input.url.trim())
             .map_err(|e| ToolError::InvalidInput(format!("invalid url {:?}: {e}", input.url)))?;
-        if !matches!(url.scheme(), "http" | "https") {
-            return Err(ToolError::InvalidInput(format!(
-                "only http and https URLs can be fetched, not {}:",
-                url.scheme()
-            )));
+        match check_url(&url, self.config.allowed_domains.as_deref()) {
+            Ok(()) => {}
+            Err(reason @ UrlRefused::Scheme(_)) => {
+                return Err(ToolError::InvalidInput(reason.to_string()));
+            }
+            Err(reason) => {
+                return Err(ToolError::Failed(format!(
+                    "web_fetch refused {url}: {reason}"
+                )));
+            }
         }
-        check_url(&url, self.config.allowed_domains.as_deref())
-            .map_err(|reason| ToolError::Failed(format!("web_fetch refused {url}: {reason}")))?;
         let max = match input.max_bytes {
             Some(0) => {
                 return Err(ToolError::InvalidInput(
@@ -255,8 +273,21 @@ mod tests {
 
     #[test]
     fn only_http_and_https() {
-        assert!(check_url(&Url::parse("file:///etc/passwd").unwrap(), None).is_err());
+        assert_eq!(
+            check_url(&Url::parse("file:///etc/passwd").unwrap(), None),
+            Err(UrlRefused::Scheme("file".to_owned()))
+        );
         assert!(check_url(&Url::parse("ftp://example.com").unwrap(), None).is_err());
         assert!(check_url(&Url::parse("https://example.com").unwrap(), None).is_ok());
+    }
+
+    #[test]
+    fn a_refused_host_names_the_allow_list() {
+        let list = ["example.com".to_owned(), "docs.rs".to_owned()];
+        let err = check_url(&Url::parse("https://Evil.io/x").unwrap(), Some(&list)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "evil.io is not an allowed domain (allowed: example.com, docs.rs)"
+        );
     }
 }
