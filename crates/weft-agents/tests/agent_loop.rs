@@ -1037,7 +1037,7 @@ async fn use_skill_with_an_unknown_name_suggests_close_names() {
         result.content
     );
     assert!(
-        result.content.contains("did you mean: summarize"),
+        result.content.contains("did you mean `summarize`?"),
         "{}",
         result.content
     );

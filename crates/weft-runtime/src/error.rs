@@ -42,14 +42,31 @@ pub enum ConfigError {
         /// The file.
         path: PathBuf,
     },
-    /// The merged files do not fit the schema (an unknown key, a wrong type).
-    #[error("configuration ({}): {source}", display_paths(files))]
+    /// The merged files do not fit the schema (a wrong type, a missing value).
+    #[error("configuration ({}): {source}{hint}", display_paths(files))]
     Schema {
         /// The files that were merged.
         files: Vec<PathBuf>,
         /// What does not fit.
         #[source]
         source: serde_json::Error,
+        /// `; did you mean ...?`, or empty.
+        hint: String,
+    },
+    /// A file has a key weft does not know.
+    #[error("{}{}: `{key}`: {source}{hint}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+    UnknownKey {
+        /// The file that writes the key.
+        path: PathBuf,
+        /// The line it is written on, when it can be found in the text.
+        line: Option<usize>,
+        /// The key's dotted path (`mcp_servers.github.argz`).
+        key: String,
+        /// serde's message, with the keys expected there.
+        #[source]
+        source: serde_json::Error,
+        /// `; did you mean `args`?`, or empty.
+        hint: String,
     },
     /// `api_key_env` names a variable that is not set.
     #[error("provider `{provider}`: the environment variable {var} is not set")]

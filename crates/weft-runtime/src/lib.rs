@@ -26,6 +26,7 @@
 //! ```
 
 mod config;
+mod config_key;
 mod env;
 mod error;
 mod mcp;
@@ -34,11 +35,11 @@ pub mod sandbox;
 mod workspace;
 
 pub use config::{
-    AgentSettings, Config, ConfigFile, ConfigSources, McpServerFile, ProviderFile, SkillSettings,
-    ToolSettings, WebFetchSettings,
+    ANTHROPIC_DEFAULT_MODEL, AgentSettings, Config, ConfigFile, ConfigSources, McpServerFile, ProviderFile, SkillSettings,
+    OPENAI_DEFAULT_MODEL, ToolSettings, WebFetchSettings,
 };
 pub use env::EnvSnapshot;
 pub use error::{ConfigError, RuntimeError, UsageError};
 pub use mcp::{INHERITED_ENV, McpServers, server_configs};
-pub use runtime::{NO_PROVIDER, Runtime, SessionSettings};
+pub use runtime::{NO_PROVIDER, Runtime, SessionSettings, unknown_agent};
 pub use workspace::{Locations, Workspace, detect_project};

@@ -11,6 +11,7 @@ use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
 use weft_registry::SkillRegistry;
 use weft_tools::{BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ToolRegistry, WebFetchConfig};
 use weft_types::AgentDefinition;
+use weft_types::suggest::{closest_names, did_you_mean};
 
 use crate::config::Config;
 use crate::error::{RuntimeError, UsageError};
@@ -22,6 +23,18 @@ pub const NO_PROVIDER: &str = "no LLM provider is configured.
 Set OPENAI_API_KEY or ANTHROPIC_API_KEY (or OPENAI_BASE_URL for a local server such as
 Ollama: OPENAI_BASE_URL=http://localhost:11434/v1), or add `providers` to
 ~/.clawft/config.json; docs/CONFIG.md has examples. `--dry-run` works offline.";
+
+/// The error for an agent `name` that `agents` does not have: the closest names, then every
+/// name.
+pub fn unknown_agent(agents: &AgentRegistry, name: &str) -> UsageError {
+    let known: Vec<&str> = agents.names().collect();
+    let suggestions = closest_names(name, known.iter().copied());
+    UsageError(format!(
+        "unknown agent `{name}`{}; available: {}",
+        did_you_mean(&suggestions),
+        known.join(", ")
+    ))
+}
 
 /// How a session is set up (see [`Runtime::session`]).
 #[derive(Debug, Clone, Default)]
@@ -82,13 +95,7 @@ impl Runtime {
             .unwrap_or("default");
         match self.agents.get(name) {
             Some(entry) => Ok(entry.agent.clone()),
-            None => {
-                let known: Vec<&str> = self.agents.names().collect();
-                Err(UsageError(format!(
-                    "unknown agent `{name}`; available: {}",
-                    known.join(", ")
-                )))
-            }
+            None => Err(unknown_agent(&self.agents, name)),
         }
     }
 

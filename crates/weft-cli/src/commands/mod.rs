@@ -10,6 +10,7 @@ pub mod run;
 pub mod sandbox;
 pub mod scan;
 pub mod sessions;
+pub mod skill_json;
 pub mod skills;
 pub mod validate;
 pub mod verify;
