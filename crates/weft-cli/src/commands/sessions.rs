@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::Serialize;
 use weft_agents::transcript::{
     SessionLookupError, SessionSummary, Transcript, TranscriptRecord, find_session, list_sessions,
@@ -123,8 +123,7 @@ fn print_session(
     out: &mut String,
 ) -> Result<()> {
     let pad = "    ".repeat(depth);
-    let records =
-        Transcript::read(&info.path).with_context(|| format!("{}", info.path.display()))?;
+    let records = Transcript::read(&info.path)?;
     if json {
         for r in &records {
             out.push_str(&serde_json::to_string(r)?);
@@ -192,6 +191,10 @@ fn describe(record: &TranscriptRecord) -> Option<String> {
             format!("[skill {skill} {}]", args.join(" ")).replace(" ]", "]")
         }
         TranscriptRecord::Agent { agent, model, .. } => format!("[agent {agent} ({model})]"),
+        TranscriptRecord::Resumed { agent, model, at } => {
+            format!("[resumed {} UTC: {agent} ({model})]", utc_datetime(*at))
+        }
+        TranscriptRecord::Clear { .. } => "[conversation cleared]".to_owned(),
         TranscriptRecord::Spawn {
             child_id,
             agent,
