@@ -116,6 +116,9 @@ pub enum RuntimeError {
         #[source]
         source: std::io::Error,
     },
+    /// The transcript of the session to resume cannot be read.
+    #[error(transparent)]
+    Transcript(#[from] weft_agents::transcript::TranscriptError),
     /// The session cannot be created (an unknown model, agent tool patterns that do not
     /// compile...).
     #[error(transparent)]
@@ -123,8 +126,9 @@ pub enum RuntimeError {
 }
 
 impl RuntimeError {
-    /// True for mistakes in the invocation or configuration ([`UsageError`]).
+    /// True for mistakes in the invocation or the configuration ([`UsageError`],
+    /// [`ConfigError`]): the `weft` binary exits with 2 for them.
     pub fn is_usage(&self) -> bool {
-        matches!(self, RuntimeError::Usage(_))
+        matches!(self, RuntimeError::Usage(_) | RuntimeError::Config(_))
     }
 }

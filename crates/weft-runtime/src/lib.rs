@@ -30,6 +30,7 @@ mod config_key;
 mod env;
 mod error;
 mod mcp;
+mod resume;
 mod runtime;
 pub mod sandbox;
 mod workspace;
@@ -41,5 +42,6 @@ pub use config::{
 pub use env::EnvSnapshot;
 pub use error::{ConfigError, RuntimeError, UsageError};
 pub use mcp::{INHERITED_ENV, McpServers, server_configs};
+pub use resume::Resume;
 pub use runtime::{NO_PROVIDER, Runtime, SessionSettings, unknown_agent};
 pub use workspace::{Locations, Workspace, detect_project};

@@ -12,5 +12,6 @@ pub mod scan;
 pub mod sessions;
 pub mod skill_json;
 pub mod skills;
+pub mod turn_output;
 pub mod validate;
 pub mod verify;

@@ -414,11 +414,27 @@ pub fn catalog(workspace: &Workspace, args: &CatalogArgs) -> anyhow::Result<Exit
         .budget
         .unwrap_or_else(|| budget_for(args.context_window));
     let format = match args.format {
-        CatalogFormatArg::Weft => CatalogFormat::Weft,
+        CatalogFormatArg::Weft | CatalogFormatArg::Json => CatalogFormat::Weft,
         CatalogFormatArg::Xml => CatalogFormat::Xml,
     };
     let catalog = registry.snapshot().catalog(format, budget);
     let mut out = io::stdout().lock();
+    if args.format == CatalogFormatArg::Json {
+        let r = &catalog.report;
+        let doc = json!({
+            "text": catalog.text,
+            "budget": r.budget,
+            "used": r.used,
+            "listed": r.listed,
+            "shortened": r.shortened,
+            "description_limit": r.description_limit,
+            "names_only": r.names_only,
+            "dropped": r.dropped,
+        });
+        serde_json::to_writer_pretty(&mut out, &doc)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     out.write_all(catalog.text.as_bytes())?;
     // The XML block has no final newline of its own (like skills-ref's to_prompt); the
     // command adds one, as its CLI does.
