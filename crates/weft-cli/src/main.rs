@@ -96,15 +96,15 @@ fn main() -> ExitCode {
 }
 
 /// The error and its causes on one line, as `{:#}` prints them, without repeating a cause
-/// the message already ends with (library errors name their cause in their message and
-/// also return it as their `source`; a cause that restates the same subject, `path: reason`,
-/// counts as named when the message ends with its reason).
+/// the message already names (library errors name their cause in their message and also
+/// return it as their `source`, sometimes followed by a hint; a cause that restates the same
+/// subject, `path: reason`, counts as named when the message ends with its reason).
 fn message(err: &anyhow::Error) -> String {
     let mut text = err.to_string();
     for cause in err.chain().skip(1) {
         let cause = cause.to_string();
         let reason = cause.split_once(": ").map_or(cause.as_str(), |(_, r)| r);
-        if !text.ends_with(&cause) && !text.ends_with(reason) {
+        if !text.contains(&cause) && !text.ends_with(reason) {
             text.push_str(": ");
             text.push_str(&cause);
         }

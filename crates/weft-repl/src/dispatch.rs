@@ -40,8 +40,9 @@ pub fn unknown_command<'a>(name: &str, known: impl IntoIterator<Item = &'a str>)
         .into_iter()
         .map(|n| format!("/{n}"))
         .collect();
+    let end = if suggestions.is_empty() { "." } else { "" };
     format!(
-        "Unknown command: /{name}{}. Type /help for available commands.",
+        "Unknown command: /{name}{}{end} Type /help for available commands.",
         did_you_mean(&suggestions)
     )
 }

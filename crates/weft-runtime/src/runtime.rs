@@ -25,15 +25,14 @@ Set OPENAI_API_KEY or ANTHROPIC_API_KEY (or OPENAI_BASE_URL for a local server s
 Ollama: OPENAI_BASE_URL=http://localhost:11434/v1), or add `providers` to
 ~/.clawft/config.json; docs/CONFIG.md has examples. `--dry-run` works offline.";
 
-/// The error for an agent `name` that `agents` does not have: the closest names, then every
-/// name.
+/// The error for an agent `name` that `agents` does not have: every name, then the closest.
 pub fn unknown_agent(agents: &AgentRegistry, name: &str) -> UsageError {
     let known: Vec<&str> = agents.names().collect();
     let suggestions = closest_names(name, known.iter().copied());
     UsageError(format!(
-        "unknown agent `{name}`{}; available: {}",
-        did_you_mean(&suggestions),
-        known.join(", ")
+        "unknown agent `{name}`; available: {}{}",
+        known.join(", "),
+        did_you_mean(&suggestions)
     ))
 }
 

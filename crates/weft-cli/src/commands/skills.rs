@@ -176,15 +176,18 @@ impl Missing {
         }
     }
 
-    /// Prints the broken files' errors and what went wrong; exit status 1.
+    /// Prints the broken files' errors and what went wrong: exit status 1 for a skill that
+    /// does not load, 2 (a usage error, like an unknown agent) for a name that is not there.
     fn report(&self) -> ExitCode {
         if self.broken.is_empty() {
+            // "did you mean ...?" ends its own sentence.
+            let end = if self.suggestions.is_empty() { "." } else { "" };
             eprintln!(
-                "error: Skill '{}' not found{}. Run `weft skills list` to see available skills.",
+                "error: Skill '{}' not found{}{end} Run `weft skills list` to see available skills.",
                 self.name,
                 did_you_mean(&self.suggestions)
             );
-            return ExitCode::FAILURE;
+            return ExitCode::from(2);
         }
         for broken in &self.broken {
             eprint_diagnostics(&broken.errors);

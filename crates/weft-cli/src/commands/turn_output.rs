@@ -8,7 +8,6 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use serde::Serialize;
-use serde_json::json;
 use weft_agents::{Session, SessionEvents, TurnOutcome, TurnStop};
 use weft_llm::{Message, ToolCall, Usage};
 
@@ -60,15 +59,14 @@ impl TurnOutput {
                     );
                 }
             }
-            Self::Json(j) if j.stream => event(&json!({
-                "type": "session",
-                "session_id": session.id(),
-                "agent": session.agent().name,
-                "model": session.model().to_string(),
-                "resumed": resumed,
-                "messages": session.messages().len(),
-                "transcript": session.transcript_path(),
-            })),
+            Self::Json(j) if j.stream => event(&Event::Session {
+                session_id: session.id(),
+                agent: &session.agent().name,
+                model: session.model().to_string(),
+                resumed,
+                messages: session.messages().len(),
+                transcript: session.transcript_path(),
+            }),
             Self::Json(_) => {}
         }
     }
@@ -101,7 +99,7 @@ impl TurnOutput {
         let Self::Json(j) = self else {
             return;
         };
-        let doc = j.result(session, error);
+        let doc = Event::Result(j.result(session, error));
         if j.stream {
             event(&doc);
         } else if let Ok(text) = serde_json::to_string_pretty(&doc) {
@@ -121,9 +119,7 @@ impl SessionEvents for TurnOutput {
     fn text(&mut self, delta: &str) {
         match self {
             Self::Text(c) => c.text(delta),
-            Self::Json(j) if j.stream && !delta.is_empty() => {
-                event(&json!({"type": "text", "text": delta}));
-            }
+            Self::Json(j) if j.stream && !delta.is_empty() => event(&Event::Text { text: delta }),
             Self::Json(_) => {}
         }
     }
@@ -146,19 +142,75 @@ impl SessionEvents for TurnOutput {
         if let Self::Json(j) = self
             && j.stream
         {
-            event(&json!({
-                "type": "assistant",
-                "content": message.content,
-                "tool_calls": message.tool_calls,
-                "usage": usage,
-            }));
+            event(&Event::Assistant {
+                content: &message.content,
+                tool_calls: &message.tool_calls,
+                usage,
+            });
         }
     }
 }
 
+/// An event of `--format stream-json` (docs/OUTPUT.md); the `result` is also the whole
+/// output of `--format json`.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Event<'a> {
+    /// The session is ready.
+    Session {
+        session_id: &'a str,
+        agent: &'a str,
+        model: String,
+        resumed: bool,
+        messages: usize,
+        transcript: Option<&'a Path>,
+    },
+    /// Streamed answer text.
+    Text { text: &'a str },
+    /// One model reply: its text, the tools it asks for, the tokens of the call.
+    Assistant {
+        content: &'a str,
+        tool_calls: &'a [ToolCall],
+        usage: &'a Usage,
+    },
+    /// A tool call about to run (through the gate).
+    ToolCall {
+        id: &'a str,
+        name: &'a str,
+        arguments: &'a serde_json::Value,
+    },
+    /// Its result (a refusal is an error result).
+    ToolResult {
+        id: &'a str,
+        name: &'a str,
+        is_error: bool,
+        content: &'a str,
+    },
+    /// The run is over.
+    Result(ResultJson<'a>),
+}
+
+/// The `result` event.
+#[derive(Debug, Serialize)]
+struct ResultJson<'a> {
+    session_id: &'a str,
+    agent: &'a str,
+    model: String,
+    result: &'a str,
+    stop: &'static str,
+    is_error: bool,
+    error: Option<String>,
+    tool_calls: &'a [CallJson],
+    usage: Usage,
+    model_calls: u32,
+    transcript: Option<&'a Path>,
+}
+
 /// One line of stream-json.
-fn event(value: &serde_json::Value) {
-    write_stdout(&format!("{value}\n"));
+fn event(event: &Event<'_>) {
+    if let Ok(line) = serde_json::to_string(event) {
+        write_stdout(&format!("{line}\n"));
+    }
 }
 
 /// Text output: streamed text to stdout, tool activity to stderr.
@@ -263,12 +315,11 @@ impl JsonTurn {
             eprintln!("→ {}", call.name);
         }
         if self.stream {
-            event(&json!({
-                "type": "tool_call",
-                "id": call.id,
-                "name": call.name,
-                "arguments": call.arguments,
-            }));
+            event(&Event::ToolCall {
+                id: &call.id,
+                name: &call.name,
+                arguments: &call.arguments,
+            });
         }
         self.calls.push(CallJson {
             id: call.id.clone(),
@@ -281,13 +332,12 @@ impl JsonTurn {
 
     fn tool_result(&mut self, call: &ToolCall, result: &Message) {
         if self.stream {
-            event(&json!({
-                "type": "tool_result",
-                "id": call.id,
-                "name": call.name,
-                "is_error": result.is_error,
-                "content": result.content,
-            }));
+            event(&Event::ToolResult {
+                id: &call.id,
+                name: &call.name,
+                is_error: result.is_error,
+                content: &result.content,
+            });
         }
         // A call refused at the iteration limit was never announced: it is listed too.
         match self.calls.iter_mut().rev().find(|c| c.id == call.id) {
@@ -305,7 +355,7 @@ impl JsonTurn {
         }
     }
 
-    fn result(&self, session: &Session, error: Option<&str>) -> serde_json::Value {
+    fn result<'a>(&'a self, session: &'a Session, error: Option<&str>) -> ResultJson<'a> {
         // A failed run stops with "error"; an unfinished one keeps its stop and is an error.
         let (stop, error) = match (error, self.stop) {
             (Some(e), _) => ("error", Some(e.to_owned())),
@@ -315,19 +365,19 @@ impl JsonTurn {
                 ("iteration_limit", Some(iteration_limit(limit)))
             }
         };
-        json!({
-            "type": "result",
-            "session_id": session.id(),
-            "agent": session.agent().name,
-            "model": session.model().to_string(),
-            "result": self.text,
-            "stop": stop,
-            "is_error": error.is_some(),
-            "error": error,
-            "tool_calls": self.calls,
-            "usage": self.usage,
-            "model_calls": self.model_calls,
-            "transcript": session.transcript_path().filter(|p| p.exists()).map(Path::to_path_buf),
-        })
+        ResultJson {
+            session_id: session.id(),
+            agent: &session.agent().name,
+            model: session.model().to_string(),
+            result: &self.text,
+            stop,
+            is_error: error.is_some(),
+            error,
+            tool_calls: &self.calls,
+            usage: self.usage,
+            model_calls: self.model_calls,
+            // The transcript once it exists (a run that failed early has none).
+            transcript: session.transcript_path().filter(|p| p.exists()),
+        }
     }
 }

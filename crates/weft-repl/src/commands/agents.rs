@@ -99,8 +99,9 @@ impl SlashCommand for AgentCommand {
         }
         let Some(entry) = ctx.env.agents.get(args) else {
             let suggestions = closest_names(args, ctx.env.agents.names());
+            let end = if suggestions.is_empty() { "." } else { "" };
             return Err(CommandError::Usage(format!(
-                "Agent '{args}' not found{}. Run /agents to see available agents.",
+                "Agent '{args}' not found{}{end} Run /agents to see available agents.",
                 did_you_mean(&suggestions)
             )));
         };

@@ -101,8 +101,10 @@ pub(crate) fn not_found(snapshot: &Snapshot, name: &str) -> CommandError {
         ));
     }
     let suggestions = closest_names(name, snapshot.entries().iter().map(|e| e.name()));
+    // "did you mean ...?" ends its own sentence.
+    let end = if suggestions.is_empty() { "." } else { "" };
     CommandError::Usage(format!(
-        "Skill '{name}' not found{}. Run /skills to see available skills.",
+        "Skill '{name}' not found{}{end} Run /skills to see available skills.",
         did_you_mean(&suggestions)
     ))
 }
