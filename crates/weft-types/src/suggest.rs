@@ -15,7 +15,9 @@
 /// ```
 pub fn closest_names<'a>(target: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let limit = (target.chars().count() / 3).max(2);
-    let mut scored: Vec<(usize, &str)> = names
+    // (rank, distance, name): a related name ranks as a one-letter slip, and among equals
+    // the nearer spelling comes first.
+    let mut scored: Vec<(usize, usize, &str)> = names
         .into_iter()
         .filter(|n| *n != target && !n.is_empty())
         .filter_map(|n| {
@@ -24,15 +26,15 @@ pub fn closest_names<'a>(target: &str, names: impl IntoIterator<Item = &'a str>)
             // every name.
             let related = target.chars().count() >= 3
                 && (n.starts_with(target) || target.starts_with(n) || n.contains(target));
-            (d <= limit || related).then_some((if related { d.min(1) } else { d }, n))
+            (d <= limit || related).then_some((if related { d.min(1) } else { d }, d, n))
         })
         .collect();
     scored.sort_unstable();
-    scored.dedup_by(|a, b| a.1 == b.1);
+    scored.dedup_by(|a, b| a.2 == b.2);
     scored
         .into_iter()
         .take(3)
-        .map(|(_, n)| n.to_owned())
+        .map(|(_, _, n)| n.to_owned())
         .collect()
 }
 
@@ -88,6 +90,7 @@ mod tests {
         let names = ["agents", "agent", "model", "skills"];
         assert_eq!(closest_names("skils", names), ["skills"]);
         assert_eq!(closest_names("agent", names), ["agents"]);
+        assert_eq!(closest_names("planer", ["plan", "planner"]), ["planner", "plan"]);
         assert!(closest_names("x", ["alpha", "omega"]).is_empty());
     }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use async_trait::async_trait;
-use weft_agents::{ModelPool, Session, SessionError};
+use weft_agents::{ModelPool, Session, SessionError, SkillInvocationError};
 use weft_llm::{ChatModel, ChatRequest, ChatResponse, LlmError, ModelError, TextSink};
 use weft_runtime::{Resume, Runtime, RuntimeError, SessionSettings, UsageError};
 
@@ -36,8 +36,12 @@ impl ChatModel for Offline {
     }
 }
 
+/// A session's error, classified for the exit status: a mistake in what was asked (an
+/// unknown skill or model) is a usage error (2); a skill whose file does not load is a
+/// failure (1), as `skills show` reports it.
 pub(crate) fn session_error(e: SessionError) -> anyhow::Error {
     match e {
+        SessionError::Skill(SkillInvocationError::DoesNotLoad { .. }) => e.into(),
         SessionError::Model(m) => UsageError(m.to_string()).into(),
         SessionError::AgentTools { .. } | SessionError::Skill(_) => {
             UsageError(e.to_string()).into()

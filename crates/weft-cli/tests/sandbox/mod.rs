@@ -7,7 +7,12 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use serde_json::Value;
+use serde_json::{Value, json};
+
+/// The scripted loopback chat server of the agent-loop tests (OpenAI and Anthropic wire
+/// formats), for runs that need a model.
+#[path = "../../../weft-agents/tests/common/mod.rs"]
+pub mod server;
 
 /// Variables that would configure weft behind the test's back.
 pub const HOST_VARS: [&str; 7] = [
@@ -100,6 +105,15 @@ impl Sandbox {
         self.outside("config.json", &value.to_string())
     }
 
+    /// Writes `<tmp>/config.json` naming one OpenAI-compatible provider `local` at a
+    /// loopback server (no retries), with the default model `local/m`; returns its path.
+    pub fn loopback_config(&self, server: &server::ScriptServer) -> PathBuf {
+        self.config(&json!({
+            "providers": {"local": {"kind": "openai", "base_url": format!("{}/v1", server.url), "max_retries": 0}},
+            "model": "local/m"
+        }))
+    }
+
     /// Writes `~/.clawft/config.json`.
     pub fn user_config(&self, value: &Value) {
         write(&self.home.join(".clawft/config.json"), &value.to_string());
@@ -167,4 +181,27 @@ pub fn read_lines(path: &Path) -> Vec<Value> {
 /// Standard output as text.
 pub fn stdout(output: &std::process::Output) -> String {
     String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+/// `value` with the value of every key in `keys` (at any depth) replaced by `"[key]"`: ids,
+/// times and paths that differ on every run, for snapshots.
+pub fn redact_keys(value: &mut Value, keys: &[&str]) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                if keys.contains(&key.as_str()) && !v.is_null() {
+                    *v = Value::String(format!("[{key}]"));
+                } else {
+                    redact_keys(v, keys);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_keys(v, keys)),
+        _ => {}
+    }
+}
+
+/// Standard error as text.
+pub fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
 }
