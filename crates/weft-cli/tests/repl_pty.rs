@@ -38,6 +38,11 @@ fn write(path: &Path, text: &str) {
 
 /// `weft agent` in a pseudo-terminal with a temporary home and project.
 fn spawn_repl(home: &Path, project: &Path, config: &Path) -> Session {
+    spawn_repl_with(home, project, config, &[])
+}
+
+/// [`spawn_repl`] with more arguments for `weft agent`.
+fn spawn_repl_with(home: &Path, project: &Path, config: &Path, args: &[&str]) -> Session {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
     cmd.current_dir(project)
         .env("HOME", home)
@@ -46,7 +51,8 @@ fn spawn_repl(home: &Path, project: &Path, config: &Path) -> Session {
         .args(["--home", home.to_str().unwrap()])
         .args(["--project", project.to_str().unwrap()])
         .args(["--config", config.to_str().unwrap()])
-        .arg("agent");
+        .arg("agent")
+        .args(args);
     for var in PROVIDER_VARS {
         cmd.env_remove(var);
     }
@@ -190,4 +196,80 @@ fn expect_eof(p: &mut Session) {
     if let Err(e) = p.expect(Eof) {
         panic!("expected the end of the session: {e}");
     }
+}
+
+#[test]
+fn the_repl_resumes_a_session_and_suggests_what_was_meant() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(ScriptServer::openai(vec![
+        common::openai_text("The first answer."),
+        openai_stream(&["The second ", "answer."]),
+    ]));
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let project = tmp.path().join("project");
+    std::fs::create_dir_all(&home).unwrap();
+    write(
+        &project.join(".clawft/skills/wip/SKILL.md"),
+        "---\nname: half-done\ndescription: [1, 2]\n---\nDo it.\n",
+    );
+    let config = tmp.path().join("config.json");
+    write(
+        &config,
+        &json!({
+            "providers": {"local": {"kind": "openai", "base_url": format!("{}/v1", server.url), "max_retries": 0}},
+            "model": "local/m"
+        })
+        .to_string(),
+    );
+    // A one-shot run first, then the REPL continues it.
+    let mut first = Command::new(env!("CARGO_BIN_EXE_weft"));
+    first
+        .current_dir(&project)
+        .env("HOME", &home)
+        .args(["--home", home.to_str().unwrap()])
+        .args(["--project", project.to_str().unwrap()])
+        .args(["--config", config.to_str().unwrap()])
+        .args(["agent", "-m", "The first question."]);
+    for var in PROVIDER_VARS {
+        first.env_remove(var);
+    }
+    assert!(first.output().unwrap().status.success());
+
+    let mut p = spawn_repl_with(&home, &project, &config, &["--continue"]);
+    expect(&mut p, "Resumed session ");
+    expect(&mut p, "(2 messages, agent default, model local/m)");
+    expect(&mut p, "default (local/m)> ");
+
+    for (line, answer) in [
+        ("/skils", "Unknown command: /skils; did you mean `/skill` or `/skills`? Type /help"),
+        ("/agent explor", "Agent 'explor' not found; did you mean `explore`?"),
+        ("/model gpt-4o", "did you mean `local/gpt-4o`?"),
+        ("/half-done", "Skill 'half-done' does not load: "),
+    ] {
+        type_line(&mut p, line);
+        expect(&mut p, answer);
+        expect(&mut p, "default (local/m)> ");
+    }
+    assert_eq!(server.count(), 1, "no mistake reached the model");
+
+    type_line(&mut p, "The second question.");
+    expect(&mut p, "The second answer.");
+    expect(&mut p, "default (local/m)> ");
+    let sent: Vec<String> = openai_messages(&server.bodies()[1])
+        .iter()
+        .filter(|m| m["role"] != "system")
+        .map(|m| m["content"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        sent,
+        ["The first question.", "The first answer.", "The second question."]
+    );
+    type_line(&mut p, "/exit");
+    expect_eof(&mut p);
+    // One session, continued in its transcript.
+    let sessions: Vec<_> = std::fs::read_dir(home.join(".clawft/workspace/sessions"))
+        .unwrap()
+        .collect();
+    assert_eq!(sessions.len(), 1);
 }

@@ -42,6 +42,6 @@ pub use config::{
 pub use env::EnvSnapshot;
 pub use error::{ConfigError, RuntimeError, UsageError};
 pub use mcp::{INHERITED_ENV, McpServers, server_configs};
-pub use resume::Resume;
+pub use resume::{Resume, lookup_session};
 pub use runtime::{NO_PROVIDER, Runtime, SessionSettings, unknown_agent};
 pub use workspace::{Locations, Workspace, detect_project};

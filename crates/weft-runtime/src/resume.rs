@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use weft_agents::transcript::{
-    SessionHistory, SessionLookupError, find_session, latest_session, list_sessions,
+    SessionHistory, SessionLookupError, SessionSummary, find_session, latest_session,
+    list_sessions, read_sessions,
 };
 use weft_agents::ModelPool;
 use weft_llm::ModelRef;
@@ -34,23 +35,39 @@ pub(crate) fn find_history(
     resume: &Resume,
     cwd: &Path,
 ) -> Result<SessionHistory, RuntimeError> {
-    let sessions = list_sessions(dir);
-    let summary = match resume {
-        Resume::Latest => latest_session(&sessions, cwd).ok_or_else(|| {
-            UsageError(format!(
-                "no earlier session of {} to continue (`weft sessions list` shows them all; `--resume ID` resumes any)",
-                cwd.display()
-            ))
-        })?,
-        Resume::Id(id) => find_session(&sessions, id).map_err(|e| match e {
-            SessionLookupError::NotFound(id) => UsageError(format!(
+    let path = match resume {
+        Resume::Latest => {
+            let sessions = list_sessions(dir);
+            let latest = latest_session(&sessions, cwd).ok_or_else(|| {
+                UsageError(format!(
+                    "no earlier session of {} to continue (`weft sessions list` shows them all; `--resume ID` resumes any)",
+                    cwd.display()
+                ))
+            })?;
+            latest.path.clone()
+        }
+        Resume::Id(id) => lookup_session(dir, id)?.path,
+    };
+    Ok(SessionHistory::read(&path)?)
+}
+
+/// The session in `dir` whose id is `id` or starts with it. No such session, or several,
+/// is a usage error; a session whose transcript is damaged is that transcript's error (with
+/// its file and line), not "no session".
+pub fn lookup_session(dir: &Path, id: &str) -> Result<SessionSummary, RuntimeError> {
+    let mut index = read_sessions(dir);
+    match find_session(&index.sessions, id) {
+        Ok(summary) => Ok(summary.clone()),
+        Err(SessionLookupError::NotFound(id)) => match index.take_unreadable(&id) {
+            Some(damage) => Err(damage.into()),
+            None => Err(UsageError(format!(
                 "no session `{id}` in {}; `weft sessions list` shows them",
                 dir.display()
-            )),
-            ambiguous => UsageError(ambiguous.to_string()),
-        })?,
-    };
-    Ok(SessionHistory::read(&summary.path)?)
+            ))
+            .into()),
+        },
+        Err(ambiguous) => Err(UsageError(ambiguous.to_string()).into()),
+    }
 }
 
 /// The model a resumed session asks for: the one it ended with, unless the agent would pick

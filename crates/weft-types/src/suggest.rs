@@ -81,7 +81,7 @@ mod tests {
         let names = ["code-review", "commit", "deploy", "review-pr"];
         assert_eq!(closest_names("code-reveiw", names), ["code-review"]);
         assert_eq!(closest_names("comit", names), ["commit"]);
-        assert_eq!(closest_names("review", names), ["code-review", "review-pr"]);
+        assert_eq!(closest_names("review", names), ["review-pr", "code-review"]);
         assert!(closest_names("zzzzzzzz", names).is_empty());
     }
 

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Transcript, TranscriptRecord};
+use super::{Transcript, TranscriptError, TranscriptRecord};
 
 /// One transcript, summarised from its records.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,16 +32,18 @@ pub struct SessionSummary {
 
 impl SessionSummary {
     /// Summarises the transcript at `path`; `None` when it cannot be read or does not start
-    /// with a session record (the reason is logged).
+    /// with a session record ([`read_sessions`] says why).
     pub fn read(path: &Path) -> Option<Self> {
-        let records = match Transcript::read(path) {
-            Ok(records) => records,
-            Err(e) => {
-                tracing::warn!("{e}");
-                return None;
-            }
-        };
-        Self::of(path, &records)
+        Self::try_read(path).ok()
+    }
+
+    /// Summarises the transcript at `path`, or says why it cannot be.
+    fn try_read(path: &Path) -> Result<Self, TranscriptError> {
+        let records = Transcript::read(path)?;
+        Self::of(path, &records).ok_or_else(|| TranscriptError::NotASession {
+            path: path.to_path_buf(),
+            reason: "the transcript does not start with a `session` record".to_owned(),
+        })
     }
 
     /// Summarises `records`, read from `path`.
@@ -84,20 +86,58 @@ impl SessionSummary {
     }
 }
 
-/// Every session whose transcript (`*.jsonl`) is in `dir`, oldest first (then by id); files
-/// that are not transcripts are skipped, a missing directory has none.
-pub fn list_sessions(dir: &Path) -> Vec<SessionSummary> {
+/// The transcripts of a directory: the sessions, and the files that could not be read.
+#[derive(Debug, Default)]
+pub struct SessionIndex {
+    /// Every session, oldest first (then by id).
+    pub sessions: Vec<SessionSummary>,
+    /// Why each `*.jsonl` file that is not a readable transcript was left out.
+    pub unreadable: Vec<TranscriptError>,
+}
+
+impl SessionIndex {
+    /// Why the transcript of session `id` (or of a session whose id starts with `id`) was
+    /// left out: looking up a damaged session reports the damage (with its file and line)
+    /// instead of "no session".
+    pub fn take_unreadable(&mut self, id: &str) -> Option<TranscriptError> {
+        let at = self.unreadable.iter().position(|e| {
+            e.path()
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| s.starts_with(id))
+        })?;
+        Some(self.unreadable.remove(at))
+    }
+}
+
+/// Reads every transcript (`*.jsonl`) in `dir`; a missing directory has none.
+pub fn read_sessions(dir: &Path) -> SessionIndex {
     let Ok(read) = std::fs::read_dir(dir) else {
-        return Vec::new();
+        return SessionIndex::default();
     };
-    let mut sessions: Vec<SessionSummary> = read
+    let mut paths: Vec<PathBuf> = read
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .filter_map(|p| SessionSummary::read(&p))
         .collect();
-    sessions.sort_by(|a, b| (a.started_ms, &a.id).cmp(&(b.started_ms, &b.id)));
-    sessions
+    paths.sort();
+    let mut index = SessionIndex::default();
+    for path in paths {
+        match SessionSummary::try_read(&path) {
+            Ok(summary) => index.sessions.push(summary),
+            Err(e) => index.unreadable.push(e),
+        }
+    }
+    index
+        .sessions
+        .sort_by(|a, b| (a.started_ms, &a.id).cmp(&(b.started_ms, &b.id)));
+    index
+}
+
+/// Every session whose transcript is in `dir`, oldest first (then by id); files that are not
+/// transcripts are left out ([`read_sessions`] says why).
+pub fn list_sessions(dir: &Path) -> Vec<SessionSummary> {
+    read_sessions(dir).sessions
 }
 
 /// Why [`find_session`] found no single session.

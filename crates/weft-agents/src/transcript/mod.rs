@@ -22,7 +22,8 @@ use weft_llm::{Message, Usage};
 
 pub use history::SessionHistory;
 pub use index::{
-    SessionLookupError, SessionSummary, find_session, latest_session, list_sessions,
+    SessionIndex, SessionLookupError, SessionSummary, find_session, latest_session,
+    list_sessions, read_sessions,
 };
 pub use lazy::LazyTranscript;
 pub use read::{TRANSCRIPT_CAP, TRANSCRIPT_LINE_CAP, TranscriptError};

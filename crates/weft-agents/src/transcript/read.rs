@@ -67,6 +67,19 @@ pub enum TranscriptError {
     },
 }
 
+impl TranscriptError {
+    /// The transcript the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            Self::Open { path, .. }
+            | Self::Io { path, .. }
+            | Self::BadLine { path, .. }
+            | Self::LineTooLong { path, .. }
+            | Self::NotASession { path, .. } => path,
+        }
+    }
+}
+
 /// Every record of the transcript at `path`, in order (see the module documentation).
 pub(super) fn read_records(path: &Path) -> Result<Vec<TranscriptRecord>, TranscriptError> {
     let io = |source| TranscriptError::Io {

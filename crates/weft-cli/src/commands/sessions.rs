@@ -6,14 +6,12 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use serde::Serialize;
-use weft_agents::transcript::{
-    SessionLookupError, SessionSummary, Transcript, TranscriptRecord, find_session, list_sessions,
-};
+use weft_agents::transcript::{SessionSummary, Transcript, TranscriptRecord, read_sessions};
 use weft_llm::Role;
 
 use crate::cli::{ListFormat, ReportFormat, SessionsListArgs, SessionsShowArgs};
 use crate::output::outln;
-use weft_runtime::UsageError;
+use weft_runtime::{UsageError, lookup_session};
 use weft_runtime::Workspace;
 use weft_term::{cut, table, utc_datetime};
 
@@ -61,7 +59,12 @@ fn sessions_dir(workspace: &Workspace) -> Result<PathBuf> {
 /// `weft sessions list`.
 pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> {
     let dir = sessions_dir(workspace)?;
-    let sessions: Vec<SessionSummary> = list_sessions(&dir)
+    let index = read_sessions(&dir);
+    for damage in &index.unreadable {
+        eprintln!("warning: left out: {damage}");
+    }
+    let sessions: Vec<SessionSummary> = index
+        .sessions
         .into_iter()
         .filter(|s| args.all || s.parent.is_none())
         .collect();
@@ -106,21 +109,14 @@ pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> 
 /// `weft sessions show <id>`.
 pub fn show(workspace: &Workspace, args: &SessionsShowArgs) -> Result<ExitCode> {
     let dir = sessions_dir(workspace)?;
-    let sessions = list_sessions(&dir);
-    let session = find_session(&sessions, &args.id).map_err(|e| match e {
-        SessionLookupError::NotFound(id) => UsageError(format!(
-            "no session `{id}` in {}; `weft sessions list` shows them",
-            dir.display()
-        )),
-        ambiguous => UsageError(ambiguous.to_string()),
-    })?;
+    let session = lookup_session(&dir, &args.id)?;
     match args.format {
         ReportFormat::Json => {
-            outln!("{}", serde_json::to_string_pretty(&detail_json(&dir, session)?)?);
+            outln!("{}", serde_json::to_string_pretty(&detail_json(&dir, &session)?)?);
         }
         ReportFormat::Text => {
             let mut out = String::new();
-            print_session(&dir, session, 0, &mut out)?;
+            print_session(&dir, &session, 0, &mut out)?;
             crate::output::out!("{out}");
         }
     }
