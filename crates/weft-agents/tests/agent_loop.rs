@@ -1388,8 +1388,14 @@ async fn a_resumed_session_continues_the_conversation_in_the_same_transcript() {
     // One transcript, the resumption marked, the new turn appended.
     assert_eq!(std::fs::read_dir(&env.sessions).unwrap().count(), 1);
     let records = Transcript::read(&path).unwrap();
-    assert!(matches!(&records[0], TranscriptRecord::Session { session_id, .. } if *session_id == id));
-    assert!(records.iter().any(|r| matches!(r, TranscriptRecord::Resumed { agent, .. } if agent == "default")));
+    assert!(
+        matches!(&records[0], TranscriptRecord::Session { session_id, .. } if *session_id == id)
+    );
+    assert!(
+        records
+            .iter()
+            .any(|r| matches!(r, TranscriptRecord::Resumed { agent, .. } if agent == "default"))
+    );
     let again = SessionHistory::read(&path).unwrap();
     assert_eq!(again.messages.len(), 4);
     assert_eq!(again.usage.input_tokens, 24);

@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use sandbox::server::{self as common, Reply, ScriptServer, openai_tool};
 use predicates::prelude::*;
+use sandbox::server::{self as common, Reply, ScriptServer, openai_tool};
 use sandbox::{HOST_VARS, Sandbox, repo};
 use serde_json::{Value, json};
 

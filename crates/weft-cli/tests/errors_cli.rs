@@ -127,7 +127,11 @@ fn dry_run_model(s: &Sandbox, env: &[(&str, &str)]) -> (i32, String) {
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     (
         code,
-        format!("{}/{}", doc["provider"].as_str().unwrap(), doc["request"]["model"].as_str().unwrap()),
+        format!(
+            "{}/{}",
+            doc["provider"].as_str().unwrap(),
+            doc["request"]["model"].as_str().unwrap()
+        ),
     )
 }
 

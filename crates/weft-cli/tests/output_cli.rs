@@ -10,7 +10,9 @@ mod sandbox;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use sandbox::server::{Reply, ScriptServer, openai_messages, openai_stream, openai_text, openai_tool};
+use sandbox::server::{
+    Reply, ScriptServer, openai_messages, openai_stream, openai_text, openai_tool,
+};
 use sandbox::{HOST_VARS, Sandbox, redact_keys, stderr, stdout, write_skill};
 use serde_json::{Value, json};
 
@@ -56,7 +58,11 @@ fn agent_json_is_the_answer_with_tool_calls_usage_and_session_id() {
         openai_tool("call_1", "list_directory", json!({})),
         openai_text("There is one file."),
     ]);
-    let out = run(&s, &server, &["agent", "-m", "what is here?", "--format", "json"]);
+    let out = run(
+        &s,
+        &server,
+        &["agent", "-m", "what is here?", "--format", "json"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     // The session id names the transcript, which exists.
@@ -75,12 +81,20 @@ fn agent_stream_json_is_one_event_per_line_ending_with_the_result() {
         openai_tool("call_1", "read_file", json!({"path": "hello.txt"})),
         openai_stream(&["It says ", "hi."]),
     ]);
-    let out = run(&s, &server, &["agent", "-m", "read hello.txt", "--format", "stream-json"]);
+    let out = run(
+        &s,
+        &server,
+        &["agent", "-m", "read hello.txt", "--format", "stream-json"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let events = events(&out);
     let id = events[0]["session_id"].as_str().unwrap();
     let transcript = events[0]["transcript"].as_str().unwrap();
-    assert!(events.iter().all(|e| e["session_id"].is_null() || e["session_id"] == id));
+    assert!(
+        events
+            .iter()
+            .all(|e| e["session_id"].is_null() || e["session_id"] == id)
+    );
     // As printed (keys in their order, `type` first), the id and the path replaced.
     let text = stdout(&out)
         .replace(transcript, "[transcript]")
@@ -100,7 +114,11 @@ fn the_last_stream_json_event_is_what_format_json_prints() {
                 openai_tool("call_1", "read_file", json!({"path": "hello.txt"})),
                 openai_text("It says hi."),
             ]);
-            let out = run(&s, &server, &["agent", "-m", "read hello.txt", "--format", format]);
+            let out = run(
+                &s,
+                &server,
+                &["agent", "-m", "read hello.txt", "--format", format],
+            );
             assert!(out.status.success(), "{}", stderr(&out));
             let mut last = if *format == "json" {
                 serde_json::from_slice(&out.stdout).unwrap()
@@ -123,7 +141,11 @@ fn skills_run_prints_json_and_a_failed_run_still_ends_with_a_result() {
         "---\nname: greet\ndescription: Greets someone\n---\n\nGreet $ARGUMENTS.\n",
     );
     let (_rt, server) = serve(vec![openai_stream(&["Hello, ", "Ada!"])]);
-    let out = run(&s, &server, &["skills", "run", "greet", "Ada", "--format", "stream-json"]);
+    let out = run(
+        &s,
+        &server,
+        &["skills", "run", "greet", "Ada", "--format", "stream-json"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let events = events(&out);
     let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
@@ -139,7 +161,10 @@ fn skills_run_prints_json_and_a_failed_run_still_ends_with_a_result() {
     let before = s.transcripts().len();
     let out = run(&s, &server, &["skills", "run", "gret", "--format", "json"]);
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(stderr(&out), "error: unknown skill `gret`; did you mean `greet`?\n");
+    assert_eq!(
+        stderr(&out),
+        "error: unknown skill `gret`; did you mean `greet`?\n"
+    );
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     insta::assert_snapshot!("skills_run_error_json", redacted(doc));
     assert_eq!(s.transcripts().len(), before);
@@ -185,7 +210,11 @@ const DATA_COMMANDS: [&[&str]; 15] = [
 
 fn json_fixture() -> Sandbox {
     let s = Sandbox::new();
-    write_skill(&s.project.join(".clawft/skills"), "greet", "Greets someone by name");
+    write_skill(
+        &s.project.join(".clawft/skills"),
+        "greet",
+        "Greets someone by name",
+    );
     s
 }
 
@@ -194,7 +223,12 @@ fn json_is_the_same_as_format_json_on_every_command_that_prints_data() {
     let s = json_fixture();
     for args in DATA_COMMANDS {
         let alias = s.weft().args(args).arg("--json").output().unwrap();
-        let long = s.weft().args(args).args(["--format", "json"]).output().unwrap();
+        let long = s
+            .weft()
+            .args(args)
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
         assert_eq!(alias.status.code(), long.status.code(), "{args:?}");
         let alias: Value = serde_json::from_slice(&alias.stdout)
             .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&alias)));
@@ -213,7 +247,11 @@ fn json_is_the_same_as_format_json_on_every_command_that_prints_data() {
 #[test]
 fn skills_list_and_show_print_a_skill_in_one_shape() {
     let s = json_fixture();
-    let list = s.weft().args(["skills", "list", "--format", "json"]).output().unwrap();
+    let list = s
+        .weft()
+        .args(["skills", "list", "--format", "json"])
+        .output()
+        .unwrap();
     let list: Value = serde_json::from_slice(&list.stdout).unwrap();
     let item = list
         .as_array()
@@ -221,7 +259,11 @@ fn skills_list_and_show_print_a_skill_in_one_shape() {
         .iter()
         .find(|i| i["name"] == "greet")
         .unwrap();
-    let show = s.weft().args(["skills", "show", "greet", "--format", "json"]).output().unwrap();
+    let show = s
+        .weft()
+        .args(["skills", "show", "greet", "--format", "json"])
+        .output()
+        .unwrap();
     let show: Value = serde_json::from_slice(&show.stdout).unwrap();
     for (key, value) in item.as_object().unwrap() {
         assert_eq!(&show[key], value, "`{key}` differs between list and show");
@@ -242,7 +284,15 @@ fn exit_statuses_are_the_documented_ones() {
     let code = |args: &[&str]| s.weft().args(args).output().unwrap().status.code().unwrap();
     let shell = |command: &str| format!("{{\"command\": \"{command}\"}}");
     let check = |command: &str| {
-        code(&["skills", "check-tool", "exec_shell", "--skills", "gitter", "--input", &shell(command)])
+        code(&[
+            "skills",
+            "check-tool",
+            "exec_shell",
+            "--skills",
+            "gitter",
+            "--input",
+            &shell(command),
+        ])
     };
     assert_eq!(code(&["skills", "list"]), 0);
     assert_eq!(check("git status"), 0);
@@ -291,7 +341,13 @@ fn exit_statuses_are_the_documented_ones() {
     // The same table is in `weft help exit-codes`.
     let help = s.weft().args(["help", "exit-codes"]).output().unwrap();
     let help = stdout(&help);
-    for line in ["  0    success", "  1    failure", "  2    usage or configuration", "  3    `weft skills check-tool`", "  130  interrupted"] {
+    for line in [
+        "  0    success",
+        "  1    failure",
+        "  2    usage or configuration",
+        "  3    `weft skills check-tool`",
+        "  130  interrupted",
+    ] {
         assert!(help.contains(line), "{line}: {help}");
     }
 }

@@ -242,8 +242,14 @@ fn the_repl_resumes_a_session_and_suggests_what_was_meant() {
     expect(&mut p, "default (local/m)> ");
 
     for (line, answer) in [
-        ("/skils", "Unknown command: /skils; did you mean `/skill` or `/skills`? Type /help"),
-        ("/agent explor", "Agent 'explor' not found; did you mean `explore`?"),
+        (
+            "/skils",
+            "Unknown command: /skils; did you mean `/skill` or `/skills`? Type /help",
+        ),
+        (
+            "/agent explor",
+            "Agent 'explor' not found; did you mean `explore`?",
+        ),
         ("/model gpt-4o", "did you mean `local/gpt-4o`?"),
         ("/half-done", "Skill 'half-done' does not load: "),
     ] {
@@ -263,7 +269,11 @@ fn the_repl_resumes_a_session_and_suggests_what_was_meant() {
         .collect();
     assert_eq!(
         sent,
-        ["The first question.", "The first answer.", "The second question."]
+        [
+            "The first question.",
+            "The first answer.",
+            "The second question."
+        ]
     );
     type_line(&mut p, "/exit");
     expect_eof(&mut p);

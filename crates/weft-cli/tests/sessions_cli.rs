@@ -83,7 +83,10 @@ fn a_foreground_subagent_runs_and_sessions_show_prints_both_conversations() {
     ]);
     let out = s.weft(&["agent", "-m", "delegate the count"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(stdout(&out), "PARENT: the subagent says there are no files\n");
+    assert_eq!(
+        stdout(&out),
+        "PARENT: the subagent says there are no files\n"
+    );
 
     let names = files(&s.sessions());
     assert_eq!(names.len(), 2, "{names:?}");
@@ -212,7 +215,9 @@ impl Projects {
         let other = s.tmp.path().join("other");
         std::fs::create_dir_all(&other).unwrap();
         let rt = tokio::runtime::Runtime::new().unwrap();
-        let answers = (1..=replies).map(|n| openai_text(&format!("answer {n}"))).collect();
+        let answers = (1..=replies)
+            .map(|n| openai_text(&format!("answer {n}")))
+            .collect();
         let server = rt.block_on(ScriptServer::openai(answers));
         let config = s.loopback_config(&server);
         Self {
@@ -270,10 +275,15 @@ fn continue_resumes_this_projects_latest_session_and_resume_any_session() {
     // The same transcript goes on: a `resumed` record, then the new turn.
     assert_eq!(p.s.transcripts().len(), 2);
     let records = read_lines(&p.s.sessions().join(format!("{id}.jsonl")));
-    let kinds: Vec<&str> = records.iter().map(|r| r["type"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> = records
+        .iter()
+        .map(|r| r["type"].as_str().unwrap())
+        .collect();
     assert_eq!(
         kinds,
-        ["session", "message", "usage", "message", "resumed", "message", "usage", "message"]
+        [
+            "session", "message", "usage", "message", "resumed", "message", "usage", "message"
+        ]
     );
 
     // --resume takes any session by a unique prefix, from anywhere.
@@ -292,9 +302,15 @@ fn a_resumed_session_keeps_its_agent_unless_another_is_named() {
     let (again, _, _) = p.agent(&p.s.project, &["-c", "-m", "more"]);
     assert_eq!(again["agent"], "explore");
     assert_eq!(again["session_id"], first["session_id"]);
-    let (switched, _, _) = p.agent(&p.s.project, &["-c", "--agent", "default", "-m", "now edit"]);
+    let (switched, _, _) = p.agent(
+        &p.s.project,
+        &["-c", "--agent", "default", "-m", "now edit"],
+    );
     assert_eq!(switched["agent"], "default");
-    assert_eq!(p.sent(2), ["look", "answer 1", "more", "answer 2", "now edit"]);
+    assert_eq!(
+        p.sent(2),
+        ["look", "answer 1", "more", "answer 2", "now edit"]
+    );
 }
 
 #[test]
@@ -304,7 +320,11 @@ fn resuming_what_does_not_exist_is_a_usage_error() {
     assert_eq!(code, 2);
     let (_, code, missing) = p.agent(&p.s.project, &["--resume", "feedbeef", "-m", "hi"]);
     assert_eq!(code, 2);
-    let out = p.s.weft().args(["agent", "-c", "-r", "x", "-m", "hi"]).output().unwrap();
+    let out =
+        p.s.weft()
+            .args(["agent", "-c", "-r", "x", "-m", "hi"])
+            .output()
+            .unwrap();
     assert_eq!(out.status.code(), Some(2));
     insta::assert_snapshot!(
         "resume_errors",
@@ -321,7 +341,13 @@ fn a_run_that_never_reaches_the_model_leaves_no_session() {
         &["agent", "--agent", "nobody", "-m", "hi"],
         &["agent", "--model", "nowhere/x", "-m", "hi"],
     ] {
-        let out = p.s.weft().arg("--config").arg(&p.config).args(args).output().unwrap();
+        let out =
+            p.s.weft()
+                .arg("--config")
+                .arg(&p.config)
+                .args(args)
+                .output()
+                .unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
     }
     assert!(p.s.transcripts().is_empty(), "{:?}", p.s.transcripts());
@@ -348,7 +374,11 @@ fn a_corrupt_transcript_is_an_error_naming_its_file_and_line() {
     assert_eq!(show.status.code(), Some(1));
     let out = format!("{resume}{}", stderr(&show)).replace(id, "[ID]");
     insta::assert_snapshot!("corrupt_transcript", p.s.redact(&out));
-    assert_eq!(p.server.count(), 1, "nothing was sent for the corrupt session");
+    assert_eq!(
+        p.server.count(),
+        1,
+        "nothing was sent for the corrupt session"
+    );
 }
 
 #[cfg(unix)]
@@ -357,9 +387,16 @@ fn a_fifo_among_the_transcripts_is_skipped_not_waited_on() {
     let p = Projects::new(0);
     std::fs::create_dir_all(p.s.sessions()).unwrap();
     let fifo = p.s.sessions().join("trap.jsonl");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
     assert!(made.success());
-    let out = p.s.weft().args(["sessions", "list", "--format", "json"]).output().unwrap();
+    let out =
+        p.s.weft()
+            .args(["sessions", "list", "--format", "json"])
+            .output()
+            .unwrap();
     assert!(out.status.success());
     assert_eq!(stdout(&out), "[]\n");
     assert_eq!(

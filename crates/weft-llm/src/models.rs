@@ -260,7 +260,9 @@ mod tests {
     fn mistyped_models_get_suggestions() {
         let c = catalog();
         assert_eq!(
-            c.resolve("opnrouter/meta/llama-3", None).unwrap_err().to_string(),
+            c.resolve("opnrouter/meta/llama-3", None)
+                .unwrap_err()
+                .to_string(),
             "model `opnrouter/meta/llama-3`: unknown provider `opnrouter` (configured: anthropic, openrouter); add it under `providers` in the config; did you mean `openrouter/meta/llama-3`?"
         );
         assert_eq!(

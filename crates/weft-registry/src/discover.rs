@@ -203,7 +203,11 @@ fn admit(
             name: name.unwrap_or_else(|| dir_name(&found.dir)),
             scope,
             path: path.to_path_buf(),
-            errors: diagnostics.iter().filter(|d| d.is_error()).cloned().collect(),
+            errors: diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .cloned()
+                .collect(),
         });
         out.diagnostics.extend(diagnostics);
         if let Some(last) = previous.get(path) {

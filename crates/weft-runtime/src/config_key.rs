@@ -118,7 +118,8 @@ mod tests {
 
     #[test]
     fn the_key_is_found_outside_named_maps_with_its_line() {
-        let text = "{\n  \"mcp_servers\": {\n    \"argz\": {\"command\": \"a\", \"argz\": []}\n  }\n}";
+        let text =
+            "{\n  \"mcp_servers\": {\n    \"argz\": {\"command\": \"a\", \"argz\": []}\n  }\n}";
         let value: Value = serde_json::from_str(text).unwrap();
         assert_eq!(
             key_path(&value, "argz", &mut Vec::new()).as_deref(),

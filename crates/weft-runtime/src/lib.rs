@@ -36,8 +36,8 @@ pub mod sandbox;
 mod workspace;
 
 pub use config::{
-    ANTHROPIC_DEFAULT_MODEL, AgentSettings, Config, ConfigFile, ConfigSources, McpServerFile, ProviderFile, SkillSettings,
-    OPENAI_DEFAULT_MODEL, ToolSettings, WebFetchSettings,
+    ANTHROPIC_DEFAULT_MODEL, AgentSettings, Config, ConfigFile, ConfigSources, McpServerFile,
+    OPENAI_DEFAULT_MODEL, ProviderFile, SkillSettings, ToolSettings, WebFetchSettings,
 };
 pub use env::EnvSnapshot;
 pub use error::{ConfigError, RuntimeError, UsageError};

@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use weft_agents::ModelPool;
 use weft_agents::transcript::{
     SessionHistory, SessionLookupError, SessionSummary, find_session, latest_session,
     list_sessions, read_sessions,
 };
-use weft_agents::ModelPool;
 use weft_llm::ModelRef;
 
 use crate::error::{RuntimeError, UsageError};

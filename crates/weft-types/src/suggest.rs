@@ -90,7 +90,10 @@ mod tests {
         let names = ["agents", "agent", "model", "skills"];
         assert_eq!(closest_names("skils", names), ["skills"]);
         assert_eq!(closest_names("agent", names), ["agents"]);
-        assert_eq!(closest_names("planer", ["plan", "planner"]), ["planner", "plan"]);
+        assert_eq!(
+            closest_names("planer", ["plan", "planner"]),
+            ["planner", "plan"]
+        );
         assert!(closest_names("x", ["alpha", "omega"]).is_empty());
     }
 

@@ -132,7 +132,11 @@ impl Session {
         let allowed = |n: &str| filter.is_none_or(|f| f.iter().any(|x| x == n));
         let Some(entry) = self.skills.get(name).filter(|_| allowed(name)) else {
             let snapshot = self.skills.snapshot();
-            if let Some(broken) = snapshot.broken_named(name).first().filter(|_| allowed(name)) {
+            if let Some(broken) = snapshot
+                .broken_named(name)
+                .first()
+                .filter(|_| allowed(name))
+            {
                 let errors: Vec<String> = broken.errors.iter().map(ToString::to_string).collect();
                 return Err(SkillInvocationError::DoesNotLoad {
                     name: name.to_owned(),

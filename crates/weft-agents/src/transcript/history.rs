@@ -159,7 +159,10 @@ mod tests {
         let history = SessionHistory::read(&path).unwrap();
         assert_eq!(history.session_id, "s1");
         assert_eq!(history.messages, [Message::user("kept")]);
-        assert_eq!((history.agent.as_str(), history.model.as_str()), ("explore", "b/two"));
+        assert_eq!(
+            (history.agent.as_str(), history.model.as_str()),
+            ("explore", "b/two")
+        );
         assert_eq!(history.usage, usage);
         assert_eq!(history.children, 1);
         assert_eq!(history.cwd.as_deref(), Some(Path::new("/p")));

@@ -183,7 +183,10 @@ pub fn find_session<'a>(
 }
 
 /// The top-level session (not a subagent) that worked in `cwd` and was active last.
-pub fn latest_session<'a>(sessions: &'a [SessionSummary], cwd: &Path) -> Option<&'a SessionSummary> {
+pub fn latest_session<'a>(
+    sessions: &'a [SessionSummary],
+    cwd: &Path,
+) -> Option<&'a SessionSummary> {
     sessions
         .iter()
         .filter(|s| s.parent.is_none() && s.cwd.as_deref() == Some(cwd))
@@ -248,7 +251,10 @@ mod tests {
         session(dir.path(), "new.1", 9, Some("new"), "/p");
         session(dir.path(), "elsewhere", 10, None, "/q");
         let sessions = list_sessions(dir.path());
-        assert_eq!(latest_session(&sessions, Path::new("/p")).unwrap().id, "new");
+        assert_eq!(
+            latest_session(&sessions, Path::new("/p")).unwrap().id,
+            "new"
+        );
         // Activity counts, not the start: a resumed old session is the latest again.
         old.append(&TranscriptRecord::Message {
             at: 7,
@@ -256,7 +262,10 @@ mod tests {
         })
         .unwrap();
         let sessions = list_sessions(dir.path());
-        assert_eq!(latest_session(&sessions, Path::new("/p")).unwrap().id, "old");
+        assert_eq!(
+            latest_session(&sessions, Path::new("/p")).unwrap().id,
+            "old"
+        );
         assert!(latest_session(&sessions, Path::new("/r")).is_none());
     }
 }

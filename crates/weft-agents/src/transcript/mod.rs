@@ -22,8 +22,8 @@ use weft_llm::{Message, Usage};
 
 pub use history::SessionHistory;
 pub use index::{
-    SessionIndex, SessionLookupError, SessionSummary, find_session, latest_session,
-    list_sessions, read_sessions,
+    SessionIndex, SessionLookupError, SessionSummary, find_session, latest_session, list_sessions,
+    read_sessions,
 };
 pub use lazy::LazyTranscript;
 pub use read::{TRANSCRIPT_CAP, TRANSCRIPT_LINE_CAP, TranscriptError};
@@ -153,7 +153,10 @@ impl TranscriptRecord {
     pub fn opens_transcript(&self) -> bool {
         matches!(
             self,
-            Self::Message { .. } | Self::Usage { .. } | Self::Spawn { .. } | Self::ChildResult { .. }
+            Self::Message { .. }
+                | Self::Usage { .. }
+                | Self::Spawn { .. }
+                | Self::ChildResult { .. }
         )
     }
 }
@@ -234,7 +237,10 @@ mod tests {
         // 200 draws from 16^6 values: one repeat happens about once in 800 runs, two about
         // once in a million; the time-ordered ids this replaced shared all 6 characters.
         assert!(prefixes.len() >= 199, "{ids:?}");
-        assert!(ids.iter().all(|id| id.len() == 20 && id.as_bytes()[8] == b'-'));
+        assert!(
+            ids.iter()
+                .all(|id| id.len() == 20 && id.as_bytes()[8] == b'-')
+        );
     }
 
     #[test]

@@ -86,11 +86,12 @@ pub(super) fn read_records(path: &Path) -> Result<Vec<TranscriptRecord>, Transcr
         path: path.to_path_buf(),
         source,
     };
-    let file =
-        weft_fs::RegularFile::open(path, TRANSCRIPT_CAP).map_err(|source| TranscriptError::Open {
+    let file = weft_fs::RegularFile::open(path, TRANSCRIPT_CAP).map_err(|source| {
+        TranscriptError::Open {
             path: path.to_path_buf(),
             source,
-        })?;
+        }
+    })?;
     let mut reader = std::io::BufReader::with_capacity(64 * 1024, file);
     let mut records = Vec::new();
     let mut line = Vec::new();
@@ -169,7 +170,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.jsonl");
         let good = serde_json::to_string(&hi()).unwrap();
-        std::fs::write(&path, format!("{good}\n{{\"type\":\"nonsense\"}}\n{good}\n")).unwrap();
+        std::fs::write(
+            &path,
+            format!("{good}\n{{\"type\":\"nonsense\"}}\n{good}\n"),
+        )
+        .unwrap();
         let err = Transcript::read(&path).unwrap_err().to_string();
         assert!(
             err.starts_with(&format!("{}:2: not a transcript record: ", path.display())),
@@ -188,7 +193,10 @@ mod tests {
         std::fs::write(&path, text).unwrap();
         assert_eq!(
             Transcript::read(&path).unwrap_err().to_string(),
-            format!("{}:2: the line is longer than the 16 MiB limit", path.display())
+            format!(
+                "{}:2: the line is longer than the 16 MiB limit",
+                path.display()
+            )
         );
     }
 

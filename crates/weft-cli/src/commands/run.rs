@@ -87,7 +87,9 @@ pub(crate) fn start(runtime: &Runtime, run: &RunArgs, stream: bool) -> Result<Se
                     .with_client("offline", Arc::new(Offline)),
             );
             settings.model = Some("offline/dry-run".to_owned());
-            runtime.session_with(models, &settings).map_err(runtime_error)
+            runtime
+                .session_with(models, &settings)
+                .map_err(runtime_error)
         }
         other => other.map_err(runtime_error),
     }
@@ -198,7 +200,11 @@ fn one_shot(workspace: &Workspace, run: &RunArgs, send: Send, verbose: bool) -> 
             Send::Skill { name, args } => session.run_skill(&name, args, &mut output).await,
         }?;
         let code = output.turn_done(&outcome, &session, verbose);
-        Ok::<_, SessionError>(finish_background(&mut session, &mut output, verbose).await?.unwrap_or(code))
+        Ok::<_, SessionError>(
+            finish_background(&mut session, &mut output, verbose)
+                .await?
+                .unwrap_or(code),
+        )
     });
     match turn {
         Ok(code) => {

@@ -11,8 +11,8 @@ use weft_llm::Role;
 
 use crate::cli::{ListFormat, ReportFormat, SessionsListArgs, SessionsShowArgs};
 use crate::output::outln;
-use weft_runtime::{UsageError, lookup_session};
 use weft_runtime::Workspace;
+use weft_runtime::{UsageError, lookup_session};
 use weft_term::{cut, table, utc_datetime};
 
 /// One session as `sessions list --format json` prints it (and the first fields of
@@ -112,7 +112,10 @@ pub fn show(workspace: &Workspace, args: &SessionsShowArgs) -> Result<ExitCode> 
     let session = lookup_session(&dir, &args.id)?;
     match args.format {
         ReportFormat::Json => {
-            outln!("{}", serde_json::to_string_pretty(&detail_json(&dir, &session)?)?);
+            outln!(
+                "{}",
+                serde_json::to_string_pretty(&detail_json(&dir, &session)?)?
+            );
         }
         ReportFormat::Text => {
             let mut out = String::new();
@@ -131,10 +134,12 @@ fn detail_json(dir: &Path, info: &SessionSummary) -> Result<serde_json::Value> {
     value["records"] = serde_json::to_value(Transcript::read(&info.path)?)?;
     let mut subagents = Vec::new();
     for child in &info.children {
-        subagents.push(match SessionSummary::read(&dir.join(format!("{child}.jsonl"))) {
-            Some(child) => detail_json(dir, &child)?,
-            None => serde_json::json!({"id": child, "missing": true}),
-        });
+        subagents.push(
+            match SessionSummary::read(&dir.join(format!("{child}.jsonl"))) {
+                Some(child) => detail_json(dir, &child)?,
+                None => serde_json::json!({"id": child, "missing": true}),
+            },
+        );
     }
     value["subagents"] = serde_json::Value::Array(subagents);
     Ok(value)

@@ -7,9 +7,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 use weft_registry::{Readiness, ShadowedSkill, SkillBody, SkillEntry, TokenEstimate};
-use weft_types::{
-    DescriptionSource, Scope, SkillContext, SkillContract, SkillFormat, ToolPolicy,
-};
+use weft_types::{DescriptionSource, Scope, SkillContext, SkillContract, SkillFormat, ToolPolicy};
 
 use crate::commands::verify::Installed;
 

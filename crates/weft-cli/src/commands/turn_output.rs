@@ -53,7 +53,11 @@ impl TurnOutput {
                         "weft: resumed session {} ({} message{}, agent {}, model {})",
                         session.id(),
                         session.messages().len(),
-                        if session.messages().len() == 1 { "" } else { "s" },
+                        if session.messages().len() == 1 {
+                            ""
+                        } else {
+                            "s"
+                        },
                         session.agent().name,
                         session.model()
                     );
