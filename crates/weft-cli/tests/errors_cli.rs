@@ -49,6 +49,7 @@ fn mistyped_skills_agents_and_commands_get_the_closest_names() {
             &["agent", "--agent", "explor", "-m", "hi", "--dry-run"],
             &["agents", "show", "planer"],
             &["skils", "list"],
+            &["help", "exit-code"],
         ],
     );
     insta::assert_snapshot!("suggest_names", out);
