@@ -83,7 +83,10 @@ pub fn help(workspace: &Workspace, name: Option<&str>) -> Result<ExitCode> {
         }
         None => {
             let names: Vec<&str> = TOPICS.iter().map(|(n, _)| *n).collect();
-            let known = names.iter().copied().chain(registry.iter().map(|c| c.name()));
+            let known = names
+                .iter()
+                .copied()
+                .chain(registry.iter().map(|c| c.name()));
             Err(UsageError(format!(
                 "no help topic `{name}`; topics: {} (or a slash command name){}",
                 names.join(", "),
