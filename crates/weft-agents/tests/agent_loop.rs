@@ -16,7 +16,7 @@ use common::{
     openai_text, openai_tool, openai_tool_names, openai_tool_result, openai_tools,
 };
 use serde_json::{Value, json};
-use weft_agents::transcript::{Transcript, TranscriptRecord};
+use weft_agents::transcript::{SessionHistory, Transcript, TranscriptRecord};
 use weft_agents::{
     AgentRegistry, ModelPool, Quiet, Session, SessionError, SessionEvents, SessionOptions,
     SessionParts, SkillInvocationError, TurnStop,
@@ -1037,7 +1037,7 @@ async fn use_skill_with_an_unknown_name_suggests_close_names() {
         result.content
     );
     assert!(
-        result.content.contains("did you mean: summarize"),
+        result.content.contains("did you mean `summarize`?"),
         "{}",
         result.content
     );
@@ -1334,6 +1334,71 @@ async fn the_transcript_records_skills_and_agent_switches() {
         records.last().unwrap(),
         TranscriptRecord::Agent { agent, model, .. } if agent == "explore" && model == "local/test-model"
     ));
+}
+
+#[tokio::test]
+async fn a_session_that_never_reaches_the_model_leaves_no_transcript() {
+    let env = Env::new();
+    let server = ScriptServer::openai(vec![]).await;
+    let mut session = env.session(openai_catalog(&server), builtin("default"));
+    assert!(session.run_skill("nope", vec![], &mut Quiet).await.is_err());
+    session.apply_agent(builtin("explore"), None).unwrap();
+    session.clear().unwrap();
+    assert!(!session.transcript_path().unwrap().exists());
+    assert!(!env.sessions.exists());
+    assert_eq!(server.count(), 0);
+}
+
+#[tokio::test]
+async fn a_resumed_session_continues_the_conversation_in_the_same_transcript() {
+    let env = Env::new();
+    let server = ScriptServer::openai(vec![
+        openai_text("first answer"),
+        openai_text("second answer"),
+    ])
+    .await;
+    let mut first = env.session(openai_catalog(&server), builtin("default"));
+    first.send("first question", &mut Quiet).await.unwrap();
+    let path = first.transcript_path().unwrap().to_path_buf();
+    let id = first.id().to_owned();
+    drop(first);
+
+    let history = SessionHistory::read(&path).unwrap();
+    assert_eq!(history.agent, "default");
+    let mut resumed = Session::resume(
+        env.parts(openai_catalog(&server), builtin("default")),
+        history,
+    )
+    .unwrap();
+    assert_eq!(resumed.id(), id);
+    assert_eq!(resumed.messages().len(), 2);
+    resumed.send("second question", &mut Quiet).await.unwrap();
+    // The model saw the whole conversation.
+    let sent = server.bodies()[1]["messages"].clone();
+    let contents: Vec<&str> = sent
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["content"].as_str())
+        .collect();
+    assert_eq!(
+        contents[1..],
+        ["first question", "first answer", "second question"]
+    );
+    // One transcript, the resumption marked, the new turn appended.
+    assert_eq!(std::fs::read_dir(&env.sessions).unwrap().count(), 1);
+    let records = Transcript::read(&path).unwrap();
+    assert!(
+        matches!(&records[0], TranscriptRecord::Session { session_id, .. } if *session_id == id)
+    );
+    assert!(
+        records
+            .iter()
+            .any(|r| matches!(r, TranscriptRecord::Resumed { agent, .. } if agent == "default"))
+    );
+    let again = SessionHistory::read(&path).unwrap();
+    assert_eq!(again.messages.len(), 4);
+    assert_eq!(again.usage.input_tokens, 24);
 }
 
 // --- Anthropic ------------------------------------------------------------------------------------

@@ -13,6 +13,10 @@ pub struct Cli {
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 
+    /// The same as `--format json`, for every command that prints data.
+    #[arg(long, global = true, hide = true)]
+    pub json: bool,
+
     /// Where to find skills, agents and configuration.
     #[command(flatten)]
     pub locations: LocationArgs,
@@ -152,9 +156,10 @@ pub struct SessionsListArgs {
 pub struct SessionsShowArgs {
     /// The session id (a unique prefix is enough).
     pub id: String,
-    /// Print the transcript records as JSON lines instead.
-    #[arg(long)]
-    pub json: bool,
+    /// Output format (JSON: the session as `sessions list` prints it, with its transcript
+    /// records and its subagents, nested).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
 }
 
 /// Arguments of `weft agents list`.
@@ -198,6 +203,34 @@ pub struct RunArgs {
     /// Do not write a transcript under ~/.clawft/workspace/sessions.
     #[arg(long)]
     pub no_transcript: bool,
+
+    /// Continue the latest session of this project (else of this directory): its
+    /// conversation, agent and model; the transcript goes on in the same file.
+    #[arg(short = 'c', long = "continue", conflicts_with = "resume")]
+    pub continue_latest: bool,
+
+    /// Resume the session with this id (a unique prefix is enough; `weft sessions list`
+    /// shows them).
+    #[arg(short = 'r', long, value_name = "ID")]
+    pub resume: Option<String>,
+
+    /// Output: the answer as text; `json`, one object with the answer, the tool calls, the
+    /// usage and the session id; `stream-json`, one JSON event per line as the turn goes
+    /// (docs/OUTPUT.md).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: RunFormat,
+}
+
+/// How `weft agent` and `weft skills run` print a turn.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum RunFormat {
+    /// The answer (streamed on a terminal); tool activity on stderr.
+    #[default]
+    Text,
+    /// One JSON object when the turn ends.
+    Json,
+    /// One JSON event per line as the turn goes.
+    StreamJson,
 }
 
 /// Arguments of `weft agent`.
@@ -320,9 +353,9 @@ pub enum ProfileArg {
 /// How results are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
-    /// rustc-style diagnostics and a summary line.
+    /// Text for people.
     Text,
-    /// A JSON array with one object per skill: path, name, valid, diagnostics.
+    /// JSON for programs (the shape is given in the option's description).
     Json,
 }
 
@@ -338,7 +371,8 @@ pub struct ValidateArgs {
     #[arg(long, value_enum, default_value = "default")]
     pub profile: ProfileArg,
 
-    /// Output format.
+    /// Output format (text: rustc-style diagnostics and a summary line; JSON: an array with
+    /// one object per skill: path, name, valid, diagnostics).
     #[arg(long, value_enum, default_value = "text")]
     pub format: ReportFormat,
 
@@ -420,6 +454,8 @@ pub enum CatalogFormatArg {
     Weft,
     /// The `<available_skills>` XML block of the Agent Skills reference implementation.
     Xml,
+    /// The weft section as `text` in a JSON object, with what fitting it to the budget did.
+    Json,
 }
 
 /// Arguments of `weft skills catalog`.
@@ -496,6 +532,10 @@ pub struct CheckToolArgs {
     /// How allow lists combine.
     #[arg(long, value_enum, default_value = "union")]
     pub mode: ModeArg,
+    /// Output format (JSON: `{"decision": "allowed"|"ask"|"denied", "reason": ...}`; the
+    /// exit status is the same).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
 }
 
 /// Arguments of `weft skills select`.
@@ -582,6 +622,9 @@ pub struct RemoveArgs {
     /// Where it is installed.
     #[arg(long, value_enum, default_value = "project")]
     pub scope: InstallScope,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
 }
 
 /// Arguments of `weft skills verify`.

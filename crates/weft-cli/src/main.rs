@@ -2,13 +2,16 @@
 //!
 //! The binary is the composition root: it parses arguments, reads the environment and the
 //! configuration, and passes explicit values to the libraries. Errors go to stderr, data to
-//! stdout; exit codes are 0 (success), 1 (failure, e.g. invalid skills) and 2 (usage).
+//! stdout; exit codes are 0 (success), 1 (failure, e.g. invalid skills), 2 (usage or
+//! configuration), 3 (`skills check-tool`: ask) and 130 / 143 / 129 (interrupted by SIGINT,
+//! SIGTERM, SIGHUP); `weft help exit-codes` lists them.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod cli;
 mod commands;
 mod environment;
+mod json_alias;
 mod output;
 mod signals;
 
@@ -16,14 +19,14 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use weft_runtime::{RuntimeError, UsageError};
+use weft_runtime::{ConfigError, RuntimeError, UsageError};
 
 use crate::cli::{
     AgentsCommand, Cli, Command, McpCommand, SandboxCommand, SessionsCommand, SkillsCommand,
 };
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
     // The sandbox helper runs between weft and a command: no logging, no workspace lookup.
     if let Command::Sandbox {
         command: SandboxCommand::Exec(args),
@@ -32,6 +35,12 @@ fn main() -> ExitCode {
         return commands::sandbox::exec(args);
     }
     init_tracing(cli.verbose);
+    if cli.json
+        && let Err(e) = json_alias::apply(&mut cli.command)
+    {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let workspace = environment::workspace(&cli.locations);
     let result = match cli.command {
         Command::Skills { command } => match command {
@@ -87,15 +96,15 @@ fn main() -> ExitCode {
 }
 
 /// The error and its causes on one line, as `{:#}` prints them, without repeating a cause
-/// the message already ends with (library errors name their cause in their message and
-/// also return it as their `source`; a cause that restates the same subject, `path: reason`,
-/// counts as named when the message ends with its reason).
+/// the message already names (library errors name their cause in their message and also
+/// return it as their `source`, sometimes followed by a hint; a cause that restates the same
+/// subject, `path: reason`, counts as named when the message ends with its reason).
 fn message(err: &anyhow::Error) -> String {
     let mut text = err.to_string();
     for cause in err.chain().skip(1) {
         let cause = cause.to_string();
         let reason = cause.split_once(": ").map_or(cause.as_str(), |(_, r)| r);
-        if !text.ends_with(&cause) && !text.ends_with(reason) {
+        if !text.contains(&cause) && !text.ends_with(reason) {
             text.push_str(": ");
             text.push_str(&cause);
         }
@@ -107,6 +116,7 @@ fn message(err: &anyhow::Error) -> String {
 /// runtime reported it.
 fn is_usage(err: &anyhow::Error) -> bool {
     err.downcast_ref::<UsageError>().is_some()
+        || err.downcast_ref::<ConfigError>().is_some()
         || err
             .downcast_ref::<RuntimeError>()
             .is_some_and(RuntimeError::is_usage)

@@ -5,8 +5,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../../weft-agents/tests/common/mod.rs"]
-mod common;
 mod sandbox;
 
 use std::io::ErrorKind;
@@ -15,8 +13,8 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{Reply, ScriptServer, openai_tool};
 use predicates::prelude::*;
+use sandbox::server::{self as common, Reply, ScriptServer, openai_tool};
 use sandbox::{HOST_VARS, Sandbox, repo};
 use serde_json::{Value, json};
 

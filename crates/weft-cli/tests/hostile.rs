@@ -186,7 +186,8 @@ fn item_1_only_regular_files_are_read_and_each_is_capped() {
         ("config-zero", "is a character device, not a regular file"),
     ] {
         let out = c.weft_in(dir, &["agents", "list"]);
-        assert_eq!(out.code, 1, "{dir}");
+        // A configuration that cannot be used is a configuration error: exit status 2.
+        assert_eq!(out.code, 2, "{dir}");
         assert_eq!(
             out.stderr,
             format!(
@@ -201,7 +202,7 @@ fn item_1_only_regular_files_are_read_and_each_is_capped() {
     std::fs::create_dir_all(big_config.parent().unwrap()).unwrap();
     std::fs::write(&big_config, vec![b' '; 1024 * 1024 + 1]).unwrap();
     let out = c.weft_in("config-big", &["agents", "list"]);
-    assert_eq!(out.code, 1);
+    assert_eq!(out.code, 2);
     assert!(
         out.stderr
             .ends_with("cannot read: is larger than the 1 MiB limit for config files\n"),
@@ -254,7 +255,7 @@ fn item_2_links_stay_inside_their_root_and_each_directory_is_walked_once() {
             .contains(&format!(" --> {}\n", c.path(".clawft/agents/default.md")))
     );
     let config = c.weft_in("config-environ", &["agents", "list"]);
-    assert_eq!(config.code, 1);
+    assert_eq!(config.code, 2);
     assert!(
         config
             .stderr

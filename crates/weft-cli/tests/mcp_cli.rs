@@ -44,17 +44,38 @@ fn mcp_list_shows_status_and_tools() {
     let list = stdout_json(&out);
     assert_eq!(list[0]["name"], "everything");
     assert_eq!(list[0]["status"], "running");
-    let tools: Vec<&str> = list[0]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t.as_str().unwrap())
-        .collect();
+    let tools = list[0]["tools"].as_array().unwrap();
     assert!(
-        tools.contains(&"everything__echo") && tools.contains(&"everything__get-sum"),
+        tools.contains(&json!({"name": "echo", "qualified_name": "everything__echo"}))
+            && tools.contains(&json!({"name": "get-sum", "qualified_name": "everything__get-sum"})),
         "{tools:?}"
     );
     assert_eq!(list[0]["tool_count"], tools.len());
+    // The table lists the same names as the JSON's `name`, in the same order.
+    let table = s.weft().args(["mcp", "list"]).output().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let table = String::from_utf8(table.stdout).unwrap();
+    assert!(table.contains(&names.join(", ")), "{table}");
+}
+
+#[test]
+fn a_server_that_does_not_start_in_time_names_the_setting_to_raise() {
+    let s = Sandbox::new();
+    s.user_config(&json!({"mcp_servers": {
+        "slow": {"command": "sleep", "args": ["30"], "startup_timeout_secs": 1},
+    }}));
+    let out = s
+        .weft()
+        .args(["mcp", "list", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let list = stdout_json(&out);
+    assert_eq!(list[0]["status"], "failed");
+    assert_eq!(
+        list[0]["reason"],
+        "it did not start within 1 s (a first `npx -y` run downloads the package first); raise `mcp_servers.slow.startup_timeout_secs` in the configuration if it needs longer"
+    );
 }
 
 #[test]

@@ -6,8 +6,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../../weft-agents/tests/common/mod.rs"]
-mod common;
 mod sandbox;
 
 use std::path::Path;
@@ -17,6 +15,7 @@ use common::{Reply, ScriptServer, openai_messages, openai_stream};
 use expectrl::session::OsSession as Session;
 use expectrl::{ControlCode, Eof, Expect};
 use sandbox::Sandbox;
+use sandbox::server as common;
 use serde_json::json;
 
 /// Generous: the machine running the tests may be busy.
@@ -24,6 +23,11 @@ const TIMEOUT: Duration = Duration::from_secs(20);
 
 /// `weft agent` in a pseudo-terminal with the sandbox's home and project.
 fn spawn_repl(s: &Sandbox, config: &Path) -> Session {
+    spawn_repl_with(s, config, &[])
+}
+
+/// [`spawn_repl`] with more arguments for `weft agent`.
+fn spawn_repl_with(s: &Sandbox, config: &Path, args: &[&str]) -> Session {
     let mut cmd = s.process();
     cmd.env("TERM", "xterm")
         .env("RUST_LOG", "error")
@@ -33,7 +37,8 @@ fn spawn_repl(s: &Sandbox, config: &Path) -> Session {
         .arg(&s.project)
         .arg("--config")
         .arg(config)
-        .arg("agent");
+        .arg("agent")
+        .args(args);
     let mut session = Session::spawn(cmd).expect("spawn weft in a pty");
     session.set_expect_timeout(Some(TIMEOUT));
     session
@@ -166,4 +171,72 @@ fn expect_eof(p: &mut Session) {
     if let Err(e) = p.expect(Eof) {
         panic!("expected the end of the session: {e}");
     }
+}
+
+#[test]
+fn the_repl_resumes_a_session_and_suggests_what_was_meant() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(ScriptServer::openai(vec![
+        common::openai_text("The first answer."),
+        openai_stream(&["The second ", "answer."]),
+    ]));
+    let s = Sandbox::new();
+    s.file(
+        ".clawft/skills/wip/SKILL.md",
+        "---\nname: half-done\ndescription: [1, 2]\n---\nDo it.\n",
+    );
+    let config = s.loopback_config(&server);
+    // A one-shot run first, then the REPL continues it.
+    let first = s
+        .weft()
+        .arg("--config")
+        .arg(&config)
+        .args(["agent", "-m", "The first question."])
+        .output()
+        .unwrap();
+    assert!(first.status.success());
+
+    let mut p = spawn_repl_with(&s, &config, &["--continue"]);
+    expect(&mut p, "Resumed session ");
+    expect(&mut p, "(2 messages, agent default, model local/m)");
+    expect(&mut p, "default (local/m)> ");
+
+    for (line, answer) in [
+        (
+            "/skils",
+            "Unknown command: /skils; did you mean `/skill` or `/skills`? Type /help",
+        ),
+        (
+            "/agent explor",
+            "Agent 'explor' not found; did you mean `explore`?",
+        ),
+        ("/model gpt-4o", "did you mean `local/gpt-4o`?"),
+        ("/half-done", "Skill 'half-done' does not load: "),
+    ] {
+        type_line(&mut p, line);
+        expect(&mut p, answer);
+        expect(&mut p, "default (local/m)> ");
+    }
+    assert_eq!(server.count(), 1, "no mistake reached the model");
+
+    type_line(&mut p, "The second question.");
+    expect(&mut p, "The second answer.");
+    expect(&mut p, "default (local/m)> ");
+    let sent: Vec<String> = openai_messages(&server.bodies()[1])
+        .iter()
+        .filter(|m| m["role"] != "system")
+        .map(|m| m["content"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        sent,
+        [
+            "The first question.",
+            "The first answer.",
+            "The second question."
+        ]
+    );
+    type_line(&mut p, "/exit");
+    expect_eof(&mut p);
+    // One session, continued in its transcript.
+    assert_eq!(s.transcripts().len(), 1);
 }

@@ -188,7 +188,7 @@ fn show_unknown_skill_fails_with_a_hint() {
     weft(&s)
         .args(["skills", "show", "nope"])
         .assert()
-        .code(1)
+        .code(2)
         .stderr("error: Skill 'nope' not found. Run `weft skills list` to see available skills.\n");
 }
 

@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
+use weft_types::suggest::{closest_names, did_you_mean};
+
 use crate::{ChatModel, LlmError, ProviderConfig, connect};
 
 /// A resolved model: a configured provider and the model id it is sent.
@@ -27,7 +29,7 @@ impl fmt::Display for ModelRef {
 pub enum ModelError {
     /// `provider/model` whose provider is not configured.
     #[error(
-        "model `{model}`: unknown provider `{provider}` (configured: {known}); add it under `providers` in the config"
+        "model `{model}`: unknown provider `{provider}` (configured: {known}); add it under `providers` in the config{hint}"
     )]
     UnknownProvider {
         /// The string as written.
@@ -36,6 +38,8 @@ pub enum ModelError {
         provider: String,
         /// Configured provider names, comma separated (or "none").
         known: String,
+        /// `; did you mean ...?` with the closest configured providers, or empty.
+        hint: String,
     },
     /// A string with no `provider/` prefix that is not an alias.
     #[error("model `{model}`: expected `provider/model` or one of the aliases {aliases}{hint}")]
@@ -153,7 +157,7 @@ impl ModelCatalog {
             let hint = if matches!(spec, "haiku" | "sonnet" | "opus") {
                 format!(" (`{spec}` is defined when an `anthropic` provider is configured)")
             } else {
-                String::new()
+                did_you_mean(&self.bare_name_suggestions(spec))
             };
             return Err(ModelError::NoProvider {
                 model: spec.to_owned(),
@@ -168,10 +172,13 @@ impl ModelCatalog {
             });
         }
         if !self.providers.contains_key(provider) {
+            let near = closest_names(provider, self.providers.keys().map(String::as_str));
+            let suggestions: Vec<String> = near.iter().map(|p| format!("{p}/{model}")).collect();
             return Err(ModelError::UnknownProvider {
                 model: spec.to_owned(),
                 provider: provider.to_owned(),
                 known: self.provider_list(),
+                hint: did_you_mean(&suggestions),
             });
         }
         Ok(ModelRef {
@@ -186,6 +193,20 @@ impl ModelCatalog {
             LlmError::Config(format!("provider `{}` is not configured", model.provider))
         })?;
         connect(provider)
+    }
+
+    /// What a model name without `provider/` may have meant: the closest aliases, else the
+    /// name under each configured provider (`gpt-4o` → `openai/gpt-4o`), at most three.
+    fn bare_name_suggestions(&self, spec: &str) -> Vec<String> {
+        let aliases = closest_names(spec, self.aliases.keys().map(String::as_str));
+        if !aliases.is_empty() {
+            return aliases;
+        }
+        self.providers
+            .keys()
+            .take(3)
+            .map(|p| format!("{p}/{spec}"))
+            .collect()
     }
 
     fn provider_list(&self) -> String {
@@ -233,6 +254,27 @@ mod tests {
         let m = catalog().resolve("openrouter/meta/llama-3", None).unwrap();
         assert_eq!(m.provider, "openrouter");
         assert_eq!(m.model, "meta/llama-3");
+    }
+
+    #[test]
+    fn mistyped_models_get_suggestions() {
+        let c = catalog();
+        assert_eq!(
+            c.resolve("opnrouter/meta/llama-3", None)
+                .unwrap_err()
+                .to_string(),
+            "model `opnrouter/meta/llama-3`: unknown provider `opnrouter` (configured: anthropic, openrouter); add it under `providers` in the config; did you mean `openrouter/meta/llama-3`?"
+        );
+        assert_eq!(
+            c.resolve("sonet", None).unwrap_err().to_string(),
+            "model `sonet`: expected `provider/model` or one of the aliases loop, sonnet, inherit; did you mean `sonnet`?"
+        );
+        assert_eq!(
+            c.resolve("gpt-4o", None).unwrap_err().to_string(),
+            "model `gpt-4o`: expected `provider/model` or one of the aliases loop, sonnet, inherit; did you mean `anthropic/gpt-4o` or `openrouter/gpt-4o`?"
+        );
+        let none = ModelCatalog::default().resolve("gpt-4o", None).unwrap_err();
+        assert!(!none.to_string().contains("did you mean"), "{none}");
     }
 
     #[test]

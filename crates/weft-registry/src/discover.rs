@@ -10,7 +10,7 @@ use weft_types::{Diagnostic, Scope};
 
 use crate::builtin::builtin_skills;
 use crate::cache::{CacheConfig, FreshEntry, HeaderCache, Record, Stamp, remembered_notes};
-use crate::entry::{ShadowedSkill, SkillEntry, SkillOrigin};
+use crate::entry::{BrokenSkill, ShadowedSkill, SkillEntry, SkillOrigin};
 use crate::gating::{GateChecker, HostEnvironment};
 use crate::read::{parse_header, read_skill_header, with_walk_diagnostics};
 use crate::walk::{DirFacts, DirHint, FoundSkill, SkillFile, WalkOptions, Walker};
@@ -82,6 +82,8 @@ impl RegistryConfig {
 pub(crate) struct Discovered {
     pub entries: BTreeMap<String, Arc<SkillEntry>>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Skill files that do not load, in walk order.
+    pub broken: Vec<BrokenSkill>,
 }
 
 /// A skill read from a root, before precedence is applied. The parse is boxed: it is large
@@ -89,6 +91,7 @@ pub(crate) struct Discovered {
 struct Candidate {
     found: FoundSkill,
     parsed: Box<ParsedSkill>,
+    scope: Scope,
 }
 
 /// Runs discovery. `previous` holds the entries of the last good run by file, so a skill whose
@@ -156,7 +159,11 @@ fn read_roots(
         diagnostics.extend(problems);
         for (found, (parsed, record)) in found {
             records.extend(record);
-            candidates.push(Candidate { found, parsed });
+            candidates.push(Candidate {
+                found,
+                parsed,
+                scope,
+            });
         }
     }
     tracing::debug!(elapsed = ?started.elapsed(), skills = candidates.len(), "roots walked and read");
@@ -179,13 +186,30 @@ fn admit(
     config: &RegistryConfig,
     options: ParseOptions,
 ) {
-    let Candidate { found, parsed } = candidate;
+    let Candidate {
+        found,
+        parsed,
+        scope,
+    } = candidate;
     let ParsedSkill {
-        skill, diagnostics, ..
+        skill,
+        diagnostics,
+        name,
+        ..
     } = *parsed;
     let Some(skill) = skill else {
-        out.diagnostics.extend(diagnostics);
         let path = found.file.path();
+        out.broken.push(BrokenSkill {
+            name: name.unwrap_or_else(|| dir_name(&found.dir)),
+            scope,
+            path: path.to_path_buf(),
+            errors: diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .cloned()
+                .collect(),
+        });
+        out.diagnostics.extend(diagnostics);
         if let Some(last) = previous.get(path) {
             if let Some(d) = Rule::KeptLastGood.diagnostic(
                 Profile::Load,
@@ -363,4 +387,11 @@ fn insert(out: &mut Discovered, entry: Arc<SkillEntry>, config: &RegistryConfig)
 
 fn display(path: Option<&std::path::Path>) -> String {
     path.map_or_else(|| "(built in)".to_owned(), |p| p.display().to_string())
+}
+
+/// The last component of a skill directory, for a broken skill that declares no name.
+fn dir_name(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }

@@ -38,6 +38,20 @@ pub struct ShadowedSkill {
     pub path: Option<PathBuf>,
 }
 
+/// A skill file that was found but does not load: what `show`, `run` and `/name` report
+/// instead of "not found".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BrokenSkill {
+    /// The name it declares (the `name` key as written), else its directory's name.
+    pub name: String,
+    /// Its scope.
+    pub scope: Scope,
+    /// The file.
+    pub path: PathBuf,
+    /// Why it does not load: its errors (warnings left out).
+    pub errors: Vec<Diagnostic>,
+}
+
 /// A skill's instructions, rendered from its body by the template engine when invoked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkillBody {

@@ -34,7 +34,7 @@ mod watch;
 pub use cache::CacheConfig;
 pub use discover::{RegistryConfig, SkillRoot, discover_one};
 pub use entry::{
-    ShadowedSkill, SkillBody, SkillEntry, SkillOrigin, TokenEstimate, estimate_tokens,
+    BrokenSkill, ShadowedSkill, SkillBody, SkillEntry, SkillOrigin, TokenEstimate, estimate_tokens,
 };
 pub use error::SkillError;
 pub use gating::{HostEnvironment, Readiness};

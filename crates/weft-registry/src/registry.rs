@@ -11,7 +11,7 @@ use weft_types::{Diagnostic, Severity, Skill};
 use crate::builtin::body_of;
 use crate::catalog::{Catalog, CatalogEntry, CatalogFormat, render_catalog};
 use crate::discover::{Discovered, RegistryConfig, discover};
-use crate::entry::{SkillBody, SkillEntry, SkillOrigin};
+use crate::entry::{BrokenSkill, SkillBody, SkillEntry, SkillOrigin};
 use crate::error::SkillError;
 use crate::read::skill_file_cap;
 use crate::resource::resolve_resource;
@@ -21,6 +21,7 @@ use crate::resource::resolve_resource;
 pub struct Snapshot {
     entries: Vec<Arc<SkillEntry>>,
     diagnostics: Vec<Diagnostic>,
+    broken: Vec<BrokenSkill>,
     generation: u64,
 }
 
@@ -61,6 +62,20 @@ impl Snapshot {
     /// What discovery reported: broken skills, shadowing, unmet requirements.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
+    }
+
+    /// Skill files that were found but do not load, in discovery order.
+    pub fn broken(&self) -> &[BrokenSkill] {
+        &self.broken
+    }
+
+    /// The files named `name` (by their `name` key, else their directory) that do not load
+    /// and have no loading skill of that name in front of them: why `name` is missing.
+    pub fn broken_named(&self, name: &str) -> Vec<&BrokenSkill> {
+        if self.get(name).is_some() {
+            return Vec::new();
+        }
+        self.broken.iter().filter(|b| b.name == name).collect()
     }
 
     /// Increases by one with every published change.
@@ -290,6 +305,7 @@ impl SkillRegistry {
         let snapshot = Arc::new(Snapshot {
             entries: merged.into_values().cloned().collect(),
             diagnostics: state.discovered.diagnostics.clone(),
+            broken: state.discovered.broken.clone(),
             generation: state.generation,
         });
         *self.current.write().unwrap_or_else(PoisonError::into_inner) = Arc::clone(&snapshot);

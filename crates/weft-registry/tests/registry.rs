@@ -517,6 +517,29 @@ fn eight_readers_see_complete_snapshots_during_1000_overrides() {
 }
 
 #[test]
+fn a_file_that_does_not_load_is_recorded_under_the_name_it_declares() {
+    let tmp = tempfile::tempdir().unwrap();
+    create_skill_md(
+        tmp.path(),
+        "wip",
+        "---\nname: half-done\ndescription: [1, 2]\n---\nBody\n",
+    );
+    create_skill_md(tmp.path(), "yaml", "---\nname: [\n---\nBody\n");
+    let registry = registry(vec![SkillRoot::new(tmp.path(), Scope::Project)]);
+    let snap = registry.snapshot();
+    assert!(snap.get("half-done").is_none());
+    let broken = snap.broken_named("half-done");
+    assert_eq!(broken.len(), 1);
+    assert_eq!(broken[0].scope, Scope::Project);
+    assert_eq!(broken[0].path, tmp.path().join("wip/SKILL.md"));
+    let codes: Vec<&str> = broken[0].errors.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["E112"]);
+    // Without a readable name, the directory names it.
+    assert_eq!(snap.broken_named("yaml").len(), 1);
+    assert!(snap.broken_named("wip").is_empty());
+}
+
+#[test]
 fn reload_keeps_the_last_good_version_of_a_broken_file() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = create_skill_md(

@@ -4,8 +4,10 @@
 use std::io::Write;
 
 use weft_types::SkillContext;
+use weft_types::suggest::{closest_names, did_you_mean};
 
 use crate::command::{CommandContext, Dispatch};
+use crate::commands::skills::not_found;
 use crate::registry::CommandRegistry;
 
 /// A line split into a slash command's name and its arguments.
@@ -31,9 +33,18 @@ pub fn parse_line(input: &str) -> Option<ParsedLine<'_>> {
     Some(ParsedLine { name, args })
 }
 
-/// The message printed for a command that does not exist.
-pub fn unknown_command(name: &str) -> String {
-    format!("Unknown command: /{name}. Type /help for available commands.")
+/// The message printed for a command that does not exist, with the closest of `known`
+/// (command and skill names, without their `/`).
+pub fn unknown_command<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    let suggestions: Vec<String> = closest_names(name, known)
+        .into_iter()
+        .map(|n| format!("/{n}"))
+        .collect();
+    let end = if suggestions.is_empty() { "." } else { "" };
+    format!(
+        "Unknown command: /{name}{}{end} Type /help for available commands.",
+        did_you_mean(&suggestions)
+    )
 }
 
 impl CommandRegistry {
@@ -59,7 +70,8 @@ impl CommandRegistry {
                 }
             };
         }
-        if let Some(entry) = ctx.session.skills().get(name) {
+        let snapshot = ctx.session.skills().snapshot();
+        if let Some(entry) = snapshot.get(name) {
             if entry.skill.user_invocable {
                 return skill_dispatch(name, args, entry.skill.context, ctx.out);
             }
@@ -69,7 +81,15 @@ impl CommandRegistry {
             )?;
             return Ok(Dispatch::Handled);
         }
-        writeln!(ctx.out, "{}", unknown_command(name))?;
+        if !snapshot.broken_named(name).is_empty() {
+            writeln!(ctx.out, "error: {}", not_found(&snapshot, name))?;
+            return Ok(Dispatch::Handled);
+        }
+        let known = self
+            .iter()
+            .map(|c| c.name())
+            .chain(snapshot.user_invocable().map(|e| e.name()));
+        writeln!(ctx.out, "{}", unknown_command(name, known))?;
         Ok(Dispatch::Handled)
     }
 }

@@ -13,7 +13,7 @@ use crate::registry::CommandRegistry;
 use weft_term::{columns, scope_root_label, tilde};
 
 /// The help topics and their one-line summaries.
-pub const TOPICS: [(&str, &str); 7] = [
+pub const TOPICS: [(&str, &str); 8] = [
     (
         "skills",
         "reusable prompts: where they live, formats, invoking them",
@@ -32,6 +32,10 @@ pub const TOPICS: [(&str, &str); 7] = [
     (
         "workspace",
         "the project, the home directory and what weft keeps there",
+    ),
+    (
+        "exit-codes",
+        "what weft's exit status means, and output for scripts",
     ),
 ];
 
@@ -148,6 +152,7 @@ pub fn topic(name: &str, registry: &CommandRegistry, data: &HelpData) -> Option<
         "skills" => skills(data),
         "agents" => agents(data),
         "commands" => return Some(commands(registry)),
+        "exit-codes" => return Some(EXIT_CODES.to_owned()),
         "config" => config(data),
         "memory" => memory(data),
         "tools" => tools(data),
@@ -201,6 +206,28 @@ fn command_help(command: &dyn crate::SlashCommand) -> String {
         command.help().trim_end()
     )
 }
+
+/// The `exit-codes` topic (README.md says the same).
+const EXIT_CODES: &str = "\
+Every weft command exits with:
+
+  0    success
+  1    failure: a skill or file that does not load or validate, a denied tool call, a
+       model call that failed, an MCP server that did not start, a task left unfinished
+       at max_tool_iterations
+  2    usage or configuration: an unknown command, option, agent, skill, session or
+       model (with the closest names), a configuration file that cannot be read or has
+       an unknown key, no provider configured
+  3    `weft skills check-tool`: the call needs someone's approval (ask)
+  130  interrupted by Ctrl-C (SIGINT); 143 for SIGTERM, 129 for SIGHUP
+
+Errors go to stderr, one line each; data goes to stdout. Every command that prints data
+takes --format json (--json is the same). `weft agent -m` and `weft skills run` also take
+--format stream-json: one JSON event per line (session, text, assistant, tool_call,
+tool_result, result); --format json prints the result event alone. A run that fails after
+it started still prints its result, with \"is_error\": true and the error; docs/OUTPUT.md
+has the schema.
+";
 
 fn commands(registry: &CommandRegistry) -> String {
     let mut out = commands_overview(registry);

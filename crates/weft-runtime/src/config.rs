@@ -122,7 +122,7 @@ pub struct McpServerFile {
     /// Start it (default true).
     #[serde(default = "enabled_by_default")]
     pub enabled: bool,
-    /// Seconds the start may take (default 10).
+    /// Seconds the start may take (default 60, for a first `npx -y` run).
     pub startup_timeout_secs: Option<u64>,
     /// Seconds one tool call may take (default 60).
     pub call_timeout_secs: Option<u64>,
@@ -192,8 +192,8 @@ pub struct Config {
 /// The most a config file may hold (a FIFO, a device or a `/proc` file is refused too).
 const CONFIG_CAP: weft_fs::Cap = weft_fs::Cap::new(1024 * 1024, "config files");
 
-/// Reads one config file; a missing optional file is `None`.
-fn read_file(path: &Path, required: bool) -> Result<Option<Value>, ConfigError> {
+/// Reads one config file (its text and its JSON); a missing optional file is `None`.
+fn read_file(path: &Path, required: bool) -> Result<Option<(String, Value)>, ConfigError> {
     let text = match weft_fs::read_regular(path, CONFIG_CAP) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|_| ConfigError::NotUtf8 {
             path: path.to_path_buf(),
@@ -217,7 +217,7 @@ fn read_file(path: &Path, required: bool) -> Result<Option<Value>, ConfigError> 
             path: path.to_path_buf(),
         });
     }
-    Ok(Some(value))
+    Ok(Some((text, value)))
 }
 
 /// Merges `over` into `base`: objects key by key, anything else replaced.
@@ -248,9 +248,10 @@ impl Config {
             (sources.project.as_deref(), false, true),
             (sources.explicit.as_deref(), true, false),
         ];
+        let mut texts = Vec::new();
         for (path, required, is_project) in layers {
             let Some(path) = path else { continue };
-            let Some(mut value) = read_file(path, required)? else {
+            let Some((text, mut value)) = read_file(path, required)? else {
                 continue;
             };
             if is_project && !sources.trust_project {
@@ -264,14 +265,12 @@ impl Config {
                     }
                 }
             }
+            texts.push((path.to_path_buf(), text, value.clone()));
             merge(&mut merged, value);
             files.push(path.to_path_buf());
         }
-        let file: ConfigFile =
-            serde_json::from_value(merged.clone()).map_err(|source| ConfigError::Schema {
-                files: files.clone(),
-                source,
-            })?;
+        let file: ConfigFile = serde_json::from_value(merged.clone())
+            .map_err(|source| crate::config_key::schema_error(&texts, source))?;
         Ok(Self {
             file,
             files,
@@ -397,14 +396,32 @@ impl Config {
     }
 }
 
-/// With exactly one provider and no default, a replay provider needs no model choice.
+/// The model used with only OpenAI's own API configured and no model named anywhere: a
+/// current general model that takes tools, streaming and `temperature` on every account.
+pub const OPENAI_DEFAULT_MODEL: &str = "gpt-4.1";
+
+/// The model used with only Anthropic's own API configured and no model named anywhere (the
+/// `sonnet` alias).
+pub const ANTHROPIC_DEFAULT_MODEL: &str = "claude-sonnet-4-5";
+
+/// With exactly one provider and no default: a replay provider needs no model choice, and
+/// OpenAI's or Anthropic's own endpoint gets its documented default. A provider at another
+/// address (Ollama, a proxy) serves models weft cannot guess, so it gets none.
 fn single_provider_default(catalog: &ModelCatalog) -> Option<String> {
     let mut providers = catalog.providers();
     let only = providers.next()?;
-    if providers.next().is_some() || only.kind != ProviderKind::Replay {
+    if providers.next().is_some() {
         return None;
     }
-    Some(format!("{}/replay", only.name))
+    let official =
+        only.base_url.trim_end_matches('/') == ProviderConfig::default_base_url(only.kind);
+    let model = match only.kind {
+        ProviderKind::Replay => "replay",
+        ProviderKind::OpenAi if official => OPENAI_DEFAULT_MODEL,
+        ProviderKind::Anthropic if official => ANTHROPIC_DEFAULT_MODEL,
+        _ => return None,
+    };
+    Some(format!("{}/{model}", only.name))
 }
 
 /// Drops what an untrusted project file may not set: providers (they could send the user's
@@ -497,6 +514,33 @@ mod tests {
         assert_eq!(
             models.resolve_default().unwrap().to_string(),
             "anthropic/claude-sonnet-4-5"
+        );
+    }
+
+    #[test]
+    fn a_single_well_known_provider_has_a_default_model() {
+        let default_of = |env: &'static [(&'static str, &'static str)]| {
+            Config::default()
+                .models(&env_of(env))
+                .unwrap()
+                .resolve_default()
+                .map(|m| m.to_string())
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            default_of(&[("OPENAI_API_KEY", "sk")]).unwrap(),
+            "openai/gpt-4.1"
+        );
+        assert_eq!(
+            default_of(&[("ANTHROPIC_API_KEY", "sk")]).unwrap(),
+            "anthropic/claude-sonnet-4-5"
+        );
+        // Two providers, or a server weft cannot know the models of: the user chooses.
+        assert!(default_of(&[("OPENAI_API_KEY", "a"), ("ANTHROPIC_API_KEY", "b")]).is_err());
+        assert!(default_of(&[("OPENAI_BASE_URL", "http://localhost:11434/v1")]).is_err());
+        assert_eq!(
+            default_of(&[("OPENAI_API_KEY", "sk"), ("WEFT_MODEL", "openai/o3")]).unwrap(),
+            "openai/o3"
         );
     }
 
@@ -622,6 +666,8 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(err.contains("unknown field `argz`"), "{err}");
+        assert!(err.contains(":1: `mcp_servers.x.argz`: "), "{err}");
+        assert!(err.ends_with("; did you mean `args`?"), "{err}");
     }
 
     #[test]
@@ -645,7 +691,13 @@ mod tests {
         })
         .unwrap_err()
         .to_string();
-        assert!(err.contains("unknown field `modle`"), "{err}");
+        assert_eq!(
+            err,
+            format!(
+                "{}:1: `modle`: unknown field `modle`, expected one of `model`, `providers`, `aliases`, `default_agent`, `agent`, `tools`, `skills`, `mcp_servers`, `sandbox`; did you mean `model`?",
+                tmp.path().join("typo.json").display()
+            )
+        );
         let missing = Config::load(&ConfigSources {
             explicit: Some(tmp.path().join("nope.json")),
             ..Default::default()

@@ -42,14 +42,31 @@ pub enum ConfigError {
         /// The file.
         path: PathBuf,
     },
-    /// The merged files do not fit the schema (an unknown key, a wrong type).
-    #[error("configuration ({}): {source}", display_paths(files))]
+    /// The merged files do not fit the schema (a wrong type, a missing value).
+    #[error("configuration ({}): {source}{hint}", display_paths(files))]
     Schema {
         /// The files that were merged.
         files: Vec<PathBuf>,
         /// What does not fit.
         #[source]
         source: serde_json::Error,
+        /// `; did you mean ...?`, or empty.
+        hint: String,
+    },
+    /// A file has a key weft does not know.
+    #[error("{}{}: `{key}`: {source}{hint}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+    UnknownKey {
+        /// The file that writes the key.
+        path: PathBuf,
+        /// The line it is written on, when it can be found in the text.
+        line: Option<usize>,
+        /// The key's dotted path (`mcp_servers.github.argz`).
+        key: String,
+        /// serde's message, with the keys expected there.
+        #[source]
+        source: serde_json::Error,
+        /// `; did you mean `args`?`, or empty.
+        hint: String,
     },
     /// `api_key_env` names a variable that is not set.
     #[error("provider `{provider}`: the environment variable {var} is not set")]
@@ -99,6 +116,9 @@ pub enum RuntimeError {
         #[source]
         source: std::io::Error,
     },
+    /// The transcript of the session to resume cannot be read.
+    #[error(transparent)]
+    Transcript(#[from] weft_agents::transcript::TranscriptError),
     /// The session cannot be created (an unknown model, agent tool patterns that do not
     /// compile...).
     #[error(transparent)]
@@ -106,8 +126,9 @@ pub enum RuntimeError {
 }
 
 impl RuntimeError {
-    /// True for mistakes in the invocation or configuration ([`UsageError`]).
+    /// True for mistakes in the invocation or the configuration ([`UsageError`],
+    /// [`ConfigError`]): the `weft` binary exits with 2 for them.
     pub fn is_usage(&self) -> bool {
-        matches!(self, RuntimeError::Usage(_))
+        matches!(self, RuntimeError::Usage(_) | RuntimeError::Config(_))
     }
 }

@@ -26,19 +26,22 @@
 //! ```
 
 mod config;
+mod config_key;
 mod env;
 mod error;
 mod mcp;
+mod resume;
 mod runtime;
 pub mod sandbox;
 mod workspace;
 
 pub use config::{
-    AgentSettings, Config, ConfigFile, ConfigSources, McpServerFile, ProviderFile, SkillSettings,
-    ToolSettings, WebFetchSettings,
+    ANTHROPIC_DEFAULT_MODEL, AgentSettings, Config, ConfigFile, ConfigSources, McpServerFile,
+    OPENAI_DEFAULT_MODEL, ProviderFile, SkillSettings, ToolSettings, WebFetchSettings,
 };
 pub use env::EnvSnapshot;
 pub use error::{ConfigError, RuntimeError, UsageError};
 pub use mcp::{INHERITED_ENV, McpServers, server_configs};
-pub use runtime::{NO_PROVIDER, Runtime, SessionSettings};
+pub use resume::{Resume, lookup_session};
+pub use runtime::{NO_PROVIDER, Runtime, SessionSettings, unknown_agent};
 pub use workspace::{Locations, Workspace, detect_project};

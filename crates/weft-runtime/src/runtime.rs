@@ -11,10 +11,12 @@ use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
 use weft_registry::SkillRegistry;
 use weft_tools::{BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ToolRegistry, WebFetchConfig};
 use weft_types::AgentDefinition;
+use weft_types::suggest::{closest_names, did_you_mean};
 
 use crate::config::Config;
 use crate::error::{RuntimeError, UsageError};
 use crate::mcp::McpServers;
+use crate::resume::{Resume, find_history, resumed_model, session_cwd};
 use crate::workspace::Workspace;
 
 /// The error when a run needs a model and no provider is configured.
@@ -22,6 +24,17 @@ pub const NO_PROVIDER: &str = "no LLM provider is configured.
 Set OPENAI_API_KEY or ANTHROPIC_API_KEY (or OPENAI_BASE_URL for a local server such as
 Ollama: OPENAI_BASE_URL=http://localhost:11434/v1), or add `providers` to
 ~/.clawft/config.json; docs/CONFIG.md has examples. `--dry-run` works offline.";
+
+/// The error for an agent `name` that `agents` does not have: every name, then the closest.
+pub fn unknown_agent(agents: &AgentRegistry, name: &str) -> UsageError {
+    let known: Vec<&str> = agents.names().collect();
+    let suggestions = closest_names(name, known.iter().copied());
+    UsageError(format!(
+        "unknown agent `{name}`; available: {}{}",
+        known.join(", "),
+        did_you_mean(&suggestions)
+    ))
+}
 
 /// How a session is set up (see [`Runtime::session`]).
 #[derive(Debug, Clone, Default)]
@@ -35,6 +48,8 @@ pub struct SessionSettings {
     pub transcripts: bool,
     /// Stream the answer.
     pub stream: bool,
+    /// Resume an earlier session instead of starting one.
+    pub resume: Option<Resume>,
 }
 
 /// The pieces of an agent run.
@@ -82,13 +97,7 @@ impl Runtime {
             .unwrap_or("default");
         match self.agents.get(name) {
             Some(entry) => Ok(entry.agent.clone()),
-            None => {
-                let known: Vec<&str> = self.agents.names().collect();
-                Err(UsageError(format!(
-                    "unknown agent `{name}`; available: {}",
-                    known.join(", ")
-                )))
-            }
+            None => Err(unknown_agent(&self.agents, name)),
         }
     }
 
@@ -228,31 +237,60 @@ impl Runtime {
     }
 
     /// A session of the configured agent, model, skills and tools (MCP servers included,
-    /// started here on first use). Needs a configured provider.
+    /// started here on first use), or the earlier session `settings.resume` names. Needs a
+    /// configured provider.
     pub fn session(&self, settings: &SessionSettings) -> Result<Session, RuntimeError> {
-        let agent = self.agent(settings.agent.as_deref())?;
         if self.models.catalog().is_empty() {
             return Err(UsageError(NO_PROVIDER.to_owned()).into());
         }
-        self.session_for(agent, Arc::clone(&self.models), settings)
+        self.session_with(Arc::clone(&self.models), settings)
     }
 
-    /// [`session`](Self::session) for this agent with these model clients (a dry run's
-    /// placeholder, a test's recording); no provider check.
-    pub fn session_for(
+    /// [`session`](Self::session) with these model clients (a dry run's placeholder, a
+    /// test's recording); no provider check.
+    ///
+    /// A resumed session keeps its agent unless `settings.agent` names another, and its
+    /// model unless `settings` names a model or another agent.
+    pub fn session_with(
         &self,
-        agent: AgentDefinition,
         models: Arc<ModelPool>,
         settings: &SessionSettings,
     ) -> Result<Session, RuntimeError> {
-        let options = self.session_options(settings.transcripts, settings.stream)?;
-        Ok(Session::new(SessionParts {
-            models,
-            skills: Arc::clone(&self.skills),
-            tools: self.tools()?,
-            agent,
-            model: settings.model.clone(),
-            options,
-        })?)
+        let cwd = session_cwd(self)?;
+        let mut options = self.session_options(settings.transcripts, settings.stream)?;
+        options.cwd = Some(cwd.clone());
+        let Some(resume) = &settings.resume else {
+            let agent = self.agent(settings.agent.as_deref())?;
+            return Ok(Session::new(SessionParts {
+                models,
+                skills: Arc::clone(&self.skills),
+                tools: self.tools()?,
+                agent,
+                model: settings.model.clone(),
+                options,
+            })?);
+        };
+        let dir = self
+            .workspace
+            .sessions_dir()
+            .ok_or_else(|| UsageError("no home directory for sessions: pass --home".to_owned()))?;
+        let history = find_history(&dir, resume, &cwd)?;
+        let agent = self.agent(Some(settings.agent.as_deref().unwrap_or(&history.agent)))?;
+        let model = match (&settings.model, &settings.agent) {
+            (Some(model), _) => Some(model.clone()),
+            (None, Some(_)) => None,
+            (None, None) => resumed_model(&models, &history, agent.model.as_deref())?,
+        };
+        Ok(Session::resume(
+            SessionParts {
+                models,
+                skills: Arc::clone(&self.skills),
+                tools: self.tools()?,
+                agent,
+                model,
+                options,
+            },
+            history,
+        )?)
     }
 }

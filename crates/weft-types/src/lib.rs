@@ -3,7 +3,8 @@
 //! Plain data only: skills ([`Skill`]), agent definitions ([`AgentDefinition`]), tool policies in
 //! string form ([`ToolPolicy`]), invocation values for templates ([`InvocationContext`]), open-ended
 //! values ([`Value`]), diagnostics ([`Diagnostic`]) and the names of the built-in tools
-//! ([`tool_names`]). Every other weft crate speaks in these types.
+//! ([`tool_names`]). Every other weft crate speaks in these types. [`suggest`] ranks the
+//! names closest to a mistyped one, for the "did you mean" of every error.
 //!
 //! The crate has no dependencies. With the `serde` feature every type implements serde's
 //! `Serialize` and `Deserialize` (the other weft crates turn it on).
@@ -21,6 +22,7 @@ mod diagnostic;
 mod invocation;
 mod scope;
 mod skill;
+pub mod suggest;
 pub mod tool_names;
 mod tools;
 mod value;

@@ -161,6 +161,12 @@ impl Children {
         }
     }
 
+    /// Continues the numbering after `n` children (a resumed session's earlier ones).
+    pub(crate) fn skip_numbers(&self, n: u32) {
+        let mut inner = self.lock();
+        inner.next = inner.next.max(n);
+    }
+
     /// The next child number (1, 2, ...).
     pub(crate) fn next_number(&self) -> u32 {
         let mut inner = self.lock();

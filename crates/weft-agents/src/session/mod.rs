@@ -26,7 +26,9 @@ use weft_tools::ToolRegistry;
 use weft_types::AgentDefinition;
 
 use crate::ModelPool;
-use crate::transcript::{Transcript, TranscriptError, TranscriptRecord, now_millis};
+use crate::transcript::{
+    LazyTranscript, SessionHistory, TranscriptRecord, TranscriptWriteError, now_millis,
+};
 
 pub use children::{ChildError, ChildStatus, ChildSummary};
 pub use skill::{Invoker, SkillInvocationError, USE_SKILL};
@@ -61,6 +63,9 @@ pub struct SessionOptions {
     /// The project directory: `${CLAUDE_PROJECT_DIR}` and the base of relative paths in
     /// permission rules; named in the system prompt.
     pub project_dir: Option<PathBuf>,
+    /// The directory the session works in (the project, else the current directory),
+    /// recorded in the transcript so `--continue` finds a directory's latest session.
+    pub cwd: Option<PathBuf>,
     /// An outer limit every agent view stays within (a parent's effective set, a
     /// configuration-wide deny list). Unrestricted by default.
     pub ceiling: ToolGate,
@@ -84,6 +89,7 @@ impl Default for SessionOptions {
             max_skill_prompt_bytes: 32 * 1024,
             transcript_dir: None,
             project_dir: None,
+            cwd: None,
             ceiling: ToolGate::unrestricted(),
             skill_filter: None,
             spawn: SpawnSettings::default(),
@@ -162,7 +168,7 @@ pub enum SessionError {
     Subagent(#[from] SubagentError),
     /// The transcript cannot be written.
     #[error(transparent)]
-    Transcript(#[from] TranscriptError),
+    Transcript(#[from] TranscriptWriteError),
 }
 
 /// Observes a turn as it happens (the CLI prints from here).
@@ -173,6 +179,9 @@ pub trait SessionEvents: Send {
     fn tool_call(&mut self, _call: &ToolCall) {}
     /// A tool call finished (or was refused).
     fn tool_result(&mut self, _call: &ToolCall, _result: &Message) {}
+    /// The model answered one request: its whole message (text and tool calls) and the
+    /// tokens of that call.
+    fn model_reply(&mut self, _message: &Message, _usage: &Usage) {}
 }
 
 /// Events that go nowhere.
@@ -202,7 +211,7 @@ pub struct Session {
     gate: ToolGate,
     active_skills: Vec<String>,
     messages: Vec<Message>,
-    transcript: Option<Transcript>,
+    transcript: Option<LazyTranscript>,
     usage: Usage,
     prompt_cache: prompt::PromptCache,
     /// Subagents this session started.
@@ -221,9 +230,41 @@ impl std::fmt::Debug for Session {
 }
 
 impl Session {
-    /// Builds a session: resolves the model, compiles the agent's tool policy and opens the
-    /// transcript. Nothing is sent.
+    /// Builds a session: resolves the model and compiles the agent's tool policy. Nothing is
+    /// sent, and nothing is written until the session does something (see
+    /// [`LazyTranscript`]).
     pub fn new(parts: SessionParts) -> Result<Self, SessionError> {
+        Self::build(parts, |view, options| TranscriptRecord::Session {
+            session_id: options.session_id.clone(),
+            agent: view.agent.name.clone(),
+            model: view.model.to_string(),
+            at: now_millis(),
+            parent: options.spawn.parent.clone(),
+            cwd: options.cwd.clone(),
+        })
+    }
+
+    /// Resumes the session `history` was read from: its id, conversation, tokens and
+    /// subagent count, with the agent and model of `parts` (the caller chooses: the ones the
+    /// transcript ended with, or the user's). It appends to the same transcript, starting
+    /// with a `resumed` record, once it does something.
+    pub fn resume(mut parts: SessionParts, history: SessionHistory) -> Result<Self, SessionError> {
+        parts.options.session_id.clone_from(&history.session_id);
+        let mut session = Self::build(parts, |view, _| TranscriptRecord::Resumed {
+            at: now_millis(),
+            agent: view.agent.name.clone(),
+            model: view.model.to_string(),
+        })?;
+        session.messages = history.messages;
+        session.usage = history.usage;
+        session.children.skip_numbers(history.children);
+        Ok(session)
+    }
+
+    fn build(
+        parts: SessionParts,
+        header: impl FnOnce(&AgentView, &SessionOptions) -> TranscriptRecord,
+    ) -> Result<Self, SessionError> {
         let SessionParts {
             models,
             skills,
@@ -234,28 +275,10 @@ impl Session {
         } = parts;
         let view = AgentView::build(agent, model.as_deref(), None, &models, &options)?;
         let explicit_model = model;
-        let mut transcript = match &options.transcript_dir {
-            Some(dir) => Some(
-                Transcript::open(dir, &options.session_id).map_err(|source| TranscriptError {
-                    path: dir.join(format!("{}.jsonl", options.session_id)),
-                    source,
-                })?,
-            ),
-            None => None,
-        };
-        if let Some(t) = transcript.as_mut() {
-            let record = TranscriptRecord::Session {
-                session_id: options.session_id.clone(),
-                agent: view.agent.name.clone(),
-                model: view.model.to_string(),
-                at: now_millis(),
-                parent: options.spawn.parent.clone(),
-            };
-            t.append(&record).map_err(|source| TranscriptError {
-                path: t.path().to_path_buf(),
-                source,
-            })?;
-        }
+        let transcript = options
+            .transcript_dir
+            .as_ref()
+            .map(|dir| LazyTranscript::new(dir, &options.session_id, header(&view, &options)));
         Ok(Self {
             gate: view.gate.clone(),
             options,
@@ -318,9 +341,10 @@ impl Session {
         &self.tools
     }
 
-    /// The transcript file, when one is kept.
+    /// The transcript file, when one is kept (it exists once the session has done
+    /// something).
     pub fn transcript_path(&self) -> Option<&Path> {
-        self.transcript.as_ref().map(Transcript::path)
+        self.transcript.as_ref().map(LazyTranscript::path)
     }
 
     /// Skills active in the current turn.
@@ -352,10 +376,13 @@ impl Session {
         Ok(())
     }
 
-    /// Forgets the conversation (the transcript keeps it).
-    pub fn clear(&mut self) {
+    /// Forgets the conversation (the transcript keeps it, and marks the point so a resumed
+    /// session starts after it).
+    pub fn clear(&mut self) -> Result<(), SessionError> {
+        self.record(TranscriptRecord::Clear { at: now_millis() })?;
         self.messages.clear();
         self.end_turn();
+        Ok(())
     }
 
     /// The request the next model call would send after `user_text` (for `--dry-run`).
@@ -511,6 +538,7 @@ impl Session {
                 .chat(&request, self.options.stream, &mut TextEvents(events))
                 .await?;
             outcome.model_calls += 1;
+            events.model_reply(&response.message, &response.usage);
             outcome.usage += response.usage;
             self.usage += response.usage;
             self.record(TranscriptRecord::Usage {
@@ -615,9 +643,9 @@ impl Session {
         Ok(())
     }
 
-    fn record(&mut self, record: TranscriptRecord) -> Result<(), TranscriptError> {
+    fn record(&mut self, record: TranscriptRecord) -> Result<(), TranscriptWriteError> {
         if let Some(t) = self.transcript.as_mut() {
-            t.append(&record).map_err(|source| TranscriptError {
+            t.append(record).map_err(|source| TranscriptWriteError {
                 path: t.path().to_path_buf(),
                 source,
             })?;

@@ -6,6 +6,7 @@
 use serde_json::json;
 use weft_llm::ToolSpec;
 use weft_permissions::{Policy, PolicyError};
+use weft_types::suggest::{closest_names, did_you_mean};
 use weft_types::{InvocationContext, SkillContext};
 
 use std::sync::Arc;
@@ -16,7 +17,7 @@ use super::children::{ChildStatus, ChildSummary};
 use super::spawn::SpawnRequest;
 use super::view::pattern_context;
 use super::{Session, SessionError};
-use crate::transcript::{TranscriptError, TranscriptRecord, now_millis};
+use crate::transcript::{TranscriptRecord, TranscriptWriteError, now_millis};
 
 pub use weft_types::tool_names::USE_SKILL;
 
@@ -39,6 +40,16 @@ pub enum SkillInvocationError {
         name: String,
         /// The closest names.
         suggestions: Vec<String>,
+    },
+    /// A file declares the skill but does not load.
+    #[error("skill `{name}` does not load: {errors}")]
+    DoesNotLoad {
+        /// The name asked for.
+        name: String,
+        /// The file.
+        path: std::path::PathBuf,
+        /// Its errors, each `file:line:col: error[CODE]: message`, joined with `; `.
+        errors: String,
     },
     /// `disable-model-invocation: true` (seed 000 AutoInvocationBlocked).
     #[error(
@@ -82,7 +93,7 @@ pub enum SkillInvocationError {
     },
     /// The transcript write failed.
     #[error(transparent)]
-    Transcript(#[from] TranscriptError),
+    Transcript(#[from] TranscriptWriteError),
 }
 
 /// Why a `use_skill` call failed; its message is the error result the model reads.
@@ -100,14 +111,6 @@ pub(super) enum UseSkillError {
     /// The fork skill's subagent ended without a result: what it reported.
     #[error("{0}")]
     ForkEnded(String),
-}
-
-fn did_you_mean(suggestions: &[String]) -> String {
-    if suggestions.is_empty() {
-        String::new()
-    } else {
-        format!("; did you mean: {}?", suggestions.join(", "))
-    }
 }
 
 /// The `use_skill` tool as offered to the model.
@@ -140,6 +143,18 @@ impl Session {
         let allowed = |n: &str| filter.is_none_or(|f| f.iter().any(|x| x == n));
         let Some(entry) = self.skills.get(name).filter(|_| allowed(name)) else {
             let snapshot = self.skills.snapshot();
+            if let Some(broken) = snapshot
+                .broken_named(name)
+                .first()
+                .filter(|_| allowed(name))
+            {
+                let errors: Vec<String> = broken.errors.iter().map(ToString::to_string).collect();
+                return Err(SkillInvocationError::DoesNotLoad {
+                    name: name.to_owned(),
+                    path: broken.path.clone(),
+                    errors: errors.join("; "),
+                });
+            }
             let names = snapshot.entries().iter().filter(|e| {
                 allowed(e.name())
                     && match invoker {
@@ -329,58 +344,5 @@ impl Session {
             text.push_str("\n\n[skill truncated to the configured maximum size]");
         }
         text
-    }
-}
-
-/// Up to three names closest to `target` by edit distance (and prefix), best first.
-fn closest_names<'a>(target: &str, names: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let limit = (target.chars().count() / 3).max(2);
-    let mut scored: Vec<(usize, &str)> = names
-        .filter_map(|n| {
-            let d = edit_distance(target, n);
-            let related = n.starts_with(target) || target.starts_with(n) || n.contains(target);
-            (d <= limit || related).then_some((if related { d.min(1) } else { d }, n))
-        })
-        .collect();
-    scored.sort();
-    scored
-        .into_iter()
-        .take(3)
-        .map(|(_, n)| n.to_owned())
-        .collect()
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn closest_names_prefers_near_and_related_names() {
-        let names = ["code-review", "commit", "deploy", "review-pr"];
-        assert_eq!(
-            closest_names("code-reveiw", names.into_iter()),
-            ["code-review"]
-        );
-        assert_eq!(closest_names("comit", names.into_iter()), ["commit"]);
-        assert_eq!(
-            closest_names("review", names.into_iter()),
-            ["code-review", "review-pr"]
-        );
-        assert!(closest_names("zzzzzzzz", names.into_iter()).is_empty());
     }
 }

@@ -11,7 +11,7 @@ use crate::cli::{AgentsListArgs, AgentsShowArgs, ListFormat};
 use crate::output::eprint_discovery_diagnostics;
 use crate::output::{out, outln};
 use weft_runtime::Workspace;
-use weft_runtime::{Runtime, UsageError};
+use weft_runtime::{Runtime, unknown_agent};
 use weft_term::{cut, scope_label, table, tilde};
 
 fn model_label(agent: &AgentDefinition) -> String {
@@ -112,13 +112,7 @@ pub fn list(workspace: &Workspace, args: &AgentsListArgs, verbose: bool) -> Resu
 pub fn show(workspace: &Workspace, args: &AgentsShowArgs) -> Result<ExitCode> {
     let runtime = Runtime::load(workspace)?;
     let Some(entry) = runtime.agents.get(&args.name) else {
-        let known: Vec<&str> = runtime.agents.names().collect();
-        return Err(UsageError(format!(
-            "unknown agent `{}`; available: {}",
-            args.name,
-            known.join(", ")
-        ))
-        .into());
+        return Err(unknown_agent(&runtime.agents, &args.name).into());
     };
     if args.format == ListFormat::Json {
         outln!(

@@ -126,7 +126,17 @@ pub fn check_tool(
     let validation = api.validate_skill_set(&names);
     if !validation.valid {
         print_validation(&mut io::stderr().lock(), &validation)?;
-        outln!("denied: the skill set is invalid");
+        match args.format {
+            ReportFormat::Json => outln!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({
+                    "decision": "denied",
+                    "reason": "the skill set is invalid",
+                    "commands": [],
+                }))?
+            ),
+            ReportFormat::Text => outln!("denied: the skill set is invalid"),
+        }
         return Ok(ExitCode::FAILURE);
     }
     let input: serde_json::Value = match &args.input {
@@ -152,15 +162,40 @@ pub fn check_tool(
         gate = gate.with_shell_context(ShellContext::new().with_project_root(root));
     }
     let explanation = gate.explain(&args.tool, &input);
-    outln!("{}", explanation.decision);
-    if verbose {
-        print_explanation(&explanation);
+    match args.format {
+        ReportFormat::Json => outln!("{}", decision_json(&explanation)?),
+        ReportFormat::Text => {
+            outln!("{}", explanation.decision);
+            if verbose {
+                print_explanation(&explanation);
+            }
+        }
     }
     Ok(match explanation.decision {
         Decision::Allowed => ExitCode::SUCCESS,
         Decision::Ask { .. } => ExitCode::from(3),
         Decision::Denied { .. } => ExitCode::FAILURE,
     })
+}
+
+/// `skills check-tool --format json`: the decision, its reason, and what each rule says
+/// about each simple command of a shell call.
+fn decision_json(explanation: &Explanation) -> serde_json::Result<String> {
+    let (decision, reason) = match &explanation.decision {
+        Decision::Allowed => ("allowed", None),
+        Decision::Ask { reason } => ("ask", Some(reason)),
+        Decision::Denied { reason } => ("denied", Some(reason)),
+    };
+    let commands: Vec<serde_json::Value> = explanation
+        .commands
+        .iter()
+        .map(|c| serde_json::json!({"command": c.command, "rulings": c.rulings}))
+        .collect();
+    serde_json::to_string_pretty(&serde_json::json!({
+        "decision": decision,
+        "reason": reason,
+        "commands": commands,
+    }))
 }
 
 /// The simple commands of a shell call and what each rule says about them.

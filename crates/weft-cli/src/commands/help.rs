@@ -9,6 +9,7 @@ use weft_agents::AgentRegistry;
 use weft_parse::{ParseOptions, Profile};
 use weft_repl::CommandRegistry;
 use weft_repl::help::{HelpData, TOPICS, general, topic};
+use weft_types::suggest::{closest_names, did_you_mean};
 
 use crate::cli::Cli;
 use crate::output::out;
@@ -82,9 +83,14 @@ pub fn help(workspace: &Workspace, name: Option<&str>) -> Result<ExitCode> {
         }
         None => {
             let names: Vec<&str> = TOPICS.iter().map(|(n, _)| *n).collect();
+            let known = names
+                .iter()
+                .copied()
+                .chain(registry.iter().map(|c| c.name()));
             Err(UsageError(format!(
-                "no help topic `{name}`; topics: {} (or a slash command name)",
-                names.join(", ")
+                "no help topic `{name}`; topics: {} (or a slash command name){}",
+                names.join(", "),
+                did_you_mean(&closest_names(name.trim_start_matches('/'), known))
             ))
             .into())
         }

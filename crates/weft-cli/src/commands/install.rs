@@ -325,11 +325,21 @@ pub fn update(workspace: &Workspace, args: &UpdateArgs) -> anyhow::Result<ExitCo
 pub fn remove(workspace: &Workspace, args: &RemoveArgs) -> anyhow::Result<ExitCode> {
     let target = target(workspace, args.scope)?;
     let entry = weft_install::remove(&target, &args.name)?;
-    println!(
-        "Removed {} (installed from {}) from {}",
-        args.name,
-        entry.source.location,
-        target.skills_dir().display()
-    );
+    match args.format {
+        ReportFormat::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "removed": args.name,
+                "source": entry.source,
+                "skills_dir": target.skills_dir(),
+            }))?
+        ),
+        ReportFormat::Text => println!(
+            "Removed {} (installed from {}) from {}",
+            args.name,
+            entry.source.location,
+            target.skills_dir().display()
+        ),
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
-use serde_json::json;
+use serde::Serialize;
 use weft_tools::McpServerStatus;
 use weft_types::tool_names::mcp_tool_part;
 
@@ -12,6 +12,60 @@ use crate::output::{out, outln};
 use weft_runtime::Runtime;
 use weft_runtime::Workspace;
 use weft_term::table;
+
+/// One tool of a server: `name` as the server calls it (the table's DETAIL column), and
+/// `qualified_name` as the model, permission patterns and transcripts call it
+/// (`<server>__<tool>`).
+#[derive(Debug, Serialize)]
+struct ToolJson<'a> {
+    name: &'a str,
+    qualified_name: &'a str,
+}
+
+/// One server as `mcp list --format json` prints it: the table's columns, named alike.
+#[derive(Debug, Serialize)]
+struct ServerJson<'a> {
+    name: &'a str,
+    status: &'static str,
+    reason: Option<&'a str>,
+    tool_count: usize,
+    tools: Vec<ToolJson<'a>>,
+    pid: Option<u32>,
+    restarts: u32,
+}
+
+impl<'a> ServerJson<'a> {
+    fn started(s: &'a McpServerStatus) -> Self {
+        Self {
+            name: &s.name,
+            status: s.state.label(),
+            reason: s.state.reason(),
+            tool_count: s.tools.len(),
+            tools: s
+                .tools
+                .iter()
+                .map(|t| ToolJson {
+                    name: mcp_tool_part(t),
+                    qualified_name: t,
+                })
+                .collect(),
+            pid: s.pid,
+            restarts: s.restarts,
+        }
+    }
+
+    fn disabled(name: &'a str) -> Self {
+        Self {
+            name,
+            status: "disabled",
+            reason: None,
+            tool_count: 0,
+            tools: Vec::new(),
+            pid: None,
+            restarts: 0,
+        }
+    }
+}
 
 /// The status column: `running`, `crashed`, `failed`, `disabled`.
 fn state_label(status: &McpServerStatus) -> &'static str {
@@ -27,23 +81,11 @@ pub fn list(workspace: &Workspace, args: &McpListArgs) -> Result<ExitCode> {
     let healthy = status.iter().all(|s| s.state.is_running());
     match args.format {
         ListFormat::Json => {
-            let mut list: Vec<serde_json::Value> = status
+            let list: Vec<ServerJson<'_>> = status
                 .iter()
-                .map(|s| {
-                    json!({
-                        "name": s.name,
-                        "status": state_label(s),
-                        "reason": s.state.reason(),
-                        "tool_count": s.tools.len(),
-                        "tools": s.tools,
-                        "pid": s.pid,
-                        "restarts": s.restarts,
-                    })
-                })
+                .map(ServerJson::started)
+                .chain(disabled.iter().map(|name| ServerJson::disabled(name)))
                 .collect();
-            list.extend(disabled.iter().map(|name| {
-                json!({"name": name, "status": "disabled", "reason": null, "tool_count": 0, "tools": [], "pid": null, "restarts": 0})
-            }));
             outln!("{}", serde_json::to_string_pretty(&list)?);
         }
         ListFormat::Table => {

@@ -10,6 +10,8 @@ pub mod run;
 pub mod sandbox;
 pub mod scan;
 pub mod sessions;
+pub mod skill_json;
 pub mod skills;
+pub mod turn_output;
 pub mod validate;
 pub mod verify;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use weft_repl::{LineEditor, Repl, ReplEnv, WorkspaceInfo};
 
-use crate::cli::RunArgs;
+use crate::cli::{RunArgs, RunFormat};
 use crate::commands::run::{start, tokio_runtime};
 use weft_runtime::Workspace;
 use weft_runtime::{Runtime, UsageError};
@@ -36,8 +36,24 @@ pub fn run(workspace: &Workspace, run: &RunArgs) -> Result<ExitCode> {
         )
         .into());
     }
+    if run.format != RunFormat::Text {
+        return Err(UsageError(
+            "--format json and stream-json need a message: pass -m MESSAGE or pipe it on stdin"
+                .to_owned(),
+        )
+        .into());
+    }
     let runtime = Runtime::load(workspace)?;
     let session = start(&runtime, run, !run.no_stream)?;
+    if run.resume.is_some() || run.continue_latest {
+        println!(
+            "Resumed session {} ({} messages, agent {}, model {}). /session shows it.",
+            session.id(),
+            session.messages().len(),
+            session.agent().name,
+            session.model()
+        );
+    }
     let base = runtime.base_dir()?;
     let env = ReplEnv {
         agents: runtime.agents.clone(),

@@ -1,18 +1,17 @@
 //! `weft agent -m MSG` and `weft skills run NAME ARGS`: one turn of the agent loop, printed.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use async_trait::async_trait;
-use weft_agents::{ModelPool, Session, SessionError, SessionEvents, TurnOutcome, TurnStop};
-use weft_llm::{
-    ChatModel, ChatRequest, ChatResponse, LlmError, Message, ModelError, TextSink, ToolCall,
-};
-use weft_runtime::{Runtime, RuntimeError, SessionSettings, UsageError};
+use weft_agents::{ModelPool, Session, SessionError, SkillInvocationError};
+use weft_llm::{ChatModel, ChatRequest, ChatResponse, LlmError, ModelError, TextSink};
+use weft_runtime::{Resume, Runtime, RuntimeError, SessionSettings, UsageError};
 
-use crate::cli::{AgentArgs, RunArgs, SkillRunArgs};
+use crate::cli::{AgentArgs, RunArgs, RunFormat, SkillRunArgs};
+use crate::commands::turn_output::TurnOutput;
 use crate::output::outln;
 use weft_runtime::Workspace;
 
@@ -37,46 +36,12 @@ impl ChatModel for Offline {
     }
 }
 
-/// Prints a turn as it happens: streamed text to stdout, tool activity to stderr.
-struct Console {
-    stream: bool,
-    show_tools: bool,
-    streamed: bool,
-}
-
-impl SessionEvents for Console {
-    fn text(&mut self, delta: &str) {
-        if self.stream {
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(delta.as_bytes());
-            let _ = out.flush();
-            self.streamed |= !delta.is_empty();
-        }
-    }
-
-    fn tool_call(&mut self, call: &ToolCall) {
-        if self.show_tools {
-            if self.streamed {
-                outln!();
-                self.streamed = false;
-            }
-            eprintln!(
-                "→ {} {}",
-                call.name,
-                weft_term::cut(&call.arguments.to_string(), 100)
-            );
-        }
-    }
-
-    fn tool_result(&mut self, _call: &ToolCall, result: &Message) {
-        if self.show_tools && result.is_error {
-            eprintln!("  ✗ {}", weft_term::cut(&result.content, 160));
-        }
-    }
-}
-
+/// A session's error, classified for the exit status: a mistake in what was asked (an
+/// unknown skill or model) is a usage error (2); a skill whose file does not load is a
+/// failure (1), as `skills show` reports it.
 pub(crate) fn session_error(e: SessionError) -> anyhow::Error {
     match e {
+        SessionError::Skill(SkillInvocationError::DoesNotLoad { .. }) => e.into(),
         SessionError::Model(m) => UsageError(m.to_string()).into(),
         SessionError::AgentTools { .. } | SessionError::Skill(_) => {
             UsageError(e.to_string()).into()
@@ -93,32 +58,41 @@ fn runtime_error(e: RuntimeError) -> anyhow::Error {
     }
 }
 
-/// Builds the session for a run. A dry run without a provider uses a placeholder model.
-pub(crate) fn start(runtime: &Runtime, run: &RunArgs, stream: bool) -> Result<Session> {
-    let mut settings = SessionSettings {
+/// The settings of a run's session (without the transcript for a dry run).
+fn settings(run: &RunArgs, stream: bool) -> SessionSettings {
+    SessionSettings {
         agent: run.agent.clone(),
         model: run.model.clone(),
         transcripts: !run.dry_run && !run.no_transcript,
         stream,
-    };
+        resume: match (&run.resume, run.continue_latest) {
+            (Some(id), _) => Some(Resume::Id(id.clone())),
+            (None, true) => Some(Resume::Latest),
+            (None, false) => None,
+        },
+    }
+}
+
+/// Builds the session for a run (a new one, or the one `--continue` / `--resume` names). A
+/// dry run without a provider or a model uses a placeholder model that is never called.
+pub(crate) fn start(runtime: &Runtime, run: &RunArgs, stream: bool) -> Result<Session> {
+    let mut settings = settings(run, stream);
     if !run.dry_run {
         return runtime.session(&settings).map_err(runtime_error);
     }
-    let agent = runtime.agent(run.agent.as_deref())?;
-    let mut models = Arc::clone(&runtime.models);
-    match models.choose(settings.model.as_deref(), agent.model.as_deref(), None) {
-        Err(ModelError::NoDefault) => {
-            models = Arc::new(
-                ModelPool::new(models.catalog().clone()).with_client("offline", Arc::new(Offline)),
+    match runtime.session_with(Arc::clone(&runtime.models), &settings) {
+        Err(RuntimeError::Session(SessionError::Model(ModelError::NoDefault))) => {
+            let models = Arc::new(
+                ModelPool::new(runtime.models.catalog().clone())
+                    .with_client("offline", Arc::new(Offline)),
             );
             settings.model = Some("offline/dry-run".to_owned());
+            runtime
+                .session_with(models, &settings)
+                .map_err(runtime_error)
         }
-        Err(e) => return Err(UsageError(e.to_string()).into()),
-        Ok(_) => {}
+        other => other.map_err(runtime_error),
     }
-    runtime
-        .session_for(agent, models, &settings)
-        .map_err(runtime_error)
 }
 
 /// What `--dry-run` prints. Serialized directly (not through `serde_json::Value`) so numbers
@@ -143,41 +117,6 @@ fn print_request(session: &mut Session, text: &str) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn report(outcome: &TurnOutcome, console: &Console, session: &Session, verbose: bool) -> ExitCode {
-    if console.stream {
-        if console.streamed {
-            outln!();
-        }
-    } else if !outcome.text.is_empty() {
-        outln!("{}", outcome.text);
-    }
-    if verbose {
-        if let Some(path) = session.transcript_path() {
-            eprintln!("transcript: {}", path.display());
-        }
-        eprintln!(
-            "{} model call(s), {} tool call(s), {} input + {} output tokens",
-            outcome.model_calls,
-            outcome.tool_calls,
-            outcome.usage.input_tokens,
-            outcome.usage.output_tokens
-        );
-    }
-    match outcome.stop {
-        TurnStop::Answered => ExitCode::SUCCESS,
-        TurnStop::MaxTokens => {
-            eprintln!("warning: the answer was cut off at the output token limit");
-            ExitCode::SUCCESS
-        }
-        TurnStop::IterationLimit { limit } => {
-            eprintln!(
-                "error: stopped after {limit} tool-call rounds (max_tool_iterations); the task is unfinished"
-            );
-            ExitCode::FAILURE
-        }
-    }
-}
-
 pub(crate) fn tokio_runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -185,12 +124,28 @@ pub(crate) fn tokio_runtime() -> Result<tokio::runtime::Runtime> {
         .context("cannot start the async runtime")
 }
 
-fn console(run: &RunArgs, verbose: bool) -> Console {
-    Console {
-        stream: !run.no_stream && std::io::stdout().is_terminal(),
-        show_tools: verbose || std::io::stderr().is_terminal(),
-        streamed: false,
-    }
+/// Whether the answer streams: text only to a terminal, a single JSON object never,
+/// stream-json always (as `text` events); `--no-stream` switches it off.
+fn streams(run: &RunArgs) -> bool {
+    !run.no_stream
+        && match run.format {
+            RunFormat::Text => std::io::stdout().is_terminal(),
+            RunFormat::Json => false,
+            RunFormat::StreamJson => true,
+        }
+}
+
+/// The output of a one-shot run; tool activity goes to stderr for a person (text on a
+/// terminal, or `-v`).
+fn turn_output(run: &RunArgs, verbose: bool) -> TurnOutput {
+    let show_tools = verbose || (run.format == RunFormat::Text && std::io::stderr().is_terminal());
+    TurnOutput::new(run.format, streams(run), show_tools)
+}
+
+/// What a one-shot run sends: a message, or a skill with its arguments.
+enum Send {
+    Message(String),
+    Skill { name: String, args: Vec<String> },
 }
 
 /// `weft agent`.
@@ -209,50 +164,67 @@ pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<E
     if message.trim().is_empty() {
         return Err(UsageError("the message is empty".to_owned()).into());
     }
-    let runtime = Runtime::load(workspace)?;
-    let mut console = console(&args.run, verbose);
-    let mut session = start(&runtime, &args.run, console.stream)?;
-    if args.run.dry_run {
-        return print_request(&mut session, &message);
-    }
-    let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
-    let rt = tokio_runtime()?;
-    let outcome = rt
-        .block_on(session.send(message, &mut console))
-        .map_err(session_error)?;
-    let code = report(&outcome, &console, &session, verbose);
-    rt.block_on(finish_background(&mut session, &mut console, verbose))
-        .map(|c| c.unwrap_or(code))
+    one_shot(workspace, &args.run, Send::Message(message), verbose)
 }
 
 /// `weft skills run`.
 pub fn skill_run(workspace: &Workspace, args: &SkillRunArgs, verbose: bool) -> Result<ExitCode> {
+    let send = Send::Skill {
+        name: args.name.clone(),
+        args: args.args.clone(),
+    };
+    one_shot(workspace, &args.run, send, verbose)
+}
+
+/// One message or skill run, printed in the run's format; then the background subagents'
+/// follow-up turn, if any.
+fn one_shot(workspace: &Workspace, run: &RunArgs, send: Send, verbose: bool) -> Result<ExitCode> {
     let runtime = Runtime::load(workspace)?;
-    let mut console = console(&args.run, verbose);
-    let mut session = start(&runtime, &args.run, console.stream)?;
-    if args.run.dry_run {
-        let text = session
-            .prepare_user_skill(&args.name, args.args.clone())
-            .map_err(session_error)?;
+    let mut output = turn_output(run, verbose);
+    let mut session = start(&runtime, run, streams(run))?;
+    if run.dry_run {
+        let text = match send {
+            Send::Message(text) => text,
+            Send::Skill { name, args } => session
+                .prepare_user_skill(&name, args)
+                .map_err(session_error)?,
+        };
         return print_request(&mut session, &text);
     }
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
-    let outcome = rt
-        .block_on(session.run_skill(&args.name, args.args.clone(), &mut console))
-        .map_err(session_error)?;
-    let code = report(&outcome, &console, &session, verbose);
-    rt.block_on(finish_background(&mut session, &mut console, verbose))
-        .map(|c| c.unwrap_or(code))
+    output.started(&session, run.resume.is_some() || run.continue_latest);
+    let turn = rt.block_on(async {
+        let outcome = match send {
+            Send::Message(text) => session.send(text, &mut output).await,
+            Send::Skill { name, args } => session.run_skill(&name, args, &mut output).await,
+        }?;
+        let code = output.turn_done(&outcome, &session, verbose);
+        Ok::<_, SessionError>(
+            finish_background(&mut session, &mut output, verbose)
+                .await?
+                .unwrap_or(code),
+        )
+    });
+    match turn {
+        Ok(code) => {
+            output.finish(&session, None);
+            Ok(code)
+        }
+        Err(e) => {
+            output.finish(&session, Some(&e.to_string()));
+            Err(session_error(e))
+        }
+    }
 }
 
 /// A one-shot run does not end while background subagents work: it waits for them (each is
 /// bounded by its timeout), then gives the model one more turn with their results.
 async fn finish_background(
     session: &mut Session,
-    console: &mut Console,
+    output: &mut TurnOutput,
     verbose: bool,
-) -> Result<Option<ExitCode>> {
+) -> Result<Option<ExitCode>, SessionError> {
     let running = session.running_children();
     if running == 0 && session.undelivered_children() == 0 {
         return Ok(None);
@@ -261,13 +233,12 @@ async fn finish_background(
         eprintln!("waiting for {running} background subagent(s)...");
         session.wait_for_children().await;
     }
-    console.streamed = false;
+    output.new_turn();
     let outcome = session
         .send(
             "The background subagents have finished; their results are above. Continue.",
-            console,
+            output,
         )
-        .await
-        .map_err(session_error)?;
-    Ok(Some(report(&outcome, console, session, verbose)))
+        .await?;
+    Ok(Some(output.turn_done(&outcome, session, verbose)))
 }

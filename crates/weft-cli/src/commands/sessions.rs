@@ -4,28 +4,29 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::Serialize;
-use weft_agents::transcript::{
-    SessionLookupError, SessionSummary, Transcript, TranscriptRecord, find_session, list_sessions,
-};
+use weft_agents::transcript::{SessionSummary, Transcript, TranscriptRecord, read_sessions};
 use weft_llm::Role;
 
-use crate::cli::{ListFormat, SessionsListArgs, SessionsShowArgs};
+use crate::cli::{ListFormat, ReportFormat, SessionsListArgs, SessionsShowArgs};
 use crate::output::outln;
-use weft_runtime::UsageError;
 use weft_runtime::Workspace;
+use weft_runtime::{UsageError, lookup_session};
 use weft_term::{cut, table, utc_datetime};
 
-/// One session as `sessions list --format json` prints it.
+/// One session as `sessions list --format json` prints it (and the first fields of
+/// `sessions show --format json`).
 #[derive(Debug, Serialize)]
 struct SessionJson<'a> {
     id: &'a str,
     started_ms: u64,
     started: String,
+    updated_ms: u64,
     agent: &'a str,
     model: &'a str,
     parent: Option<&'a str>,
+    cwd: Option<&'a Path>,
     messages: usize,
     children: &'a [String],
     path: &'a Path,
@@ -37,9 +38,11 @@ impl<'a> From<&'a SessionSummary> for SessionJson<'a> {
             id: &s.id,
             started_ms: s.started_ms,
             started: utc_datetime(s.started_ms),
+            updated_ms: s.updated_ms,
             agent: &s.agent,
             model: &s.model,
             parent: s.parent.as_deref(),
+            cwd: s.cwd.as_deref(),
             messages: s.messages,
             children: &s.children,
             path: &s.path,
@@ -56,7 +59,12 @@ fn sessions_dir(workspace: &Workspace) -> Result<PathBuf> {
 /// `weft sessions list`.
 pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> {
     let dir = sessions_dir(workspace)?;
-    let sessions: Vec<SessionSummary> = list_sessions(&dir)
+    let index = read_sessions(&dir);
+    for damage in &index.unreadable {
+        eprintln!("warning: left out: {damage}");
+    }
+    let sessions: Vec<SessionSummary> = index
+        .sessions
         .into_iter()
         .filter(|s| args.all || s.parent.is_none())
         .collect();
@@ -101,58 +109,66 @@ pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> 
 /// `weft sessions show <id>`.
 pub fn show(workspace: &Workspace, args: &SessionsShowArgs) -> Result<ExitCode> {
     let dir = sessions_dir(workspace)?;
-    let sessions = list_sessions(&dir);
-    let session = find_session(&sessions, &args.id).map_err(|e| match e {
-        SessionLookupError::NotFound(id) => UsageError(format!(
-            "no session `{id}` in {}; `weft sessions list` shows them",
-            dir.display()
-        )),
-        ambiguous => UsageError(ambiguous.to_string()),
-    })?;
-    let mut out = String::new();
-    print_session(&dir, session, 0, args.json, &mut out)?;
-    crate::output::out!("{out}");
+    let session = lookup_session(&dir, &args.id)?;
+    match args.format {
+        ReportFormat::Json => {
+            outln!(
+                "{}",
+                serde_json::to_string_pretty(&detail_json(&dir, &session)?)?
+            );
+        }
+        ReportFormat::Text => {
+            let mut out = String::new();
+            print_session(&dir, &session, 0, &mut out)?;
+            crate::output::out!("{out}");
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_session(
-    dir: &Path,
-    info: &SessionSummary,
-    depth: usize,
-    json: bool,
-    out: &mut String,
-) -> Result<()> {
+/// `sessions show --format json`: the session as `sessions list` prints it, plus its
+/// transcript `records` and its `subagents` in this same shape (`{"id", "missing": true}`
+/// for one whose transcript cannot be read).
+fn detail_json(dir: &Path, info: &SessionSummary) -> Result<serde_json::Value> {
+    let mut value = serde_json::to_value(SessionJson::from(info))?;
+    value["records"] = serde_json::to_value(Transcript::read(&info.path)?)?;
+    let mut subagents = Vec::new();
+    for child in &info.children {
+        subagents.push(
+            match SessionSummary::read(&dir.join(format!("{child}.jsonl"))) {
+                Some(child) => detail_json(dir, &child)?,
+                None => serde_json::json!({"id": child, "missing": true}),
+            },
+        );
+    }
+    value["subagents"] = serde_json::Value::Array(subagents);
+    Ok(value)
+}
+
+fn print_session(dir: &Path, info: &SessionSummary, depth: usize, out: &mut String) -> Result<()> {
     let pad = "    ".repeat(depth);
-    let records =
-        Transcript::read(&info.path).with_context(|| format!("{}", info.path.display()))?;
-    if json {
-        for r in &records {
-            out.push_str(&serde_json::to_string(r)?);
-            out.push('\n');
-        }
-    } else {
-        out.push_str(&format!(
-            "{pad}Session {} ({}, {}), started {} UTC\n",
-            info.id,
-            info.agent,
-            info.model,
-            utc_datetime(info.started_ms)
-        ));
-        for r in &records {
-            if let Some(line) = describe(r) {
-                for (i, l) in line.lines().enumerate() {
-                    out.push_str(&pad);
-                    out.push_str(if i == 0 { "  " } else { "    " });
-                    out.push_str(l);
-                    out.push('\n');
-                }
+    let records = Transcript::read(&info.path)?;
+    out.push_str(&format!(
+        "{pad}Session {} ({}, {}), started {} UTC\n",
+        info.id,
+        info.agent,
+        info.model,
+        utc_datetime(info.started_ms)
+    ));
+    for r in &records {
+        if let Some(line) = describe(r) {
+            for (i, l) in line.lines().enumerate() {
+                out.push_str(&pad);
+                out.push_str(if i == 0 { "  " } else { "    " });
+                out.push_str(l);
+                out.push('\n');
             }
         }
     }
     for child in &info.children {
         let path = dir.join(format!("{child}.jsonl"));
         match SessionSummary::read(&path) {
-            Some(child) => print_session(dir, &child, depth + 1, json, out)?,
+            Some(child) => print_session(dir, &child, depth + 1, out)?,
             None => out.push_str(&format!("{pad}    (subagent {child}: no transcript)\n")),
         }
     }
@@ -192,6 +208,10 @@ fn describe(record: &TranscriptRecord) -> Option<String> {
             format!("[skill {skill} {}]", args.join(" ")).replace(" ]", "]")
         }
         TranscriptRecord::Agent { agent, model, .. } => format!("[agent {agent} ({model})]"),
+        TranscriptRecord::Resumed { agent, model, at } => {
+            format!("[resumed {} UTC: {agent} ({model})]", utc_datetime(*at))
+        }
+        TranscriptRecord::Clear { .. } => "[conversation cleared]".to_owned(),
         TranscriptRecord::Spawn {
             child_id,
             agent,

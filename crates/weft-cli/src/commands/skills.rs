@@ -2,19 +2,20 @@
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
-use std::path::Path;
 use std::process::ExitCode;
 
 use serde_json::json;
 use weft_registry::catalog::{CatalogFormat, budget_for};
 use weft_registry::matcher::{MatchOutcome, TriggerMatcher};
 use weft_registry::resource::list_resources;
-use weft_registry::{SkillEntry, SkillOrigin, SkillRegistry, discover_one};
+use weft_registry::{BrokenSkill, SkillEntry, SkillOrigin, SkillRegistry, Snapshot, discover_one};
+use weft_types::suggest::{closest_names, did_you_mean};
 use weft_types::{Scope, Skill};
 
 use crate::cli::{
     CatalogArgs, CatalogFormatArg, ListArgs, ListFormat, MatchArgs, ScopeFilter, ShowArgs,
 };
+use crate::commands::skill_json::{SkillDetailJson, SkillJson};
 use crate::commands::verify::{InstallIndex, Installed};
 use crate::output::{eprint_diagnostics, eprint_discovery_diagnostics};
 use weft_runtime::Workspace;
@@ -51,29 +52,10 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
     let mut out = io::stdout().lock();
     match args.format {
         ListFormat::Json => {
-            let items: Vec<_> = entries
+            let items: Vec<SkillJson<'_>> = entries
                 .iter()
                 .zip(&installed)
-                .map(|(e, i)| {
-                    let mut item = json!({
-                        "name": e.skill.name,
-                        "description": e.skill.description,
-                        "scope": e.skill.source.scope,
-                        "format": e.skill.source.format,
-                        "path": e.file(),
-                        "user_invocable": e.skill.user_invocable,
-                        "model_invocable": e.skill.model_invocable(),
-                        "context": e.skill.context,
-                        "ready": e.readiness.is_ready(),
-                    });
-                    if args.all {
-                        item["shadows"] = json!(e.shadows);
-                    }
-                    if let Some(i) = i {
-                        item["installed"] = i.to_json();
-                    }
-                    item
-                })
+                .map(|(e, i)| SkillJson::new(e, i.as_ref()))
                 .collect();
             serde_json::to_writer_pretty(&mut out, &items)?;
             writeln!(out)?;
@@ -130,19 +112,11 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
 pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let config = workspace.registry_config();
     // Only the directories named like the skill are read, unless none is.
-    let mut why_not = Vec::new();
-    let found = discover_one(&config, &args.name).or_else(|| {
+    let found = discover_one(&config, &args.name).ok_or(()).or_else(|()| {
         let registry = SkillRegistry::new(config);
         let snapshot = registry.snapshot();
         let Some(entry) = snapshot.get(&args.name).cloned() else {
-            // A file in a directory of that name that does not load says why.
-            why_not = snapshot
-                .diagnostics()
-                .iter()
-                .filter(|d| d.is_error() && in_dir_named(d.path.as_deref(), &args.name))
-                .cloned()
-                .collect();
-            return None;
+            return Err(Missing::of(&snapshot, &args.name));
         };
         let diagnostics = snapshot
             .diagnostics()
@@ -150,15 +124,11 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
             .filter(|d| d.path.as_deref() == entry.file())
             .cloned()
             .collect();
-        Some((entry, diagnostics))
+        Ok((entry, diagnostics))
     });
-    let Some((entry, diagnostics)) = found else {
-        eprint_diagnostics(&why_not);
-        eprintln!(
-            "error: Skill '{}' not found. Run `weft skills list` to see available skills.",
-            args.name
-        );
-        return Ok(ExitCode::FAILURE);
+    let (entry, diagnostics) = match found {
+        Ok(found) => found,
+        Err(missing) => return Ok(missing.report()),
     };
     eprint_diagnostics(&diagnostics);
     let installed = InstallIndex::load(workspace).get(&entry.skill.name, entry.dir());
@@ -166,19 +136,13 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
     let mut out = io::stdout().lock();
     match args.format {
         ListFormat::Json => {
-            let mut item = serde_json::to_value(&entry.skill)?;
-            item["path"] = json!(entry.file());
-            item["readiness"] = json!(entry.readiness);
-            item["shadows"] = json!(entry.shadows);
-            item["tokens"] = json!(entry.tokens());
-            item["resources"] = json!(resources(&entry));
-            if let Ok(body) = &body {
-                item["body"] = json!(body.text);
-            }
-            if let Some(i) = &installed {
-                item["installed"] = i.to_json();
-            }
-            serde_json::to_writer_pretty(&mut out, &item)?;
+            let detail = SkillDetailJson::new(
+                &entry,
+                installed.as_ref(),
+                body.as_deref().ok(),
+                resources(&entry),
+            );
+            serde_json::to_writer_pretty(&mut out, &detail)?;
             writeln!(out)?;
         }
         ListFormat::Table => {
@@ -195,11 +159,48 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
-/// True when `path` is a file directly inside a directory called `name`.
-fn in_dir_named(path: Option<&Path>, name: &str) -> bool {
-    path.and_then(Path::parent)
-        .and_then(Path::file_name)
-        .is_some_and(|dir| dir == name)
+/// Why `skills show NAME` found no skill: files of that name that do not load, else the
+/// names it may have meant.
+struct Missing {
+    name: String,
+    broken: Vec<BrokenSkill>,
+    suggestions: Vec<String>,
+}
+
+impl Missing {
+    fn of(snapshot: &Snapshot, name: &str) -> Self {
+        Self {
+            name: name.to_owned(),
+            broken: snapshot.broken_named(name).into_iter().cloned().collect(),
+            suggestions: closest_names(name, snapshot.entries().iter().map(|e| e.name())),
+        }
+    }
+
+    /// Prints the broken files' errors and what went wrong: exit status 1 for a skill that
+    /// does not load, 2 (a usage error, like an unknown agent) for a name that is not there.
+    fn report(&self) -> ExitCode {
+        if self.broken.is_empty() {
+            // "did you mean ...?" ends its own sentence.
+            let end = if self.suggestions.is_empty() { "." } else { "" };
+            eprintln!(
+                "error: Skill '{}' not found{}{end} Run `weft skills list` to see available skills.",
+                self.name,
+                did_you_mean(&self.suggestions)
+            );
+            return ExitCode::from(2);
+        }
+        for broken in &self.broken {
+            eprint_diagnostics(&broken.errors);
+            eprintln!(
+                "error: skill `{}` ({}) does not load: {} error{} above",
+                self.name,
+                broken.path.display(),
+                broken.errors.len(),
+                if broken.errors.len() == 1 { "" } else { "s" }
+            );
+        }
+        ExitCode::FAILURE
+    }
 }
 
 fn yes_no(b: bool) -> &'static str {
@@ -432,11 +433,27 @@ pub fn catalog(workspace: &Workspace, args: &CatalogArgs) -> anyhow::Result<Exit
         .budget
         .unwrap_or_else(|| budget_for(args.context_window));
     let format = match args.format {
-        CatalogFormatArg::Weft => CatalogFormat::Weft,
+        CatalogFormatArg::Weft | CatalogFormatArg::Json => CatalogFormat::Weft,
         CatalogFormatArg::Xml => CatalogFormat::Xml,
     };
     let catalog = registry.snapshot().catalog(format, budget);
     let mut out = io::stdout().lock();
+    if args.format == CatalogFormatArg::Json {
+        let r = &catalog.report;
+        let doc = json!({
+            "text": catalog.text,
+            "budget": r.budget,
+            "used": r.used,
+            "listed": r.listed,
+            "shortened": r.shortened,
+            "description_limit": r.description_limit,
+            "names_only": r.names_only,
+            "dropped": r.dropped,
+        });
+        serde_json::to_writer_pretty(&mut out, &doc)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     out.write_all(catalog.text.as_bytes())?;
     // The XML block has no final newline of its own (like skills-ref's to_prompt); the
     // command adds one, as its CLI does.

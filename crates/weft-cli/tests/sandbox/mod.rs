@@ -15,7 +15,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 
 use assert_cmd::Command;
-use serde_json::Value;
+use serde_json::{Value, json};
+
+/// The scripted loopback chat server of the agent-loop tests (OpenAI and Anthropic wire
+/// formats), for runs that need a model.
+#[path = "../../../weft-agents/tests/common/mod.rs"]
+pub mod server;
 
 /// Variables that would configure weft behind the test's back.
 pub const HOST_VARS: [&str; 7] = [
@@ -162,6 +167,15 @@ impl Sandbox {
     pub fn recording(&self, name: &str, turns: &[Value]) -> PathBuf {
         let lines: Vec<String> = turns.iter().map(Value::to_string).collect();
         self.outside(name, &lines.join("\n"))
+    }
+
+    /// Writes `<tmp>/config.json` naming one OpenAI-compatible provider `local` at a
+    /// loopback server (no retries), with the default model `local/m`; returns its path.
+    pub fn loopback_config(&self, server: &server::ScriptServer) -> PathBuf {
+        self.config(&json!({
+            "providers": {"local": {"kind": "openai", "base_url": format!("{}/v1", server.url), "max_retries": 0}},
+            "model": "local/m"
+        }))
     }
 
     /// Writes `~/.clawft/config.json`.
@@ -325,4 +339,22 @@ pub fn render(label: &str, output: &Output) -> String {
 pub fn stdout_json(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)))
+}
+
+/// `value` with the value of every key in `keys` (at any depth) replaced by `"[key]"`: ids,
+/// times and paths that differ on every run, for snapshots.
+pub fn redact_keys(value: &mut Value, keys: &[&str]) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                if keys.contains(&key.as_str()) && !v.is_null() {
+                    *v = Value::String(format!("[{key}]"));
+                } else {
+                    redact_keys(v, keys);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_keys(v, keys)),
+        _ => {}
+    }
 }

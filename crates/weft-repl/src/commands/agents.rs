@@ -2,6 +2,7 @@
 
 use async_trait::async_trait;
 use weft_types::Scope;
+use weft_types::suggest::{closest_names, did_you_mean};
 
 use crate::command::{CommandContext, CommandError, CompletionContext, Dispatch, SlashCommand};
 use weft_term::{columns, first_line};
@@ -97,8 +98,11 @@ impl SlashCommand for AgentCommand {
             return Ok(Dispatch::Handled);
         }
         let Some(entry) = ctx.env.agents.get(args) else {
+            let suggestions = closest_names(args, ctx.env.agents.names());
+            let end = if suggestions.is_empty() { "." } else { "" };
             return Err(CommandError::Usage(format!(
-                "Agent '{args}' not found. Run /agents to see available agents."
+                "Agent '{args}' not found{}{end} Run /agents to see available agents.",
+                did_you_mean(&suggestions)
             )));
         };
         ctx.session.apply_agent(entry.agent.clone(), None)?;
@@ -152,7 +156,7 @@ impl SlashCommand for Model {
             .env
             .models
             .resolve(args, Some(ctx.session.model()))
-            .map_err(|e| CommandError::Usage(format!("model `{args}`: {e}")))?;
+            .map_err(|e| CommandError::Usage(e.to_string()))?;
         let agent = ctx.session.agent().clone();
         ctx.session.apply_agent(agent, Some(args))?;
         writeln!(ctx.out, "Switched to model: {resolved}")?;

@@ -5,7 +5,7 @@ mod config;
 mod help;
 mod memory;
 mod session;
-mod skills;
+pub(crate) mod skills;
 mod tools;
 mod workspace;
 

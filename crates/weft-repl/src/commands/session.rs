@@ -79,7 +79,7 @@ impl SlashCommand for Clear {
         ctx: &mut CommandContext<'_>,
     ) -> Result<Dispatch, CommandError> {
         let n = ctx.session.messages().len();
-        ctx.session.clear();
+        ctx.session.clear()?;
         writeln!(ctx.out, "Cleared {n} message(s).")?;
         Ok(Dispatch::Handled)
     }

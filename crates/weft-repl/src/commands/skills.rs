@@ -3,7 +3,8 @@
 use std::fmt::Write as _;
 
 use async_trait::async_trait;
-use weft_registry::{SkillEntry, SkillOrigin};
+use weft_registry::{SkillEntry, SkillOrigin, Snapshot};
+use weft_types::suggest::{closest_names, did_you_mean};
 use weft_types::{SkillContext, ToolPolicy};
 
 use crate::command::{CommandContext, CommandError, CompletionContext, Dispatch, SlashCommand};
@@ -77,7 +78,7 @@ impl SlashCommand for Skills {
             return Ok(Dispatch::Handled);
         }
         let Some(entry) = snapshot.get(args) else {
-            return Err(not_found(args));
+            return Err(not_found(&snapshot, args));
         };
         let home = ctx.env.workspace.home.clone();
         write!(ctx.out, "{}", details(entry, home.as_deref()))?;
@@ -89,9 +90,22 @@ impl SlashCommand for Skills {
     }
 }
 
-fn not_found(name: &str) -> CommandError {
+/// A skill that is not there: its file's errors when it exists but does not load, else the
+/// names it may have meant.
+pub(crate) fn not_found(snapshot: &Snapshot, name: &str) -> CommandError {
+    if let Some(broken) = snapshot.broken_named(name).first() {
+        let errors: Vec<String> = broken.errors.iter().map(ToString::to_string).collect();
+        return CommandError::Usage(format!(
+            "Skill '{name}' does not load: {}",
+            errors.join("; ")
+        ));
+    }
+    let suggestions = closest_names(name, snapshot.entries().iter().map(|e| e.name()));
+    // "did you mean ...?" ends its own sentence.
+    let end = if suggestions.is_empty() { "." } else { "" };
     CommandError::Usage(format!(
-        "Skill '{name}' not found. Run /skills to see available skills."
+        "Skill '{name}' not found{}{end} Run /skills to see available skills.",
+        did_you_mean(&suggestions)
     ))
 }
 
@@ -197,8 +211,9 @@ impl SlashCommand for SkillCommand {
                 "usage: /skill <name> [args]".to_owned(),
             ));
         }
-        let Some(entry) = ctx.session.skills().get(name) else {
-            return Err(not_found(name));
+        let snapshot = ctx.session.skills().snapshot();
+        let Some(entry) = snapshot.get(name) else {
+            return Err(not_found(&snapshot, name));
         };
         if !entry.skill.user_invocable {
             return Err(CommandError::Usage(format!(

@@ -35,7 +35,8 @@ pub struct McpServerConfig {
     pub env: BTreeMap<String, String>,
     /// The working directory (default: the caller's).
     pub cwd: Option<PathBuf>,
-    /// How long the start (spawn, initialize, list tools) may take (default 10 s).
+    /// How long the start (spawn, initialize, list tools) may take (default 60 s: a first
+    /// `npx -y` run downloads the package before the server answers).
     pub startup_timeout: Duration,
     /// How long one tool call may take (default 60 s).
     pub call_timeout: Duration,
@@ -43,7 +44,7 @@ pub struct McpServerConfig {
 
 impl McpServerConfig {
     /// Default [`startup_timeout`](Self::startup_timeout).
-    pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(10);
+    pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
     /// Default [`call_timeout`](Self::call_timeout).
     pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
 

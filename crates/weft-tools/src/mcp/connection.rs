@@ -55,8 +55,13 @@ pub(crate) enum ConnectError {
         source: ServiceError,
     },
     /// Start and tool listing took longer than the startup timeout.
-    #[error("it did not start within {}", show_duration(*.timeout))]
+    #[error(
+        "it did not start within {} (a first `npx -y` run downloads the package first); raise `mcp_servers.{server}.startup_timeout_secs` in the configuration if it needs longer",
+        show_duration(*.timeout)
+    )]
     Timeout {
+        /// The server's name.
+        server: String,
         /// The startup timeout.
         timeout: Duration,
     },
@@ -180,7 +185,11 @@ impl Connection {
                 }
                 Err(e.with_stderr(&stderr))
             }
-            Err(_) => Err(ConnectError::Timeout { timeout }.with_stderr(&stderr)),
+            Err(_) => Err(ConnectError::Timeout {
+                server: config.name.clone(),
+                timeout,
+            }
+            .with_stderr(&stderr)),
         }
     }
 

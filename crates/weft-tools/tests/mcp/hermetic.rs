@@ -229,7 +229,8 @@ async fn a_slow_start_is_bounded_by_its_timeout_and_the_others_still_start() {
     let status = manager.status();
     assert_eq!(status[0].name, "slow");
     assert!(
-        matches!(&status[0].state, McpServerState::Failed(r) if r.starts_with("it did not start within 700 ms")),
+        matches!(&status[0].state, McpServerState::Failed(r) if r.starts_with("it did not start within 700 ms")
+            && r.contains("raise `mcp_servers.slow.startup_timeout_secs`")),
         "{:?}",
         status[0].state
     );

@@ -1,0 +1,273 @@
+//! The session transcript: one JSON object per line, appended and flushed after every
+//! message, so a process killed mid-turn leaves every earlier line intact.
+//!
+//! `read.rs` reads a transcript back as the untrusted file it is (capped, line by line, a bad
+//! line an error with its file and line); `index.rs` summarises the transcripts of a directory
+//! and finds one by id prefix or the latest of a directory; `history.rs` turns one back into
+//! what a resumed session needs; `lazy.rs` is the writer a session uses, which creates the
+//! file only when the first record that matters arrives.
+
+mod history;
+mod index;
+mod lazy;
+mod read;
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use weft_llm::{Message, Usage};
+
+pub use history::SessionHistory;
+pub use index::{
+    SessionIndex, SessionLookupError, SessionSummary, find_session, latest_session, list_sessions,
+    read_sessions,
+};
+pub use lazy::LazyTranscript;
+pub use read::{TRANSCRIPT_CAP, TRANSCRIPT_LINE_CAP, TranscriptError};
+
+/// One line of a transcript.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TranscriptRecord {
+    /// The first line: who is talking to what.
+    Session {
+        /// Session id.
+        session_id: String,
+        /// Agent name.
+        agent: String,
+        /// `provider/model`.
+        model: String,
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// The session that spawned this one, for a subagent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        parent: Option<String>,
+        /// The directory the session worked in (the project, else the current directory):
+        /// `--continue` resumes the latest session of a directory.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cwd: Option<PathBuf>,
+    },
+    /// The session was resumed (`--continue`, `--resume`) by a later run, which appends here.
+    Resumed {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// The agent the resumed session uses.
+        agent: String,
+        /// `provider/model`.
+        model: String,
+    },
+    /// A subagent was started (its own transcript is `<child_id>.jsonl`).
+    Spawn {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// The child's session id.
+        child_id: String,
+        /// Its agent.
+        agent: String,
+        /// `provider/model`.
+        model: String,
+        /// The tools it was offered.
+        tools: Vec<String>,
+        /// The skills injected into it.
+        skills: Vec<String>,
+        /// Whether it runs in the background.
+        background: bool,
+    },
+    /// A subagent finished (or failed, timed out, was cancelled).
+    ChildResult {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// The child's session id.
+        child_id: String,
+        /// `completed`, `failed`, `timed_out` or `cancelled`.
+        status: String,
+        /// Its final message, or the error.
+        text: String,
+        /// Wall time.
+        duration_ms: u64,
+        /// Tokens it used.
+        usage: Usage,
+    },
+    /// A message of the conversation, in order.
+    Message {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// The message.
+        message: Message,
+    },
+    /// A skill became active through `use_skill`.
+    Skill {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// Skill name.
+        skill: String,
+        /// Its arguments.
+        args: Vec<String>,
+    },
+    /// The session switched agent (and so model and tools).
+    Agent {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// Agent name.
+        agent: String,
+        /// `provider/model`.
+        model: String,
+    },
+    /// The conversation was forgotten (`/clear`): a resumed session starts after it.
+    Clear {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+    },
+    /// Token use of one model call.
+    Usage {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// Tokens.
+        usage: Usage,
+    },
+}
+
+impl TranscriptRecord {
+    /// When it happened, in milliseconds since the Unix epoch.
+    pub fn at(&self) -> u64 {
+        match self {
+            Self::Session { at, .. }
+            | Self::Resumed { at, .. }
+            | Self::Spawn { at, .. }
+            | Self::ChildResult { at, .. }
+            | Self::Message { at, .. }
+            | Self::Skill { at, .. }
+            | Self::Agent { at, .. }
+            | Self::Clear { at }
+            | Self::Usage { at, .. } => *at,
+        }
+    }
+
+    /// True for a record that shows the session did something: a message (the user's is
+    /// written before the model is called), a model call's usage, a subagent. A run that
+    /// writes none of these (a skill that does not exist, a `/agent` switch and exit) leaves
+    /// no transcript behind; the other records wait in [`LazyTranscript`] until one comes.
+    pub fn opens_transcript(&self) -> bool {
+        matches!(
+            self,
+            Self::Message { .. }
+                | Self::Usage { .. }
+                | Self::Spawn { .. }
+                | Self::ChildResult { .. }
+        )
+    }
+}
+
+/// Milliseconds since the Unix epoch (0 if the clock is before it).
+pub fn now_millis() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0)
+}
+
+/// A transcript that could not be opened or written.
+#[derive(Debug, thiserror::Error)]
+#[error("transcript {path}: {source}")]
+pub struct TranscriptWriteError {
+    /// The file.
+    pub path: PathBuf,
+    /// The error.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// An open transcript file.
+#[derive(Debug)]
+pub struct Transcript {
+    path: PathBuf,
+    file: File,
+}
+
+impl Transcript {
+    /// Opens (creating it and its directory) `<dir>/<session_id>.jsonl` for appending.
+    pub fn open(dir: &Path, session_id: &str) -> std::io::Result<Self> {
+        std::fs::create_dir_all(dir)?;
+        let path = dir.join(format!("{session_id}.jsonl"));
+        let file = OpenOptions::new().create(true).append(true).open(&path)?;
+        Ok(Self { path, file })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends one record as a line and hands it to the OS before returning.
+    pub fn append(&mut self, record: &TranscriptRecord) -> std::io::Result<()> {
+        let mut line = serde_json::to_vec(record).map_err(std::io::Error::other)?;
+        line.push(b'\n');
+        // One write call per line: with O_APPEND a line is never interleaved or half-written
+        // by this process, whatever happens after.
+        self.file.write_all(&line)?;
+        self.file.flush()
+    }
+
+    /// Reads a transcript back: see [`read::read_records`].
+    pub fn read(path: &Path) -> Result<Vec<TranscriptRecord>, TranscriptError> {
+        read::read_records(path)
+    }
+}
+
+/// A new session id: 8 random hexadecimal digits first, so ids differ from their first
+/// characters on (a prefix of 6 to 8 is enough to name one), then the time in milliseconds,
+/// which keeps two ids apart however the random digits fall.
+pub fn new_session_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    // RandomState is seeded from the OS per process: random enough for names, without a
+    // random-number dependency. The counter and the pid keep ids of one process (and of two
+    // processes seeded alike) apart.
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    hasher.write_u32(std::process::id());
+    hasher.write_u64(now_millis());
+    let random = hasher.finish();
+    format!("{:08x}-{:011x}", random >> 32, now_millis())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_ids_differ_from_their_first_characters() {
+        let ids: Vec<String> = (0..200).map(|_| new_session_id()).collect();
+        let mut prefixes: Vec<&str> = ids.iter().map(|id| &id[..6]).collect();
+        prefixes.sort_unstable();
+        prefixes.dedup();
+        // 200 draws from 16^6 values: one repeat happens about once in 800 runs, two about
+        // once in a million; the time-ordered ids this replaced shared all 6 characters.
+        assert!(prefixes.len() >= 199, "{ids:?}");
+        assert!(
+            ids.iter()
+                .all(|id| id.len() == 20 && id.as_bytes()[8] == b'-')
+        );
+    }
+
+    #[test]
+    fn only_records_that_show_activity_open_a_transcript() {
+        let agent = TranscriptRecord::Agent {
+            at: 1,
+            agent: "a".into(),
+            model: "m/x".into(),
+        };
+        assert!(!agent.opens_transcript());
+        assert!(!TranscriptRecord::Clear { at: 1 }.opens_transcript());
+        let message = TranscriptRecord::Message {
+            at: 2,
+            message: Message::user("hi"),
+        };
+        assert!(message.opens_transcript());
+        assert_eq!(message.at(), 2);
+    }
+}

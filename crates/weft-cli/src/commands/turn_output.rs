@@ -1,0 +1,387 @@
+//! How `weft agent -m` and `weft skills run` show a turn: as text (the answer on stdout,
+//! streamed on a terminal, tool activity on stderr), as one JSON object when it ends
+//! (`--format json`), or as one JSON event per line while it goes (`--format stream-json`).
+//! docs/OUTPUT.md documents the events; the `result` event is the `json` object.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde::Serialize;
+use weft_agents::{Session, SessionEvents, TurnOutcome, TurnStop};
+use weft_llm::{Message, ToolCall, Usage};
+
+use crate::cli::RunFormat;
+use crate::output::{outln, write_stdout};
+
+/// Prints a turn as it happens, in the chosen format.
+pub(crate) enum TurnOutput {
+    /// Text for a person.
+    Text(Console),
+    /// JSON for a program: collected for the `result`, and with `stream` printed as events.
+    Json(JsonTurn),
+}
+
+impl TurnOutput {
+    /// The output for `format`. `stream_text` streams the answer (text on a terminal,
+    /// `text` events for stream-json); `show_tools` prints tool activity on stderr.
+    pub(crate) fn new(format: RunFormat, stream_text: bool, show_tools: bool) -> Self {
+        match format {
+            RunFormat::Text => Self::Text(Console {
+                stream: stream_text,
+                show_tools,
+                streamed: false,
+            }),
+            RunFormat::Json | RunFormat::StreamJson => Self::Json(JsonTurn {
+                stream: format == RunFormat::StreamJson,
+                show_tools,
+                calls: Vec::new(),
+                usage: Usage::default(),
+                model_calls: 0,
+                text: String::new(),
+                stop: TurnStop::Answered,
+            }),
+        }
+    }
+
+    /// The session is ready: stream-json says which one; text says so when it was resumed.
+    pub(crate) fn started(&mut self, session: &Session, resumed: bool) {
+        match self {
+            Self::Text(_) => {
+                if resumed {
+                    eprintln!(
+                        "weft: resumed session {} ({} message{}, agent {}, model {})",
+                        session.id(),
+                        session.messages().len(),
+                        if session.messages().len() == 1 {
+                            ""
+                        } else {
+                            "s"
+                        },
+                        session.agent().name,
+                        session.model()
+                    );
+                }
+            }
+            Self::Json(j) if j.stream => event(&Event::Session {
+                session_id: session.id(),
+                agent: &session.agent().name,
+                model: session.model().to_string(),
+                resumed,
+                messages: session.messages().len(),
+                transcript: session.transcript_path(),
+            }),
+            Self::Json(_) => {}
+        }
+    }
+
+    /// A turn ended: text prints the answer (and with `verbose` the counts); JSON keeps it
+    /// for the result. The exit status a turn that stopped this way deserves.
+    pub(crate) fn turn_done(
+        &mut self,
+        outcome: &TurnOutcome,
+        session: &Session,
+        verbose: bool,
+    ) -> ExitCode {
+        match self {
+            Self::Text(console) => console.report(outcome, session, verbose),
+            Self::Json(j) => {
+                j.text.clone_from(&outcome.text);
+                j.stop = outcome.stop;
+                j.usage += outcome.usage;
+                j.model_calls += outcome.model_calls;
+                match outcome.stop {
+                    TurnStop::IterationLimit { .. } => ExitCode::FAILURE,
+                    TurnStop::Answered | TurnStop::MaxTokens => ExitCode::SUCCESS,
+                }
+            }
+        }
+    }
+
+    /// The run is over: JSON prints the `result` (with `error` when the run failed).
+    pub(crate) fn finish(&mut self, session: &Session, error: Option<&str>) {
+        let Self::Json(j) = self else {
+            return;
+        };
+        let doc = Event::Result(j.result(session, error));
+        if j.stream {
+            event(&doc);
+        } else if let Ok(text) = serde_json::to_string_pretty(&doc) {
+            outln!("{text}");
+        }
+    }
+
+    /// A new turn starts (the follow-up after background subagents): nothing streamed yet.
+    pub(crate) fn new_turn(&mut self) {
+        if let Self::Text(console) = self {
+            console.streamed = false;
+        }
+    }
+}
+
+impl SessionEvents for TurnOutput {
+    fn text(&mut self, delta: &str) {
+        match self {
+            Self::Text(c) => c.text(delta),
+            Self::Json(j) if j.stream && !delta.is_empty() => event(&Event::Text { text: delta }),
+            Self::Json(_) => {}
+        }
+    }
+
+    fn tool_call(&mut self, call: &ToolCall) {
+        match self {
+            Self::Text(c) => c.tool_call(call),
+            Self::Json(j) => j.tool_call(call),
+        }
+    }
+
+    fn tool_result(&mut self, call: &ToolCall, result: &Message) {
+        match self {
+            Self::Text(c) => c.tool_result(result),
+            Self::Json(j) => j.tool_result(call, result),
+        }
+    }
+
+    fn model_reply(&mut self, message: &Message, usage: &Usage) {
+        if let Self::Json(j) = self
+            && j.stream
+        {
+            event(&Event::Assistant {
+                content: &message.content,
+                tool_calls: &message.tool_calls,
+                usage,
+            });
+        }
+    }
+}
+
+/// An event of `--format stream-json` (docs/OUTPUT.md); the `result` is also the whole
+/// output of `--format json`.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Event<'a> {
+    /// The session is ready.
+    Session {
+        session_id: &'a str,
+        agent: &'a str,
+        model: String,
+        resumed: bool,
+        messages: usize,
+        transcript: Option<&'a Path>,
+    },
+    /// Streamed answer text.
+    Text { text: &'a str },
+    /// One model reply: its text, the tools it asks for, the tokens of the call.
+    Assistant {
+        content: &'a str,
+        tool_calls: &'a [ToolCall],
+        usage: &'a Usage,
+    },
+    /// A tool call about to run (through the gate).
+    ToolCall {
+        id: &'a str,
+        name: &'a str,
+        arguments: &'a serde_json::Value,
+    },
+    /// Its result (a refusal is an error result).
+    ToolResult {
+        id: &'a str,
+        name: &'a str,
+        is_error: bool,
+        content: &'a str,
+    },
+    /// The run is over.
+    Result(ResultJson<'a>),
+}
+
+/// The `result` event.
+#[derive(Debug, Serialize)]
+struct ResultJson<'a> {
+    session_id: &'a str,
+    agent: &'a str,
+    model: String,
+    result: &'a str,
+    stop: &'static str,
+    is_error: bool,
+    error: Option<String>,
+    tool_calls: &'a [CallJson],
+    usage: Usage,
+    model_calls: u32,
+    transcript: Option<&'a Path>,
+}
+
+/// One line of stream-json.
+fn event(event: &Event<'_>) {
+    if let Ok(line) = serde_json::to_string(event) {
+        write_stdout(&format!("{line}\n"));
+    }
+}
+
+/// Text output: streamed text to stdout, tool activity to stderr.
+pub(crate) struct Console {
+    stream: bool,
+    show_tools: bool,
+    streamed: bool,
+}
+
+impl Console {
+    fn text(&mut self, delta: &str) {
+        if self.stream {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(delta.as_bytes());
+            let _ = out.flush();
+            self.streamed |= !delta.is_empty();
+        }
+    }
+
+    fn tool_call(&mut self, call: &ToolCall) {
+        if self.show_tools {
+            if self.streamed {
+                outln!();
+                self.streamed = false;
+            }
+            eprintln!(
+                "→ {} {}",
+                call.name,
+                weft_term::cut(&call.arguments.to_string(), 100)
+            );
+        }
+    }
+
+    fn tool_result(&mut self, result: &Message) {
+        if self.show_tools && result.is_error {
+            eprintln!("  ✗ {}", weft_term::cut(&result.content, 160));
+        }
+    }
+
+    fn report(&self, outcome: &TurnOutcome, session: &Session, verbose: bool) -> ExitCode {
+        if self.stream {
+            if self.streamed {
+                outln!();
+            }
+        } else if !outcome.text.is_empty() {
+            outln!("{}", outcome.text);
+        }
+        if verbose {
+            if let Some(path) = session.transcript_path() {
+                eprintln!("transcript: {}", path.display());
+            }
+            eprintln!(
+                "{} model call(s), {} tool call(s), {} input + {} output tokens",
+                outcome.model_calls,
+                outcome.tool_calls,
+                outcome.usage.input_tokens,
+                outcome.usage.output_tokens
+            );
+        }
+        match outcome.stop {
+            TurnStop::Answered => ExitCode::SUCCESS,
+            TurnStop::MaxTokens => {
+                eprintln!("warning: the answer was cut off at the output token limit");
+                ExitCode::SUCCESS
+            }
+            TurnStop::IterationLimit { limit } => {
+                eprintln!("error: {}", iteration_limit(limit));
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+fn iteration_limit(limit: u32) -> String {
+    format!("stopped after {limit} tool-call rounds (max_tool_iterations); the task is unfinished")
+}
+
+/// One tool call of the run, with its result once it has one.
+#[derive(Debug, Serialize)]
+struct CallJson {
+    id: String,
+    name: String,
+    arguments: serde_json::Value,
+    is_error: bool,
+    content: Option<String>,
+}
+
+/// JSON output: what the `result` needs, and the events when streaming.
+pub(crate) struct JsonTurn {
+    stream: bool,
+    show_tools: bool,
+    calls: Vec<CallJson>,
+    usage: Usage,
+    model_calls: u32,
+    text: String,
+    stop: TurnStop,
+}
+
+impl JsonTurn {
+    fn tool_call(&mut self, call: &ToolCall) {
+        if self.show_tools {
+            eprintln!("→ {}", call.name);
+        }
+        if self.stream {
+            event(&Event::ToolCall {
+                id: &call.id,
+                name: &call.name,
+                arguments: &call.arguments,
+            });
+        }
+        self.calls.push(CallJson {
+            id: call.id.clone(),
+            name: call.name.clone(),
+            arguments: call.arguments.clone(),
+            is_error: false,
+            content: None,
+        });
+    }
+
+    fn tool_result(&mut self, call: &ToolCall, result: &Message) {
+        if self.stream {
+            event(&Event::ToolResult {
+                id: &call.id,
+                name: &call.name,
+                is_error: result.is_error,
+                content: &result.content,
+            });
+        }
+        // A call refused at the iteration limit was never announced: it is listed too.
+        match self.calls.iter_mut().rev().find(|c| c.id == call.id) {
+            Some(c) => {
+                c.is_error = result.is_error;
+                c.content = Some(result.content.clone());
+            }
+            None => self.calls.push(CallJson {
+                id: call.id.clone(),
+                name: call.name.clone(),
+                arguments: call.arguments.clone(),
+                is_error: result.is_error,
+                content: Some(result.content.clone()),
+            }),
+        }
+    }
+
+    fn result<'a>(&'a self, session: &'a Session, error: Option<&str>) -> ResultJson<'a> {
+        // A failed run stops with "error"; an unfinished one keeps its stop and is an error.
+        let (stop, error) = match (error, self.stop) {
+            (Some(e), _) => ("error", Some(e.to_owned())),
+            (None, TurnStop::Answered) => ("answered", None),
+            (None, TurnStop::MaxTokens) => ("max_tokens", None),
+            (None, TurnStop::IterationLimit { limit }) => {
+                ("iteration_limit", Some(iteration_limit(limit)))
+            }
+        };
+        ResultJson {
+            session_id: session.id(),
+            agent: &session.agent().name,
+            model: session.model().to_string(),
+            result: &self.text,
+            stop,
+            is_error: error.is_some(),
+            error,
+            tool_calls: &self.calls,
+            usage: self.usage,
+            model_calls: self.model_calls,
+            // The transcript once it exists (a run that failed early has none).
+            transcript: session.transcript_path().filter(|p| p.exists()),
+        }
+    }
+}
