@@ -39,7 +39,7 @@ mod options;
 mod report;
 mod rules;
 mod skill_map;
-mod skill_md;
+pub mod skill_md;
 pub mod tool_list;
 pub mod yaml;
 

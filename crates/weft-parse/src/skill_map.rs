@@ -148,6 +148,28 @@ fn read_invocation_fields(f: &mut Fields<'_>, skill: &mut Skill, report: &mut Re
             check_model(model, &field, report);
         }
     }
+    if let Some(field) = f.take(report, &["effort"]) {
+        skill.effort =
+            fields::string(report, &field, Rule::WrongType).map(|e| e.trim().to_ascii_lowercase());
+        if let Some(effort) = &skill.effort
+            && !EFFORT_LEVELS.contains(&effort.as_str())
+        {
+            report.emit(Rule::InvalidEffort, field.pos(), || {
+                format!(
+                    "effort `{}` is not one of {}; the model's default effort is used",
+                    shorten(effort),
+                    EFFORT_LEVELS.join(", ")
+                )
+            });
+            skill.effort = None;
+        }
+    }
+    if let Some(field) = f.take(report, &["arguments"]) {
+        skill.arguments = fields::string_list(report, &field);
+    }
+    if let Some(field) = f.take(report, &["paths"]) {
+        skill.paths = fields::string_list(report, &field);
+    }
     if let Some(field) = f.take(report, &["when_to_use", "when-to-use"]) {
         skill.when_to_use = fields::string(report, &field, Rule::WrongType);
     }
@@ -177,13 +199,18 @@ fn check_definition(skill: &Skill, anchor: Option<Position>, report: &mut Report
     }
 }
 
-/// Every other key is kept as it is; a SKILL.md `tools` key (a subagent field) is flagged.
+/// Every other key is kept as it is; a SKILL.md `tools` key (a subagent field) is flagged,
+/// and so are keys weft recognises but does not implement and keys nobody defines.
 fn keep_unknown_fields(
     f: &mut Fields<'_>,
     skill: &mut Skill,
     format: SkillFormat,
     report: &mut Report<'_>,
 ) {
+    let markdown = matches!(format, SkillFormat::SkillMd | SkillFormat::Command);
+    if markdown {
+        report_unsupported_and_unknown(f, report);
+    }
     if format == SkillFormat::SkillMd
         && let Some(field) = f.take(report, &["tools"])
     {
@@ -199,6 +226,97 @@ fn keep_unknown_fields(
         skill
             .extra
             .push((field.key.to_owned(), fields::value(&field)));
+    }
+}
+
+/// Keys weft recognises but does not implement, and why: kept, without effect.
+pub const UNSUPPORTED_FIELDS: [(&str, &str); 5] = [
+    ("hooks", "Claude Code's skill hooks are not run by weft"),
+    (
+        "shell",
+        "the shell for dynamic context (`!`cmd``), which weft does not run yet",
+    ),
+    (
+        "command-dispatch",
+        "OpenClaw's direct tool dispatch is not implemented; the skill runs through the model",
+    ),
+    (
+        "command-tool",
+        "OpenClaw's direct tool dispatch is not implemented; the skill runs through the model",
+    ),
+    (
+        "command-arg-mode",
+        "OpenClaw's direct tool dispatch is not implemented; the skill runs through the model",
+    ),
+];
+
+/// Every top-level key some runtime of the family defines for a skill (Agent Skills spec,
+/// Claude Code, Codex, OpenClaw, clawft), in each accepted spelling: anything else is
+/// reported as an unknown key, with the closest of these.
+pub const KNOWN_FIELDS: [&str; 37] = [
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+    "allowed_tools",
+    "forbidden-tools",
+    "forbidden_tools",
+    "disallowed-tools",
+    "disallowed_tools",
+    "version",
+    "variables",
+    "argument-hint",
+    "argument_hint",
+    "arguments",
+    "user-invocable",
+    "user_invocable",
+    "disable-model-invocation",
+    "disable_model_invocation",
+    "context",
+    "agent",
+    "model",
+    "effort",
+    "paths",
+    "when_to_use",
+    "when-to-use",
+    "keywords",
+    "homepage",
+    "execution-protocol",
+    "execution_protocol",
+    "preconditions",
+    "postconditions",
+    "output-contract",
+    "output_contract",
+    "compatibility-rules",
+    "composability-rules",
+];
+
+/// The named warning for each recognised-but-unimplemented key, and a did-you-mean for each
+/// key no runtime defines.
+fn report_unsupported_and_unknown(f: &Fields<'_>, report: &mut Report<'_>) {
+    for field in f.untaken() {
+        let key = field.key;
+        if let Some((_, why)) = UNSUPPORTED_FIELDS.iter().find(|(k, _)| *k == key) {
+            report.emit(Rule::UnsupportedField, field.key_pos, || {
+                format!("`{key}` is recognised but not supported: {why}; it has no effect")
+            });
+        } else if key != "tools" && !KNOWN_FIELDS.contains(&key) && !key.starts_with("x-") {
+            report.emit(Rule::UnknownKey, field.key_pos, || {
+                let hint = weft_types::suggest::did_you_mean(
+                    key,
+                    KNOWN_FIELDS.iter().copied().chain(["tools"]),
+                );
+                let tail = if hint.is_empty() {
+                    "; kept for `skills show`, no runtime uses it (put custom data under `metadata`)"
+                        .to_owned()
+                } else {
+                    format!("{hint} (kept, without effect)")
+                };
+                format!("unknown key `{}`{tail}", shorten(key))
+            });
+        }
     }
 }
 
@@ -538,6 +656,7 @@ fn read_tools(f: &mut Fields<'_>, tools: &mut ToolPolicy, report: &mut Report<'_
                         format!("`{key}` is empty: this skill grants no tools (leave it out to restrict nothing)")
                     });
                 }
+                check_tool_names(&field, &list, report);
                 if matches!(field.value.kind, NodeKind::Seq(_)) {
                     report.emit(Rule::ToolListNotString, field.pos(), || {
                         "allowed-tools should be a space-separated string under the spec, found a list".to_owned()
@@ -558,7 +677,10 @@ fn read_tools(f: &mut Fields<'_>, tools: &mut ToolPolicy, report: &mut Report<'_
         ],
     ) {
         match fields::tool_list(report, &field) {
-            Ok(list) => tools.deny = list,
+            Ok(list) => {
+                check_tool_names(&field, &list, report);
+                tools.deny = list;
+            }
             Err(()) => ok = false,
         }
     }
@@ -578,6 +700,31 @@ fn read_tools(f: &mut Fields<'_>, tools: &mut ToolPolicy, report: &mut Report<'_
         }
     }
     ok
+}
+
+/// Reports each pattern whose tool name no runtime of the family knows, with the closest
+/// known names.
+fn check_tool_names(field: &Field<'_>, list: &[String], report: &mut Report<'_>) {
+    if !report.enabled(Rule::UnknownTool) {
+        return;
+    }
+    let key = field.key;
+    for pattern in list {
+        let tool = pattern.split('(').next().unwrap_or(pattern).trim();
+        if tool.is_empty() || weft_types::tool_names::is_known_tool(tool) {
+            continue;
+        }
+        report.emit(Rule::UnknownTool, field.pos(), || {
+            let hint = weft_types::suggest::did_you_mean(
+                tool,
+                weft_types::tool_names::known_tool_names(),
+            );
+            format!(
+                "`{key}` names `{}`, which is not a known tool (a built-in, a Claude Code tool or an MCP tool `server__tool`){hint}",
+                shorten(tool)
+            )
+        });
+    }
 }
 
 fn read_argument_hint(field: &Field<'_>, report: &mut Report<'_>) -> Option<String> {
@@ -608,6 +755,9 @@ fn read_context(field: &Field<'_>, report: &mut Report<'_>) -> SkillContext {
         }
     }
 }
+
+/// The values of `effort` (Claude Code's).
+pub const EFFORT_LEVELS: [&str; 4] = ["low", "medium", "high", "max"];
 
 /// Model aliases resolved from the configuration.
 pub const MODEL_ALIASES: [&str; 4] = ["haiku", "sonnet", "opus", "inherit"];

@@ -451,3 +451,28 @@ mod tests {
         assert_eq!(lines, [1]);
     }
 }
+
+/// Where the top-level frontmatter key `key` of a SKILL.md is written (line and column of
+/// the key), for checks made after parsing, such as `skills validate`'s check of `agent:`
+/// against the agents it discovered. `None` when the file has no such key or no readable
+/// frontmatter.
+///
+/// ```
+/// use weft_parse::skill_md::key_position;
+///
+/// let text = "---\nname: s\ndescription: d\nagent: Explorer\n---\n";
+/// let pos = key_position(text, "agent").unwrap();
+/// assert_eq!((pos.line, pos.column), (4, 1));
+/// ```
+pub fn key_position(text: &str, key: &str) -> Option<weft_types::Position> {
+    let fm = split(text).ok()?.frontmatter?;
+    let node =
+        crate::yaml::parse(fm.yaml, fm.first_line, &crate::yaml::YamlLimits::default()).ok()?;
+    let crate::node::NodeKind::Map(entries) = &node.kind else {
+        return None;
+    };
+    entries
+        .iter()
+        .find(|(k, _)| k.as_scalar() == Some(key))
+        .and_then(|(k, _)| k.pos)
+}

@@ -42,6 +42,6 @@ pub use read::{
     read_error_diagnostic, read_skill, read_skill_file, read_skill_header, skill_file_cap,
 };
 pub use registry::{SkillRegistry, Snapshot};
-pub use validate::{ValidationOutcome, validate_paths};
+pub use validate::{KnownAgents, ValidationOutcome, validate_paths, validate_paths_with};
 pub use walk::{FoundSkill, SkillFile, Walk, WalkNote, WalkOptions, Walker, walk};
 pub use watch::{DEFAULT_DEBOUNCE, RegistryWatcher};

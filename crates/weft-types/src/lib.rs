@@ -21,6 +21,7 @@ mod diagnostic;
 mod invocation;
 mod scope;
 mod skill;
+pub mod suggest;
 pub mod tool_names;
 mod tools;
 mod value;

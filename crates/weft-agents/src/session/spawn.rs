@@ -249,6 +249,8 @@ impl Session {
             .unwrap_or(DEFAULT_SUBAGENT)
             .to_owned();
         let mut agent = self.spawnable_agent(&request, &agent_name)?;
+        // `Explore` is `explore`: the receipt names the agent that runs.
+        let agent_name = agent.name.clone();
         let background = request.run_in_background || agent.background;
         if background && self.children.running() >= self.options.spawn.max_concurrent {
             return Err(failed(
