@@ -232,8 +232,8 @@ pub struct SkillRunArgs {
 /// Where skills and configuration live; every default can be overridden.
 #[derive(Debug, Args, Clone, Default)]
 pub struct LocationArgs {
-    /// The project directory (default: $CLAWFT_PROJECT, else the nearest ancestor of the
-    /// current directory holding .clawft/ or .claude/, never above the home directory).
+    /// The project directory (default: $CLAWFT_PROJECT, else the git repository's root, else
+    /// the nearest ancestor holding .clawft/, .claude/ or .agents/; never the home directory).
     #[arg(long, global = true, value_name = "DIR")]
     pub project: Option<PathBuf>,
 
@@ -434,6 +434,11 @@ pub struct CatalogArgs {
     /// Rendering.
     #[arg(long, value_enum, default_value = "weft")]
     pub format: CatalogFormatArg,
+    /// Leave out the skills compiled into weft (as config `skills.builtins: false` does):
+    /// with `--format xml`, the output is byte for byte skills-ref's `to-prompt` for the same
+    /// directories.
+    #[arg(long)]
+    pub no_builtins: bool,
 }
 
 /// How skills' allowed tools combine.

@@ -44,6 +44,8 @@ pub(crate) struct SkillInputs<'a> {
     pub path: Option<&'a Path>,
     /// The skill's directory name, for the name default and the mismatch check.
     pub dir_name: Option<&'a str>,
+    /// A command's name, from its path: it is the name, and `name` keys are ignored.
+    pub command_name: Option<&'a str>,
     /// The body, for the description default.
     pub body: Option<&'a str>,
     /// Where to point diagnostics about keys that are missing (the opening `---`).
@@ -66,6 +68,7 @@ pub(crate) fn interpret_skill(
         report_unexpected_fields(&f, inputs.anchor, report);
     }
     if let Some(dir) = inputs.dir_name
+        && inputs.command_name.is_none()
         && !is_safe_dir_name(dir)
     {
         report.emit(Rule::UnsafeDirName, inputs.anchor, || {
@@ -76,7 +79,14 @@ pub(crate) fn interpret_skill(
         });
     }
 
-    let (name, declared_name) = read_name(&mut f, inputs, report)?;
+    let (name, declared_name) = match inputs.command_name {
+        Some(command) => {
+            // A command is named by its path (Claude Code ignores a `name` key there).
+            let _ = f.take(report, &["name"]);
+            (command.to_owned(), None)
+        }
+        None => read_name(&mut f, inputs, report)?,
+    };
     let (description, description_source) = read_description(&mut f, inputs, report);
     let mut skill = Skill::new(
         name,

@@ -19,6 +19,7 @@
 pub mod builtin;
 mod cache;
 pub mod catalog;
+mod commands;
 mod discover;
 mod entry;
 mod error;
@@ -32,7 +33,7 @@ pub mod walk;
 mod watch;
 
 pub use cache::CacheConfig;
-pub use discover::{RegistryConfig, SkillRoot, discover_one};
+pub use discover::{RegistryConfig, RootKind, SkillRoot, discover_one};
 pub use entry::{
     ShadowedSkill, SkillBody, SkillEntry, SkillOrigin, TokenEstimate, estimate_tokens,
 };

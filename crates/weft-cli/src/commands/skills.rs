@@ -9,7 +9,7 @@ use serde_json::json;
 use weft_registry::catalog::{CatalogFormat, budget_for};
 use weft_registry::matcher::{MatchOutcome, TriggerMatcher};
 use weft_registry::resource::list_resources;
-use weft_registry::{SkillEntry, SkillOrigin, SkillRegistry, discover_one};
+use weft_registry::{RegistryConfig, SkillEntry, SkillOrigin, SkillRegistry, discover_one};
 use weft_types::Scope;
 
 use crate::cli::{
@@ -31,18 +31,31 @@ fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
     }
 }
 
+/// The registry configuration of this workspace with the configuration's `skills` settings
+/// (disabled skills, `builtins`); a broken configuration file is a usage error.
+pub(crate) fn registry_config(workspace: &Workspace) -> anyhow::Result<RegistryConfig> {
+    Ok(workspace
+        .configured_registry()
+        .map_err(weft_runtime::RuntimeError::from)?)
+}
+
 /// `weft skills list`.
 pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Result<ExitCode> {
     // Never freed: the process ends right after the listing, and freeing some forty
     // allocations per skill one by one would be about a tenth of its work.
-    let registry = std::mem::ManuallyDrop::new(SkillRegistry::new(workspace.registry_config()));
+    let registry = std::mem::ManuallyDrop::new(SkillRegistry::new(registry_config(workspace)?));
     let snapshot = registry.snapshot();
     eprint_discovery_diagnostics(snapshot.diagnostics(), verbose);
-    let entries: Vec<_> = snapshot
+    // Disabled skills are listed (marked) only with --all.
+    let disabled = if args.all { snapshot.disabled() } else { &[] };
+    let mut entries: Vec<_> = snapshot
         .entries()
         .iter()
+        .chain(disabled)
         .filter(|e| scope_matches(args.scope, e.skill.source.scope))
         .collect();
+    entries.sort_by(|a, b| a.skill.name.cmp(&b.skill.name));
+    let is_disabled = |e: &SkillEntry| snapshot.disabled().iter().any(|d| std::ptr::eq(&**d, e));
     let index = InstallIndex::load(workspace);
     let installed: Vec<Option<Installed>> = entries
         .iter()
@@ -67,6 +80,9 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
                         "ready": e.readiness.is_ready(),
                     });
                     if args.all {
+                        item["disabled"] = json!(is_disabled(e));
+                    }
+                    if args.all {
                         item["shadows"] = json!(e.shadows);
                     }
                     if let Some(i) = i {
@@ -83,9 +99,14 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
             let any_installed = installed.iter().any(Option::is_some);
             let mut rows = Vec::new();
             for (e, i) in entries.iter().zip(&installed) {
+                let description = if is_disabled(e) {
+                    format!("(disabled) {}", e.skill.description)
+                } else {
+                    e.skill.description.clone()
+                };
                 let mut row = vec![
                     e.skill.name.clone(),
-                    cut(&e.skill.description, 60),
+                    cut(&description, 60),
                     e.skill.source.scope.to_string(),
                     e.skill.source.format.to_string(),
                 ];
@@ -128,7 +149,8 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
 
 /// `weft skills show <name>`.
 pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> {
-    let config = workspace.registry_config();
+    let config = registry_config(workspace)?;
+    let disabled_names = config.disabled.clone();
     // Only the directories named like the skill are read, unless none is.
     let mut why_not = Vec::new();
     let found = discover_one(&config, &args.name).or_else(|| {
@@ -161,6 +183,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
         return Ok(ExitCode::FAILURE);
     };
     eprint_diagnostics(&diagnostics);
+    let disabled = disabled_names.contains(&entry.skill.name);
     let installed = InstallIndex::load(workspace).get(&entry.skill.name, entry.dir());
     let body = entry.body();
     let mut out = io::stdout().lock();
@@ -171,6 +194,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
             item["readiness"] = json!(entry.readiness);
             item["shadows"] = json!(entry.shadows);
             item["tokens"] = json!(entry.tokens());
+            item["disabled"] = json!(disabled);
             item["resources"] = json!(resources(&entry));
             if let Ok(body) = &body {
                 item["body"] = json!(body.text);
@@ -183,6 +207,13 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
         }
         ListFormat::Table => {
             out.write_all(describe(&entry).as_bytes())?;
+            if disabled {
+                writeln!(
+                    out,
+                    "Status: disabled (skills.disabled or skills.entries.{}.enabled in the config)",
+                    entry.skill.name
+                )?;
+            }
             for (label, value) in installed.iter().flat_map(Installed::describe) {
                 writeln!(out, "{label}: {value}")?;
             }
@@ -323,8 +354,12 @@ fn describe(entry: &SkillEntry) -> String {
     out
 }
 
-/// Files bundled with the skill (level 3), relative to its directory; at most 50.
+/// Files bundled with the skill (level 3), relative to its directory; at most 50. A command
+/// has none: its folder holds other commands.
 fn resources(entry: &SkillEntry) -> Vec<String> {
+    if entry.skill.source.format == weft_types::SkillFormat::Command {
+        return Vec::new();
+    }
     entry
         .dir()
         .map(|dir| list_resources(dir, 50))
@@ -333,7 +368,7 @@ fn resources(entry: &SkillEntry) -> Vec<String> {
 
 /// `weft skills match "<text>"`.
 pub fn match_text(workspace: &Workspace, args: &MatchArgs) -> anyhow::Result<ExitCode> {
-    let registry = SkillRegistry::new(workspace.registry_config());
+    let registry = SkillRegistry::new(registry_config(workspace)?);
     let snapshot = registry.snapshot();
     let matcher = TriggerMatcher::new(snapshot.entries().iter().map(|e| &e.skill))
         .with_min_confidence(args.min_confidence);
@@ -411,7 +446,11 @@ pub fn match_text(workspace: &Workspace, args: &MatchArgs) -> anyhow::Result<Exi
 
 /// `weft skills catalog`.
 pub fn catalog(workspace: &Workspace, args: &CatalogArgs) -> anyhow::Result<ExitCode> {
-    let registry = SkillRegistry::new(workspace.registry_config());
+    let mut config = registry_config(workspace)?;
+    if args.no_builtins {
+        config.builtins = false;
+    }
+    let registry = SkillRegistry::new(config);
     let budget = args
         .budget
         .unwrap_or_else(|| budget_for(args.context_window));
