@@ -408,6 +408,10 @@ pub struct MatchArgs {
     /// Minimum confidence for an automatic match (0..1).
     #[arg(long, default_value_t = 0.5)]
     pub min_confidence: f32,
+    /// The file being worked on: conditional skills (`paths:`) whose globs match it take part
+    /// (without it, conditional skills are left out, as at the start of a session).
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: ListFormat,

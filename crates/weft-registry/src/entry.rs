@@ -77,6 +77,7 @@ pub struct SkillEntry {
     pub diagnostics: Vec<Diagnostic>,
     options: ParseOptions,
     body: OnceLock<Arc<SkillBody>>,
+    paths: OnceLock<crate::conditional::PathMatcher>,
 }
 
 impl SkillEntry {
@@ -94,6 +95,7 @@ impl SkillEntry {
             diagnostics,
             options,
             body: OnceLock::new(),
+            paths: OnceLock::new(),
         }
     }
 
@@ -135,6 +137,18 @@ impl SkillEntry {
             SkillOrigin::File(file) => Some(file.path()),
             _ => None,
         }
+    }
+
+    /// True when this conditional skill (`paths:`) applies to `relative`, a path relative to
+    /// the project root; always false for a skill without `paths`.
+    pub fn matches_path(&self, relative: &Path) -> bool {
+        self.skill.is_conditional()
+            && self
+                .paths
+                .get_or_init(|| {
+                    crate::conditional::PathMatcher::new(&self.skill.name, &self.skill.paths)
+                })
+                .matches(relative)
     }
 
     /// True once the body has been loaded (or was known from the start).

@@ -20,6 +20,7 @@ pub mod builtin;
 mod cache;
 pub mod catalog;
 mod commands;
+pub mod conditional;
 mod discover;
 mod entry;
 mod error;

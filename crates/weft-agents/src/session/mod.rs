@@ -207,6 +207,8 @@ pub struct Session {
     /// The view's gate narrowed by skills active in this turn.
     gate: ToolGate,
     active_skills: Vec<String>,
+    /// Conditional skills (`paths:`) the session's file tools revealed: listed from then on.
+    revealed: std::collections::BTreeSet<String>,
     messages: Vec<Message>,
     transcript: Option<Transcript>,
     usage: Usage,
@@ -273,6 +275,7 @@ impl Session {
             view,
             explicit_model,
             active_skills: Vec::new(),
+            revealed: std::collections::BTreeSet::new(),
             messages: Vec::new(),
             transcript,
             usage: Usage::default(),

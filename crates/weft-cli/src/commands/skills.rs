@@ -370,8 +370,17 @@ fn resources(entry: &SkillEntry) -> Vec<String> {
 pub fn match_text(workspace: &Workspace, args: &MatchArgs) -> anyhow::Result<ExitCode> {
     let registry = SkillRegistry::new(registry_config(workspace)?);
     let snapshot = registry.snapshot();
-    let matcher = TriggerMatcher::new(snapshot.entries().iter().map(|e| &e.skill))
-        .with_min_confidence(args.min_confidence);
+    // A conditional skill takes part only for a file its `paths` match.
+    let file = args.file.as_deref().and_then(|f| {
+        // Relative to the current directory, as any file argument.
+        let f = std::path::absolute(f).unwrap_or_else(|_| f.to_path_buf());
+        weft_registry::conditional::project_relative(&f, workspace.project.as_deref())
+    });
+    let candidates = snapshot.entries().iter().filter(|e| {
+        !e.skill.is_conditional() || file.as_deref().is_some_and(|f| e.matches_path(f))
+    });
+    let matcher =
+        TriggerMatcher::new(candidates.map(|e| &e.skill)).with_min_confidence(args.min_confidence);
     let ranked: Vec<_> = matcher
         .rank(&args.text)
         .into_iter()
