@@ -236,6 +236,7 @@ mod tests {
             tools: vec![],
             temperature: None,
             max_tokens: None,
+            reasoning_effort: None,
         };
         assert_eq!(
             request_body(&request, false),

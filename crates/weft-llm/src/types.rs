@@ -114,6 +114,11 @@ pub struct ChatRequest {
     /// Output token cap (Anthropic requires one; a default is used when `None`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<u32>,
+    /// How hard the model should think (`low`, `medium`, `high`, `max`; a skill's `effort`).
+    /// Sent as OpenAI's `reasoning_effort` to reasoning models (`max` as `high`); the other
+    /// clients do not send it (the session records it in the transcript).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_effort: Option<String>,
 }
 
 /// Why the model stopped.

@@ -30,6 +30,7 @@ fn request(messages: Vec<Message>) -> ChatRequest {
         }],
         temperature: Some(0.5),
         max_tokens: None,
+        reasoning_effort: None,
     }
 }
 

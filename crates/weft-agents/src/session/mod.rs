@@ -69,6 +69,9 @@ pub struct SessionOptions {
     pub skill_filter: Option<Vec<String>>,
     /// Subagents: who can be spawned, how deep, how many at once.
     pub spawn: SpawnSettings,
+    /// Reasoning effort for every request (a fork skill's child gets the skill's `effort`);
+    /// an inline skill's effort beats it for its turn.
+    pub effort: Option<String>,
 }
 
 impl Default for SessionOptions {
@@ -87,6 +90,7 @@ impl Default for SessionOptions {
             ceiling: ToolGate::unrestricted(),
             skill_filter: None,
             spawn: SpawnSettings::default(),
+            effort: None,
         }
     }
 }
@@ -179,6 +183,9 @@ pub trait SessionEvents: Send {
     fn tool_call(&mut self, _call: &ToolCall) {}
     /// A tool call finished (or was refused).
     fn tool_result(&mut self, _call: &ToolCall, _result: &Message) {}
+    /// Something the user should know that changes how the turn runs (a model alias that no
+    /// provider serves, replaced by the session's model); one line.
+    fn notice(&mut self, _text: &str) {}
 }
 
 /// Events that go nowhere.
@@ -209,6 +216,14 @@ pub struct Session {
     active_skills: Vec<String>,
     /// Conditional skills (`paths:`) the session's file tools revealed: listed from then on.
     revealed: std::collections::BTreeSet<String>,
+    /// The model of this turn when an active skill chose one (`model:`); cleared at its end.
+    turn_model: Option<ModelRef>,
+    /// The reasoning effort of this turn when an active skill set one (`effort:`).
+    turn_effort: Option<String>,
+    /// What the active skill's body left unfilled (for `--dry-run`).
+    unfilled: Vec<String>,
+    /// Notices not yet shown (see [`SessionEvents::notice`]).
+    notices: Vec<String>,
     messages: Vec<Message>,
     transcript: Option<Transcript>,
     usage: Usage,
@@ -266,6 +281,7 @@ impl Session {
                     source,
                 })?;
         }
+        let notices = view.notice.iter().cloned().collect();
         Ok(Self {
             gate: view.gate.clone(),
             options,
@@ -276,6 +292,10 @@ impl Session {
             explicit_model,
             active_skills: Vec::new(),
             revealed: std::collections::BTreeSet::new(),
+            turn_model: None,
+            turn_effort: None,
+            unfilled: Vec::new(),
+            notices,
             messages: Vec::new(),
             transcript,
             usage: Usage::default(),
@@ -299,9 +319,25 @@ impl Session {
         &self.view
     }
 
-    /// The model in effect.
+    /// The agent's model (see [`turn_model`](Self::turn_model) for the current turn's).
     pub fn model(&self) -> &ModelRef {
         &self.view.model
+    }
+
+    /// The model the next request goes to: an active skill's `model:`, else the agent's.
+    pub fn turn_model(&self) -> &ModelRef {
+        self.turn_model.as_ref().unwrap_or(&self.view.model)
+    }
+
+    /// The placeholders the last activated skill's body left unfilled.
+    pub fn unfilled_placeholders(&self) -> &[String] {
+        &self.unfilled
+    }
+
+    /// The notices not yet shown (a model alias replaced by the session's model...); a turn
+    /// shows them through [`SessionEvents::notice`], a dry run takes them here.
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
     }
 
     /// The gate calls are checked against right now (the agent's, narrowed by active skills).
@@ -357,6 +393,7 @@ impl Session {
             model: view.model.to_string(),
         })?;
         self.gate = view.gate.clone();
+        self.notices.extend(view.notice.clone());
         self.view = view;
         self.active_skills.clear();
         self.prompt_cache = prompt::PromptCache::default();
@@ -506,7 +543,6 @@ impl Session {
         events: &mut dyn SessionEvents,
     ) -> Result<TurnOutcome, SessionError> {
         self.push(message)?;
-        let client = self.models.client(&self.view.model)?;
         let limit = self.view.max_tool_iterations;
         let mut outcome = TurnOutcome {
             text: String::new(),
@@ -517,6 +553,11 @@ impl Session {
         };
         let mut rounds = 0u32;
         loop {
+            for notice in self.notices.drain(..) {
+                events.notice(&notice);
+            }
+            // Per round: a skill activated by the model (`use_skill`) may switch the model.
+            let client = self.models.client(self.turn_model())?;
             let request = self.request();
             let response = client
                 .chat(&request, self.options.stream, &mut TextEvents(events))
@@ -570,12 +611,16 @@ impl Session {
         let tools = self.offered_tools();
         let system = self.system_prompt(&tools);
         ChatRequest {
-            model: self.view.model.model.clone(),
+            model: self.turn_model().model.clone(),
             system: Some(system),
             messages: self.messages.clone(),
             tools,
             temperature: self.view.temperature,
             max_tokens: self.options.max_tokens,
+            reasoning_effort: self
+                .turn_effort
+                .clone()
+                .or_else(|| self.options.effort.clone()),
         }
     }
 
@@ -611,6 +656,8 @@ impl Session {
 
     /// Deactivates the turn's skills: the gate returns to the agent's.
     fn end_turn(&mut self) {
+        self.turn_model = None;
+        self.turn_effort = None;
         if !self.active_skills.is_empty() {
             self.active_skills.clear();
             self.gate = self.view.gate.clone();

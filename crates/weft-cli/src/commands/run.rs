@@ -73,6 +73,14 @@ impl SessionEvents for Console {
             eprintln!("  ✗ {}", weft_term::cut(&result.content, 160));
         }
     }
+
+    fn notice(&mut self, text: &str) {
+        if self.streamed {
+            outln!();
+            self.streamed = false;
+        }
+        eprintln!("weft: {text}");
+    }
 }
 
 pub(crate) fn session_error(e: SessionError) -> anyhow::Error {
@@ -128,15 +136,53 @@ struct DryRun<'a> {
     provider: &'a str,
     agent: &'a str,
     active_skills: &'a [String],
+    /// Placeholders of the skill's body that nothing filled.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    unfilled_placeholders: &'a [String],
     request: &'a ChatRequest,
 }
 
 fn print_request(session: &mut Session, text: &str) -> Result<ExitCode> {
+    for notice in session.take_notices() {
+        eprintln!("weft: {notice}");
+    }
     let request = session.preview(text);
     let doc = DryRun {
-        provider: &session.model().provider,
+        provider: &session.turn_model().provider,
         agent: &session.agent().name,
         active_skills: session.active_skills(),
+        unfilled_placeholders: session.unfilled_placeholders(),
+        request: &request,
+    };
+    outln!("{}", serde_json::to_string_pretty(&doc)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `--dry-run` prints for a `context: fork` skill: the subagent that would start and
+/// its first request (system prompt, tools, model).
+#[derive(serde::Serialize)]
+struct ForkDryRun<'a> {
+    skill: &'a str,
+    subagent: &'a weft_agents::ChildSummary,
+    provider: &'a str,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    unfilled_placeholders: &'a [String],
+    request: &'a ChatRequest,
+}
+
+fn print_fork_request(session: &mut Session, name: &str, args: Vec<String>) -> Result<ExitCode> {
+    let (mut plan, _record) = session
+        .prepare_fork_skill(name, args, weft_agents::Invoker::User)
+        .map_err(session_error)?;
+    if let Some(notice) = plan.notice() {
+        eprintln!("weft: {notice}");
+    }
+    let request = plan.preview();
+    let doc = ForkDryRun {
+        skill: name,
+        subagent: plan.summary(),
+        provider: &plan.session().turn_model().provider,
+        unfilled_placeholders: session.unfilled_placeholders(),
         request: &request,
     };
     outln!("{}", serde_json::to_string_pretty(&doc)?);
@@ -231,6 +277,9 @@ pub fn skill_run(workspace: &Workspace, args: &SkillRunArgs, verbose: bool) -> R
     let mut console = console(&args.run, verbose);
     let mut session = start(&runtime, &args.run, console.stream)?;
     if args.run.dry_run {
+        if session.is_fork_skill(&args.name) {
+            return print_fork_request(&mut session, &args.name, args.args.clone());
+        }
         let text = session
             .prepare_user_skill(&args.name, args.args.clone())
             .map_err(session_error)?;
