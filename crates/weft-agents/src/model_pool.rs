@@ -101,7 +101,8 @@ impl ModelPool {
                     "{owner} asks for model `{}`, which no configured provider serves (an `anthropic` provider or an alias in the config would); using {fallback}",
                     spec.trim()
                 );
-                tracing::warn!(%owner, model = %spec.trim(), %fallback, "model alias not served; falling back");
+                // Shown to the user as the notice; logged at info so it is not said twice.
+                tracing::info!(%owner, model = %spec.trim(), %fallback, "model alias not served; falling back");
                 Ok((fallback, Some(notice)))
             }
             other => other.map(|m| (m, None)),

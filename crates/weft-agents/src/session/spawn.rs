@@ -289,7 +289,10 @@ impl Session {
             Some(spec) => self.models.resolve_or_fallback(
                 spec,
                 Some(&self.view.model),
-                &format!("subagent `{agent_name}`"),
+                &match &request.label {
+                    Some(label) => format!("subagent `{agent_name}` ({label})"),
+                    None => format!("subagent `{agent_name}`"),
+                },
             ),
             None => Ok((self.view.model.clone(), None)),
         }
