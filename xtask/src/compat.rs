@@ -192,7 +192,7 @@ pub const LAYOUTS: &[Layout] = &[
         files: &[
             (
                 ".clawft/skills/weather/SKILL.md",
-                "---\nname: weather\ndescription: Current weather for a city\nmetadata: {\"openclaw\": {\"emoji\": \"⛅\", \"requires\": {\"bins\": [\"weft-compat-missing-bin\"]}}}\ncommand-dispatch: tool\ncommand-tool: exec\n---\n\nFetch the weather.\n",
+                "---\nname: weather\ndescription: Current weather for a city\nhomepage: https://example.invalid/weather\nmetadata: {\"openclaw\": {\"emoji\": \"⛅\", \"requires\": {\"bins\": [\"weft-compat-missing-bin\"]}}}\ncommand-dispatch: tool\ncommand-tool: exec\n---\n\nFetch the weather.\n",
             ),
             (
                 ".clawft/skills/notes/SKILL.md",

@@ -486,24 +486,6 @@ pub(crate) fn truncate_body(body: String, max: usize, report: &mut Report<'_>) -
     Some(body[..cut].to_owned())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quoting_fallback_rewrites_only_plain_top_level_values() {
-        let (fixed, lines) = quote_colon_values(
-            "name: s\ndescription: Use when: asked\nq: 'a: b'\n  nested: x: y\n",
-        )
-        .unwrap();
-        assert_eq!(
-            fixed,
-            "name: s\ndescription: 'Use when: asked'\nq: 'a: b'\n  nested: x: y\n"
-        );
-        assert_eq!(lines, [1]);
-    }
-}
-
 /// Where the top-level frontmatter key `key` of a SKILL.md is written (line and column of
 /// the key), for checks made after parsing, such as `skills validate`'s check of `agent:`
 /// against the agents it discovered. `None` when the file has no such key or no readable
@@ -527,4 +509,22 @@ pub fn key_position(text: &str, key: &str) -> Option<weft_types::Position> {
         .iter()
         .find(|(k, _)| k.as_scalar() == Some(key))
         .and_then(|(k, _)| k.pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_fallback_rewrites_only_plain_top_level_values() {
+        let (fixed, lines) = quote_colon_values(
+            "name: s\ndescription: Use when: asked\nq: 'a: b'\n  nested: x: y\n",
+        )
+        .unwrap();
+        assert_eq!(
+            fixed,
+            "name: s\ndescription: 'Use when: asked'\nq: 'a: b'\n  nested: x: y\n"
+        );
+        assert_eq!(lines, [1]);
+    }
 }

@@ -114,7 +114,16 @@ pub(crate) fn start(runtime: &Runtime, run: &RunArgs, stream: bool) -> Result<Se
     }
     let agent = runtime.agent(run.agent.as_deref())?;
     let mut models = Arc::clone(&runtime.models);
-    match models.choose(settings.model.as_deref(), agent.model.as_deref(), None) {
+    let owner = format!("agent `{}`", agent.name);
+    match models
+        .choose_with_fallback(
+            settings.model.as_deref(),
+            agent.model.as_deref(),
+            None,
+            &owner,
+        )
+        .map(|(model, _)| model)
+    {
         Err(ModelError::NoDefault) => {
             models = Arc::new(
                 ModelPool::new(models.catalog().clone()).with_client("offline", Arc::new(Offline)),
