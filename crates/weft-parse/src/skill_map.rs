@@ -110,7 +110,10 @@ pub(crate) fn interpret_skill(
         skill.metadata = read_metadata(&field, inputs.limits, report);
     }
 
-    let tools_ok = read_tools(&mut f, &mut skill.tools, report);
+    // Definitions (seed 003) name tools of their own runtime: only skill files are checked
+    // against the family's tool names.
+    let check_names = matches!(inputs.format, SkillFormat::SkillMd | SkillFormat::Command);
+    let tools_ok = read_tools(&mut f, &mut skill.tools, check_names, report);
 
     read_invocation_fields(&mut f, &mut skill, report);
     skill.contract = read_contract(&mut f, report);
@@ -655,7 +658,12 @@ fn read_metadata(field: &Field<'_>, limits: &Limits, report: &mut Report<'_>) ->
 }
 
 /// Reads `allowed-tools` and `forbidden-tools`. False when a list cannot be trusted.
-fn read_tools(f: &mut Fields<'_>, tools: &mut ToolPolicy, report: &mut Report<'_>) -> bool {
+fn read_tools(
+    f: &mut Fields<'_>,
+    tools: &mut ToolPolicy,
+    check_names: bool,
+    report: &mut Report<'_>,
+) -> bool {
     let mut ok = true;
     if let Some(field) = f.take(report, &["allowed-tools", "allowed_tools"]) {
         match fields::tool_list(report, &field) {
@@ -666,7 +674,9 @@ fn read_tools(f: &mut Fields<'_>, tools: &mut ToolPolicy, report: &mut Report<'_
                         format!("`{key}` is empty: this skill grants no tools (leave it out to restrict nothing)")
                     });
                 }
-                check_tool_names(&field, &list, report);
+                if check_names {
+                    check_tool_names(&field, &list, report);
+                }
                 if matches!(field.value.kind, NodeKind::Seq(_)) {
                     report.emit(Rule::ToolListNotString, field.pos(), || {
                         "allowed-tools should be a space-separated string under the spec, found a list".to_owned()
@@ -688,7 +698,9 @@ fn read_tools(f: &mut Fields<'_>, tools: &mut ToolPolicy, report: &mut Report<'_
     ) {
         match fields::tool_list(report, &field) {
             Ok(list) => {
-                check_tool_names(&field, &list, report);
+                if check_names {
+                    check_tool_names(&field, &list, report);
+                }
                 tools.deny = list;
             }
             Err(()) => ok = false,
