@@ -283,13 +283,12 @@ impl StreamState {
 
     fn push_text(&mut self, index: u64, text: &str) {
         // A delta without its start still counts as text rather than being lost.
-        match self
+        if let Block::Text(so_far) = self
             .blocks
             .entry(index)
             .or_insert_with(|| Block::Text(String::new()))
         {
-            Block::Text(so_far) => so_far.push_str(text),
-            _ => {}
+            so_far.push_str(text);
         }
     }
 
