@@ -107,7 +107,7 @@ pub const LAYOUTS: &[Layout] = &[
     Layout {
         dir: "claude-code",
         runtime: "Claude Code",
-        what: "a git project with .claude/skills (fork, model, effort, arguments, paths, hooks) and .claude/commands (namespaced, one shadowed by a skill)",
+        what: "a git project with .claude/skills (fork, model, effort, arguments, paths, hooks), .claude/commands (namespaced, one shadowed by a skill) and an agent on `haiku`",
         files: &[
             (".git/", ""),
             (".claude/skills/review/SKILL.md", REVIEW),
@@ -127,6 +127,10 @@ pub const LAYOUTS: &[Layout] = &[
             (
                 ".claude/commands/changelog.md",
                 "Write the changelog entry for $ARGUMENTS.\n",
+            ),
+            (
+                ".claude/agents/scout.md",
+                "---\nname: scout\ndescription: Quick read-only look around\nmodel: haiku\ntools: Read, Grep, Glob\n---\n\nLook around and report.\n",
             ),
             ("src/lib.rs", "pub fn answer() -> u32 { 42 }\n"),
         ],

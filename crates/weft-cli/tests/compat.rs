@@ -149,6 +149,38 @@ fn cc_model_alias_falls_back_with_a_notice() {
 }
 
 #[test]
+fn cc_agent_model_alias_falls_back_with_a_notice() {
+    let (s, dir) = layouts();
+    let project = dir.join("claude-code");
+    let openai = [
+        ("OPENAI_API_KEY", "sk-test"),
+        ("WEFT_MODEL", "openai/gpt-4o"),
+    ];
+    let show = weft_in(&s, &project)
+        .args(["agents", "show", "scout"])
+        .envs(openai)
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&show)
+            .contains("Model: haiku  (no configured provider serves it: runs on openai/gpt-4o)"),
+        "{}",
+        stdout(&show)
+    );
+    let run = weft_in(&s, &project)
+        .args(["agent", "--agent", "scout", "-m", "hi", "--dry-run"])
+        .envs(openai)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert_eq!(json_of(&run)["request"]["model"], "gpt-4o");
+    assert_eq!(
+        stderr(&run),
+        "weft: agent `scout` asks for model `haiku`, which no configured provider serves (an `anthropic` provider or an alias in the config would); using openai/gpt-4o\n"
+    );
+}
+
+#[test]
 fn cc_model_and_effort_apply_to_the_skill_turn() {
     let (s, dir) = layouts();
     let both = [
