@@ -470,6 +470,34 @@ mod tests {
     }
 
     #[test]
+    fn compat_layouts_flags_and_tree() {
+        assert_eq!(
+            parse(&["compat-layouts", "--out", "/tmp/c"]),
+            Ok(Command::Compat {
+                out: PathBuf::from("/tmp/c"),
+                force: false
+            })
+        );
+        assert_eq!(parse(&["compat-layouts", "--help"]), Ok(Command::Help));
+        assert_eq!(
+            parse(&["compat-layouts"]),
+            Err(UsageError("compat-layouts needs --out DIR".into()))
+        );
+        let tmp = std::env::temp_dir().join(format!("weft-compat-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        assert_eq!(
+            compat::generate(&tmp, false).unwrap(),
+            compat::LAYOUTS.len()
+        );
+        assert!(tmp.join("codex-git-only/.git").is_file());
+        assert!(tmp.join("monorepo/.git").is_dir());
+        // Not replaced without --force; replaced with it (it carries the marker).
+        assert!(compat::generate(&tmp, false).is_err());
+        assert!(compat::generate(&tmp, true).is_ok());
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    #[test]
     fn usage_errors() {
         let bad: &[&[&str]] = &[
             &["frobnicate"],

@@ -274,6 +274,21 @@ fn describe(entry: &SkillEntry) -> String {
     if let Some(m) = &s.model {
         field("Model", m);
     }
+    if let Some(e) = &s.effort {
+        field("Effort", e);
+    }
+    if !s.arguments.is_empty() {
+        field("Arguments", &s.arguments.join(", "));
+    }
+    if !s.paths.is_empty() {
+        field(
+            "Paths",
+            &format!(
+                "{} (listed for the model once a matching file is read or edited)",
+                s.paths.join(", ")
+            ),
+        );
+    }
     let allowed = match &s.tools.allow {
         None => "(no restriction)".to_owned(),
         Some(list) if list.is_empty() => "(none: the skill grants no tools)".to_owned(),
