@@ -8,6 +8,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod bench;
+mod compat;
 mod fixtures;
 mod hostile;
 
@@ -30,6 +31,8 @@ COMMANDS:
                     Lay out a project full of traps (FIFOs, links to /dev/zero,
                     /proc/self/environ, / and /sys, a link ladder, bad UTF-8); see
                     `cargo xtask hostile-checkout --help`
+    compat-layouts  Lay out skill trees as Claude Code, Codex and OpenClaw users have them
+                    (docs/COMPATIBILITY.md; the CLI's compat tests use the same trees)
     help            Print this message
 
 FIXTURES OPTIONS:
@@ -40,7 +43,7 @@ FIXTURES OPTIONS:
     --force     Replace DIR if it is a tree written earlier by this command (recognised
                 by its .weft-fixtures marker file); anything else is never deleted
 
-HOSTILE-CHECKOUT OPTIONS:
+HOSTILE-CHECKOUT AND COMPAT-LAYOUTS OPTIONS:
     --out DIR   Where to lay the tree out (required)
     --force     Replace DIR if it is a tree written earlier by this command
 
@@ -74,6 +77,13 @@ enum Command {
     },
     /// Print the hostile checkout's help and trap list.
     HostileHelp,
+    /// Lay out the compatibility trees.
+    Compat {
+        /// Output directory.
+        out: PathBuf,
+        /// Replace an earlier tree.
+        force: bool,
+    },
 }
 
 /// A malformed command line (exit status 2).
@@ -116,6 +126,19 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Ok(Command::Compat { out, force }) => match compat::generate(&out, force) {
+            Ok(n) => {
+                println!(
+                    "laid out {n} layouts in {} (see its README.md)",
+                    out.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(err) => {
+                eprintln!("error: {err:#}");
+                ExitCode::FAILURE
+            }
+        },
         Ok(Command::HostileHelp) => {
             print!("{}", hostile_help());
             ExitCode::SUCCESS
@@ -146,7 +169,11 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Command, Usage
     match command.to_str() {
         Some("help" | "-h" | "--help") => Ok(Command::Help),
         Some("fixtures") => parse_fixtures(args),
-        Some("hostile-checkout") => parse_hostile(args),
+        Some("hostile-checkout") => parse_hostile("hostile-checkout", args),
+        Some("compat-layouts") => match parse_hostile("compat-layouts", args)? {
+            Command::Hostile { out, force } => Ok(Command::Compat { out, force }),
+            _ => Ok(Command::Help),
+        },
         Some(name @ ("bench-list" | "bench-validate")) => {
             let opts = parse_bench(name, args)?;
             Ok(if name == "bench-list" {
@@ -249,8 +276,12 @@ fn hostile_help() -> String {
     text
 }
 
-/// Parses the options of `hostile-checkout`.
-fn parse_hostile(mut args: impl Iterator<Item = OsString>) -> Result<Command, UsageError> {
+/// Parses the options of `hostile-checkout` and `compat-layouts` (`name`): `--out DIR` and
+/// `--force`.
+fn parse_hostile(
+    name: &str,
+    mut args: impl Iterator<Item = OsString>,
+) -> Result<Command, UsageError> {
     let mut out: Option<PathBuf> = None;
     let mut force = false;
     while let Some(arg) = args.next() {
@@ -275,12 +306,12 @@ fn parse_hostile(mut args: impl Iterator<Item = OsString>) -> Result<Command, Us
             }
             _ => {
                 return Err(UsageError(format!(
-                    "unexpected argument `{arg_str}` for `hostile-checkout`"
+                    "unexpected argument `{arg_str}` for `{name}`"
                 )));
             }
         }
     }
-    let out = out.ok_or_else(|| UsageError("hostile-checkout needs --out DIR".into()))?;
+    let out = out.ok_or_else(|| UsageError(format!("{name} needs --out DIR")))?;
     Ok(Command::Hostile { out, force })
 }
 
@@ -436,6 +467,35 @@ mod tests {
         for trap in hostile::TRAPS {
             assert!(help.contains(trap.id), "{} is documented", trap.id);
         }
+    }
+
+    #[test]
+    fn compat_layouts_flags_and_tree() {
+        assert_eq!(
+            parse(&["compat-layouts", "--out", "/tmp/c"]),
+            Ok(Command::Compat {
+                out: PathBuf::from("/tmp/c"),
+                force: false
+            })
+        );
+        assert_eq!(parse(&["compat-layouts", "--help"]), Ok(Command::Help));
+        assert_eq!(
+            parse(&["compat-layouts"]),
+            Err(UsageError("compat-layouts needs --out DIR".into()))
+        );
+        #[allow(clippy::disallowed_methods)] // a scratch directory of the test's own
+        let tmp = std::env::temp_dir().join(format!("weft-compat-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        assert_eq!(
+            compat::generate(&tmp, false).unwrap(),
+            compat::LAYOUTS.len()
+        );
+        assert!(tmp.join("codex-git-only/.git").is_file());
+        assert!(tmp.join("monorepo/.git").is_dir());
+        // Not replaced without --force; replaced with it (it carries the marker).
+        assert!(compat::generate(&tmp, false).is_err());
+        assert!(compat::generate(&tmp, true).is_ok());
+        std::fs::remove_dir_all(&tmp).unwrap();
     }
 
     #[test]

@@ -15,6 +15,14 @@ use crate::builtin_agents::builtin_agents;
 /// prompt; the cap matches skill files.
 pub const AGENT_FILE_CAP: Cap = Cap::new(256 * 1024, "agent files");
 
+/// Claude Code's names for its built-in subagent types and the weft agent each one means.
+/// Lookups also ignore case, so these list only what case alone does not cover.
+pub const CLAUDE_CODE_AGENTS: [(&str, &str); 3] = [
+    ("Explore", "explore"),
+    ("Plan", "plan"),
+    ("general-purpose", "general-purpose"),
+];
+
 /// A directory agent files are read from (`.clawft/agents`, `.claude/agents`, ...).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AgentRoot {
@@ -116,9 +124,31 @@ impl AgentRegistry {
         );
     }
 
-    /// The agent called `name`.
+    /// The agent called `name`: an exact match first, then Claude Code's name for a
+    /// built-in ([`CLAUDE_CODE_AGENTS`]: `Explore`, `Plan`, `general-purpose`), then the one
+    /// agent whose name matches ignoring case.
     pub fn get(&self, name: &str) -> Option<&AgentEntry> {
-        self.entries.get(name)
+        if let Some(entry) = self.entries.get(name) {
+            return Some(entry);
+        }
+        if let Some((_, weft)) = CLAUDE_CODE_AGENTS.iter().find(|(cc, _)| *cc == name)
+            && let Some(entry) = self.entries.get(*weft)
+        {
+            return Some(entry);
+        }
+        let mut folded = self
+            .entries
+            .values()
+            .filter(|e| e.agent.name.eq_ignore_ascii_case(name));
+        match (folded.next(), folded.next()) {
+            (Some(entry), None) => Some(entry),
+            _ => None,
+        }
+    }
+
+    /// True when [`get`](Self::get) finds `name`.
+    pub fn contains(&self, name: &str) -> bool {
+        self.get(name).is_some()
     }
 
     /// Every agent: the built-ins still in effect in their listing order (`default`,

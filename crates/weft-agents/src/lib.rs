@@ -19,11 +19,11 @@ mod selector;
 mod session;
 pub mod transcript;
 
-pub use agent_registry::{AgentEntry, AgentRegistry, AgentRoot, ShadowedAgent};
+pub use agent_registry::{AgentEntry, AgentRegistry, AgentRoot, CLAUDE_CODE_AGENTS, ShadowedAgent};
 pub use builtin_agents::builtin_agents;
 pub use create_skill::CreateSkill;
 pub use injection::SkillInjection;
-pub use model_pool::ModelPool;
+pub use model_pool::{ModelPool, WELL_KNOWN_ALIASES};
 pub use selector::{CODING_SKILLS, MAX_MATCHED_SKILLS, RiskLevel, TaskContext, select_skills};
 pub use session::{
     AgentView, ChildError, ChildPlan, ChildStatus, ChildSummary, Invoker, Quiet, SESSIONS_CANCEL,

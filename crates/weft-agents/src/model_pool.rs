@@ -6,6 +6,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use weft_llm::{ChatModel, LlmError, ModelCatalog, ModelError, ModelRef};
 
+/// Claude Code's model aliases: a definition naming one that no provider serves runs on the
+/// session's model instead (with a notice), so a Claude Code agent or skill works anywhere.
+pub const WELL_KNOWN_ALIASES: [&str; 3] = ["haiku", "sonnet", "opus"];
+
 /// The configured models plus the clients built so far.
 #[derive(Default)]
 pub struct ModelPool {
@@ -73,6 +77,51 @@ impl ModelPool {
                 Some(parent) => Ok(parent.clone()),
                 None => self.catalog.resolve_default(),
             },
+        }
+    }
+
+    /// Resolves a definition's `model:` (an agent's, a skill's, a spawn's) for `owner` (e.g.
+    /// "agent `explorer`"): as [`resolve`](Self::resolve), except that a well-known alias
+    /// (`haiku`, `sonnet`, `opus`) that no configured provider serves falls back to `inherit`
+    /// (the session's model), else the default, with a one-line notice saying so. An unknown
+    /// provider stays an error (SEC-SKILL-05: never a guess).
+    pub fn resolve_or_fallback(
+        &self,
+        spec: &str,
+        inherit: Option<&ModelRef>,
+        owner: &str,
+    ) -> Result<(ModelRef, Option<String>), ModelError> {
+        match self.resolve(spec, inherit) {
+            Err(ModelError::NoProvider { .. }) if WELL_KNOWN_ALIASES.contains(&spec.trim()) => {
+                let fallback = match inherit {
+                    Some(model) => model.clone(),
+                    None => self.catalog.resolve_default()?,
+                };
+                let notice = format!(
+                    "{owner} asks for model `{}`, which no configured provider serves (an `anthropic` provider or an alias in the config would); using {fallback}",
+                    spec.trim()
+                );
+                // Shown to the user as the notice; logged at info so it is not said twice.
+                tracing::info!(%owner, model = %spec.trim(), %fallback, "model alias not served; falling back");
+                Ok((fallback, Some(notice)))
+            }
+            other => other.map(|m| (m, None)),
+        }
+    }
+
+    /// [`choose`](Self::choose) where the agent's model (not an explicit choice) falls back as
+    /// [`resolve_or_fallback`](Self::resolve_or_fallback) says; returns the notice too.
+    pub fn choose_with_fallback(
+        &self,
+        explicit: Option<&str>,
+        agent: Option<&str>,
+        inherit: Option<&ModelRef>,
+        owner: &str,
+    ) -> Result<(ModelRef, Option<String>), ModelError> {
+        match (explicit, agent) {
+            (Some(spec), _) => self.resolve(spec, inherit).map(|m| (m, None)),
+            (None, Some(spec)) => self.resolve_or_fallback(spec, inherit, owner),
+            (None, None) => self.choose(None, None, inherit).map(|m| (m, None)),
         }
     }
 

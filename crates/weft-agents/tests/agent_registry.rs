@@ -476,3 +476,31 @@ fn listing_puts_the_built_ins_first_in_their_order_then_the_rest_by_name() {
         ]
     );
 }
+
+/// Issue 15: Claude Code's capitalised subagent types and any case of a name resolve.
+#[test]
+fn claude_code_names_and_any_case_resolve() {
+    let agents = AgentRegistry::builtins();
+    for (asked, found) in [
+        ("Explore", "explore"),
+        ("Plan", "plan"),
+        ("general-purpose", "general-purpose"),
+        ("GENERAL-PURPOSE", "general-purpose"),
+        ("Coder", "coder"),
+    ] {
+        assert_eq!(agents.get(asked).unwrap().agent.name, found, "{asked}");
+    }
+    assert!(agents.get("Explorer").is_none());
+    // An agent file really named `Explore` wins over the alias.
+    let mut with_file = AgentRegistry::builtins();
+    with_file.register(AgentDefinition::new(
+        "Explore",
+        "mine",
+        Source::in_memory(Scope::Project, AgentFormat::Markdown),
+    ));
+    assert_eq!(with_file.get("Explore").unwrap().agent.description, "mine");
+    assert_eq!(
+        with_file.get("explore").unwrap().agent.description,
+        "Read-only exploration of a codebase"
+    );
+}

@@ -265,8 +265,8 @@ pub struct SkillRunArgs {
 /// Where skills and configuration live; every default can be overridden.
 #[derive(Debug, Args, Clone, Default)]
 pub struct LocationArgs {
-    /// The project directory (default: $CLAWFT_PROJECT, else the nearest ancestor of the
-    /// current directory holding .clawft/ or .claude/, never above the home directory).
+    /// The project directory (default: $CLAWFT_PROJECT, else the git repository's root, else
+    /// the nearest ancestor holding .clawft/, .claude/ or .agents/; never the home directory).
     #[arg(long, global = true, value_name = "DIR")]
     pub project: Option<PathBuf>,
 
@@ -442,6 +442,10 @@ pub struct MatchArgs {
     /// Minimum confidence for an automatic match (0..1).
     #[arg(long, default_value_t = 0.5)]
     pub min_confidence: f32,
+    /// The file being worked on: conditional skills (`paths:`) whose globs match it take part
+    /// (without it, conditional skills are left out, as at the start of a session).
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: ListFormat,
@@ -470,6 +474,11 @@ pub struct CatalogArgs {
     /// Rendering.
     #[arg(long, value_enum, default_value = "weft")]
     pub format: CatalogFormatArg,
+    /// Leave out the skills compiled into weft (as config `skills.builtins: false` does):
+    /// with `--format xml`, the output is byte for byte skills-ref's `to-prompt` for the same
+    /// directories.
+    #[arg(long)]
+    pub no_builtins: bool,
 }
 
 /// How skills' allowed tools combine.

@@ -44,7 +44,7 @@ fn main() -> ExitCode {
     let workspace = environment::workspace(&cli.locations);
     let result = match cli.command {
         Command::Skills { command } => match command {
-            SkillsCommand::Validate(args) => commands::validate::run(&args),
+            SkillsCommand::Validate(args) => commands::validate::run(&workspace, &args),
             SkillsCommand::List(args) => commands::skills::list(&workspace, &args, cli.verbose > 0),
             SkillsCommand::Show(args) => commands::skills::show(&workspace, &args),
             SkillsCommand::Match(args) => commands::skills::match_text(&workspace, &args),

@@ -87,14 +87,57 @@ impl ChatModel for AnthropicClient {
     }
 }
 
+/// Output tokens left for the answer above a thinking budget (`max_tokens` must exceed it).
+const ANSWER_TOKENS: u32 = 4096;
+
+/// The thinking budget for `request`: its effort on a model with extended thinking, and only
+/// when the current tool-use loop began with thinking (the API wants the last assistant
+/// message of a loop to start with its thinking block, so it cannot be switched on halfway).
+fn thinking_budget(request: &ChatRequest) -> Option<u32> {
+    let budget = match request.reasoning_effort.as_deref()? {
+        "low" => 1024,
+        "medium" => 4096,
+        "high" => 16_384,
+        "max" => 32_000,
+        _ => return None,
+    };
+    let id = request.model.to_ascii_lowercase();
+    let thinks = id.contains("claude-3-7")
+        || ["sonnet-4", "opus-4", "haiku-4"]
+            .iter()
+            .any(|m| id.contains(m));
+    if !thinks {
+        return None;
+    }
+    let loop_start = request
+        .messages
+        .iter()
+        .rposition(|m| m.role == Role::User)
+        .unwrap_or(0);
+    let unthinking = request.messages[loop_start..]
+        .iter()
+        .any(|m| m.role == Role::Assistant && m.reasoning.is_empty());
+    if unthinking {
+        tracing::debug!("thinking not switched on in the middle of a tool-use loop");
+        return None;
+    }
+    Some(budget)
+}
+
 /// The wire form of `request`.
 fn request_body(request: &ChatRequest, stream: bool) -> Value {
     let mut body = Map::new();
     body.insert("model".into(), json!(request.model));
-    body.insert(
-        "max_tokens".into(),
-        json!(request.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS)),
-    );
+    let budget = thinking_budget(request);
+    let mut max_tokens = request.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
+    if let Some(budget) = budget {
+        max_tokens = max_tokens.max(budget + ANSWER_TOKENS);
+        body.insert(
+            "thinking".into(),
+            json!({"type": "enabled", "budget_tokens": budget}),
+        );
+    }
+    body.insert("max_tokens".into(), json!(max_tokens));
     if let Some(system) = &request.system {
         body.insert("system".into(), json!(system));
     }
@@ -116,7 +159,8 @@ fn request_body(request: &ChatRequest, stream: bool) -> Value {
             .collect();
         body.insert("tools".into(), Value::Array(tools));
     }
-    if let Some(temperature) = request.temperature {
+    // Extended thinking takes no temperature other than the default.
+    if let Some(temperature) = request.temperature.filter(|_| budget.is_none()) {
         body.insert("temperature".into(), number_f32(temperature));
     }
     if stream {
@@ -145,6 +189,8 @@ fn wire_messages(messages: &[Message]) -> Vec<Value> {
             })),
             Role::Assistant => {
                 let mut content = Vec::with_capacity(message.tool_calls.len() + 1);
+                // Thinking blocks go back first and unchanged (their signature is checked).
+                content.extend(message.reasoning.iter().cloned());
                 if !message.content.is_empty() {
                     content.push(json!({"type": "text", "text": message.content}));
                 }
@@ -228,6 +274,49 @@ mod tests {
     }
 
     #[test]
+    fn effort_is_a_thinking_budget_that_never_starts_halfway_through_a_loop() {
+        let thinking = json!({"type": "thinking", "thinking": "hm", "signature": "sig"});
+        let mut request = ChatRequest {
+            model: "claude-sonnet-4-5".into(),
+            system: None,
+            messages: vec![Message::user("hi")],
+            tools: vec![],
+            temperature: Some(0.2),
+            max_tokens: Some(1000),
+            reasoning_effort: Some("medium".into()),
+        };
+        let body = request_body(&request, false);
+        assert_eq!(
+            body["thinking"],
+            json!({"type": "enabled", "budget_tokens": 4096})
+        );
+        assert_eq!(body["max_tokens"], 4096 + ANSWER_TOKENS);
+        assert!(body.get("temperature").is_none());
+        // The loop's assistant message goes back with its thinking block first.
+        let call = crate::ToolCall {
+            id: "t1".into(),
+            name: "f".into(),
+            arguments: json!({}),
+        };
+        request.messages.push(
+            Message::assistant("", vec![call.clone()]).with_reasoning(vec![thinking.clone()]),
+        );
+        request
+            .messages
+            .push(Message::tool_result("t1", "ok", false));
+        let body = request_body(&request, false);
+        assert_eq!(body["messages"][1]["content"][0], thinking);
+        assert_eq!(body["thinking"]["budget_tokens"], 4096);
+        // An assistant message of this loop without thinking: not switched on now.
+        request.messages[1] = Message::assistant("", vec![call]);
+        assert!(request_body(&request, false).get("thinking").is_none());
+        // A model without extended thinking never gets it.
+        request.messages.truncate(1);
+        request.model = "claude-3-5-haiku-latest".into();
+        assert!(request_body(&request, false).get("thinking").is_none());
+    }
+
+    #[test]
     fn defaults_in_the_body() {
         let request = ChatRequest {
             model: "claude".into(),
@@ -236,6 +325,7 @@ mod tests {
             tools: vec![],
             temperature: None,
             max_tokens: None,
+            reasoning_effort: None,
         };
         assert_eq!(
             request_body(&request, false),

@@ -78,6 +78,19 @@ impl ChatModel for OpenAiClient {
     }
 }
 
+/// True for OpenAI's reasoning models (`o1`, `o3`, `o4-mini`, `gpt-5`, `gpt-oss`, also behind a
+/// router prefix such as `openai/o3`): the others reject `reasoning_effort` outright.
+fn takes_reasoning_effort(model: &str) -> bool {
+    let id = model
+        .rsplit('/')
+        .next()
+        .unwrap_or(model)
+        .to_ascii_lowercase();
+    ["o1", "o3", "o4", "gpt-5", "gpt-oss"]
+        .iter()
+        .any(|p| id.starts_with(p))
+}
+
 /// The wire form of `request`.
 fn request_body(request: &ChatRequest, stream: bool) -> Value {
     let mut messages = Vec::with_capacity(request.messages.len() + 1);
@@ -104,6 +117,12 @@ fn request_body(request: &ChatRequest, stream: bool) -> Value {
             })
             .collect();
         body.insert("tools".into(), Value::Array(tools));
+    }
+    if let Some(effort) = request.reasoning_effort.as_deref()
+        && takes_reasoning_effort(&request.model)
+    {
+        let effort = if effort == "max" { "high" } else { effort };
+        body.insert("reasoning_effort".into(), json!(effort));
     }
     if let Some(temperature) = request.temperature {
         body.insert("temperature".into(), number_f32(temperature));
@@ -186,6 +205,7 @@ mod tests {
             }],
             temperature: Some(0.2),
             max_tokens: None,
+            reasoning_effort: None,
         };
         let body = request_body(&request, true);
         assert_eq!(

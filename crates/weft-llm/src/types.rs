@@ -43,6 +43,11 @@ pub struct Message {
     /// True when a tool message reports a failure (denied, unknown tool, tool error).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_error: bool,
+    /// Reasoning blocks a provider requires back unchanged with this assistant message
+    /// (Anthropic's `thinking` with its signature, `redacted_thinking`): kept as written,
+    /// never shown as the answer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasoning: Vec<serde_json::Value>,
 }
 
 impl Message {
@@ -54,6 +59,7 @@ impl Message {
             tool_calls: Vec::new(),
             tool_call_id: None,
             is_error: false,
+            reasoning: Vec::new(),
         }
     }
 
@@ -65,7 +71,15 @@ impl Message {
             tool_calls,
             tool_call_id: None,
             is_error: false,
+            reasoning: Vec::new(),
         }
+    }
+
+    /// The message with `blocks` as its reasoning blocks.
+    #[must_use]
+    pub fn with_reasoning(mut self, blocks: Vec<serde_json::Value>) -> Self {
+        self.reasoning = blocks;
+        self
     }
 
     /// The result of the tool call `call_id`.
@@ -80,6 +94,7 @@ impl Message {
             tool_calls: Vec::new(),
             tool_call_id: Some(call_id.into()),
             is_error,
+            reasoning: Vec::new(),
         }
     }
 }
@@ -114,6 +129,12 @@ pub struct ChatRequest {
     /// Output token cap (Anthropic requires one; a default is used when `None`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<u32>,
+    /// How hard the model should think (`low`, `medium`, `high`, `max`; a skill's `effort`).
+    /// Sent as OpenAI's `reasoning_effort` to reasoning models (`max` as `high`), and as an
+    /// Anthropic thinking budget to models with extended thinking; other models do not get it
+    /// (the session records it in the transcript).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_effort: Option<String>,
 }
 
 /// Why the model stopped.

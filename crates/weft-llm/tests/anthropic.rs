@@ -30,6 +30,7 @@ fn request(messages: Vec<Message>) -> ChatRequest {
         }],
         temperature: Some(0.5),
         max_tokens: None,
+        reasoning_effort: None,
     }
 }
 
@@ -351,4 +352,87 @@ async fn connection_refused_is_transport() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+/// Issue 15: streamed thinking never reaches the sink, and comes back with the message
+/// (signature included) so the next request of the tool loop can send it back unchanged.
+#[tokio::test]
+async fn streamed_thinking_is_kept_for_the_next_request_and_never_shown() {
+    let delta = |index: u64, delta: Value| {
+        event(
+            "content_block_delta",
+            &json!({"type": "content_block_delta", "index": index, "delta": delta}),
+        )
+    };
+    let chunks = vec![
+        stream_start(),
+        event(
+            "content_block_start",
+            &json!({"type": "content_block_start", "index": 0, "content_block": {"type": "thinking", "thinking": ""}}),
+        ),
+        delta(0, json!({"type": "thinking_delta", "thinking": "Check "})),
+        delta(0, json!({"type": "thinking_delta", "thinking": "a.txt."})),
+        delta(
+            0,
+            json!({"type": "signature_delta", "signature": "sig-123"}),
+        ),
+        event(
+            "content_block_stop",
+            &json!({"type": "content_block_stop", "index": 0}),
+        ),
+        event(
+            "content_block_start",
+            &json!({"type": "content_block_start", "index": 1, "content_block": {"type": "redacted_thinking", "data": "opaque"}}),
+        ),
+        event(
+            "content_block_stop",
+            &json!({"type": "content_block_stop", "index": 1}),
+        ),
+        event(
+            "content_block_start",
+            &json!({"type": "content_block_start", "index": 2, "content_block": {"type": "text", "text": ""}}),
+        ),
+        delta(2, json!({"type": "text_delta", "text": "Done."})),
+        event(
+            "content_block_stop",
+            &json!({"type": "content_block_stop", "index": 2}),
+        ),
+        event(
+            "message_delta",
+            &json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 9}}),
+        ),
+        event("message_stop", &json!({"type": "message_stop"})),
+    ];
+    let server = TestServer::script(vec![Reply::sse(chunks), text_reply("Again.")]).await;
+    let client = client(&server.url, 0);
+    let mut pieces = Vec::new();
+    let answer = client
+        .chat(
+            &request(vec![Message::user("hi")]),
+            true,
+            &mut collect(&mut pieces),
+        )
+        .await
+        .unwrap();
+    assert_eq!(pieces, ["Done."]);
+    assert_eq!(
+        answer.message.reasoning,
+        [
+            json!({"type": "thinking", "thinking": "Check a.txt.", "signature": "sig-123"}),
+            json!({"type": "redacted_thinking", "data": "opaque"}),
+        ]
+    );
+    let next = request(vec![
+        Message::user("hi"),
+        answer.message,
+        Message::user("again"),
+    ]);
+    client.chat(&next, false, &mut NoStream).await.unwrap();
+    let sent = &server.requests()[1].body;
+    assert_eq!(sent["messages"][1]["content"][0]["signature"], "sig-123");
+    assert_eq!(
+        sent["messages"][1]["content"][1]["type"],
+        "redacted_thinking"
+    );
+    assert_eq!(sent["messages"][1]["content"][2]["text"], "Done.");
 }

@@ -32,6 +32,7 @@ fn request(messages: Vec<Message>) -> ChatRequest {
         tools: vec![read_tool()],
         temperature: Some(0.2),
         max_tokens: Some(100),
+        reasoning_effort: None,
     }
 }
 
@@ -62,6 +63,7 @@ async fn no_key_no_tools_no_options() {
         tools: vec![],
         temperature: None,
         max_tokens: None,
+        reasoning_effort: None,
     };
     client.chat(&request, false, &mut NoStream).await.unwrap();
     let sent = &server.requests()[0];
@@ -301,4 +303,34 @@ async fn connection_refused_is_transport_without_credentials() {
         other => panic!("{other:?}"),
     }
     assert!(!format!("{err} {err:?}").contains("hunter2"));
+}
+
+/// Issue 15: a skill's `effort` is `reasoning_effort` for reasoning models only (`max` is
+/// `high`); models that reject the parameter never get it.
+#[tokio::test]
+async fn reasoning_effort_goes_to_reasoning_models_only() {
+    let server = TestServer::script(vec![text_reply("a"), text_reply("b"), text_reply("c")]).await;
+    let client = OpenAiClient::new(config(ProviderKind::OpenAi, &server.url, None, 0)).unwrap();
+    for (model, effort) in [
+        ("o3-mini", "low"),
+        ("openrouter/gpt-5", "max"),
+        ("gpt-4o", "high"),
+    ] {
+        let request = ChatRequest {
+            model: model.into(),
+            system: None,
+            messages: vec![Message::user("hi")],
+            tools: vec![],
+            temperature: None,
+            max_tokens: None,
+            reasoning_effort: Some(effort.into()),
+        };
+        client.chat(&request, false, &mut NoStream).await.unwrap();
+    }
+    let sent: Vec<Value> = server
+        .requests()
+        .iter()
+        .map(|r| r.body["reasoning_effort"].clone())
+        .collect();
+    assert_eq!(sent, [json!("low"), json!("high"), Value::Null]);
 }

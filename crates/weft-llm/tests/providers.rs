@@ -68,6 +68,7 @@ fn request<W: Wire>(messages: Vec<Message>) -> ChatRequest {
         }],
         temperature: Some(0.5),
         max_tokens: W::MAX_TOKENS,
+        reasoning_effort: None,
     }
 }
 

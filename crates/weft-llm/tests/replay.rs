@@ -17,6 +17,7 @@ fn request() -> ChatRequest {
         tools: vec![],
         temperature: None,
         max_tokens: None,
+        reasoning_effort: None,
     }
 }
 

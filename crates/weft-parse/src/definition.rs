@@ -81,6 +81,7 @@ pub fn parse_definition(bytes: &[u8], path: &Path, options: &ParseOptions) -> Pa
         scope: options.scope,
         path: Some(path),
         dir_name: None,
+        command_name: None,
         body: None,
         anchor: Some(weft_types::Position::new(1, 1)),
         no_frontmatter: false,

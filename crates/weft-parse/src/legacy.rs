@@ -91,6 +91,7 @@ pub fn parse_legacy(
         scope: options.scope,
         path: Some(path),
         dir_name,
+        command_name: None,
         body: Some(&body),
         anchor: Some(Position::new(1, 1)),
         no_frontmatter: false,

@@ -39,7 +39,7 @@ mod options;
 mod report;
 mod rules;
 mod skill_map;
-mod skill_md;
+pub mod skill_md;
 pub mod tool_list;
 pub mod yaml;
 
@@ -51,4 +51,4 @@ pub use rules::{Level, Profile, Rule};
 pub use skill_map::{
     MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MODEL_ALIASES, SPEC_FIELDS, is_model_reference,
 };
-pub use skill_md::{ParsedSkill, parse_skill_md, parse_skill_md_header};
+pub use skill_md::{ParsedSkill, parse_command_md, parse_skill_md, parse_skill_md_header};

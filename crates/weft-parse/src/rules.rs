@@ -173,6 +173,12 @@ rules! {
     DescriptionFromBody = 113, "no description; the body's first paragraph is used", [O, W, E, E];
 
     // --- other fields --------------------------------------------------------------------
+    /// A top-level key no runtime of the family defines (kept, ignored), with the closest
+    /// known key when there is one: probably a typo.
+    UnknownKey = 118, "unknown top-level key (did you mean ...)", [O, W, W, O];
+    /// A field weft recognises but does not implement (`hooks`, `shell`, OpenClaw's
+    /// `command-dispatch` ...): kept, without effect.
+    UnsupportedField = 119, "recognised field weft does not implement", [W, W, E, O];
     /// `compatibility` is longer than 500 characters.
     CompatibilityTooLong = 120, "compatibility longer than 500 characters", [W, W, W, E];
     /// `compatibility` is not a string (ignored).
@@ -187,7 +193,8 @@ rules! {
     MetadataTooLarge = 125, "metadata too large or too deep", [E, E, E, E];
     /// `metadata` values are not all strings (the spec says string to string).
     MetadataNotFlat = 126, "metadata values are not all strings", [O, O, O, W];
-    /// A top-level key weft does not know (kept, shown by `skills show`).
+    /// A top-level key outside the open spec (kept, shown by `skills show`); the `spec`
+    /// profile's rule, with the reference validator's wording.
     UnknownField = 127, "unknown field", [O, O, O, E];
     /// A key that belongs elsewhere (`tools` in a SKILL.md).
     MisplacedField = 128, "field meant for another file type", [O, W, W, O];
@@ -205,6 +212,9 @@ rules! {
     ToolListNotString = 133, "allowed-tools is a list, not a string", [O, O, O, W];
     /// A tool is both allowed and forbidden by the same definition (deny wins).
     ToolAllowedAndForbidden = 134, "tool both allowed and forbidden (deny wins)", [W, W, W, O];
+    /// A tool list names a tool no runtime of the family knows (not a built-in, a Claude Code
+    /// tool or an MCP pattern): probably a typo.
+    UnknownTool = 135, "unknown tool name in a tool list", [O, W, W, O];
 
     // --- invocation ----------------------------------------------------------------------
     /// A boolean field is not a boolean; the default is kept.
@@ -213,6 +223,11 @@ rules! {
     InvalidContext = 141, "context is neither inline nor fork", [W, E, E, O];
     /// `model` is neither an alias nor `provider/model`.
     UnrecognizedModel = 142, "model is not an alias or provider/model", [W, W, W, O];
+    /// `agent` names no agent weft knows (checked by `skills validate` against the agents
+    /// it discovers).
+    UnknownAgent = 143, "agent names no known agent", [O, W, W, O];
+    /// `effort` is not one of `low`, `medium`, `high`, `max`.
+    InvalidEffort = 144, "effort is not low, medium, high or max", [W, W, E, O];
 
     // --- skill-injection definitions -----------------------------------------------------
     /// A compatibility or composability rule is malformed.
@@ -260,6 +275,10 @@ rules! {
     WalkLimit = 184, "walk stopped at the limit on directories visited", [W, W, W, W];
     /// A directory name is not valid UTF-8: it cannot name a skill and is not entered.
     NonUtf8Name = 185, "directory name is not valid UTF-8; not entered", [W, W, W, W];
+    /// A skill and a `.claude/commands` command have the same name: the skill wins.
+    CommandShadowed = 186, "a skill shadows a command of the same name", [W, W, W, O];
+    /// A command file's path gives no usable name (characters outside [A-Za-z0-9_-]).
+    UnsafeCommandName = 187, "command file name outside [A-Za-z0-9_-]", [W, W, W, O];
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! [`Skill`]. Every skill format goes through here, so a key means the same in all of them.
 
 use std::path::Path;
+use weft_types::suggest::{closest_names, did_you_mean};
 
 use weft_types::{
     CompatibilityKind, CompatibilityRule, ComposabilityKind, ComposabilityRule, DescriptionSource,
@@ -44,6 +45,8 @@ pub(crate) struct SkillInputs<'a> {
     pub path: Option<&'a Path>,
     /// The skill's directory name, for the name default and the mismatch check.
     pub dir_name: Option<&'a str>,
+    /// A command's name, from its path: it is the name, and `name` keys are ignored.
+    pub command_name: Option<&'a str>,
     /// The body, for the description default.
     pub body: Option<&'a str>,
     /// Where to point diagnostics about keys that are missing (the opening `---`).
@@ -66,6 +69,7 @@ pub(crate) fn interpret_skill(
         report_unexpected_fields(&f, inputs.anchor, report);
     }
     if let Some(dir) = inputs.dir_name
+        && inputs.command_name.is_none()
         && !is_safe_dir_name(dir)
     {
         report.emit(Rule::UnsafeDirName, inputs.anchor, || {
@@ -76,7 +80,14 @@ pub(crate) fn interpret_skill(
         });
     }
 
-    let (name, declared_name) = read_name(&mut f, inputs, report)?;
+    let (name, declared_name) = match inputs.command_name {
+        Some(command) => {
+            // A command is named by its path (Claude Code ignores a `name` key there).
+            let _ = f.take(report, &["name"]);
+            (command.to_owned(), None)
+        }
+        None => read_name(&mut f, inputs, report)?,
+    };
     let (description, description_source) = read_description(&mut f, inputs, report);
     let mut skill = Skill::new(
         name,
@@ -100,7 +111,10 @@ pub(crate) fn interpret_skill(
         skill.metadata = read_metadata(&field, inputs.limits, report);
     }
 
-    let tools_ok = read_tools(&mut f, &mut skill.tools, report);
+    // Definitions (seed 003) name tools of their own runtime: only skill files are checked
+    // against the family's tool names.
+    let check_names = matches!(inputs.format, SkillFormat::SkillMd | SkillFormat::Command);
+    let tools_ok = read_tools(&mut f, &mut skill.tools, check_names, report);
 
     read_invocation_fields(&mut f, &mut skill, report);
     skill.contract = read_contract(&mut f, report);
@@ -148,6 +162,28 @@ fn read_invocation_fields(f: &mut Fields<'_>, skill: &mut Skill, report: &mut Re
             check_model(model, &field, report);
         }
     }
+    if let Some(field) = f.take(report, &["effort"]) {
+        skill.effort =
+            fields::string(report, &field, Rule::WrongType).map(|e| e.trim().to_ascii_lowercase());
+        if let Some(effort) = &skill.effort
+            && !EFFORT_LEVELS.contains(&effort.as_str())
+        {
+            report.emit(Rule::InvalidEffort, field.pos(), || {
+                format!(
+                    "effort `{}` is not one of {}; the model's default effort is used",
+                    shorten(effort),
+                    EFFORT_LEVELS.join(", ")
+                )
+            });
+            skill.effort = None;
+        }
+    }
+    if let Some(field) = f.take(report, &["arguments"]) {
+        skill.arguments = fields::string_list(report, &field);
+    }
+    if let Some(field) = f.take(report, &["paths"]) {
+        skill.paths = fields::string_list(report, &field);
+    }
     if let Some(field) = f.take(report, &["when_to_use", "when-to-use"]) {
         skill.when_to_use = fields::string(report, &field, Rule::WrongType);
     }
@@ -177,13 +213,18 @@ fn check_definition(skill: &Skill, anchor: Option<Position>, report: &mut Report
     }
 }
 
-/// Every other key is kept as it is; a SKILL.md `tools` key (a subagent field) is flagged.
+/// Every other key is kept as it is; a SKILL.md `tools` key (a subagent field) is flagged,
+/// and so are keys weft recognises but does not implement and keys nobody defines.
 fn keep_unknown_fields(
     f: &mut Fields<'_>,
     skill: &mut Skill,
     format: SkillFormat,
     report: &mut Report<'_>,
 ) {
+    let markdown = matches!(format, SkillFormat::SkillMd | SkillFormat::Command);
+    if markdown {
+        report_unsupported_and_unknown(f, report);
+    }
     if format == SkillFormat::SkillMd
         && let Some(field) = f.take(report, &["tools"])
     {
@@ -199,6 +240,97 @@ fn keep_unknown_fields(
         skill
             .extra
             .push((field.key.to_owned(), fields::value(&field)));
+    }
+}
+
+/// Keys weft recognises but does not implement, and why: kept, without effect.
+pub const UNSUPPORTED_FIELDS: [(&str, &str); 5] = [
+    ("hooks", "Claude Code's skill hooks are not run by weft"),
+    (
+        "shell",
+        "the shell for dynamic context (`!`cmd``), which weft does not run yet",
+    ),
+    (
+        "command-dispatch",
+        "OpenClaw's direct tool dispatch is not implemented; the skill runs through the model",
+    ),
+    (
+        "command-tool",
+        "OpenClaw's direct tool dispatch is not implemented; the skill runs through the model",
+    ),
+    (
+        "command-arg-mode",
+        "OpenClaw's direct tool dispatch is not implemented; the skill runs through the model",
+    ),
+];
+
+/// Every top-level key some runtime of the family defines for a skill (Agent Skills spec,
+/// Claude Code, Codex, OpenClaw, clawft), in each accepted spelling: anything else is
+/// reported as an unknown key, with the closest of these.
+pub const KNOWN_FIELDS: [&str; 37] = [
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+    "allowed_tools",
+    "forbidden-tools",
+    "forbidden_tools",
+    "disallowed-tools",
+    "disallowed_tools",
+    "version",
+    "variables",
+    "argument-hint",
+    "argument_hint",
+    "arguments",
+    "user-invocable",
+    "user_invocable",
+    "disable-model-invocation",
+    "disable_model_invocation",
+    "context",
+    "agent",
+    "model",
+    "effort",
+    "paths",
+    "when_to_use",
+    "when-to-use",
+    "keywords",
+    "homepage",
+    "execution-protocol",
+    "execution_protocol",
+    "preconditions",
+    "postconditions",
+    "output-contract",
+    "output_contract",
+    "compatibility-rules",
+    "composability-rules",
+];
+
+/// The named warning for each recognised-but-unimplemented key, and a did-you-mean for each
+/// key no runtime defines.
+fn report_unsupported_and_unknown(f: &Fields<'_>, report: &mut Report<'_>) {
+    for field in f.untaken() {
+        let key = field.key;
+        if let Some((_, why)) = UNSUPPORTED_FIELDS.iter().find(|(k, _)| *k == key) {
+            report.emit(Rule::UnsupportedField, field.key_pos, || {
+                format!("`{key}` is recognised but not supported: {why}; it has no effect")
+            });
+        } else if key != "tools" && !KNOWN_FIELDS.contains(&key) && !key.starts_with("x-") {
+            report.emit(Rule::UnknownKey, field.key_pos, || {
+                let hint = did_you_mean(&closest_names(
+                    key,
+                    KNOWN_FIELDS.iter().copied().chain(["tools"]),
+                ));
+                let tail = if hint.is_empty() {
+                    "; kept for `skills show`, no runtime uses it (put custom data under `metadata`)"
+                        .to_owned()
+                } else {
+                    format!("{hint} (kept, without effect)")
+                };
+                format!("unknown key `{}`{tail}", shorten(key))
+            });
+        }
     }
 }
 
@@ -555,7 +687,12 @@ fn read_metadata(field: &Field<'_>, limits: &Limits, report: &mut Report<'_>) ->
 }
 
 /// Reads `allowed-tools` and `forbidden-tools`. False when a list cannot be trusted.
-fn read_tools(f: &mut Fields<'_>, tools: &mut ToolPolicy, report: &mut Report<'_>) -> bool {
+fn read_tools(
+    f: &mut Fields<'_>,
+    tools: &mut ToolPolicy,
+    check_names: bool,
+    report: &mut Report<'_>,
+) -> bool {
     let mut ok = true;
     if let Some(field) = f.take(report, &["allowed-tools", "allowed_tools"]) {
         match fields::tool_list(report, &field) {
@@ -565,6 +702,9 @@ fn read_tools(f: &mut Fields<'_>, tools: &mut ToolPolicy, report: &mut Report<'_
                     report.emit(Rule::EmptyToolList, field.pos(), || {
                         format!("`{key}` is empty: this skill grants no tools (leave it out to restrict nothing)")
                     });
+                }
+                if check_names {
+                    check_tool_names(&field, &list, report);
                 }
                 if matches!(field.value.kind, NodeKind::Seq(_)) {
                     report.emit(Rule::ToolListNotString, field.pos(), || {
@@ -586,7 +726,12 @@ fn read_tools(f: &mut Fields<'_>, tools: &mut ToolPolicy, report: &mut Report<'_
         ],
     ) {
         match fields::tool_list(report, &field) {
-            Ok(list) => tools.deny = list,
+            Ok(list) => {
+                if check_names {
+                    check_tool_names(&field, &list, report);
+                }
+                tools.deny = list;
+            }
             Err(()) => ok = false,
         }
     }
@@ -606,6 +751,31 @@ fn read_tools(f: &mut Fields<'_>, tools: &mut ToolPolicy, report: &mut Report<'_
         }
     }
     ok
+}
+
+/// Reports each pattern whose tool name no runtime of the family knows, with the closest
+/// known names.
+fn check_tool_names(field: &Field<'_>, list: &[String], report: &mut Report<'_>) {
+    if !report.enabled(Rule::UnknownTool) {
+        return;
+    }
+    let key = field.key;
+    for pattern in list {
+        let tool = pattern.split('(').next().unwrap_or(pattern).trim();
+        if tool.is_empty() || weft_types::tool_names::is_known_tool(tool) {
+            continue;
+        }
+        report.emit(Rule::UnknownTool, field.pos(), || {
+            let hint = did_you_mean(&closest_names(
+                tool,
+                weft_types::tool_names::known_tool_names(),
+            ));
+            format!(
+                "`{key}` names `{}`, which is not a known tool (a built-in, a Claude Code tool or an MCP tool `server__tool`){hint}",
+                shorten(tool)
+            )
+        });
+    }
 }
 
 fn read_argument_hint(field: &Field<'_>, report: &mut Report<'_>) -> Option<String> {
@@ -636,6 +806,9 @@ fn read_context(field: &Field<'_>, report: &mut Report<'_>) -> SkillContext {
         }
     }
 }
+
+/// The values of `effort` (Claude Code's).
+pub const EFFORT_LEVELS: [&str; 4] = ["low", "medium", "high", "max"];
 
 /// Model aliases resolved from the configuration.
 pub const MODEL_ALIASES: [&str; 4] = ["haiku", "sonnet", "opus", "inherit"];

@@ -69,7 +69,37 @@ pub(crate) fn dir_name_of(path: &Path) -> Option<&str> {
 /// assert_eq!(parsed.body.as_deref(), Some("Research $ARGUMENTS."));
 /// ```
 pub fn parse_skill_md(bytes: &[u8], path: &Path, options: &ParseOptions) -> ParsedSkill {
-    parse(bytes, bytes.len() as u64, path, options, Mode::Full)
+    parse(bytes, bytes.len() as u64, path, options, Mode::Full, None)
+}
+
+/// Parses a Claude Code custom command (`.claude/commands/**/*.md`): markdown with optional
+/// frontmatter, named `name` by its path (the caller builds it: `frontend/test.md` is
+/// `frontend:test`), whatever a `name` key says. Everything else reads as in a SKILL.md; the
+/// skill's format is [`SkillFormat::Command`](weft_types::SkillFormat::Command).
+///
+/// ```
+/// use std::path::Path;
+/// use weft_parse::{parse_command_md, ParseOptions};
+///
+/// let text = b"---\nargument-hint: [env]\n---\nDeploy to $ARGUMENTS.\n";
+/// let parsed = parse_command_md(text, Path::new("ops/deploy.md"), "ops:deploy", &ParseOptions::default());
+/// let skill = parsed.skill.unwrap();
+/// assert_eq!((skill.name.as_str(), skill.description.as_str()), ("ops:deploy", "Deploy to $ARGUMENTS."));
+/// ```
+pub fn parse_command_md(
+    bytes: &[u8],
+    path: &Path,
+    name: &str,
+    options: &ParseOptions,
+) -> ParsedSkill {
+    parse(
+        bytes,
+        bytes.len() as u64,
+        path,
+        options,
+        Mode::Full,
+        Some(name),
+    )
 }
 
 /// Parses only the frontmatter of a `SKILL.md` (level 1, for listings): `prefix` holds the
@@ -94,7 +124,7 @@ pub fn parse_skill_md_header(
     path: &Path,
     options: &ParseOptions,
 ) -> ParsedSkill {
-    parse(prefix, file_len, path, options, Mode::Header)
+    parse(prefix, file_len, path, options, Mode::Header, None)
 }
 
 /// Whether the whole file or only its frontmatter is at hand.
@@ -113,10 +143,11 @@ fn parse(
     path: &Path,
     options: &ParseOptions,
     mode: Mode,
+    command: Option<&str>,
 ) -> ParsedSkill {
     let mut report = Report::new(path, options.profile);
     let dir_name = dir_name_of(path);
-    let fallback_name = dir_name.map(str::to_owned);
+    let fallback_name = command.or(dir_name).map(str::to_owned);
     let Some(text) = decode(bytes, file_len, options, mode, &mut report) else {
         return ParsedSkill::failed(fallback_name, report.finish());
     };
@@ -151,7 +182,15 @@ fn parse(
             no_frontmatter: true,
             mode,
         };
-        return finish(&[], parts.body, path, dir_name, frame, options, report);
+        return finish(
+            &[],
+            parts.body,
+            path,
+            (dir_name, command),
+            frame,
+            options,
+            report,
+        );
     };
     let entries = match frontmatter_entries(&fm, parts.leading_blank_lines, options, &mut report) {
         Ok(entries) => entries,
@@ -162,7 +201,15 @@ fn parse(
         no_frontmatter: false,
         mode,
     };
-    finish(&entries, parts.body, path, dir_name, frame, options, report)
+    finish(
+        &entries,
+        parts.body,
+        path,
+        (dir_name, command),
+        frame,
+        options,
+        report,
+    )
 }
 
 /// The file as text (a BOM stripped and reported); `None` when it cannot be decoded.
@@ -375,17 +422,22 @@ fn finish(
     entries: &[(crate::node::Node, crate::node::Node)],
     raw_body: &str,
     path: &Path,
-    dir_name: Option<&str>,
+    (dir_name, command): (Option<&str>, Option<&str>),
     frame: Frame,
     options: &ParseOptions,
     mut report: Report<'_>,
 ) -> ParsedSkill {
     let body = tidy_body(raw_body);
     let inputs = SkillInputs {
-        format: SkillFormat::SkillMd,
+        format: if command.is_some() {
+            SkillFormat::Command
+        } else {
+            SkillFormat::SkillMd
+        },
         scope: options.scope,
         path: Some(path),
         dir_name,
+        command_name: command,
         body: Some(&body),
         anchor: Some(frame.anchor),
         no_frontmatter: frame.no_frontmatter,
@@ -432,6 +484,31 @@ pub(crate) fn truncate_body(body: String, max: usize, report: &mut Report<'_>) -
         format!("body is {total} bytes; only the first {max} are used (max_skill_prompt_bytes)")
     });
     Some(body[..cut].to_owned())
+}
+
+/// Where the top-level frontmatter key `key` of a SKILL.md is written (line and column of
+/// the key), for checks made after parsing, such as `skills validate`'s check of `agent:`
+/// against the agents it discovered. `None` when the file has no such key or no readable
+/// frontmatter.
+///
+/// ```
+/// use weft_parse::skill_md::key_position;
+///
+/// let text = "---\nname: s\ndescription: d\nagent: Explorer\n---\n";
+/// let pos = key_position(text, "agent").unwrap();
+/// assert_eq!((pos.line, pos.column), (4, 1));
+/// ```
+pub fn key_position(text: &str, key: &str) -> Option<weft_types::Position> {
+    let fm = split(text).ok()?.frontmatter?;
+    let node =
+        crate::yaml::parse(fm.yaml, fm.first_line, &crate::yaml::YamlLimits::default()).ok()?;
+    let crate::node::NodeKind::Map(entries) = &node.kind else {
+        return None;
+    };
+    entries
+        .iter()
+        .find(|(k, _)| k.as_scalar() == Some(key))
+        .and_then(|(k, _)| k.pos)
 }
 
 #[cfg(test)]

@@ -288,7 +288,8 @@ fn section_b() -> Vec<Case> {
         fm("name: s\ndescription: d\nrequires:\n  mcp: [rube]\n"),
     );
     v.push(b02.load().ok(&[]).extra("requires", r#"{"mcp":["rube"]}"#));
-    v.push(b02.validate().ok(&[]));
+    // F01: `requires` is an unknown field; `validate` says so (issue 15), loading does not.
+    v.push(b02.validate().ok(&["W118"]));
     v.push(b02.spec().err(&["E127"]).msg(
         "E127",
         &format!("Unexpected fields in frontmatter: requires. {ONLY}"),
@@ -547,7 +548,7 @@ fn section_c() -> Vec<Case> {
             .name("ahrefs-automation")
             .declared_name(Some("Ahrefs Automation")),
     );
-    v.push(c06.validate().err(&["E101", "E101", "W103"]));
+    v.push(c06.validate().err(&["E101", "E101", "W103", "W118"]));
     v.push(
         c06.spec()
             .err(&["E101", "E101", "E103", "E127"])
@@ -696,7 +697,7 @@ fn section_c() -> Vec<Case> {
 
     let c22 = row("C22", "s", fm("Name: s\ndescription: d\n"));
     v.push(c22.load().ok(&[]).name("s").extra("Name", r#""s""#));
-    v.push(c22.validate().ok(&["W104"]).name("s"));
+    v.push(c22.validate().ok(&["W104", "W118"]).name("s"));
     v.push(
         c22.spec()
             .err(&["E104", "E127"])

@@ -1,15 +1,16 @@
 //! Discovery: walk every root, read each skill's header in parallel, and resolve names by
 //! precedence (roots in the order given, built-ins last).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use weft_parse::{ParseOptions, ParsedSkill, Profile, Rule};
-use weft_types::{Diagnostic, Scope};
+use weft_types::{Diagnostic, Scope, SkillFormat};
 
 use crate::builtin::builtin_skills;
 use crate::cache::{CacheConfig, FreshEntry, HeaderCache, Record, Stamp, remembered_notes};
+use crate::commands::{find_commands, read_command};
 use crate::entry::{BrokenSkill, ShadowedSkill, SkillEntry, SkillOrigin};
 use crate::gating::{GateChecker, HostEnvironment};
 use crate::read::{parse_header, read_skill_header, with_walk_diagnostics};
@@ -22,14 +23,36 @@ pub struct SkillRoot {
     pub path: PathBuf,
     /// The scope of every skill found under it.
     pub scope: Scope,
+    /// What the directory holds.
+    pub kind: RootKind,
+}
+
+/// What a root holds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum RootKind {
+    /// Skill directories (`<name>/SKILL.md`, `<name>/skill.json`).
+    #[default]
+    Skills,
+    /// Claude Code custom commands (`**/*.md`, named after their path): a skill of the same
+    /// name wins over a command, whatever the roots' order.
+    Commands,
 }
 
 impl SkillRoot {
-    /// A root at `path` for `scope`.
+    /// A root of skill directories at `path` for `scope`.
     pub fn new(path: impl Into<PathBuf>, scope: Scope) -> Self {
         Self {
             path: path.into(),
             scope,
+            kind: RootKind::Skills,
+        }
+    }
+
+    /// A root of Claude Code commands (`.claude/commands`) at `path` for `scope`.
+    pub fn commands(path: impl Into<PathBuf>, scope: Scope) -> Self {
+        Self {
+            kind: RootKind::Commands,
+            ..Self::new(path, scope)
         }
     }
 }
@@ -51,6 +74,10 @@ pub struct RegistryConfig {
     pub walk: WalkOptions,
     /// A persistent header cache; `None` parses every skill on every discovery.
     pub cache: Option<CacheConfig>,
+    /// Skills switched off by the configuration (`skills.disabled`, OpenClaw's
+    /// `skills.entries.<name>.enabled: false`): discovered, listed as disabled, never
+    /// offered (catalog, slash commands, `use_skill`).
+    pub disabled: BTreeSet<String>,
 }
 
 impl Default for RegistryConfig {
@@ -63,6 +90,7 @@ impl Default for RegistryConfig {
             host: HostEnvironment::default(),
             walk: WalkOptions::DISCOVERY,
             cache: None,
+            disabled: BTreeSet::new(),
         }
     }
 }
@@ -81,6 +109,8 @@ impl RegistryConfig {
 #[derive(Debug, Default)]
 pub(crate) struct Discovered {
     pub entries: BTreeMap<String, Arc<SkillEntry>>,
+    /// Winners switched off by the configuration (see [`RegistryConfig::disabled`]).
+    pub disabled: BTreeMap<String, Arc<SkillEntry>>,
     pub diagnostics: Vec<Diagnostic>,
     /// Skill files that do not load, in walk order.
     pub broken: Vec<BrokenSkill>,
@@ -122,6 +152,12 @@ pub(crate) fn discover(
     for entry in out.entries.values() {
         out.diagnostics.extend(entry.diagnostics.iter().cloned());
     }
+    for name in &config.disabled {
+        if let Some(entry) = out.entries.remove(name) {
+            tracing::debug!(skill = %name, "skill disabled by the configuration");
+            out.disabled.insert(name.clone(), entry);
+        }
+    }
     out
 }
 
@@ -148,6 +184,19 @@ fn read_roots(
             continue;
         }
         let root_options = options.with_scope(root.scope);
+        if root.kind == RootKind::Commands {
+            let (files, problems) = find_commands(&root.path);
+            diagnostics.extend(problems);
+            for (name, path) in files {
+                let (found, parsed) = read_command(&root.path, &name, &path, &root_options);
+                candidates.push(Candidate {
+                    found,
+                    parsed: Box::new(parsed),
+                    scope: root.scope,
+                });
+            }
+            continue;
+        }
         let scope = root.scope;
         let hint = cache
             .as_ref()
@@ -294,7 +343,7 @@ pub fn discover_one(
     let mut any = false;
     let mut walker = Walker::new(config.walk);
     for root in &config.roots {
-        if !root.path.is_dir() {
+        if !root.path.is_dir() || root.kind == RootKind::Commands {
             continue;
         }
         let walked = walker.walk(&root.path);
@@ -344,6 +393,37 @@ fn insert(out: &mut Discovered, entry: Arc<SkillEntry>, config: &RegistryConfig)
         out.entries.insert(name, entry);
         return;
     };
+    let is_command = |e: &SkillEntry| e.skill.source.format == SkillFormat::Command;
+    if is_command(winner) != is_command(&entry) {
+        // A skill wins over a command of the same name, whatever the roots' order.
+        let (skill, command) = if is_command(winner) {
+            (entry, Arc::clone(winner))
+        } else {
+            (Arc::clone(winner), entry)
+        };
+        if let Some(d) = Rule::CommandShadowed.diagnostic(
+            Profile::Load,
+            format!(
+                "the skill `{name}` ({}) shadows the command at {}",
+                display(skill.file()),
+                display(command.file())
+            ),
+        ) {
+            out.diagnostics.push(match command.file() {
+                Some(p) => d.with_path(p),
+                None => d,
+            });
+        }
+        let mut shadows = skill.shadows.clone();
+        shadows.push(ShadowedSkill {
+            scope: command.skill.source.scope,
+            format: command.skill.source.format,
+            description: command.skill.description.clone(),
+            path: command.file().map(PathBuf::from),
+        });
+        *winner = Arc::new(skill.with_shadows(shadows));
+        return;
+    }
     let (w_scope, l_scope) = (winner.skill.source.scope, entry.skill.source.scope);
     let loser_path = entry.file().map(PathBuf::from);
     let winner_path = winner.file().map(PathBuf::from);

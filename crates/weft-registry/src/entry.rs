@@ -91,6 +91,7 @@ pub struct SkillEntry {
     pub diagnostics: Vec<Diagnostic>,
     options: ParseOptions,
     body: OnceLock<Arc<SkillBody>>,
+    paths: OnceLock<crate::conditional::PathMatcher>,
 }
 
 impl SkillEntry {
@@ -108,6 +109,7 @@ impl SkillEntry {
             diagnostics,
             options,
             body: OnceLock::new(),
+            paths: OnceLock::new(),
         }
     }
 
@@ -149,6 +151,18 @@ impl SkillEntry {
             SkillOrigin::File(file) => Some(file.path()),
             _ => None,
         }
+    }
+
+    /// True when this conditional skill (`paths:`) applies to `relative`, a path relative to
+    /// the project root; always false for a skill without `paths`.
+    pub fn matches_path(&self, relative: &Path) -> bool {
+        self.skill.is_conditional()
+            && self
+                .paths
+                .get_or_init(|| {
+                    crate::conditional::PathMatcher::new(&self.skill.name, &self.skill.paths)
+                })
+                .matches(relative)
     }
 
     /// True once the body has been loaded (or was known from the start).

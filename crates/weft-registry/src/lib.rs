@@ -19,6 +19,8 @@
 pub mod builtin;
 mod cache;
 pub mod catalog;
+mod commands;
+pub mod conditional;
 mod discover;
 mod entry;
 mod error;
@@ -32,7 +34,7 @@ pub mod walk;
 mod watch;
 
 pub use cache::CacheConfig;
-pub use discover::{RegistryConfig, SkillRoot, discover_one};
+pub use discover::{RegistryConfig, RootKind, SkillRoot, discover_one};
 pub use entry::{
     BrokenSkill, ShadowedSkill, SkillBody, SkillEntry, SkillOrigin, TokenEstimate, estimate_tokens,
 };
@@ -42,6 +44,6 @@ pub use read::{
     read_error_diagnostic, read_skill, read_skill_file, read_skill_header, skill_file_cap,
 };
 pub use registry::{SkillRegistry, Snapshot};
-pub use validate::{ValidationOutcome, validate_paths};
+pub use validate::{KnownAgents, ValidationOutcome, validate_paths, validate_paths_with};
 pub use walk::{FoundSkill, SkillFile, Walk, WalkNote, WalkOptions, Walker, walk};
 pub use watch::{DEFAULT_DEBOUNCE, RegistryWatcher};

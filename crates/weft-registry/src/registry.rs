@@ -20,6 +20,8 @@ use crate::resource::resolve_resource;
 #[derive(Debug, Default)]
 pub struct Snapshot {
     entries: Vec<Arc<SkillEntry>>,
+    /// Skills the configuration switched off, sorted by name: in no other list.
+    disabled: Vec<Arc<SkillEntry>>,
     diagnostics: Vec<Diagnostic>,
     broken: Vec<BrokenSkill>,
     generation: u64,
@@ -37,6 +39,13 @@ impl Snapshot {
     /// Every skill, sorted by name.
     pub fn entries(&self) -> &[Arc<SkillEntry>] {
         &self.entries
+    }
+
+    /// The skills the configuration switched off (`skills.disabled`,
+    /// `skills.entries.<name>.enabled: false`), sorted by name. They are absent from
+    /// [`entries`](Self::entries), [`get`](Self::get) and the catalog.
+    pub fn disabled(&self) -> &[Arc<SkillEntry>] {
+        &self.disabled
     }
 
     /// The skills the model may see and invoke (not `disable-model-invocation`).
@@ -83,11 +92,32 @@ impl Snapshot {
         self.generation
     }
 
-    /// The model-facing catalog of this snapshot: every model-invocable skill, fitted to
-    /// `budget_chars` (see [`catalog`](crate::catalog)). The XML format shows each skill's
-    /// file as an absolute, resolved path, like the reference implementation.
+    /// The model-facing catalog at the start of a session: every model-invocable skill but
+    /// the conditional ones (`paths:`), fitted to `budget_chars` (see
+    /// [`catalog`](crate::catalog)).
     pub fn catalog(&self, format: CatalogFormat, budget_chars: usize) -> Catalog {
-        let invocable: Vec<&Arc<SkillEntry>> = self.model_invocable().collect();
+        self.catalog_where(format, budget_chars, |e| !e.skill.is_conditional())
+    }
+
+    /// The catalog of the model-invocable skills `include` accepts. The weft format shows
+    /// each description followed by its `when_to_use`; the XML format shows the description
+    /// alone (byte for byte what skills-ref's `to-prompt` shows) and each skill's file as an
+    /// absolute, resolved path, like the reference implementation.
+    pub fn catalog_where(
+        &self,
+        format: CatalogFormat,
+        budget_chars: usize,
+        include: impl Fn(&SkillEntry) -> bool,
+    ) -> Catalog {
+        let invocable: Vec<&Arc<SkillEntry>> =
+            self.model_invocable().filter(|e| include(e)).collect();
+        let descriptions: Vec<std::borrow::Cow<'_, str>> = invocable
+            .iter()
+            .map(|e| match format {
+                CatalogFormat::Weft => e.skill.catalog_description(),
+                CatalogFormat::Xml => std::borrow::Cow::Borrowed(e.skill.description.as_str()),
+            })
+            .collect();
         let locations: Vec<Option<PathBuf>> = invocable
             .iter()
             .map(|e| {
@@ -102,9 +132,10 @@ impl Snapshot {
         let entries: Vec<CatalogEntry<'_>> = invocable
             .iter()
             .zip(&locations)
-            .map(|(e, location)| CatalogEntry {
+            .zip(&descriptions)
+            .map(|((e, location), description)| CatalogEntry {
                 name: &e.skill.name,
-                description: &e.skill.description,
+                description,
                 location: location.as_deref(),
                 scope: e.skill.source.scope,
             })
@@ -304,6 +335,7 @@ impl SkillRegistry {
         }
         let snapshot = Arc::new(Snapshot {
             entries: merged.into_values().cloned().collect(),
+            disabled: state.discovered.disabled.values().cloned().collect(),
             diagnostics: state.discovered.diagnostics.clone(),
             broken: state.discovered.broken.clone(),
             generation: state.generation,

@@ -41,6 +41,17 @@ enum Target {
 /// A path's skill directory needs a name for the name-versus-directory check: pass `.` or a
 /// bare `SKILL.md` made absolute.
 pub fn validate_paths(paths: &[PathBuf], profile: Profile) -> Vec<ValidationOutcome> {
+    validate_paths_with(paths, profile, None)
+}
+
+/// [`validate_paths`], also checking each skill's `agent:` with `known_agent` (the agents
+/// the caller discovered): an agent it does not know is [`Rule::UnknownAgent`], with the
+/// closest of `agent_names`.
+pub fn validate_paths_with(
+    paths: &[PathBuf],
+    profile: Profile,
+    agents: Option<&KnownAgents<'_>>,
+) -> Vec<ValidationOutcome> {
     let options = ParseOptions::new(profile);
     let mut targets = Vec::new();
     let mut seen = HashSet::new();
@@ -49,8 +60,75 @@ pub fn validate_paths(paths: &[PathBuf], profile: Profile) -> Vec<ValidationOutc
     }
     targets
         .par_iter()
-        .map(|t| check(t, &options, profile))
+        .map(|t| {
+            let mut outcome = check(t, &options, profile);
+            if let (Some(agents), Target::Skill(found)) = (agents, t) {
+                check_agent(&mut outcome, found, agents, profile);
+            }
+            outcome
+        })
         .collect()
+}
+
+/// The agents `skills validate` checks `agent:` against.
+pub struct KnownAgents<'a> {
+    /// True when an agent of that name exists (however the caller resolves names).
+    pub contains: &'a (dyn Fn(&str) -> bool + Sync),
+    /// Every agent name, for the suggestion.
+    pub names: Vec<String>,
+}
+
+/// Adds [`Rule::UnknownAgent`] when the skill's `agent:` names no known agent.
+fn check_agent(
+    outcome: &mut ValidationOutcome,
+    found: &FoundSkill,
+    agents: &KnownAgents<'_>,
+    profile: Profile,
+) {
+    let SkillFile::Markdown(path) = &found.file else {
+        return;
+    };
+    // Read as the skill was: regular file, capped, a link must stay in the skill directory.
+    let cap = crate::read::skill_file_cap(&ParseOptions::new(profile));
+    let Ok(bytes) = weft_fs::read_within(path, &found.dir, cap) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let Some(agent) = agent_of(&text) else {
+        return;
+    };
+    if (agents.contains)(&agent) {
+        return;
+    }
+    let hint = weft_types::suggest::did_you_mean(&weft_types::suggest::closest_names(
+        &agent,
+        agents.names.iter().map(String::as_str),
+    ));
+    let Some(d) = Rule::UnknownAgent.diagnostic(
+        profile,
+        format!(
+            "`agent: {agent}` names no known agent (known: {}){hint}",
+            agents.names.join(", ")
+        ),
+    ) else {
+        return;
+    };
+    let d = d
+        .with_path(path)
+        .at_opt(weft_parse::skill_md::key_position(&text, "agent"));
+    outcome.valid &= !d.is_error();
+    outcome.diagnostics.push(d);
+}
+
+/// The `agent:` of a SKILL.md's text, parsed as loading does.
+fn agent_of(text: &str) -> Option<String> {
+    let parsed = weft_parse::parse_skill_md_header(
+        text.as_bytes(),
+        text.len() as u64,
+        Path::new("SKILL.md"),
+        &ParseOptions::new(Profile::Load),
+    );
+    parsed.skill?.agent
 }
 
 fn problem(path: &Path, rule: Rule, weft: String, spec: String, profile: Profile) -> Target {

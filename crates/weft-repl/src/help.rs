@@ -262,17 +262,22 @@ fn skills(data: &HelpData) -> String {
         data.skill_roots.len() + 1
     );
     out.push_str(
-        "\nA name found twice is taken from the higher location.\n\n\
+        "\nA name found twice is taken from the higher location; a skill always wins over a\n\
+         command (.claude/commands/<folder>/<name>.md is /<folder>:<name>).\n\n\
          Formats:\n\
          \x20 - SKILL.md with YAML frontmatter (recommended)\n\
-         \x20 - skill.json + prompt.md (legacy)\n\n\
+         \x20 - skill.json + prompt.md (legacy)\n\
+         \x20 - Claude Code commands: markdown, frontmatter optional\n\n\
          Frontmatter that decides who may run a skill:\n\
          \x20 (default)                       you (/name) and the model (use_skill)\n\
          \x20 disable-model-invocation: true  only you; not in the model's catalog\n\
          \x20 user-invocable: false           only the model\n\
          \x20 context: fork                   runs in a subagent with its own context\n\
          \x20 allowed-tools                   narrows the tools while the skill is active\n\
-         \x20 argument-hint                   shown while you type /name\n\n\
+         \x20 argument-hint                   shown while you type /name\n\
+         \x20 model, effort                   the model and effort of the skill's turns\n\
+         \x20 paths                           listed for the model once a matching file is used\n\
+         \x20 skills.disabled (config)        switched off: not offered at all\n\n\
          From the shell: weft skills list | show <name> | run <name> [args] | validate <path>\n",
     );
     out

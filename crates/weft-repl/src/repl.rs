@@ -87,6 +87,14 @@ impl SessionEvents for Printer<'_> {
             let _ = writeln!(self.out, "  ✗ {first}");
         }
     }
+
+    fn notice(&mut self, text: &str) {
+        if self.streamed {
+            let _ = writeln!(self.out);
+            self.streamed = false;
+        }
+        let _ = writeln!(self.out, "note: {text}");
+    }
 }
 
 /// An interactive session: the commands, the conversation and what they run with.

@@ -101,6 +101,46 @@ pub struct WebFetchSettings {
 pub struct SkillSettings {
     /// SEC-SKILL-03: rendered skill bodies are truncated beyond this (default 32 KiB).
     pub max_prompt_bytes: Option<usize>,
+    /// Skills switched off: discovered and listed (`skills list --all`), never offered.
+    #[serde(default)]
+    pub disabled: Vec<String>,
+    /// Per-skill settings by name (OpenClaw's `skills.entries`).
+    #[serde(default)]
+    pub entries: BTreeMap<String, SkillEntrySettings>,
+    /// Include the skills compiled into weft (default true).
+    pub builtins: Option<bool>,
+}
+
+/// One skill's settings (`skills.entries.<name>`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillEntrySettings {
+    /// `false` switches the skill off, as `skills.disabled` does.
+    pub enabled: Option<bool>,
+}
+
+impl SkillSettings {
+    /// The names switched off by `disabled` or by `entries.<name>.enabled: false`.
+    pub fn disabled_names(&self) -> std::collections::BTreeSet<String> {
+        self.disabled
+            .iter()
+            .cloned()
+            .chain(
+                self.entries
+                    .iter()
+                    .filter(|(_, e)| e.enabled == Some(false))
+                    .map(|(name, _)| name.clone()),
+            )
+            .collect()
+    }
+
+    /// Applies these settings to a registry configuration: disabled skills, built-ins.
+    pub fn apply_to(&self, registry: &mut weft_registry::RegistryConfig) {
+        registry.disabled.extend(self.disabled_names());
+        if let Some(builtins) = self.builtins {
+            registry.builtins = builtins;
+        }
+    }
 }
 
 /// One MCP server (`mcp_servers.<name>`): a stdio server started with weft.

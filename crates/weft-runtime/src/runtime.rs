@@ -76,7 +76,9 @@ impl Runtime {
         let config = Config::load(&workspace.config_sources())?;
         tracing::info!(files = ?config.files, "configuration loaded");
         let catalog = config.models(&|name| workspace.env.var(name))?;
-        let skills = Arc::new(SkillRegistry::new(workspace.registry_config()));
+        let mut registry = workspace.registry_config();
+        config.file.skills.apply_to(&mut registry);
+        let skills = Arc::new(SkillRegistry::new(registry));
         let agents =
             AgentRegistry::discover(&workspace.agent_roots(), &ParseOptions::new(Profile::Load));
         Ok(Self {

@@ -15,8 +15,9 @@ use crate::env::EnvSnapshot;
 /// snapshot (`HOME`, `CLAWFT_PROJECT`, the current directory).
 #[derive(Debug, Clone, Default)]
 pub struct Locations {
-    /// The project directory (default: `$CLAWFT_PROJECT`, else the nearest ancestor of the
-    /// current directory holding `.clawft/` or `.claude/`, never the home directory or above).
+    /// The project directory (default: `$CLAWFT_PROJECT`, else [`detect_project`]: the git
+    /// root, or outside git the nearest ancestor holding `.clawft/`, `.claude/` or `.agents/`;
+    /// never the home directory or above).
     pub project: Option<PathBuf>,
     /// The home directory (default: `$HOME`).
     pub home: Option<PathBuf>,
@@ -144,18 +145,27 @@ impl Workspace {
         self.home.as_ref().map(|h| h.join(".clawft/skills"))
     }
 
-    /// Skill roots, highest precedence first (DESIGN 4).
+    /// Skill roots, highest precedence first (DESIGN 4): the project's skill directories in
+    /// every directory from the current one up to the project root (the nearest wins a name
+    /// clash), its `.claude/commands`, then the user's, the workspace's and the extra ones.
     pub fn skill_roots(&self) -> Vec<SkillRoot> {
         let mut roots = Vec::new();
         if let Some(p) = &self.project {
-            for dir in [".clawft/skills", ".claude/skills", ".agents/skills"] {
-                roots.push(SkillRoot::new(p.join(dir), Scope::Project));
+            for base in self.project_levels(p) {
+                for dir in SKILL_DIRS {
+                    roots.push(SkillRoot::new(base.join(dir), Scope::Project));
+                }
             }
+            roots.push(SkillRoot::commands(
+                p.join(".claude/commands"),
+                Scope::Project,
+            ));
         }
         if let Some(h) = &self.home {
-            for dir in [".clawft/skills", ".claude/skills", ".agents/skills"] {
+            for dir in SKILL_DIRS {
                 roots.push(SkillRoot::new(h.join(dir), Scope::User));
             }
+            roots.push(SkillRoot::commands(h.join(".claude/commands"), Scope::User));
             roots.push(SkillRoot::new(
                 h.join(".clawft/workspace/skills"),
                 Scope::Workspace,
@@ -167,6 +177,18 @@ impl Workspace {
         roots
     }
 
+    /// The directories from the current one up to `project` (nearest first) when the
+    /// current directory is inside it; else `project` alone.
+    fn project_levels(&self, project: &Path) -> Vec<PathBuf> {
+        let Some(cwd) = self.env.current_dir().filter(|c| c.starts_with(project)) else {
+            return vec![project.to_path_buf()];
+        };
+        cwd.ancestors()
+            .take_while(|d| d.starts_with(project))
+            .map(Path::to_path_buf)
+            .collect()
+    }
+
     /// The registry configuration for these locations and this machine.
     pub fn registry_config(&self) -> RegistryConfig {
         RegistryConfig {
@@ -175,6 +197,16 @@ impl Workspace {
             cache: self.cache_config(),
             ..RegistryConfig::with_roots(self.skill_roots())
         }
+    }
+
+    /// [`registry_config`](Self::registry_config) with the `skills` settings of the
+    /// configuration these locations load (disabled skills, built-ins): what every command
+    /// that reads skills uses.
+    pub fn configured_registry(&self) -> Result<RegistryConfig, crate::ConfigError> {
+        let config = crate::config::Config::load(&self.config_sources())?;
+        let mut registry = self.registry_config();
+        config.file.skills.apply_to(&mut registry);
+        Ok(registry)
     }
 
     /// The header cache: `~/.clawft/cache/skills.cache`, tied to the caller's build (a rebuilt
@@ -189,18 +221,30 @@ impl Workspace {
     }
 }
 
-/// The nearest ancestor of `cwd` (itself included) that holds `.clawft/` or `.claude/`,
-/// never the home directory or above it.
+/// The skill directories of a project or home directory, highest precedence first.
+const SKILL_DIRS: [&str; 3] = [".clawft/skills", ".claude/skills", ".agents/skills"];
+
+/// The directories whose presence marks a project outside git.
+const PROJECT_MARKERS: [&str; 3] = [".clawft", ".claude", ".agents"];
+
+/// The project of `cwd`: inside a git repository, its root (the nearest ancestor, itself
+/// included, with a `.git` directory or file: a worktree or submodule has a file), never
+/// anything above it; outside git, the nearest ancestor holding `.clawft/`, `.claude/` or
+/// `.agents/`. Never the home directory or above it.
 pub fn detect_project(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    let mut nearest_marker = None;
     for dir in cwd.ancestors() {
         if home.is_some_and(|h| h == dir) {
-            return None;
+            break;
         }
-        if dir.join(".clawft").is_dir() || dir.join(".claude").is_dir() {
+        if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
             return Some(dir.to_path_buf());
         }
+        if nearest_marker.is_none() && PROJECT_MARKERS.iter().any(|m| dir.join(m).is_dir()) {
+            nearest_marker = Some(dir.to_path_buf());
+        }
     }
-    None
+    nearest_marker
 }
 
 #[cfg(test)]
@@ -219,6 +263,55 @@ mod tests {
         std::fs::create_dir_all(repo.join(".clawft")).unwrap();
         assert_eq!(detect_project(&deep, Some(&home)), Some(repo.clone()));
         assert_eq!(detect_project(&repo, Some(&home)), Some(repo.clone()));
+    }
+
+    #[test]
+    fn inside_git_the_project_is_the_git_root_and_nothing_above_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let outer = tmp.path().join("outer");
+        let repo = outer.join("repo");
+        let web = repo.join("packages/web");
+        std::fs::create_dir_all(outer.join(".claude/skills")).unwrap();
+        std::fs::create_dir_all(web.join(".claude/skills")).unwrap();
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        // The nearer `.claude` of a monorepo package does not make it the project.
+        assert_eq!(detect_project(&web, Some(&home)), Some(repo.clone()));
+        // A worktree's `.git` is a file; a repository with only `.agents/skills` is found.
+        let worktree = tmp.path().join("wt");
+        std::fs::create_dir_all(worktree.join(".agents/skills")).unwrap();
+        std::fs::write(worktree.join(".git"), "gitdir: /elsewhere\n").unwrap();
+        assert_eq!(
+            detect_project(&worktree, Some(&home)),
+            Some(worktree.clone())
+        );
+        // Outside git, `.agents` marks a project too.
+        let plain = tmp.path().join("plain");
+        std::fs::create_dir_all(plain.join(".agents")).unwrap();
+        std::fs::create_dir_all(plain.join("src")).unwrap();
+        assert_eq!(
+            detect_project(&plain.join("src"), Some(&home)),
+            Some(plain.clone())
+        );
+        // Skill roots: every level from the current directory up to the git root, nearest
+        // first, never the outer `.claude`.
+        let env = EnvSnapshot::from_vars([("HOME", home.as_os_str())]).with_current_dir(&web);
+        let ws = Workspace::resolve(&Locations::default(), env);
+        let roots: Vec<PathBuf> = ws
+            .skill_roots()
+            .into_iter()
+            .filter(|r| r.scope == Scope::Project)
+            .map(|r| r.path)
+            .collect();
+        assert_eq!(roots[1], web.join(".claude/skills"));
+        assert!(roots.contains(&repo.join("packages/.claude/skills")));
+        assert!(roots.contains(&repo.join(".agents/skills")));
+        assert_eq!(roots.last(), Some(&repo.join(".claude/commands")));
+        assert!(
+            !roots
+                .iter()
+                .any(|r| r.starts_with(&outer) && !r.starts_with(&repo))
+        );
     }
 
     #[test]

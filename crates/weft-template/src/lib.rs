@@ -9,6 +9,9 @@
 //!   and only when in range, so `$100` and `` `echo $1` `` survive;
 //! * `$SESSION_ID`, `${SESSION_ID}`, `${CLAUDE_SESSION_ID}` — the session id;
 //! * `${CLAUDE_SKILL_DIR}`, `{baseDir}` — the skill's directory, left as written without one;
+//! * `$name` — for each name of the skill's `arguments:` list, the argument at its position,
+//!   under the same code-aware rule as a bare `$N`;
+//! * `${CLAUDE_EFFORT}` — the effort level in force, left as written without one;
 //! * `\$` — a literal dollar.
 //!
 //! The template is scanned once and substituted text is never rescanned. A template that uses
@@ -40,4 +43,4 @@ mod render;
 mod scan;
 
 pub use args::{SplitError, split_args};
-pub use render::{placeholders, render, uses_arguments};
+pub use render::{Rendered, placeholders, render, render_report, uses_arguments};

@@ -38,6 +38,36 @@ const APPEND_PREFIX: &str = "\n\nARGUMENTS: ";
 /// ```
 #[must_use]
 pub fn render(template: &str, ctx: &InvocationContext) -> String {
+    render_report(template, ctx).text
+}
+
+/// A rendered template and what it left unfilled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    /// The text, as [`render`] returns it.
+    pub text: String,
+    /// The placeholders written back as they were because nothing filled them, in order of
+    /// first appearance, without duplicates: `${3}` or `$ARGUMENTS[3]` past the last argument,
+    /// a named `$issue` without its argument, `${CLAUDE_SKILL_DIR}` without a directory,
+    /// `${CLAUDE_EFFORT}` without an effort. A bare `$N` past the last argument is text (a
+    /// price), not a placeholder, and is not listed.
+    pub unfilled: Vec<String>,
+}
+
+/// [`render`], also saying which placeholders stayed unfilled (for `--dry-run` and the
+/// transcript).
+///
+/// ```
+/// use weft_template::render_report;
+/// use weft_types::InvocationContext;
+///
+/// let ctx = InvocationContext::new(vec!["42".into()], "s").with_names(vec!["issue".into(), "branch".into()]);
+/// let out = render_report("Fix #$issue on $branch (`$issue` stays), effort ${CLAUDE_EFFORT}.", &ctx);
+/// assert_eq!(out.text, "Fix #42 on $branch (`$issue` stays), effort ${CLAUDE_EFFORT}.");
+/// assert_eq!(out.unfilled, ["$branch", "${CLAUDE_EFFORT}"]);
+/// ```
+#[must_use]
+pub fn render_report(template: &str, ctx: &InvocationContext) -> Rendered {
     let joined_len = joined_len(&ctx.args);
     // Room for the template, a few values and some growth: one allocation in the usual case.
     let dir_len = ctx.skill_dir.as_ref().map_or(0, |d| d.as_os_str().len());
@@ -50,7 +80,8 @@ pub fn render(template: &str, ctx: &InvocationContext) -> String {
             + APPEND_PREFIX.len(),
     );
     let mut uses_args = false;
-    for token in Scanner::new(template) {
+    let mut unfilled: Vec<String> = Vec::new();
+    for token in Scanner::with_names(template, &ctx.names) {
         match token {
             Token::Text(text) => out.push_str(text),
             Token::Placeholder(p) => {
@@ -60,7 +91,10 @@ pub fn render(template: &str, ctx: &InvocationContext) -> String {
                     if p.raw.as_bytes().get(1).is_some_and(u8::is_ascii_digit)
                         && i.and_then(|i| ctx.args.get(i)).is_none());
                 uses_args |= p.kind.is_argument() && !unfilled_bare;
-                fill(&mut out, p, ctx);
+                if !fill(&mut out, p, ctx) && !unfilled_bare && !unfilled.iter().any(|u| u == p.raw)
+                {
+                    unfilled.push(p.raw.to_owned());
+                }
             }
         }
     }
@@ -69,28 +103,46 @@ pub fn render(template: &str, ctx: &InvocationContext) -> String {
         out.push_str(APPEND_PREFIX);
         push_joined(&mut out, &ctx.args);
     }
-    out
+    Rendered {
+        text: out,
+        unfilled,
+    }
 }
 
-/// Writes the value of `p`, or `p` itself when it has no value.
-fn fill(out: &mut String, p: Placeholder<'_>, ctx: &InvocationContext) {
-    match p.kind {
-        Kind::AllArguments => push_joined(out, &ctx.args),
-        Kind::Index(index) => match index.and_then(|i| ctx.args.get(i)) {
-            Some(arg) => out.push_str(arg),
-            None => out.push_str(p.raw),
-        },
-        Kind::SessionId => out.push_str(&ctx.session_id),
+/// Writes the value of `p`, or `p` itself when it has no value; false in that case.
+fn fill(out: &mut String, p: Placeholder<'_>, ctx: &InvocationContext) -> bool {
+    let value = match p.kind {
+        Kind::AllArguments => {
+            push_joined(out, &ctx.args);
+            return true;
+        }
+        Kind::Index(index) => index.and_then(|i| ctx.args.get(i)).map(String::as_str),
+        Kind::Named(index) => ctx.args.get(index).map(String::as_str),
+        Kind::SessionId => Some(ctx.session_id.as_str()),
+        Kind::Effort => ctx.effort.as_deref(),
         Kind::SkillDir => match &ctx.skill_dir {
-            Some(dir) => match dir.to_str() {
-                Some(dir) => out.push_str(dir),
-                // Writing to a `String` cannot fail.
-                None => {
-                    let _ = write!(out, "{}", dir.display());
+            Some(dir) => {
+                match dir.to_str() {
+                    Some(dir) => out.push_str(dir),
+                    // Writing to a `String` cannot fail.
+                    None => {
+                        let _ = write!(out, "{}", dir.display());
+                    }
                 }
-            },
-            None => out.push_str(p.raw),
+                return true;
+            }
+            None => None,
         },
+    };
+    match value {
+        Some(v) => {
+            out.push_str(v);
+            true
+        }
+        None => {
+            out.push_str(p.raw);
+            false
+        }
     }
 }
 

@@ -29,12 +29,17 @@ pub(crate) enum Kind {
     SessionId,
     /// `${CLAUDE_SKILL_DIR}`, `{baseDir}`.
     SkillDir,
+    /// `$name` for a name of the skill's `arguments:` list: the argument at that position.
+    /// Recognised only outside Markdown code, like a bare `$N`.
+    Named(usize),
+    /// `${CLAUDE_EFFORT}`: the effort level in force.
+    Effort,
 }
 
 impl Kind {
     /// Whether this placeholder is a member of the `$ARGUMENTS` family (suppresses the append rule).
     pub(crate) fn is_argument(self) -> bool {
-        matches!(self, Kind::AllArguments | Kind::Index(_))
+        matches!(self, Kind::AllArguments | Kind::Index(_) | Kind::Named(_))
     }
 }
 
@@ -132,6 +137,8 @@ pub(crate) struct Scanner<'a> {
     fence: Option<Fence>,
     /// The current inline code span ends here (exclusive); `pos < span_end` means inside it.
     span_end: usize,
+    /// The skill's argument names (`arguments:`), for `$name`.
+    names: &'a [String],
     /// `(n, stop)` in slot `n % SPAN_MEMO`: a search for a closer of length `n` failed, stopping
     /// at `stop`. Any opener of that length before `stop` fails too, so inputs full of unmatched
     /// (e.g. escape-shortened) backtick runs do not rescan the same text again and again.
@@ -141,8 +148,14 @@ pub(crate) struct Scanner<'a> {
 impl<'a> Scanner<'a> {
     /// A scanner at the start of `src`.
     pub(crate) fn new(src: &'a str) -> Self {
+        Self::with_names(src, &[])
+    }
+
+    /// A scanner that also recognises `$name` for each of `names` (outside code).
+    pub(crate) fn with_names(src: &'a str, names: &'a [String]) -> Self {
         Self {
             src,
+            names,
             pos: 0,
             text_start: 0,
             pending: None,
@@ -250,7 +263,9 @@ impl<'a> Iterator for Scanner<'a> {
                     self.pos = at + 1;
                     self.line_start = true;
                 }
-                b'$' => match match_dollar(src, at, self.in_code()) {
+                b'$' => match match_dollar(src, at, self.in_code())
+                    .or_else(|| match_named(src, at, self.in_code(), self.names))
+                {
                     Some(p) => return Some(self.emit(at, p)),
                     None => self.pos = at + 1,
                 },
@@ -356,6 +371,7 @@ fn match_dollar(src: &str, at: usize, in_code: bool) -> Option<Placeholder<'_>> 
                 ("SESSION_ID", Kind::SessionId),
                 ("CLAUDE_SESSION_ID", Kind::SessionId),
                 ("CLAUDE_SKILL_DIR", Kind::SkillDir),
+                ("CLAUDE_EFFORT", Kind::Effort),
             ] {
                 let body = rest.get(1..)?;
                 if body.starts_with(name) && body.as_bytes().get(name.len()) == Some(&b'}') {
@@ -402,6 +418,37 @@ fn match_dollar(src: &str, at: usize, in_code: bool) -> Option<Placeholder<'_>> 
         }
         _ => None,
     }
+}
+
+/// `$name` at `at` for one of the skill's argument `names`, outside code: the whole
+/// identifier after the `$` must be the name (so `$issues` is not `$issue` + `s`).
+fn match_named<'a>(
+    src: &'a str,
+    at: usize,
+    in_code: bool,
+    names: &[String],
+) -> Option<Placeholder<'a>> {
+    if in_code || names.is_empty() {
+        return None;
+    }
+    let bytes = src.as_bytes();
+    let start = at + 1;
+    let first = *bytes.get(start)?;
+    if !(first.is_ascii_alphabetic() || first == b'_') {
+        return None;
+    }
+    let len = bytes
+        .get(start..)?
+        .iter()
+        .take_while(|&&b| is_ident(b))
+        .count();
+    let ident = src.get(start..start + len)?;
+    let index = names.iter().position(|n| n == ident)?;
+    Some(Placeholder {
+        raw: src.get(at..start + len)?,
+        name: ident,
+        kind: Kind::Named(index),
+    })
 }
 
 /// `{baseDir}` starting at `at`, if it is there.

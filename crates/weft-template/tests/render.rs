@@ -331,3 +331,35 @@ fn uses_arguments_examples() {
     assert!(!uses_arguments(r"\$ARGUMENTS"));
     assert!(!uses_arguments("Just instructions with no placeholders."));
 }
+
+/// Issue 15: `arguments:` names as `$name`, under the bare-`$N` rules, and what stays unfilled.
+#[test]
+fn named_arguments_follow_the_code_aware_rules() {
+    let ctx = InvocationContext::new(vec!["42".into(), "main".into()], "s").with_names(vec![
+        "issue".into(),
+        "branch".into(),
+        "extra".into(),
+    ]);
+    let out = weft_template::render_report(
+        "Fix $issue on $branch; $issues is text; `git checkout $branch` stays;\n```sh\necho $issue\n```\n$extra ${2} $9",
+        &ctx,
+    );
+    assert_eq!(
+        out.text,
+        "Fix 42 on main; $issues is text; `git checkout $branch` stays;\n```sh\necho $issue\n```\n$extra ${2} $9"
+    );
+    // A missing named argument and an explicit index are unfilled; a bare `$9` is text.
+    assert_eq!(out.unfilled, ["$extra", "${2}"]);
+    // Names count as using the arguments: nothing is appended.
+    assert!(!out.text.contains("ARGUMENTS:"));
+    let effort = InvocationContext::new(vec![], "s").with_effort(Some("high".into()));
+    assert_eq!(
+        render("Think at ${CLAUDE_EFFORT}.", &effort),
+        "Think at high."
+    );
+    let none = weft_template::render_report(
+        "${CLAUDE_EFFORT} {baseDir}",
+        &InvocationContext::new(vec![], "s"),
+    );
+    assert_eq!(none.unfilled, ["${CLAUDE_EFFORT}", "{baseDir}"]);
+}

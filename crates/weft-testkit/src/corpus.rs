@@ -37,9 +37,9 @@ pub struct Corpus {
 /// The full corpus: 2,451 skills from openclaw/skills (commit 3a5f649f).
 const SHARED: Expected = Expected {
     files: 2451,
-    load: (1699, 733, 19),
-    validate: (1537, 804, 110),
-    strict: (1537, 662, 252),
+    load: (1697, 735, 19),
+    validate: (1325, 1016, 110),
+    strict: (1325, 872, 254),
     spec: (812, 352, 1287),
 };
 
@@ -48,8 +48,8 @@ const SHARED: Expected = Expected {
 const SAMPLE: Expected = Expected {
     files: 100,
     load: (65, 29, 6),
-    validate: (58, 32, 10),
-    strict: (58, 23, 19),
+    validate: (51, 39, 10),
+    strict: (51, 30, 19),
     spec: (24, 16, 60),
 };
 

@@ -23,6 +23,18 @@ pub struct InvocationContext {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub skill_dir: Option<PathBuf>,
+    /// The skill's argument names (`arguments:`): `$name` is the argument at that position.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub names: Vec<String>,
+    /// The effort level in force, for `${CLAUDE_EFFORT}`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub effort: Option<String>,
 }
 
 impl InvocationContext {
@@ -32,7 +44,23 @@ impl InvocationContext {
             args,
             session_id: session_id.into(),
             skill_dir: None,
+            names: Vec::new(),
+            effort: None,
         }
+    }
+
+    /// Sets the argument names (`$name`).
+    #[must_use]
+    pub fn with_names(mut self, names: Vec<String>) -> Self {
+        self.names = names;
+        self
+    }
+
+    /// Sets the effort level (`${CLAUDE_EFFORT}`).
+    #[must_use]
+    pub fn with_effort(mut self, effort: Option<String>) -> Self {
+        self.effort = effort;
+        self
     }
 
     /// Sets the skill directory.

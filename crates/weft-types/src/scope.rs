@@ -76,15 +76,20 @@ pub enum SkillFormat {
     /// A skill-injection definition (JSON or YAML) or one registered through the API.
     #[cfg_attr(feature = "serde", serde(rename = "definition"))]
     Definition,
+    /// A Claude Code custom command: `.claude/commands/**/<name>.md`, markdown with optional
+    /// frontmatter, named after its path (`frontend/test.md` is `frontend:test`).
+    #[cfg_attr(feature = "serde", serde(rename = "command"))]
+    Command,
 }
 
 impl SkillFormat {
-    /// The name shown in listings (`SKILL.md`, `legacy`, `definition`).
+    /// The name shown in listings (`SKILL.md`, `legacy`, `definition`, `command`).
     pub const fn as_str(self) -> &'static str {
         match self {
             SkillFormat::SkillMd => "SKILL.md",
             SkillFormat::Legacy => "legacy",
             SkillFormat::Definition => "definition",
+            SkillFormat::Command => "command",
         }
     }
 }

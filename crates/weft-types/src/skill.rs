@@ -242,6 +242,25 @@ pub struct Skill {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub model: Option<String>,
+    /// Reasoning effort for the turns that run the skill (`low`, `medium`, `high`, `max`).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub effort: Option<String>,
+    /// Names of positional arguments (`arguments:`): `$name` is argument N of the list.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub arguments: Vec<String>,
+    /// Globs (relative to the project) that make the skill conditional: it joins the catalog
+    /// once the session reads or edits a matching file.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub paths: Vec<String>,
     /// Extra guidance appended to the description in listings.
     #[cfg_attr(
         feature = "serde",
@@ -294,6 +313,9 @@ impl Skill {
             context: SkillContext::Inline,
             agent: None,
             model: None,
+            effort: None,
+            arguments: Vec::new(),
+            paths: Vec::new(),
             when_to_use: None,
             keywords: Vec::new(),
             contract: SkillContract::default(),
@@ -313,6 +335,22 @@ impl Skill {
             description,
             Source::in_memory(scope, SkillFormat::Definition),
         )
+    }
+
+    /// True when the skill is conditional (`paths:`): out of the catalog until a matching
+    /// file is touched.
+    pub fn is_conditional(&self) -> bool {
+        !self.paths.is_empty()
+    }
+
+    /// The description the catalog shows: the description, then `when_to_use` when set.
+    pub fn catalog_description(&self) -> std::borrow::Cow<'_, str> {
+        match self.when_to_use.as_deref().map(str::trim) {
+            Some(w) if !w.is_empty() => {
+                std::borrow::Cow::Owned(format!("{} {w}", self.description.trim_end()))
+            }
+            _ => std::borrow::Cow::Borrowed(&self.description),
+        }
     }
 
     /// True when the model may see and invoke this skill.

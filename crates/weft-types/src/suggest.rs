@@ -15,17 +15,23 @@
 /// ```
 pub fn closest_names<'a>(target: &str, names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let limit = (target.chars().count() / 3).max(2);
+    // Case is a slip like any other (`bash` for `Bash`), so names compare in lower case.
+    let lower = target.to_lowercase();
     // (rank, distance, name): a related name ranks as a one-letter slip, and among equals
     // the nearer spelling comes first.
     let mut scored: Vec<(usize, usize, &str)> = names
         .into_iter()
         .filter(|n| *n != target && !n.is_empty())
         .filter_map(|n| {
-            let d = edit_distance(target, n);
+            let n_lower = n.to_lowercase();
+            let d = edit_distance(&lower, &n_lower);
             // Containment only counts for a target long enough to mean something: `a` is in
             // every name.
-            let related = target.chars().count() >= 3
-                && (n.starts_with(target) || target.starts_with(n) || n.contains(target));
+            let related = n_lower == lower
+                || (lower.chars().count() >= 3
+                    && (n_lower.starts_with(&lower)
+                        || lower.starts_with(&n_lower)
+                        || n_lower.contains(&lower)));
             (d <= limit || related).then_some((if related { d.min(1) } else { d }, d, n))
         })
         .collect();
@@ -83,6 +89,8 @@ mod tests {
         assert_eq!(closest_names("comit", names), ["commit"]);
         assert_eq!(closest_names("review", names), ["review-pr", "code-review"]);
         assert!(closest_names("zzzzzzzz", names).is_empty());
+        assert_eq!(closest_names("bash", ["Bash", "Read"]), ["Bash"]);
+        assert_eq!(closest_names("Bassh", ["Bash", "Read"]), ["Bash"]);
     }
 
     #[test]

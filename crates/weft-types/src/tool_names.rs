@@ -192,6 +192,83 @@ pub fn static_name(name: &str) -> Option<&'static str> {
         .copied()
 }
 
+/// Claude Code's tools that weft does not have. A skill written for Claude Code may name them
+/// in `allowed-tools`: they are recognised (never "unknown"), and grant nothing here.
+pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 14] = [
+    "WebSearch",
+    "TodoWrite",
+    "TodoRead",
+    "NotebookEdit",
+    "NotebookRead",
+    "BashOutput",
+    "KillShell",
+    "KillBash",
+    "ExitPlanMode",
+    "EnterPlanMode",
+    "SlashCommand",
+    "AskUserQuestion",
+    "ListMcpResourcesTool",
+    "ReadMcpResourceTool",
+];
+
+/// Tools of OpenClaw and Codex that skills written for them name in `allowed-tools`:
+/// recognised, granting nothing here unless weft has a tool of that name.
+pub const OTHER_RUNTIME_TOOLS: [&str; 22] = [
+    "exec",
+    "process",
+    "read",
+    "write",
+    "edit",
+    "apply_patch",
+    "web_search",
+    "browser",
+    "canvas",
+    "nodes",
+    "cron",
+    "message",
+    "gateway",
+    "image",
+    "sessions_history",
+    "sessions_send",
+    "session_status",
+    "memory_search",
+    "memory_get",
+    "agents_list",
+    "shell",
+    "update_plan",
+];
+
+/// True when `name` (the part of a tool pattern before any `(`) is a tool some runtime of the
+/// family knows: a built-in, a Claude Code alias, a Claude Code tool weft lacks, an OpenClaw
+/// or Codex tool ([`OTHER_RUNTIME_TOOLS`]), or an MCP
+/// tool (`mcp__server__tool`, `server__tool`); a glob (`*`, `?`, `[`) matches names, so it
+/// counts as known too.
+///
+/// ```
+/// use weft_types::tool_names::is_known_tool;
+///
+/// assert!(is_known_tool("Bash") && is_known_tool("read_file") && is_known_tool("WebSearch"));
+/// assert!(is_known_tool("mcp__github__create_issue") && is_known_tool("github__*"));
+/// assert!(!is_known_tool("Frobnicate") && !is_known_tool("Bassh"));
+/// ```
+pub fn is_known_tool(name: &str) -> bool {
+    static_name(name).is_some()
+        || CLAUDE_CODE_ONLY_TOOLS.contains(&name)
+        || OTHER_RUNTIME_TOOLS.contains(&name)
+        || name.contains(MCP_SEPARATOR)
+        || name.contains(['*', '?', '['])
+}
+
+/// Every tool name [`is_known_tool`] accepts by name (MCP tools and globs aside): the
+/// candidates for a "did you mean".
+pub fn known_tool_names() -> impl Iterator<Item = &'static str> {
+    BUILTIN_TOOLS
+        .into_iter()
+        .chain(ALIASES.into_iter().map(|(alias, _)| alias))
+        .chain(CLAUDE_CODE_ONLY_TOOLS)
+        .chain(OTHER_RUNTIME_TOOLS)
+}
+
 /// The prefix of Claude Code's spelling of MCP tools, `mcp__<server>__<tool>`.
 pub const MCP_PREFIX: &str = "mcp__";
 

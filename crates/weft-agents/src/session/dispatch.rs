@@ -10,6 +10,13 @@ use super::spawn::{
     SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, SubagentError,
 };
 
+/// The tools whose `path` reveals conditional skills (`paths:`) once they succeed.
+const FILE_TOOLS: [&str; 3] = [
+    weft_types::tool_names::READ_FILE,
+    weft_types::tool_names::WRITE_FILE,
+    weft_types::tool_names::EDIT_FILE,
+];
+
 /// The session-level subagent tools.
 const SPAWN_TOOLS: [&str; 4] = [
     SESSIONS_SPAWN,
@@ -107,7 +114,14 @@ impl Session {
         };
         tracing::debug!(tool = %call.name, "tool call");
         match tool.call(call.arguments.clone()).await {
-            Ok(output) => reply(output.content, false),
+            Ok(output) => {
+                if FILE_TOOLS.contains(&name)
+                    && let Some(path) = call.arguments.get("path").and_then(|p| p.as_str())
+                {
+                    self.reveal_conditional_skills(path);
+                }
+                reply(output.content, false)
+            }
             Err(e) => reply(format!("tool `{}` failed: {e}", call.name), true),
         }
     }

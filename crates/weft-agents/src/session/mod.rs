@@ -74,6 +74,9 @@ pub struct SessionOptions {
     pub skill_filter: Option<Vec<String>>,
     /// Subagents: who can be spawned, how deep, how many at once.
     pub spawn: SpawnSettings,
+    /// Reasoning effort for every request (a fork skill's child gets the skill's `effort`);
+    /// an inline skill's effort beats it for its turn.
+    pub effort: Option<String>,
 }
 
 impl Default for SessionOptions {
@@ -93,6 +96,7 @@ impl Default for SessionOptions {
             ceiling: ToolGate::unrestricted(),
             skill_filter: None,
             spawn: SpawnSettings::default(),
+            effort: None,
         }
     }
 }
@@ -182,6 +186,9 @@ pub trait SessionEvents: Send {
     /// The model answered one request: its whole message (text and tool calls) and the
     /// tokens of that call.
     fn model_reply(&mut self, _message: &Message, _usage: &Usage) {}
+    /// Something the user should know that changes how the turn runs (a model alias that no
+    /// provider serves, replaced by the session's model); one line.
+    fn notice(&mut self, _text: &str) {}
 }
 
 /// Events that go nowhere.
@@ -210,6 +217,16 @@ pub struct Session {
     /// The view's gate narrowed by skills active in this turn.
     gate: ToolGate,
     active_skills: Vec<String>,
+    /// Conditional skills (`paths:`) the session's file tools revealed: listed from then on.
+    revealed: std::collections::BTreeSet<String>,
+    /// The model of this turn when an active skill chose one (`model:`); cleared at its end.
+    turn_model: Option<ModelRef>,
+    /// The reasoning effort of this turn when an active skill set one (`effort:`).
+    turn_effort: Option<String>,
+    /// What the active skill's body left unfilled (for `--dry-run`).
+    unfilled: Vec<String>,
+    /// Notices not yet shown (see [`SessionEvents::notice`]).
+    notices: Vec<String>,
     messages: Vec<Message>,
     transcript: Option<LazyTranscript>,
     usage: Usage,
@@ -279,6 +296,7 @@ impl Session {
             .transcript_dir
             .as_ref()
             .map(|dir| LazyTranscript::new(dir, &options.session_id, header(&view, &options)));
+        let notices = view.notice.iter().cloned().collect();
         Ok(Self {
             gate: view.gate.clone(),
             options,
@@ -288,6 +306,11 @@ impl Session {
             view,
             explicit_model,
             active_skills: Vec::new(),
+            revealed: std::collections::BTreeSet::new(),
+            turn_model: None,
+            turn_effort: None,
+            unfilled: Vec::new(),
+            notices,
             messages: Vec::new(),
             transcript,
             usage: Usage::default(),
@@ -311,9 +334,25 @@ impl Session {
         &self.view
     }
 
-    /// The model in effect.
+    /// The agent's model (see [`turn_model`](Self::turn_model) for the current turn's).
     pub fn model(&self) -> &ModelRef {
         &self.view.model
+    }
+
+    /// The model the next request goes to: an active skill's `model:`, else the agent's.
+    pub fn turn_model(&self) -> &ModelRef {
+        self.turn_model.as_ref().unwrap_or(&self.view.model)
+    }
+
+    /// The placeholders the last activated skill's body left unfilled.
+    pub fn unfilled_placeholders(&self) -> &[String] {
+        &self.unfilled
+    }
+
+    /// The notices not yet shown (a model alias replaced by the session's model...); a turn
+    /// shows them through [`SessionEvents::notice`], a dry run takes them here.
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
     }
 
     /// The gate calls are checked against right now (the agent's, narrowed by active skills).
@@ -370,6 +409,7 @@ impl Session {
             model: view.model.to_string(),
         })?;
         self.gate = view.gate.clone();
+        self.notices.extend(view.notice.clone());
         self.view = view;
         self.active_skills.clear();
         self.prompt_cache = prompt::PromptCache::default();
@@ -522,7 +562,6 @@ impl Session {
         events: &mut dyn SessionEvents,
     ) -> Result<TurnOutcome, SessionError> {
         self.push(message)?;
-        let client = self.models.client(&self.view.model)?;
         let limit = self.view.max_tool_iterations;
         let mut outcome = TurnOutcome {
             text: String::new(),
@@ -533,6 +572,11 @@ impl Session {
         };
         let mut rounds = 0u32;
         loop {
+            for notice in self.notices.drain(..) {
+                events.notice(&notice);
+            }
+            // Per round: a skill activated by the model (`use_skill`) may switch the model.
+            let client = self.models.client(self.turn_model())?;
             let request = self.request();
             let response = client
                 .chat(&request, self.options.stream, &mut TextEvents(events))
@@ -587,12 +631,16 @@ impl Session {
         let tools = self.offered_tools();
         let system = self.system_prompt(&tools);
         ChatRequest {
-            model: self.view.model.model.clone(),
+            model: self.turn_model().model.clone(),
             system: Some(system),
             messages: self.messages.clone(),
             tools,
             temperature: self.view.temperature,
             max_tokens: self.options.max_tokens,
+            reasoning_effort: self
+                .turn_effort
+                .clone()
+                .or_else(|| self.options.effort.clone()),
         }
     }
 
@@ -628,6 +676,8 @@ impl Session {
 
     /// Deactivates the turn's skills: the gate returns to the agent's.
     fn end_turn(&mut self) {
+        self.turn_model = None;
+        self.turn_effort = None;
         if !self.active_skills.is_empty() {
             self.active_skills.clear();
             self.gate = self.view.gate.clone();

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use weft_llm::ToolSpec;
 use weft_registry::SkillEntry;
-use weft_registry::catalog::{CatalogEntry, budget_for, render_catalog};
+use weft_registry::catalog::budget_for;
 use weft_types::InvocationContext;
 
 use super::Session;
@@ -20,7 +20,8 @@ const FALLBACK_PROMPT: &str =
 /// unchanged (rendering the catalog every round would cost more than the rest of the loop).
 #[derive(Debug, Default)]
 pub(super) struct PromptCache {
-    key: Option<(u64, bool)>,
+    /// Registry generation, catalog shown, conditional skills revealed so far.
+    key: Option<(u64, bool, usize)>,
     text: String,
 }
 
@@ -62,17 +63,47 @@ impl Session {
                 filter
                     .as_ref()
                     .is_none_or(|f| f.iter().any(|n| n == e.name()))
+                    && self.listed(e)
             })
             .cloned()
             .collect();
         entries.into_iter()
     }
 
+    /// True when the catalog lists `entry` now: not a conditional skill (`paths:`), or one
+    /// whose files this session has read or edited.
+    fn listed(&self, entry: &SkillEntry) -> bool {
+        !entry.skill.is_conditional() || self.revealed.contains(entry.name())
+    }
+
+    /// After a file tool touched `path`: the conditional skills whose `paths` match it join
+    /// the catalog for the rest of the session (Claude Code's `paths:`). Returns their names.
+    pub(super) fn reveal_conditional_skills(&mut self, path: &str) -> Vec<String> {
+        let Some(relative) = weft_registry::conditional::project_relative(
+            std::path::Path::new(path),
+            self.options.project_dir.as_deref(),
+        ) else {
+            return Vec::new();
+        };
+        let snapshot = self.skills.snapshot();
+        let newly: Vec<String> = snapshot
+            .entries()
+            .iter()
+            .filter(|e| !self.revealed.contains(e.name()) && e.matches_path(&relative))
+            .map(|e| e.name().to_owned())
+            .collect();
+        for name in &newly {
+            tracing::info!(skill = %name, file = %relative.display(), "conditional skill now listed");
+            self.revealed.insert(name.clone());
+        }
+        newly
+    }
+
     /// The system prompt for a request offering `tools`.
     pub(super) fn system_prompt(&mut self, tools: &[ToolSpec]) -> String {
         let with_catalog = tools.iter().any(|t| t.name == USE_SKILL);
         let snapshot = self.skills.snapshot();
-        let key = (snapshot.generation(), with_catalog);
+        let key = (snapshot.generation(), with_catalog, self.revealed.len());
         if self.prompt_cache.key == Some(key) {
             return self.prompt_cache.text.clone();
         }
@@ -95,22 +126,10 @@ impl Session {
         }
         if with_catalog {
             let budget = budget_for(self.view.context_window);
-            let catalog = match &self.options.skill_filter {
-                None => snapshot.catalog(self.options.catalog_format, budget),
-                Some(allowed) => {
-                    let entries: Vec<CatalogEntry<'_>> = snapshot
-                        .model_invocable()
-                        .filter(|e| allowed.iter().any(|n| n == e.name()))
-                        .map(|e| CatalogEntry {
-                            name: e.name(),
-                            description: &e.skill.description,
-                            location: e.file(),
-                            scope: e.skill.source.scope,
-                        })
-                        .collect();
-                    render_catalog(&entries, self.options.catalog_format, budget)
-                }
-            };
+            let filter = self.options.skill_filter.as_ref();
+            let catalog = snapshot.catalog_where(self.options.catalog_format, budget, |e| {
+                filter.is_none_or(|allowed| allowed.iter().any(|n| n == e.name())) && self.listed(e)
+            });
             if !catalog.report.dropped.is_empty() || catalog.report.names_only {
                 tracing::warn!(
                     dropped = catalog.report.dropped.len(),

@@ -4,7 +4,7 @@
 //! a widening).
 
 use serde_json::json;
-use weft_llm::ToolSpec;
+use weft_llm::{ModelRef, ToolSpec};
 use weft_permissions::{Policy, PolicyError};
 use weft_types::suggest::{closest_names, did_you_mean};
 use weft_types::{InvocationContext, SkillContext};
@@ -14,7 +14,7 @@ use std::sync::Arc;
 use weft_registry::{SkillEntry, SkillError};
 
 use super::children::{ChildStatus, ChildSummary};
-use super::spawn::SpawnRequest;
+use super::spawn::{ChildPlan, SpawnRequest};
 use super::view::pattern_context;
 use super::{Session, SessionError};
 use crate::transcript::{TranscriptRecord, TranscriptWriteError, now_millis};
@@ -90,6 +90,15 @@ pub enum SkillInvocationError {
         /// Why.
         #[source]
         source: PolicyError,
+    },
+    /// The skill's `model:` cannot be used (and is not an alias that can fall back).
+    #[error("skill `{name}`: {source}")]
+    Model {
+        /// Skill name.
+        name: String,
+        /// Why (boxed: it is large, and this error travels inside every session error).
+        #[source]
+        source: Box<weft_llm::ModelError>,
     },
     /// The transcript write failed.
     #[error(transparent)]
@@ -178,12 +187,13 @@ impl Session {
         }
     }
 
-    /// Renders a skill's body with `args`, capped (SEC-SKILL-03), and compiles its policy.
+    /// Renders a skill's body with `args` (and its argument names and effort), capped
+    /// (SEC-SKILL-03), and compiles its policy; also returns the placeholders left unfilled.
     fn render_skill(
         &self,
         entry: &SkillEntry,
         args: &[String],
-    ) -> Result<(String, Policy), SkillInvocationError> {
+    ) -> Result<(String, Policy, Vec<String>), SkillInvocationError> {
         let name = entry.name();
         let body = entry.body().map_err(|source| SkillInvocationError::Body {
             name: name.to_owned(),
@@ -195,14 +205,50 @@ impl Session {
                 source,
             },
         )?;
-        let mut ctx = InvocationContext::new(args.to_vec(), self.options.session_id.clone());
+        let mut ctx = InvocationContext::new(args.to_vec(), self.options.session_id.clone())
+            .with_names(entry.skill.arguments.clone())
+            .with_effort(
+                entry
+                    .skill
+                    .effort
+                    .clone()
+                    .or_else(|| self.options.effort.clone()),
+            );
         if let Some(dir) = entry.dir() {
             ctx = ctx.with_skill_dir(dir);
         }
+        let rendered = weft_template::render_report(&body.text, &ctx);
+        if !rendered.unfilled.is_empty() {
+            tracing::info!(skill = %name, unfilled = ?rendered.unfilled, "placeholders left unfilled");
+        }
         Ok((
-            self.cap_skill_text(name, weft_template::render(&body.text, &ctx)),
+            self.cap_skill_text(name, rendered.text),
             policy,
+            rendered.unfilled,
         ))
+    }
+
+    /// The model a skill's turns use: `None` for no `model:` or `inherit` (the session's);
+    /// an alias no provider serves falls back to the session's model with a notice.
+    fn skill_model(
+        &self,
+        entry: &SkillEntry,
+    ) -> Result<(Option<ModelRef>, Option<String>), SkillInvocationError> {
+        let Some(spec) = entry.skill.model.as_deref().map(str::trim) else {
+            return Ok((None, None));
+        };
+        if spec == "inherit" {
+            return Ok((None, None));
+        }
+        let owner = format!("skill `{}`", entry.name());
+        let (model, notice) = self
+            .models
+            .resolve_or_fallback(spec, Some(&self.view.model), &owner)
+            .map_err(|source| SkillInvocationError::Model {
+                name: entry.name().to_owned(),
+                source: Box::new(source),
+            })?;
+        Ok(((model != self.view.model).then_some(model), notice))
     }
 
     /// Runs a `context: fork` skill: a subagent of the skill's `agent` type (default
@@ -214,21 +260,44 @@ impl Session {
         args: Vec<String>,
         invoker: Invoker,
     ) -> Result<ChildSummary, SessionError> {
+        let (plan, record) = self.prepare_fork_skill(name, args, invoker)?;
+        self.record(record)?;
+        Ok(self.start_child(plan).await?)
+    }
+
+    /// Everything a `context: fork` skill's subagent would be, without starting it: the
+    /// child (its system prompt, tools and model: see [`ChildPlan`]) and the transcript
+    /// record of the invocation. `--dry-run` prints the child's request from it. The child's
+    /// model is the skill's `model:` (`inherit`, or none: the agent's, else the session's);
+    /// its effort is the skill's `effort:`.
+    pub fn prepare_fork_skill(
+        &mut self,
+        name: &str,
+        args: Vec<String>,
+        invoker: Invoker,
+    ) -> Result<(ChildPlan, TranscriptRecord), SessionError> {
         let entry = self.invocable(name, invoker)?;
-        let (task, policy) = self.render_skill(&entry, &args)?;
-        self.record(TranscriptRecord::Skill {
-            at: now_millis(),
-            skill: name.to_owned(),
-            args,
-        })?;
+        let (task, policy, unfilled) = self.render_skill(&entry, &args)?;
+        let model = entry.skill.model.clone().filter(|m| m.trim() != "inherit");
         let request = SpawnRequest {
             task,
             agent: entry.skill.agent.clone(),
             label: Some(name.to_owned()),
+            model: model.clone(),
+            effort: entry.skill.effort.clone(),
             ..SpawnRequest::default()
         };
         let plan = self.prepare_child_with(request, Some(policy))?;
-        Ok(self.start_child(plan).await?)
+        self.unfilled.clone_from(&unfilled);
+        let record = TranscriptRecord::Skill {
+            at: now_millis(),
+            skill: name.to_owned(),
+            args,
+            model: model.map(|_| plan.summary().model.clone()),
+            effort: entry.skill.effort.clone(),
+            unfilled,
+        };
+        Ok((plan, record))
     }
 
     /// True when `name` is a `context: fork` skill.
@@ -251,12 +320,25 @@ impl Session {
         if entry.skill.context == SkillContext::Fork {
             return Err(SkillInvocationError::ForkUnsupported(name.to_owned()));
         }
-        let (rendered, policy) = self.render_skill(&entry, &args)?;
+        let (rendered, policy, unfilled) = self.render_skill(&entry, &args)?;
+        let (model, notice) = self.skill_model(&entry)?;
         self.record(TranscriptRecord::Skill {
             at: now_millis(),
             skill: name.to_owned(),
             args,
+            model: model.as_ref().map(ToString::to_string),
+            effort: entry.skill.effort.clone(),
+            unfilled: unfilled.clone(),
         })?;
+        // The skill's model and effort hold until the turn ends.
+        if model.is_some() {
+            self.turn_model = model;
+        }
+        if entry.skill.effort.is_some() {
+            self.turn_effort.clone_from(&entry.skill.effort);
+        }
+        self.notices.extend(notice);
+        self.unfilled = unfilled;
         let narrows = !policy.is_unrestricted();
         if narrows {
             self.gate = self.gate.clone().with_layer(policy);

@@ -92,6 +92,9 @@ pub struct SpawnRequest {
     /// Seconds before the child is stopped (ExecutionTimeout).
     #[serde(default)]
     pub timeout_secs: Option<u64>,
+    /// The child's reasoning effort (a fork skill's `effort:`); not part of the tool's input.
+    #[serde(skip)]
+    pub effort: Option<String>,
 }
 
 /// A validated child, created but not started.
@@ -100,6 +103,8 @@ pub struct ChildPlan {
     task: String,
     summary: ChildSummary,
     timeout: Duration,
+    /// Why the child's model is not the one asked for (an alias no provider serves).
+    notice: Option<String>,
 }
 
 impl std::fmt::Debug for ChildPlan {
@@ -119,6 +124,21 @@ impl ChildPlan {
     /// The child session (its gate, offered tools, system prompt...).
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    /// The task: the child's first and only user message.
+    pub fn task(&self) -> &str {
+        &self.task
+    }
+
+    /// Why the child's model is not the one its skill or agent asked for, if it is not.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
+    /// The child's first request, exactly as it would be sent (for `--dry-run`).
+    pub fn preview(&mut self) -> weft_llm::ChatRequest {
+        self.session.preview(&self.task)
     }
 }
 
@@ -249,6 +269,8 @@ impl Session {
             .unwrap_or(DEFAULT_SUBAGENT)
             .to_owned();
         let mut agent = self.spawnable_agent(&request, &agent_name)?;
+        // `Explore` is `explore`: the receipt names the agent that runs.
+        let agent_name = agent.name.clone();
         let background = request.run_in_background || agent.background;
         if background && self.children.running() >= self.options.spawn.max_concurrent {
             return Err(failed(
@@ -262,14 +284,19 @@ impl Session {
         let skill_names = unique(request.skills.iter().flatten());
         let injected = request.skills.is_some().then_some(skill_names.as_slice());
         let ceiling = self.child_ceiling(&agent, &agent_name, injected, extra, background)?;
-        let model = self
-            .models
-            .choose(
-                request.model.as_deref(),
-                agent.model.as_deref(),
+        // A skill's or an agent's alias that no provider serves runs on the parent's model.
+        let (model, notice) = match request.model.as_deref().or(agent.model.as_deref()) {
+            Some(spec) => self.models.resolve_or_fallback(
+                spec,
                 Some(&self.view.model),
-            )
-            .map_err(|e| failed(&agent_name, e))?;
+                &match &request.label {
+                    Some(label) => format!("subagent `{agent_name}` ({label})"),
+                    None => format!("subagent `{agent_name}`"),
+                },
+            ),
+            None => Ok((self.view.model.clone(), None)),
+        }
+        .map_err(|e| failed(&agent_name, e))?;
         // Injecting a skill means its body joins the child's system prompt.
         for name in &skill_names {
             if !agent.skills.contains(name) {
@@ -317,6 +344,7 @@ impl Session {
             task: request.task,
             summary,
             timeout,
+            notice,
         })
     }
 
@@ -436,6 +464,9 @@ impl Session {
         }
         options.spawn.depth = self.options.spawn.depth + 1;
         options.spawn.parent = Some(self.options.session_id.clone());
+        if request.effort.is_some() {
+            options.effort.clone_from(&request.effort);
+        }
         options
     }
 
@@ -456,7 +487,9 @@ impl Session {
             task,
             summary,
             timeout,
+            notice,
         } = plan;
+        self.notices.extend(notice);
         let spawn_record = TranscriptRecord::Spawn {
             at: now_millis(),
             child_id: summary.id.clone(),

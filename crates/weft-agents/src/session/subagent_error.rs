@@ -124,8 +124,14 @@ pub(super) enum SpawnToolError {
     Child(#[from] ChildError),
     /// The transcript cannot be written.
     #[error(transparent)]
-    Session(#[from] SessionError),
+    Session(Box<SessionError>),
     /// The child list cannot be serialized.
     #[error(transparent)]
     Json(#[from] serde_json::Error),
+}
+
+impl From<SessionError> for SpawnToolError {
+    fn from(e: SessionError) -> Self {
+        SpawnToolError::Session(Box::new(e))
+    }
 }

@@ -24,6 +24,8 @@ pub struct AgentView {
     pub max_tool_iterations: u32,
     /// The agent's context window, else the session's.
     pub context_window: Option<u64>,
+    /// Why the model is not the agent's own (an alias no provider serves), for the user.
+    pub notice: Option<String>,
 }
 
 impl AgentView {
@@ -36,7 +38,12 @@ impl AgentView {
         models: &ModelPool,
         options: &SessionOptions,
     ) -> Result<Self, SessionError> {
-        let model = models.choose(explicit_model, agent.model.as_deref(), inherit)?;
+        let (model, notice) = models.choose_with_fallback(
+            explicit_model,
+            agent.model.as_deref(),
+            inherit,
+            &format!("agent `{}`", agent.name),
+        )?;
         let ctx = pattern_context(options);
         let policy = Policy::from_agent(&agent, &ctx).map_err(|e| SessionError::AgentTools {
             agent: agent.name.clone(),
@@ -55,6 +62,7 @@ impl AgentView {
                 .max_tool_iterations
                 .unwrap_or(options.max_tool_iterations),
             context_window: agent.context_window.or(options.context_window),
+            notice,
             agent,
         })
     }

@@ -106,6 +106,15 @@ pub enum TranscriptRecord {
         skill: String,
         /// Its arguments.
         args: Vec<String>,
+        /// The model its turns use, when the skill chose one (`model:`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+        /// Its `effort:`, sent where the provider takes one and recorded here in any case.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        effort: Option<String>,
+        /// Placeholders of its body that nothing filled (`$branch` without its argument...).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        unfilled: Vec<String>,
     },
     /// The session switched agent (and so model and tools).
     Agent {

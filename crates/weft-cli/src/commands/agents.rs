@@ -36,6 +36,7 @@ fn entry_json(entry: &AgentEntry, runtime: &Runtime) -> serde_json::Value {
         "description": a.description,
         "model": a.model,
         "model_error": model_problem(a, runtime),
+        "model_fallback": model_fallback(a, runtime),
         "temperature": a.temperature.map(json_f32),
         "max_tool_iterations": a.max_tool_iterations,
         "context_window": a.context_window,
@@ -70,7 +71,19 @@ fn model_problem(agent: &AgentDefinition, runtime: &Runtime) -> Option<String> {
         .models
         .resolve(model, None)
         .err()
+        .filter(|_| model_fallback(agent, runtime).is_none())
         .map(|e| e.to_string())
+}
+
+/// The model an agent runs on instead of its alias when no provider serves the alias
+/// (`haiku` without Anthropic): the session's, here the configured default.
+fn model_fallback(agent: &AgentDefinition, runtime: &Runtime) -> Option<String> {
+    let model = agent.model.as_deref()?;
+    let owner = format!("agent `{}`", agent.name);
+    match runtime.models.resolve_or_fallback(model, None, &owner) {
+        Ok((fallback, Some(_))) => Some(fallback.to_string()),
+        _ => None,
+    }
 }
 
 /// `weft agents list`.
@@ -127,6 +140,11 @@ pub fn show(workspace: &Workspace, args: &AgentsShowArgs) -> Result<ExitCode> {
     out.push_str(&format!("Model: {}", model_label(a)));
     if let Some(problem) = model_problem(a, &runtime) {
         out.push_str(&format!("  (invalid: {problem})"));
+    }
+    if let Some(fallback) = model_fallback(a, &runtime) {
+        out.push_str(&format!(
+            "  (no configured provider serves it: runs on {fallback})"
+        ));
     }
     out.push('\n');
     if let Some(t) = a.temperature {

@@ -37,9 +37,9 @@ fn ceiling(list: Option<&str>) -> anyhow::Result<Option<Ceiling>> {
         .transpose()
 }
 
-fn api(workspace: &Workspace, mode_arg: ModeArg) -> SkillInjection {
-    SkillInjection::new(Arc::new(SkillRegistry::new(workspace.registry_config())))
-        .with_mode(mode(mode_arg))
+fn api(workspace: &Workspace, mode_arg: ModeArg) -> anyhow::Result<SkillInjection> {
+    let registry = SkillRegistry::new(crate::commands::skills::registry_config(workspace)?);
+    Ok(SkillInjection::new(Arc::new(registry)).with_mode(mode(mode_arg)))
 }
 
 fn print_validation(out: &mut impl Write, result: &ValidationResult) -> io::Result<()> {
@@ -59,7 +59,7 @@ fn print_validation(out: &mut impl Write, result: &ValidationResult) -> io::Resu
 
 /// `weft skills compose`.
 pub fn compose(workspace: &Workspace, args: &ComposeArgs) -> anyhow::Result<ExitCode> {
-    let api = api(workspace, args.mode);
+    let api = api(workspace, args.mode)?;
     let ceiling = ceiling(args.ceiling.as_deref())?;
     let validation = api.validate_skill_set(&args.names);
     let mut out = io::stdout().lock();
@@ -121,7 +121,7 @@ pub fn check_tool(
     args: &CheckToolArgs,
     verbose: bool,
 ) -> anyhow::Result<ExitCode> {
-    let api = api(workspace, args.mode);
+    let api = api(workspace, args.mode)?;
     let names = split_list(&args.skills);
     let validation = api.validate_skill_set(&names);
     if !validation.valid {
@@ -220,7 +220,7 @@ fn print_explanation(explanation: &Explanation) {
 
 /// `weft skills select`.
 pub fn select(workspace: &Workspace, args: &SelectArgs) -> anyhow::Result<ExitCode> {
-    let api = api(workspace, ModeArg::Union);
+    let api = api(workspace, ModeArg::Union)?;
     let risk: RiskLevel = args.risk.parse().map_err(anyhow::Error::msg)?;
     let task = TaskContext {
         description: args.description.clone(),

@@ -102,15 +102,53 @@ struct DryRun<'a> {
     provider: &'a str,
     agent: &'a str,
     active_skills: &'a [String],
+    /// Placeholders of the skill's body that nothing filled.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    unfilled_placeholders: &'a [String],
     request: &'a ChatRequest,
 }
 
 fn print_request(session: &mut Session, text: &str) -> Result<ExitCode> {
+    for notice in session.take_notices() {
+        eprintln!("weft: {notice}");
+    }
     let request = session.preview(text);
     let doc = DryRun {
-        provider: &session.model().provider,
+        provider: &session.turn_model().provider,
         agent: &session.agent().name,
         active_skills: session.active_skills(),
+        unfilled_placeholders: session.unfilled_placeholders(),
+        request: &request,
+    };
+    outln!("{}", serde_json::to_string_pretty(&doc)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `--dry-run` prints for a `context: fork` skill: the subagent that would start and
+/// its first request (system prompt, tools, model).
+#[derive(serde::Serialize)]
+struct ForkDryRun<'a> {
+    skill: &'a str,
+    subagent: &'a weft_agents::ChildSummary,
+    provider: &'a str,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    unfilled_placeholders: &'a [String],
+    request: &'a ChatRequest,
+}
+
+fn print_fork_request(session: &mut Session, name: &str, args: Vec<String>) -> Result<ExitCode> {
+    let (mut plan, _record) = session
+        .prepare_fork_skill(name, args, weft_agents::Invoker::User)
+        .map_err(session_error)?;
+    if let Some(notice) = plan.notice() {
+        eprintln!("weft: {notice}");
+    }
+    let request = plan.preview();
+    let doc = ForkDryRun {
+        skill: name,
+        subagent: plan.summary(),
+        provider: &plan.session().turn_model().provider,
+        unfilled_placeholders: session.unfilled_placeholders(),
         request: &request,
     };
     outln!("{}", serde_json::to_string_pretty(&doc)?);
@@ -185,6 +223,9 @@ fn one_shot(workspace: &Workspace, run: &RunArgs, send: Send, verbose: bool) -> 
     if run.dry_run {
         let text = match send {
             Send::Message(text) => text,
+            Send::Skill { name, args } if session.is_fork_skill(&name) => {
+                return print_fork_request(&mut session, &name, args);
+            }
             Send::Skill { name, args } => session
                 .prepare_user_skill(&name, args)
                 .map_err(session_error)?,

@@ -36,6 +36,9 @@ pub struct SkillJson<'a> {
     pub readiness: &'a Readiness,
     /// The copies it hides, of lower precedence.
     pub shadows: &'a [ShadowedSkill],
+    /// Switched off by the configuration (`skills.disabled`, `skills.entries.<name>.enabled`):
+    /// not offered to the model or the user.
+    pub disabled: bool,
     /// The lock entry and its check, for a skill installed by `weft skills install`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub installed: Option<Value>,
@@ -57,8 +60,15 @@ impl<'a> SkillJson<'a> {
             ready: entry.readiness.is_ready(),
             readiness: &entry.readiness,
             shadows: &entry.shadows,
+            disabled: false,
             installed: installed.map(Installed::to_json),
         }
+    }
+
+    /// Marks it disabled (or not).
+    pub fn disabled(mut self, disabled: bool) -> Self {
+        self.disabled = disabled;
+        self
     }
 }
 
@@ -98,6 +108,15 @@ pub struct SkillDetailJson<'a> {
     /// `model`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<&'a str>,
+    /// `effort`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effort: Option<&'a str>,
+    /// `arguments`: the names of `$name` placeholders.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub arguments: &'a [String],
+    /// `paths`: globs of the files that make it listed for the model (conditional skills).
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub paths: &'a [String],
     /// `when_to_use`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub when_to_use: Option<&'a str>,
@@ -137,6 +156,9 @@ impl<'a> SkillDetailJson<'a> {
             argument_hint: s.argument_hint.as_deref(),
             agent: s.agent.as_deref(),
             model: s.model.as_deref(),
+            effort: s.effort.as_deref(),
+            arguments: &s.arguments,
+            paths: &s.paths,
             when_to_use: s.when_to_use.as_deref(),
             keywords: &s.keywords,
             contract: &s.contract,
@@ -145,5 +167,11 @@ impl<'a> SkillDetailJson<'a> {
             resources,
             body: body.map(|b| b.text.as_str()),
         }
+    }
+
+    /// Marks it disabled (or not).
+    pub fn disabled(mut self, disabled: bool) -> Self {
+        self.summary.disabled = disabled;
+        self
     }
 }

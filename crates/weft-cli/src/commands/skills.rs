@@ -8,7 +8,9 @@ use serde_json::json;
 use weft_registry::catalog::{CatalogFormat, budget_for};
 use weft_registry::matcher::{MatchOutcome, TriggerMatcher};
 use weft_registry::resource::list_resources;
-use weft_registry::{BrokenSkill, SkillEntry, SkillOrigin, SkillRegistry, Snapshot, discover_one};
+use weft_registry::{
+    BrokenSkill, RegistryConfig, SkillEntry, SkillOrigin, SkillRegistry, Snapshot, discover_one,
+};
 use weft_types::suggest::{closest_names, did_you_mean};
 use weft_types::{Scope, Skill};
 
@@ -32,18 +34,31 @@ fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
     }
 }
 
+/// The registry configuration of this workspace with the configuration's `skills` settings
+/// (disabled skills, `builtins`); a broken configuration file is a usage error.
+pub(crate) fn registry_config(workspace: &Workspace) -> anyhow::Result<RegistryConfig> {
+    Ok(workspace
+        .configured_registry()
+        .map_err(weft_runtime::RuntimeError::from)?)
+}
+
 /// `weft skills list`.
 pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Result<ExitCode> {
     // Never freed: the process ends right after the listing, and freeing some forty
     // allocations per skill one by one would be about a tenth of its work.
-    let registry = std::mem::ManuallyDrop::new(SkillRegistry::new(workspace.registry_config()));
+    let registry = std::mem::ManuallyDrop::new(SkillRegistry::new(registry_config(workspace)?));
     let snapshot = registry.snapshot();
     eprint_discovery_diagnostics(snapshot.diagnostics(), verbose);
-    let entries: Vec<_> = snapshot
+    // Disabled skills are listed (marked) only with --all.
+    let disabled = if args.all { snapshot.disabled() } else { &[] };
+    let mut entries: Vec<_> = snapshot
         .entries()
         .iter()
+        .chain(disabled)
         .filter(|e| scope_matches(args.scope, e.skill.source.scope))
         .collect();
+    entries.sort_by(|a, b| a.skill.name.cmp(&b.skill.name));
+    let is_disabled = |e: &SkillEntry| snapshot.disabled().iter().any(|d| std::ptr::eq(&**d, e));
     let index = InstallIndex::load(workspace);
     let installed: Vec<Option<Installed>> = entries
         .iter()
@@ -55,7 +70,7 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
             let items: Vec<SkillJson<'_>> = entries
                 .iter()
                 .zip(&installed)
-                .map(|(e, i)| SkillJson::new(e, i.as_ref()))
+                .map(|(e, i)| SkillJson::new(e, i.as_ref()).disabled(is_disabled(e)))
                 .collect();
             serde_json::to_writer_pretty(&mut out, &items)?;
             writeln!(out)?;
@@ -65,9 +80,14 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
             let any_installed = installed.iter().any(Option::is_some);
             let mut rows = Vec::new();
             for (e, i) in entries.iter().zip(&installed) {
+                let description = if is_disabled(e) {
+                    format!("(disabled) {}", e.skill.description)
+                } else {
+                    e.skill.description.clone()
+                };
                 let mut row = vec![
                     e.skill.name.clone(),
-                    cut(&e.skill.description, 60),
+                    cut(&description, 60),
                     e.skill.source.scope.to_string(),
                     e.skill.source.format.to_string(),
                 ];
@@ -110,7 +130,8 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
 
 /// `weft skills show <name>`.
 pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> {
-    let config = workspace.registry_config();
+    let config = registry_config(workspace)?;
+    let disabled_names = config.disabled.clone();
     // Only the directories named like the skill are read, unless none is.
     let found = discover_one(&config, &args.name).ok_or(()).or_else(|()| {
         let registry = SkillRegistry::new(config);
@@ -131,6 +152,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
         Err(missing) => return Ok(missing.report()),
     };
     eprint_diagnostics(&diagnostics);
+    let disabled = disabled_names.contains(&entry.skill.name);
     let installed = InstallIndex::load(workspace).get(&entry.skill.name, entry.dir());
     let body = entry.body();
     let mut out = io::stdout().lock();
@@ -141,12 +163,20 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
                 installed.as_ref(),
                 body.as_deref().ok(),
                 resources(&entry),
-            );
+            )
+            .disabled(disabled);
             serde_json::to_writer_pretty(&mut out, &detail)?;
             writeln!(out)?;
         }
         ListFormat::Table => {
             out.write_all(describe(&entry).as_bytes())?;
+            if disabled {
+                writeln!(
+                    out,
+                    "Status: disabled (skills.disabled or skills.entries.{}.enabled in the config)",
+                    entry.skill.name
+                )?;
+            }
             for (label, value) in installed.iter().flat_map(Installed::describe) {
                 writeln!(out, "{label}: {value}")?;
             }
@@ -266,6 +296,17 @@ fn describe_invocation(fields: &mut Fields, s: &Skill) {
     fields.add("Context", s.context.as_str());
     fields.add_some("Agent", s.agent.as_ref());
     fields.add_some("Model", s.model.as_ref());
+    fields.add_some("Effort", s.effort.as_ref());
+    fields.add_list("Arguments", &s.arguments);
+    if !s.paths.is_empty() {
+        fields.add(
+            "Paths",
+            &format!(
+                "{} (listed for the model once a matching file is read or edited)",
+                s.paths.join(", ")
+            ),
+        );
+    }
     let allowed = match &s.tools.allow {
         None => "(no restriction)".to_owned(),
         Some(list) if list.is_empty() => "(none: the skill grants no tools)".to_owned(),
@@ -340,8 +381,12 @@ fn describe_state(fields: &mut Fields, entry: &SkillEntry) {
     }
 }
 
-/// Files bundled with the skill (level 3), relative to its directory; at most 50.
+/// Files bundled with the skill (level 3), relative to its directory; at most 50. A command
+/// has none: its folder holds other commands.
 fn resources(entry: &SkillEntry) -> Vec<String> {
+    if entry.skill.source.format == weft_types::SkillFormat::Command {
+        return Vec::new();
+    }
     entry
         .dir()
         .map(|dir| list_resources(dir, 50))
@@ -350,10 +395,19 @@ fn resources(entry: &SkillEntry) -> Vec<String> {
 
 /// `weft skills match "<text>"`.
 pub fn match_text(workspace: &Workspace, args: &MatchArgs) -> anyhow::Result<ExitCode> {
-    let registry = SkillRegistry::new(workspace.registry_config());
+    let registry = SkillRegistry::new(registry_config(workspace)?);
     let snapshot = registry.snapshot();
-    let matcher = TriggerMatcher::new(snapshot.entries().iter().map(|e| &e.skill))
-        .with_min_confidence(args.min_confidence);
+    // A conditional skill takes part only for a file its `paths` match.
+    let file = args.file.as_deref().and_then(|f| {
+        // Relative to the current directory, as any file argument.
+        let f = std::path::absolute(f).unwrap_or_else(|_| f.to_path_buf());
+        weft_registry::conditional::project_relative(&f, workspace.project.as_deref())
+    });
+    let candidates = snapshot.entries().iter().filter(|e| {
+        !e.skill.is_conditional() || file.as_deref().is_some_and(|f| e.matches_path(f))
+    });
+    let matcher =
+        TriggerMatcher::new(candidates.map(|e| &e.skill)).with_min_confidence(args.min_confidence);
     let ranked: Vec<_> = matcher
         .rank(&args.text)
         .into_iter()
@@ -428,7 +482,11 @@ pub fn match_text(workspace: &Workspace, args: &MatchArgs) -> anyhow::Result<Exi
 
 /// `weft skills catalog`.
 pub fn catalog(workspace: &Workspace, args: &CatalogArgs) -> anyhow::Result<ExitCode> {
-    let registry = SkillRegistry::new(workspace.registry_config());
+    let mut config = registry_config(workspace)?;
+    if args.no_builtins {
+        config.builtins = false;
+    }
+    let registry = SkillRegistry::new(config);
     let budget = args
         .budget
         .unwrap_or_else(|| budget_for(args.context_window));

@@ -142,6 +142,18 @@ impl SessionEvents for TurnOutput {
         }
     }
 
+    /// Notices (a model alias replaced by the session's model...) go to stderr in every
+    /// format, so JSON on stdout keeps its schema.
+    fn notice(&mut self, text: &str) {
+        if let Self::Text(c) = self
+            && c.streamed
+        {
+            outln!();
+            c.streamed = false;
+        }
+        eprintln!("weft: {text}");
+    }
+
     fn model_reply(&mut self, message: &Message, usage: &Usage) {
         if let Self::Json(j) = self
             && j.stream

@@ -5,13 +5,15 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use weft_parse::Profile;
-use weft_registry::{ValidationOutcome, validate_paths};
+use weft_agents::AgentRegistry;
+use weft_parse::{ParseOptions, Profile};
+use weft_registry::{KnownAgents, ValidationOutcome, validate_paths_with};
+use weft_runtime::Workspace;
 
 use crate::cli::{ProfileArg, ReportFormat, ValidateArgs};
 use crate::output::format_diagnostic;
 
-pub fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
+pub fn run(workspace: &Workspace, args: &ValidateArgs) -> anyhow::Result<ExitCode> {
     let profile = match (args.profile, args.strict) {
         (ProfileArg::Spec, _) => Profile::Spec,
         (ProfileArg::Load, _) => Profile::Load,
@@ -19,7 +21,16 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
         (ProfileArg::Default, false) => Profile::Validate,
     };
     let paths: Vec<PathBuf> = args.paths.iter().map(|p| named(p)).collect();
-    let outcomes = validate_paths(&paths, profile);
+    // `agent:` is checked against the agents this workspace has (built-ins, project, user).
+    let agents =
+        AgentRegistry::discover(&workspace.agent_roots(), &ParseOptions::new(Profile::Load));
+    let contains = |name: &str| agents.contains(name);
+    let known = KnownAgents {
+        contains: &contains,
+        names: agents.names().map(str::to_owned).collect(),
+    };
+    let checked = (profile != Profile::Spec).then_some(&known);
+    let outcomes = validate_paths_with(&paths, profile, checked);
 
     let mut stdout = io::stdout().lock();
     match args.format {

@@ -90,7 +90,11 @@ impl<'s> Reader<'s> {
                             let json = delta.get("partial_json").and_then(Value::as_str);
                             state.push_json(index(&value), json.unwrap_or_default());
                         }
-                        // Thinking, signatures and future delta kinds are not part of the answer.
+                        // Thinking goes back with the message, never to the sink.
+                        Some("thinking_delta" | "signature_delta") => {
+                            state.push_thinking(index(&value), delta);
+                        }
+                        // Future delta kinds are not part of the answer.
                         _ => {}
                     }
                 }
@@ -157,8 +161,10 @@ pub(super) fn parse_message(body: &str) -> Result<ChatResponse, Failure> {
         .ok_or_else(|| Failure::Malformed(format!("response has no content: {}", excerpt(body))))?;
     let mut text = String::new();
     let mut calls = Vec::new();
+    let mut reasoning = Vec::new();
     for block in blocks {
         match block.get("type").and_then(Value::as_str) {
+            Some("thinking" | "redacted_thinking") => reasoning.push(block.clone()),
             Some("text") => text.push_str(
                 block
                     .get("text")
@@ -177,7 +183,7 @@ pub(super) fn parse_message(body: &str) -> Result<ChatResponse, Failure> {
     let stop = value.get("stop_reason").and_then(Value::as_str);
     Ok(ChatResponse {
         stop_reason: stop_reason(stop, !calls.is_empty()),
-        message: Message::assistant(text, calls),
+        message: Message::assistant(text, calls).with_reasoning(reasoning),
         usage: Usage {
             input_tokens: tokens(usage, "input_tokens"),
             output_tokens: tokens(usage, "output_tokens"),
@@ -234,7 +240,14 @@ enum Block {
         json: String,
         input: Option<Value>,
     },
-    /// Thinking and other blocks that are not part of the answer.
+    /// Extended thinking: not part of the answer, but it goes back with the message.
+    Thinking {
+        thinking: String,
+        signature: String,
+    },
+    /// A block that goes back as it came (`redacted_thinking`).
+    Verbatim(Value),
+    /// Blocks that are not part of the answer.
     Other,
 }
 
@@ -258,6 +271,11 @@ impl StreamState {
                 json: String::new(),
                 input: None,
             },
+            Some("thinking") => Block::Thinking {
+                thinking: string(block, "thinking"),
+                signature: string(block, "signature"),
+            },
+            Some("redacted_thinking") => Block::Verbatim(block.clone()),
             _ => Block::Other,
         };
         self.blocks.insert(index, block);
@@ -265,13 +283,28 @@ impl StreamState {
 
     fn push_text(&mut self, index: u64, text: &str) {
         // A delta without its start still counts as text rather than being lost.
-        match self
+        if let Block::Text(so_far) = self
             .blocks
             .entry(index)
             .or_insert_with(|| Block::Text(String::new()))
         {
-            Block::Text(so_far) => so_far.push_str(text),
-            Block::Tool { .. } | Block::Other => {}
+            so_far.push_str(text);
+        }
+    }
+
+    /// A `thinking_delta` (`thinking`) or `signature_delta` (`signature`) of a thinking block.
+    fn push_thinking(&mut self, index: u64, delta: &Value) {
+        if let Some(Block::Thinking {
+            thinking,
+            signature,
+        }) = self.blocks.get_mut(&index)
+        {
+            if let Some(piece) = delta.get("thinking").and_then(Value::as_str) {
+                thinking.push_str(piece);
+            }
+            if let Some(piece) = delta.get("signature").and_then(Value::as_str) {
+                signature.push_str(piece);
+            }
         }
     }
 
@@ -300,9 +333,19 @@ impl StreamState {
         }
         let mut text = String::new();
         let mut calls = Vec::new();
+        let mut reasoning = Vec::new();
         for block in self.blocks.into_values() {
             match block {
                 Block::Text(piece) => text.push_str(&piece),
+                Block::Thinking {
+                    thinking,
+                    signature,
+                } => reasoning.push(serde_json::json!({
+                    "type": "thinking",
+                    "thinking": thinking,
+                    "signature": signature,
+                })),
+                Block::Verbatim(block) => reasoning.push(block),
                 Block::Tool {
                     id,
                     name,
@@ -318,7 +361,7 @@ impl StreamState {
         }
         Ok(ChatResponse {
             stop_reason: stop_reason(self.stop_reason.as_deref(), !calls.is_empty()),
-            message: Message::assistant(text, calls),
+            message: Message::assistant(text, calls).with_reasoning(reasoning),
             usage: self.usage,
         })
     }

@@ -15,5 +15,8 @@ record() {
 record all.xml skills/escaping skills/code-review skills/multi-line skills/cafe-notes skills/commit
 record reordered.xml skills/commit skills/cafe-notes skills/multi-line skills/code-review skills/escaping
 record single.xml skills/code-review
+# What `weft skills catalog --format xml --no-builtins` reads from one root: its skill
+# directories in name order (`a&b` aside: weft refuses that directory name, E107).
+record sorted.xml skills/cafe-notes skills/code-review skills/commit skills/escaping skills/multi-line
 record ampersand-location.xml 'skills/a&b'
 "$venv/bin/python" -c 'from skills_ref import to_prompt; print(to_prompt([]))' >empty.xml

@@ -1,0 +1,579 @@
+//! Issue 15: a Claude Code, Codex or OpenClaw user pointing weft at an existing tree. One test
+//! per row of docs/COMPATIBILITY.md, run with the real binary inside the trees that
+//! `cargo xtask compat-layouts` lays out (the same generator, included below), found the way
+//! a user's shell finds them: from the current directory, no `--project`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod sandbox;
+
+/// The generator of `cargo xtask compat-layouts`.
+#[path = "../../../xtask/src/compat.rs"]
+#[allow(dead_code)]
+mod compat_layouts;
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use sandbox::{Sandbox, repo, stdout};
+use serde_json::{Value, json};
+
+/// The sandbox with the layouts under `<tmp>/layouts`.
+fn layouts() -> (Sandbox, PathBuf) {
+    let s = Sandbox::new();
+    let dir = s.tmp.path().join("layouts");
+    compat_layouts::generate(&dir, false).unwrap();
+    (s, dir)
+}
+
+/// `weft` run in `dir` (project detection from there), home the sandbox's.
+fn weft_in(s: &Sandbox, dir: &Path) -> Command {
+    let mut cmd = s.bare();
+    cmd.current_dir(dir);
+    cmd
+}
+
+fn json_of(output: &std::process::Output) -> Value {
+    serde_json::from_str(&stdout(output)).unwrap_or_else(|e| panic!("{e}: {}", stdout(output)))
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// `skills list --format json [--all]` names (with `(disabled)` marks).
+fn listed(s: &Sandbox, dir: &Path, all: bool) -> Vec<Value> {
+    let mut cmd = weft_in(s, dir);
+    cmd.args(["skills", "list", "--format", "json"]);
+    if all {
+        cmd.arg("--all");
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    json_of(&out).as_array().unwrap().clone()
+}
+
+fn names(items: &[Value]) -> Vec<String> {
+    items
+        .iter()
+        .map(|i| i["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// `skills run NAME ARGS --dry-run` in the Claude Code layout with these variables.
+fn dry_run(s: &Sandbox, dir: &Path, vars: &[(&str, &str)], args: &[&str]) -> (Value, String) {
+    let mut cmd = weft_in(s, &dir.join("claude-code"));
+    cmd.args(["skills", "run"]).args(args).arg("--dry-run");
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    (json_of(&out), stderr(&out))
+}
+
+// --- Claude Code --------------------------------------------------------------------------------
+
+#[test]
+fn cc_agent_names_resolve() {
+    let (s, dir) = layouts();
+    let out = weft_in(&s, &dir.join("claude-code"))
+        .args(["agents", "show", "Explore"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("Agent: explore\n"),
+        "{}",
+        stdout(&out)
+    );
+    let (doc, _) = dry_run(&s, &dir, &[], &["review", "src/lib.rs", "safety"]);
+    assert_eq!(doc["subagent"]["agent"], "explore");
+}
+
+#[test]
+fn cc_fork_skill_dry_run_prints_the_child_request() {
+    let (s, dir) = layouts();
+    let (doc, _) = dry_run(&s, &dir, &[], &["review", "src/lib.rs", "safety"]);
+    assert_eq!(doc["skill"], "review");
+    let request = &doc["request"];
+    assert!(
+        request["system"]
+            .as_str()
+            .unwrap()
+            .starts_with("You explore a codebase without changing it."),
+        "{request}"
+    );
+    let tools: Vec<&str> = request["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    // The explore agent's tools within the skill's allowed-tools (Read Grep Glob).
+    assert_eq!(tools, ["glob", "grep", "read_file"]);
+    assert_eq!(
+        doc["subagent"]["tools"],
+        json!(["glob", "grep", "read_file"])
+    );
+    assert_eq!(
+        request["messages"][0]["content"],
+        "Review src/lib.rs with a focus on safety (effort high)."
+    );
+    // Nothing was started and nothing written.
+    assert!(s.transcripts().is_empty());
+}
+
+#[test]
+fn cc_model_alias_falls_back_with_a_notice() {
+    let (s, dir) = layouts();
+    let openai = [
+        ("OPENAI_API_KEY", "sk-test"),
+        ("WEFT_MODEL", "openai/gpt-4o"),
+    ];
+    let (doc, err) = dry_run(&s, &dir, &openai, &["review", "a.rs", "b"]);
+    assert_eq!(doc["subagent"]["model"], "openai/gpt-4o");
+    assert!(
+        err.contains("weft: subagent `explore` (review) asks for model `haiku`, which no configured provider serves"),
+        "{err}"
+    );
+    // With Anthropic configured the alias is served.
+    let both = [
+        ("OPENAI_API_KEY", "sk-test"),
+        ("ANTHROPIC_API_KEY", "sk-ant-test"),
+        ("WEFT_MODEL", "openai/gpt-4o"),
+    ];
+    let (doc, err) = dry_run(&s, &dir, &both, &["review", "a.rs", "b"]);
+    assert_eq!(doc["subagent"]["model"], "anthropic/claude-haiku-4-5");
+    assert!(!err.contains("asks for model"), "{err}");
+}
+
+#[test]
+fn cc_agent_model_alias_falls_back_with_a_notice() {
+    let (s, dir) = layouts();
+    let project = dir.join("claude-code");
+    let openai = [
+        ("OPENAI_API_KEY", "sk-test"),
+        ("WEFT_MODEL", "openai/gpt-4o"),
+    ];
+    let show = weft_in(&s, &project)
+        .args(["agents", "show", "scout"])
+        .envs(openai)
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&show)
+            .contains("Model: haiku  (no configured provider serves it: runs on openai/gpt-4o)"),
+        "{}",
+        stdout(&show)
+    );
+    let run = weft_in(&s, &project)
+        .args(["agent", "--agent", "scout", "-m", "hi", "--dry-run"])
+        .envs(openai)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert_eq!(json_of(&run)["request"]["model"], "gpt-4o");
+    assert_eq!(
+        stderr(&run),
+        "weft: agent `scout` asks for model `haiku`, which no configured provider serves (an `anthropic` provider or an alias in the config would); using openai/gpt-4o\n"
+    );
+}
+
+#[test]
+fn cc_model_and_effort_apply_to_the_skill_turn() {
+    let (s, dir) = layouts();
+    let both = [
+        ("OPENAI_API_KEY", "sk-test"),
+        ("ANTHROPIC_API_KEY", "sk-ant-test"),
+        ("WEFT_MODEL", "openai/o3"),
+    ];
+    let (doc, _) = dry_run(&s, &dir, &both, &["explain", "parser", "deep"]);
+    assert_eq!(doc["provider"], "anthropic");
+    assert_eq!(doc["request"]["model"], "claude-sonnet-4-5");
+    assert_eq!(doc["request"]["reasoning_effort"], "low");
+    // `inherit` keeps the session's model.
+    let (doc, _) = dry_run(&s, &dir, &both, &["summarize"]);
+    assert_eq!(doc["provider"], "openai");
+    assert_eq!(doc["request"]["model"], "o3");
+    assert!(doc["request"].get("reasoning_effort").is_none());
+}
+
+#[test]
+fn cc_named_arguments_and_claude_effort_are_substituted() {
+    let (s, dir) = layouts();
+    let (doc, _) = dry_run(&s, &dir, &[], &["explain", "parser"]);
+    assert_eq!(
+        doc["request"]["messages"][0]["content"],
+        "[Skill: explain]\n\nExplain parser at depth $depth, thinking at low effort. `$topic` in code stays."
+    );
+    // `$depth` had no argument: listed, as the transcript lists it.
+    assert_eq!(doc["unfilled_placeholders"], json!(["$depth"]));
+}
+
+#[test]
+fn cc_unfilled_placeholders_and_effort_are_in_the_transcript() {
+    let (s, dir) = layouts();
+    let recording = s.outside("turns.jsonl", "{\"content\": \"Explained.\"}\n");
+    let config = s.config(&json!({"providers": {"demo": {"kind": "replay", "file": recording}}}));
+    let out = weft_in(&s, &dir.join("claude-code"))
+        .args(["--config"])
+        .arg(&config)
+        .args(["skills", "run", "explain", "parser"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "Explained.\n");
+    // `sonnet` is not served by the replay provider: the session's model, with the notice.
+    assert!(
+        stderr(&out).contains("skill `explain` asks for model `sonnet`"),
+        "{}",
+        stderr(&out)
+    );
+    let record = s
+        .transcript()
+        .into_iter()
+        .find(|r| r["type"] == "skill")
+        .expect("a skill record");
+    assert_eq!(record["skill"], "explain");
+    assert_eq!(record["effort"], "low");
+    assert_eq!(record["unfilled"], json!(["$depth"]));
+}
+
+#[test]
+fn cc_conditional_skills_wait_for_a_matching_file() {
+    let (s, dir) = layouts();
+    let project = dir.join("claude-code");
+    let catalog = weft_in(&s, &project)
+        .args(["skills", "catalog"])
+        .output()
+        .unwrap();
+    assert!(
+        !stdout(&catalog).contains("rust-style"),
+        "{}",
+        stdout(&catalog)
+    );
+    let matched = |file: Option<&str>| {
+        let mut cmd = weft_in(&s, &project);
+        cmd.args(["skills", "match", "rust style rules", "--format", "json"]);
+        if let Some(f) = file {
+            cmd.args(["--file", f]);
+        }
+        let doc = json_of(&cmd.output().unwrap());
+        names(doc["matches"].as_array().unwrap())
+    };
+    assert!(!matched(None).contains(&"rust-style".to_owned()));
+    assert!(!matched(Some("README.md")).contains(&"rust-style".to_owned()));
+    assert_eq!(matched(Some("src/lib.rs"))[0], "rust-style");
+}
+
+#[test]
+fn cc_when_to_use_is_in_the_catalog() {
+    let (s, dir) = layouts();
+    let out = weft_in(&s, &dir.join("claude-code"))
+        .args(["skills", "catalog"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&out).contains(
+            "- review: Review a file for a focus area Use when the user asks for a review of one file.\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn cc_unsupported_fields_and_typos_are_reported() {
+    let (s, dir) = layouts();
+    let project = dir.join("claude-code");
+    let out = weft_in(&s, &project)
+        .args(["skills", "validate", ".claude/skills/hooked"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stdout(&out));
+    let text = stdout(&out);
+    for expected in [
+        "warning[W119]: `hooks` is recognised but not supported",
+        "warning[W119]: `shell` is recognised but not supported",
+        "warning[W118]: unknown key `descripton`; did you mean `description`?",
+        "names `Bassh`, which is not a known tool (a built-in, a Claude Code tool or an MCP tool `server__tool`); did you mean `Bash`?",
+        "names `Frobnicate`, which is not a known tool",
+        "warning[W143]: `agent: Explorer` names no known agent",
+    ] {
+        assert!(text.contains(expected), "{expected}\n{text}");
+    }
+    assert!(
+        !text.contains("`WebSearch`") && !text.contains("mcp__github"),
+        "{text}"
+    );
+    let strict = weft_in(&s, &project)
+        .args(["skills", "validate", "--strict", ".claude/skills/hooked"])
+        .output()
+        .unwrap();
+    assert_eq!(strict.status.code(), Some(1));
+    assert!(
+        stdout(&strict).contains("error[E119]: `hooks`"),
+        "{}",
+        stdout(&strict)
+    );
+}
+
+#[test]
+fn cc_commands_are_namespaced_skills() {
+    let (s, dir) = layouts();
+    let items = listed(&s, &dir.join("claude-code"), false);
+    let test = items.iter().find(|i| i["name"] == "frontend:test").unwrap();
+    assert_eq!(test["format"], "command");
+    assert_eq!(test["description"], "Run the frontend tests");
+    assert!(names(&items).contains(&"changelog".to_owned()));
+    let (doc, _) = dry_run(&s, &dir, &[], &["frontend:test", "unit"]);
+    assert_eq!(
+        doc["request"]["messages"][0]["content"],
+        "[Skill: frontend:test]\n\n[skill `frontend:test` is active: tools are limited to exec_shell until this request is answered]\n\nRun `npm test -- unit` in web/."
+    );
+}
+
+#[test]
+fn cc_a_skill_shadows_a_command_of_the_same_name() {
+    let (s, dir) = layouts();
+    let project = dir.join("claude-code");
+    let items = listed(&s, &project, true);
+    let deploy = items.iter().find(|i| i["name"] == "deploy").unwrap();
+    assert_eq!(deploy["format"], "SKILL.md");
+    assert_eq!(deploy["shadows"][0]["format"], "command");
+    let out = weft_in(&s, &project)
+        .args(["-v", "skills", "list"])
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&out).contains("warning[W186]: the skill `deploy`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn cc_monorepo_nearest_skill_wins_and_the_root_stays_visible() {
+    let (s, dir) = layouts();
+    let items = listed(&s, &dir.join("monorepo/packages/web/src"), false);
+    let lint = items.iter().find(|i| i["name"] == "lint").unwrap();
+    assert_eq!(lint["description"], "Lint the web package (nearest)");
+    let all = names(&items);
+    assert!(all.contains(&"web-only".to_owned()), "{all:?}");
+    assert!(all.contains(&"release".to_owned()), "{all:?}");
+}
+
+#[test]
+fn cc_discovery_stops_at_the_git_root() {
+    let (s, dir) = layouts();
+    let all = names(&listed(&s, &dir.join("nested-repo/repo"), false));
+    assert!(all.contains(&"inner".to_owned()), "{all:?}");
+    assert!(!all.contains(&"outer".to_owned()), "{all:?}");
+}
+
+// --- Codex --------------------------------------------------------------------------------------
+
+#[test]
+fn codex_git_only_repository_is_detected() {
+    let (s, dir) = layouts();
+    let project = dir.join("codex-git-only/src");
+    assert!(names(&listed(&s, &project, false)).contains(&"fmt".to_owned()));
+    let out = weft_in(&s, &project)
+        .args(["skills", "show", "fmt", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        json_of(&out)["metadata"]["short-description"],
+        "Format code"
+    );
+}
+
+// --- OpenClaw -----------------------------------------------------------------------------------
+
+#[test]
+fn openclaw_disabled_skills_are_listed_but_never_offered() {
+    let (s, dir) = layouts();
+    let project = dir.join("openclaw");
+    let offered = names(&listed(&s, &project, false));
+    assert!(offered.contains(&"weather".to_owned()), "{offered:?}");
+    assert!(!offered.contains(&"notes".to_owned()) && !offered.contains(&"journal".to_owned()));
+    let all = listed(&s, &project, true);
+    for name in ["notes", "journal"] {
+        let item = all.iter().find(|i| i["name"] == name).unwrap();
+        assert_eq!(item["disabled"], true, "{name}");
+    }
+    let catalog = weft_in(&s, &project)
+        .args(["skills", "catalog"])
+        .output()
+        .unwrap();
+    assert!(!stdout(&catalog).contains("notes"), "{}", stdout(&catalog));
+    let run = weft_in(&s, &project)
+        .args(["skills", "run", "notes", "--dry-run"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        stderr(&run).contains("unknown skill `notes`"),
+        "{}",
+        stderr(&run)
+    );
+    let show = weft_in(&s, &project)
+        .args(["skills", "show", "journal"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&show).contains("\nStatus: disabled"),
+        "{}",
+        stdout(&show)
+    );
+}
+
+#[test]
+fn openclaw_dispatch_fields_and_requirements_are_reported() {
+    let (s, dir) = layouts();
+    let project = dir.join("openclaw");
+    let out = weft_in(&s, &project)
+        .args(["skills", "validate", ".clawft/skills/weather"])
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert!(
+        text.contains("`command-dispatch` is recognised but not supported"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`command-tool` is recognised but not supported"),
+        "{text}"
+    );
+    let show = weft_in(&s, &project)
+        .args(["skills", "show", "weather"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&show)
+            .contains("Readiness: not ready: requires weft-compat-missing-bin on the PATH"),
+        "{}",
+        stdout(&show)
+    );
+}
+
+#[test]
+fn config_builtins_false_leaves_out_the_built_in_skills() {
+    let s = Sandbox::new();
+    s.user_config(&json!({"skills": {"builtins": false}}));
+    let out = s.weft().args(["skills", "list"]).output().unwrap();
+    assert_eq!(stdout(&out), "No skills found.\n");
+}
+
+// --- skills-ref ---------------------------------------------------------------------------------
+
+#[test]
+fn xml_catalog_matches_skills_ref_to_prompt() {
+    let s = Sandbox::new();
+    let data = repo().join("crates/weft-registry/tests/data/catalog");
+    let skills = std::fs::canonicalize(data.join("skills")).unwrap();
+    let expected = |file: &str| {
+        std::fs::read_to_string(data.join(file))
+            .unwrap()
+            .replace("{DATA}", skills.to_str().unwrap())
+    };
+    let out = s
+        .weft()
+        .args([
+            "skills",
+            "catalog",
+            "--format",
+            "xml",
+            "--no-builtins",
+            "--skills-dir",
+        ])
+        .arg(&skills)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), expected("sorted.xml"));
+    // The empty case, with the config switch instead of the flag.
+    s.user_config(&json!({"skills": {"builtins": false}}));
+    let empty = s
+        .weft()
+        .args(["skills", "catalog", "--format", "xml"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&empty), expected("empty.xml"));
+}
+
+#[test]
+fn same_directory_twice_is_read_once() {
+    let s = Sandbox::new();
+    let dir = s.tmp.path().join("extra");
+    sandbox::write_skill(&dir, "twice", "Listed once");
+    let out = s
+        .weft()
+        .args([
+            "-v",
+            "skills",
+            "list",
+            "--format",
+            "json",
+            "--all",
+            "--skills-dir",
+        ])
+        .arg(&dir)
+        .arg("--skills-dir")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let items = json_of(&out);
+    let twice: Vec<&Value> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["name"] == "twice")
+        .collect();
+    assert_eq!(twice.len(), 1);
+    assert_eq!(twice[0]["shadows"], json!([]));
+    assert!(!stderr(&out).contains("W182"), "{}", stderr(&out));
+}
+
+// --- The document -------------------------------------------------------------------------------
+
+/// Every test docs/COMPATIBILITY.md names exists (as a `fn` in some crate's tests or sources).
+#[test]
+fn every_test_named_in_the_compatibility_doc_exists() {
+    let doc = std::fs::read_to_string(repo().join("docs/COMPATIBILITY.md")).unwrap();
+    let named: Vec<&str> = doc
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter_map(|code| code.strip_prefix("test:"))
+        .collect();
+    assert!(named.len() >= 20, "{named:?}");
+    let mut sources = String::new();
+    for crate_dir in std::fs::read_dir(repo().join("crates")).unwrap() {
+        let crate_dir = crate_dir.unwrap().path();
+        for sub in ["tests", "src"] {
+            collect_rust(&crate_dir.join(sub), &mut sources);
+        }
+    }
+    for name in named {
+        assert!(
+            sources.contains(&format!("fn {name}(")),
+            "docs/COMPATIBILITY.md names `{name}`, which no test defines"
+        );
+    }
+}
+
+fn collect_rust(dir: &Path, out: &mut String) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            collect_rust(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push_str(&std::fs::read_to_string(&path).unwrap());
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! Issue 15: the Claude Code / Codex / OpenClaw fields weft applies (`effort`, `arguments`,
+//! `paths`), the ones it recognises without implementing (named warnings, errors under
+//! `--strict`), and typos in keys and tool names (did-you-mean warnings).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+
+use weft_parse::{ParseOptions, ParsedSkill, Profile, parse_skill_md};
+
+fn parse(frontmatter: &str, profile: Profile) -> ParsedSkill {
+    let text = format!("---\nname: s\ndescription: d\n{frontmatter}---\nBody\n");
+    parse_skill_md(
+        text.as_bytes(),
+        Path::new("s/SKILL.md"),
+        &ParseOptions::new(profile),
+    )
+}
+
+fn codes(parsed: &ParsedSkill) -> Vec<String> {
+    parsed.diagnostics.iter().map(|d| d.code.clone()).collect()
+}
+
+#[test]
+fn effort_arguments_and_paths_are_read() {
+    let parsed = parse(
+        "effort: High\narguments: [issue, branch]\npaths: \"src/**/*.rs, docs/*.md\"\n",
+        Profile::Validate,
+    );
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let skill = parsed.skill.unwrap();
+    assert_eq!(skill.effort.as_deref(), Some("high"));
+    assert_eq!(skill.arguments, ["issue", "branch"]);
+    assert_eq!(skill.paths, ["src/**/*.rs", "docs/*.md"]);
+    assert!(skill.is_conditional());
+}
+
+#[test]
+fn an_unknown_effort_is_reported_and_dropped() {
+    let parsed = parse("effort: extreme\n", Profile::Validate);
+    assert_eq!(codes(&parsed), ["W144"]);
+    assert!(parsed.skill.unwrap().effort.is_none());
+    assert_eq!(
+        codes(&parse("effort: extreme\n", Profile::Strict)),
+        ["E144"]
+    );
+}
+
+#[test]
+fn unsupported_fields_are_named_and_strict_makes_them_errors() {
+    let fm = "hooks:\n  PreToolUse: []\nshell: bash\ncommand-dispatch: tool\n";
+    let parsed = parse(fm, Profile::Validate);
+    assert_eq!(codes(&parsed), ["W119", "W119", "W119"]);
+    let first = &parsed.diagnostics[0];
+    assert_eq!(first.line, Some(4));
+    assert!(
+        first
+            .message
+            .contains("`hooks` is recognised but not supported"),
+        "{}",
+        first.message
+    );
+    assert!(parsed.diagnostics[1].message.contains("`shell`"));
+    // Loading warns too (never silent) and keeps the skill; --strict refuses it.
+    assert_eq!(codes(&parse(fm, Profile::Load)), ["W119", "W119", "W119"]);
+    let strict = parse(fm, Profile::Strict);
+    assert_eq!(codes(&strict), ["E119", "E119", "E119"]);
+    assert!(!strict.is_valid());
+}
+
+#[test]
+fn a_misspelled_key_gets_a_did_you_mean() {
+    let text = "---\nname: s\ndescripton: d\n---\nThe body paragraph.\n";
+    let parsed = parse_skill_md(
+        text.as_bytes(),
+        Path::new("s/SKILL.md"),
+        &ParseOptions::new(Profile::Validate),
+    );
+    let w = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "W118")
+        .expect("W118");
+    assert_eq!(
+        w.message,
+        "unknown key `descripton`; did you mean `description`? (kept, without effect)"
+    );
+    assert_eq!((w.line, w.column), (Some(3), Some(1)));
+    let far = parse("flavour: x\n", Profile::Validate);
+    assert_eq!(codes(&far), ["W118"]);
+    assert!(far.diagnostics[0].message.contains("under `metadata`"));
+    // Loading never reports unknown keys; the spec profile has its own rule (E127).
+    assert!(parse("flavour: x\n", Profile::Load).diagnostics.is_empty());
+}
+
+#[test]
+fn unknown_tool_names_are_flagged_with_suggestions() {
+    let parsed = parse(
+        "allowed-tools: Read Frobnicate Bassh(git:*) WebSearch mcp__github__create_issue github__*\nforbidden-tools: [wirte_file]\n",
+        Profile::Validate,
+    );
+    let messages: Vec<&str> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "W135")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(messages.len(), 3, "{messages:#?}");
+    assert!(messages[0].contains("`Frobnicate`"), "{}", messages[0]);
+    assert!(
+        messages[1].ends_with("did you mean `Bash`?"),
+        "{}",
+        messages[1]
+    );
+    assert!(
+        messages[2].contains("did you mean `write_file`?"),
+        "{}",
+        messages[2]
+    );
+    // Loading keeps quiet: the gate simply never matches such a name.
+    assert!(
+        parse("allowed-tools: Frobnicate\n", Profile::Load)
+            .diagnostics
+            .is_empty()
+    );
+}
