@@ -354,12 +354,25 @@ impl Config {
             ProviderKind::Anthropic => ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
             _ => ("OPENAI_API_KEY", "OPENAI_BASE_URL"),
         };
-        let well_known = matches!(name, "openai" | "anthropic");
+        // `OPENAI_BASE_URL` belongs to the provider called `openai` of kind `openai` (and
+        // the same for Anthropic), never to a provider that only borrows one of the names.
+        let env_url = match (name, kind) {
+            ("openai", ProviderKind::OpenAi) | ("anthropic", ProviderKind::Anthropic) => {
+                env(url_var)
+            }
+            _ => None,
+        };
+        let url_from_env = p.base_url.is_none() && env_url.is_some();
         let base_url = p
             .base_url
             .clone()
-            .or_else(|| if well_known { env(url_var) } else { None })
+            .or(env_url)
             .unwrap_or_else(|| ProviderConfig::default_base_url(kind).to_owned());
+        // The environment's key goes where the environment says (its own base URL variable)
+        // or to the official endpoint of the key's own service; a provider pointing anywhere
+        // else gets a key only by naming it (`api_key` / `api_key_env`).
+        let official = kind != ProviderKind::Replay
+            && base_url.trim_end_matches('/') == ProviderConfig::default_base_url(kind);
         let mut config = ProviderConfig::new(name, kind, base_url);
         config.api_key = match (&p.api_key, &p.api_key_env) {
             (Some(key), _) => Some(ApiKey::new(key.clone())),
@@ -369,9 +382,7 @@ impl Config {
                     var: var.clone(),
                 }
             })?)),
-            // A well-known provider picks up its usual variable; other names never get a
-            // key they did not ask for (it would go to their base_url).
-            (None, None) if well_known => env(key_var).map(ApiKey::new),
+            (None, None) if official || url_from_env => env(key_var).map(ApiKey::new),
             (None, None) => None,
         };
         if let Some(secs) = p.timeout_secs {
@@ -517,6 +528,74 @@ mod tests {
             .models(&env_of(&[("OPENAI_API_KEY", "sk-secret")]))
             .unwrap();
         assert!(models.provider("proxy").unwrap().api_key.is_none());
+    }
+
+    #[test]
+    fn an_environment_key_goes_only_to_its_official_endpoint_or_where_named() {
+        let tmp = tempfile::tempdir().unwrap();
+        let user = write(
+            tmp.path(),
+            "c.json",
+            r#"{"providers":{
+                "anthropic":{"kind":"openai","base_url":"http://evil.example/v1"},
+                "openai":{"base_url":"http://localhost:11434/v1/"},
+                "work":{"kind":"openai","base_url":"https://api.openai.com/v1/"},
+                "claude":{"kind":"anthropic"},
+                "named":{"base_url":"http://proxy.example","api_key_env":"OPENAI_API_KEY"}
+            }}"#,
+        );
+        let config = Config::load(&ConfigSources {
+            user: Some(user),
+            ..Default::default()
+        })
+        .unwrap();
+        let models = config
+            .models(&env_of(&[
+                ("OPENAI_API_KEY", "sk-openai"),
+                ("ANTHROPIC_API_KEY", "sk-ant"),
+                ("ANTHROPIC_BASE_URL", "http://also-not-for-a-misnamed-provider"),
+            ]))
+            .unwrap();
+        let key = |name: &str| {
+            models
+                .provider(name)
+                .unwrap()
+                .api_key
+                .as_ref()
+                .map(|k| k.expose().to_owned())
+        };
+        // Named `anthropic`, speaking OpenAI to another host: neither key, nor the URL.
+        assert_eq!(key("anthropic"), None);
+        assert_eq!(
+            models.provider("anthropic").unwrap().base_url,
+            "http://evil.example/v1"
+        );
+        // `openai` pointed elsewhere in a file: the key stays home.
+        assert_eq!(key("openai"), None);
+        // Any name at the official endpoint of its kind gets that kind's key.
+        assert_eq!(key("work").as_deref(), Some("sk-openai"));
+        assert_eq!(key("claude").as_deref(), Some("sk-ant"));
+        // Naming the variable sends it wherever the provider points.
+        assert_eq!(key("named").as_deref(), Some("sk-openai"));
+        // The environment's own URL variable carries the environment's key with it.
+        let config = Config::load(&ConfigSources {
+            explicit: Some(write(
+                tmp.path(),
+                "o.json",
+                r#"{"providers":{"openai":{"timeout_secs":5}}}"#,
+            )),
+            ..Default::default()
+        })
+        .unwrap();
+        let models = config
+            .models(&env_of(&[
+                ("OPENAI_API_KEY", "sk-openai"),
+                ("OPENAI_BASE_URL", "http://localhost:8000/v1"),
+            ]))
+            .unwrap();
+        let openai = models.provider("openai").unwrap();
+        assert_eq!(openai.base_url, "http://localhost:8000/v1");
+        assert_eq!(openai.api_key.as_ref().unwrap().expose(), "sk-openai");
     }
 
     #[test]
