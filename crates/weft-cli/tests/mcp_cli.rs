@@ -96,7 +96,7 @@ fn project_servers_start_only_when_the_project_is_trusted() {
             "no MCP servers are configured",
         ))
         .stderr(predicates::str::contains(
-            "project config `mcp_servers` ignored",
+            "project config key `mcp_servers` ignored",
         ));
     let out = s
         .weft()

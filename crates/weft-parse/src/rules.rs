@@ -245,6 +245,10 @@ rules! {
     AgentUnknownFormat = 176, "unrecognised agent file", [E, E, E, O];
     /// The agent name breaks the naming rules.
     AgentInvalidName = 177, "invalid agent name", [W, W, E, O];
+    /// An untrusted project's agent overrides a user or built-in agent of the same name.
+    AgentProjectOverride = 178, "project agent overrides a user or built-in agent", [W, W, W, O];
+    /// An untrusted project's agent asked for more than the user's limits; lowered to them.
+    AgentLimitLowered = 179, "project agent's limit lowered to the user's", [W, W, W, O];
 
     // --- discovery -----------------------------------------------------------------------
     /// An OpenClaw requirement (`requires.bins`, `anyBins`, `env`, `os`) is not met here; the

@@ -161,6 +161,10 @@ pub struct ConfigFile {
     /// The OS sandbox for `exec_shell` (docs/SANDBOX.md).
     #[serde(default)]
     pub sandbox: weft_sandbox::SandboxSettings,
+    /// Projects by directory (`~/` allowed): `trust_level` `trusted` applies a project's
+    /// whole configuration (read from the user's files only; a project cannot list itself).
+    #[serde(default)]
+    pub projects: BTreeMap<String, crate::trust::ProjectSettings>,
 }
 
 /// Where config files are.
@@ -172,7 +176,8 @@ pub struct ConfigSources {
     pub project: Option<PathBuf>,
     /// `--config FILE` (must exist).
     pub explicit: Option<PathBuf>,
-    /// Accept providers and extra paths from the project file.
+    /// Apply the whole project file; otherwise only
+    /// [`PROJECT_KEYS`](crate::trust::PROJECT_KEYS) of it.
     pub trust_project: bool,
 }
 
@@ -185,6 +190,8 @@ pub struct Config {
     pub files: Vec<PathBuf>,
     /// The merged files as JSON (`/config` in the REPL shows it with keys redacted).
     pub value: Value,
+    /// Keys of an untrusted project file that were dropped, each with the reason.
+    pub ignored_project_keys: Vec<crate::trust::IgnoredKey>,
     /// For each provider, the directory of the file that defined its `file` (replay paths).
     provider_dirs: BTreeMap<String, PathBuf>,
 }
@@ -193,7 +200,7 @@ pub struct Config {
 const CONFIG_CAP: weft_fs::Cap = weft_fs::Cap::new(1024 * 1024, "config files");
 
 /// Reads one config file; a missing optional file is `None`.
-fn read_file(path: &Path, required: bool) -> Result<Option<Value>, ConfigError> {
+pub(crate) fn read_file(path: &Path, required: bool) -> Result<Option<Value>, ConfigError> {
     let text = match weft_fs::read_regular(path, CONFIG_CAP) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|_| ConfigError::NotUtf8 {
             path: path.to_path_buf(),
@@ -243,6 +250,7 @@ impl Config {
         let mut merged = Value::Object(serde_json::Map::new());
         let mut files = Vec::new();
         let mut provider_dirs = BTreeMap::new();
+        let mut ignored_project_keys = Vec::new();
         let layers = [
             (sources.user.as_deref(), false, false),
             (sources.project.as_deref(), false, true),
@@ -254,7 +262,15 @@ impl Config {
                 continue;
             };
             if is_project && !sources.trust_project {
-                strip_untrusted(&mut value, path);
+                for ignored in crate::trust::keep_project_keys(&mut value) {
+                    tracing::warn!(
+                        file = %path.display(),
+                        "project config key `{}` ignored: {} (--trust-project applies it)",
+                        ignored.key,
+                        ignored.reason
+                    );
+                    ignored_project_keys.push(ignored);
+                }
             }
             let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
             if let Some(providers) = value.get("providers").and_then(Value::as_object) {
@@ -276,6 +292,7 @@ impl Config {
             file,
             files,
             value: merged,
+            ignored_project_keys,
             provider_dirs,
         })
     }
@@ -418,32 +435,6 @@ fn single_provider_default(catalog: &ModelCatalog) -> Option<String> {
     Some(format!("{}/replay", only.name))
 }
 
-/// Drops what an untrusted project file may not set: providers (they could send the user's
-/// keys and prompts elsewhere), MCP servers (programs to run), the sandbox settings and extra
-/// file-tool paths.
-fn strip_untrusted(value: &mut Value, path: &Path) {
-    let Some(obj) = value.as_object_mut() else {
-        return;
-    };
-    if obj.remove("providers").is_some() {
-        tracing::warn!(file = %path.display(), "project config `providers` ignored; pass --trust-project-skills to accept them");
-    }
-    // A project's MCP servers are programs it would make weft run: like project skills, only
-    // when the project is trusted.
-    if obj.remove("mcp_servers").is_some() {
-        tracing::warn!(file = %path.display(), "project config `mcp_servers` ignored; pass --trust-project-skills to start them");
-    }
-    // The sandbox is the user's boundary around commands: a project must not loosen it.
-    if obj.remove("sandbox").is_some() {
-        tracing::warn!(file = %path.display(), "project config `sandbox` ignored; pass --trust-project-skills to accept it");
-    }
-    if let Some(tools) = obj.get_mut("tools").and_then(Value::as_object_mut)
-        && tools.remove("allow_paths").is_some()
-    {
-        tracing::warn!(file = %path.display(), "project config `tools.allow_paths` ignored; pass --trust-project-skills to accept it");
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -553,7 +544,10 @@ mod tests {
             .models(&env_of(&[
                 ("OPENAI_API_KEY", "sk-openai"),
                 ("ANTHROPIC_API_KEY", "sk-ant"),
-                ("ANTHROPIC_BASE_URL", "http://also-not-for-a-misnamed-provider"),
+                (
+                    "ANTHROPIC_BASE_URL",
+                    "http://also-not-for-a-misnamed-provider",
+                ),
             ]))
             .unwrap();
         let key = |name: &str| {

@@ -5,8 +5,10 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use weft_agents::{AgentRegistry, CreateSkill, ModelPool, Session, SessionOptions, SessionParts};
-use weft_parse::{ParseOptions, Profile};
+use weft_agents::{
+    AgentLimits, AgentRegistry, CreateSkill, ModelPool, Session, SessionOptions, SessionParts,
+};
+use weft_parse::{ParseOptions, Profile, Rule};
 use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
 use weft_registry::SkillRegistry;
 use weft_tools::{BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ToolRegistry, WebFetchConfig};
@@ -62,8 +64,19 @@ impl Runtime {
         tracing::info!(files = ?config.files, "configuration loaded");
         let catalog = config.models(&|name| workspace.env.var(name))?;
         let skills = Arc::new(SkillRegistry::new(workspace.registry_config()));
-        let agents =
+        let mut agents =
             AgentRegistry::discover(&workspace.agent_roots(), &ParseOptions::new(Profile::Load));
+        if !workspace.trust.is_trusted() {
+            // The limit in effect is the user's: an untrusted project file cannot set it.
+            let max_tool_iterations = config
+                .file
+                .agent
+                .max_tool_iterations
+                .unwrap_or(SessionOptions::default().max_tool_iterations);
+            agents.restrain_project_agents(&AgentLimits {
+                max_tool_iterations,
+            });
+        }
         Ok(Self {
             workspace: workspace.clone(),
             config,
@@ -81,7 +94,17 @@ impl Runtime {
             .or(self.config.file.default_agent.as_deref())
             .unwrap_or("default");
         match self.agents.get(name) {
-            Some(entry) => Ok(entry.agent.clone()),
+            Some(entry) => {
+                // An untrusted project's agent in use: say so every time it runs.
+                let trust_rules =
+                    [Rule::AgentProjectOverride, Rule::AgentLimitLowered].map(Rule::number);
+                for d in &entry.diagnostics {
+                    if d.rule().is_some_and(|r| trust_rules.contains(&r)) {
+                        tracing::warn!(file = %d.location().unwrap_or_default(), "{}", d.message);
+                    }
+                }
+                Ok(entry.agent.clone())
+            }
             None => {
                 let known: Vec<&str> = self.agents.names().collect();
                 Err(UsageError(format!(

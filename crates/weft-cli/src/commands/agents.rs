@@ -8,11 +8,13 @@ use weft_agents::AgentEntry;
 use weft_types::AgentDefinition;
 
 use crate::cli::{AgentsListArgs, AgentsShowArgs, ListFormat};
-use crate::output::eprint_discovery_diagnostics;
+use crate::output::{eprint_diagnostics, eprint_discovery_diagnostics};
 use crate::output::{out, outln};
+use weft_parse::Rule;
 use weft_runtime::Workspace;
 use weft_runtime::{Runtime, UsageError};
 use weft_term::{cut, scope_label, table, tilde};
+use weft_types::Diagnostic;
 
 fn model_label(agent: &AgentDefinition) -> String {
     agent
@@ -47,6 +49,7 @@ fn entry_json(entry: &AgentEntry, runtime: &Runtime) -> serde_json::Value {
         "format": a.source.format.to_string(),
         "path": a.source.path,
         "shadows": entry.shadows.iter().map(|s| json!({"scope": s.scope.to_string(), "path": s.path})).collect::<Vec<_>>(),
+        "warnings": entry.diagnostics.iter().map(|d| json!({"code": d.code, "message": d.message})).collect::<Vec<_>>(),
     })
 }
 
@@ -73,10 +76,23 @@ fn model_problem(agent: &AgentDefinition, runtime: &Runtime) -> Option<String> {
         .map(|e| e.to_string())
 }
 
+/// Discovery diagnostics as usual (errors in full, warnings counted unless `verbose`), except
+/// that what an untrusted project's agents were refused (an override, a limit) is always shown
+/// in full: it changes what runs.
+fn eprint_agent_diagnostics(diagnostics: &[Diagnostic], verbose: bool) {
+    let trust_rules = [Rule::AgentProjectOverride, Rule::AgentLimitLowered].map(Rule::number);
+    let (trust, rest): (Vec<Diagnostic>, Vec<Diagnostic>) = diagnostics
+        .iter()
+        .cloned()
+        .partition(|d| !verbose && d.rule().is_some_and(|r| trust_rules.contains(&r)));
+    eprint_diagnostics(&trust);
+    eprint_discovery_diagnostics(&rest, verbose);
+}
+
 /// `weft agents list`.
 pub fn list(workspace: &Workspace, args: &AgentsListArgs, verbose: bool) -> Result<ExitCode> {
     let runtime = Runtime::load(workspace)?;
-    eprint_discovery_diagnostics(runtime.agents.diagnostics(), verbose);
+    eprint_agent_diagnostics(runtime.agents.diagnostics(), verbose);
     match args.format {
         ListFormat::Json => {
             let all: Vec<_> = runtime
@@ -120,6 +136,8 @@ pub fn show(workspace: &Workspace, args: &AgentsShowArgs) -> Result<ExitCode> {
         ))
         .into());
     };
+    // What an untrusted project did to this agent, whatever the format.
+    eprint_diagnostics(&entry.diagnostics);
     if args.format == ListFormat::Json {
         outln!(
             "{}",
