@@ -11,7 +11,9 @@ use weft_agents::{
 use weft_parse::{ParseOptions, Profile, Rule};
 use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
 use weft_registry::SkillRegistry;
-use weft_tools::{BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ToolRegistry, WebFetchConfig};
+use weft_tools::{
+    BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ReadGrants, ToolRegistry, WebFetchConfig,
+};
 use weft_types::AgentDefinition;
 
 use crate::config::Config;
@@ -55,6 +57,8 @@ pub struct Runtime {
     mcp: OnceLock<McpServers>,
     /// Where `exec_shell` registers its process groups.
     groups: ProcessGroups,
+    /// Skill directories the file tools may read while a session has the skill loaded.
+    read_grants: ReadGrants,
 }
 
 impl Runtime {
@@ -85,6 +89,7 @@ impl Runtime {
             agents,
             mcp: OnceLock::new(),
             groups: ProcessGroups::new(),
+            read_grants: ReadGrants::new(),
         })
     }
 
@@ -148,12 +153,12 @@ impl Runtime {
     pub fn local_tools(&self) -> Result<ToolRegistry, RuntimeError> {
         let settings = &self.config.file.tools;
         let base = self.base_dir()?;
-        let scope = FsScope::new(base.clone(), settings.allow_paths.clone()).map_err(|source| {
-            RuntimeError::Scope {
+        let scope = FsScope::new(base.clone(), settings.allow_paths.clone())
+            .map_err(|source| RuntimeError::Scope {
                 path: base.clone(),
                 source,
-            }
-        })?;
+            })?
+            .with_grants(self.read_grants.clone());
         let mut exec = ExecConfig::default();
         if let Some(secs) = settings.exec_timeout_secs {
             exec.timeout = Duration::from_secs(secs.max(1));
@@ -216,6 +221,7 @@ impl Runtime {
             max_tokens: agent.max_tokens,
             context_window: agent.context_window,
             project_dir: self.workspace.project.clone(),
+            read_grants: self.read_grants.clone(),
             ..SessionOptions::default()
         };
         if let Some(n) = agent.max_tool_iterations {

@@ -22,7 +22,7 @@ use weft_llm::{ChatRequest, LlmError, Message, ModelError, ModelRef, TextSink, T
 use weft_permissions::ToolGate;
 use weft_registry::SkillRegistry;
 use weft_registry::catalog::CatalogFormat;
-use weft_tools::ToolRegistry;
+use weft_tools::{ReadGrant, ReadGrants, ToolRegistry};
 use weft_types::AgentDefinition;
 
 use crate::ModelPool;
@@ -69,6 +69,10 @@ pub struct SessionOptions {
     pub skill_filter: Option<Vec<String>>,
     /// Subagents: who can be spawned, how deep, how many at once.
     pub spawn: SpawnSettings,
+    /// Where the session makes a loaded skill's directory readable (read-only) while the
+    /// skill is loaded; the file tools' [`FsScope`](weft_tools::FsScope) must share it
+    /// ([`FsScope::with_grants`](weft_tools::FsScope::with_grants)).
+    pub read_grants: ReadGrants,
 }
 
 impl Default for SessionOptions {
@@ -87,6 +91,7 @@ impl Default for SessionOptions {
             ceiling: ToolGate::unrestricted(),
             skill_filter: None,
             spawn: SpawnSettings::default(),
+            read_grants: ReadGrants::new(),
         }
     }
 }
@@ -207,6 +212,11 @@ pub struct Session {
     /// The view's gate narrowed by skills active in this turn.
     gate: ToolGate,
     active_skills: Vec<String>,
+    /// The directories of the skills active in this turn, readable until it ends.
+    turn_grants: Vec<ReadGrant>,
+    /// The directories of the agent's preloaded skills (and a fork skill's, in its
+    /// subagent), readable while the view lasts.
+    view_grants: Vec<ReadGrant>,
     messages: Vec<Message>,
     transcript: Option<Transcript>,
     usage: Usage,
@@ -264,8 +274,11 @@ impl Session {
                     source,
                 })?;
         }
+        let view_grants = skill::grant_dirs(&skills, &options.read_grants, &view.agent.skills);
         Ok(Self {
             gate: view.gate.clone(),
+            turn_grants: Vec::new(),
+            view_grants,
             options,
             models,
             skills,
@@ -354,8 +367,11 @@ impl Session {
             model: view.model.to_string(),
         })?;
         self.gate = view.gate.clone();
+        self.view_grants =
+            skill::grant_dirs(&self.skills, &self.options.read_grants, &view.agent.skills);
         self.view = view;
         self.active_skills.clear();
+        self.turn_grants.clear();
         self.prompt_cache = prompt::PromptCache::default();
         Ok(())
     }
@@ -606,8 +622,10 @@ impl Session {
         Ok(())
     }
 
-    /// Deactivates the turn's skills: the gate returns to the agent's.
+    /// Deactivates the turn's skills: the gate returns to the agent's, their directories are
+    /// no longer readable.
     fn end_turn(&mut self) {
+        self.turn_grants.clear();
         if !self.active_skills.is_empty() {
             self.active_skills.clear();
             self.gate = self.view.gate.clone();

@@ -102,6 +102,13 @@ pub struct ChildPlan {
     timeout: Duration,
 }
 
+impl ChildPlan {
+    /// Keeps `grant` for as long as the child session lives (a fork skill's directory).
+    pub(super) fn hold_grant(&mut self, grant: weft_tools::ReadGrant) {
+        self.session.view_grants.push(grant);
+    }
+}
+
 impl std::fmt::Debug for ChildPlan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ChildPlan")
