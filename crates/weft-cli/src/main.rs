@@ -4,8 +4,6 @@
 //! configuration, and passes explicit values to the libraries. Errors go to stderr, data to
 //! stdout; exit codes are 0 (success), 1 (failure, e.g. invalid skills) and 2 (usage).
 
-#![allow(clippy::print_stdout, clippy::print_stderr)]
-
 mod cli;
 mod commands;
 mod environment;
@@ -76,7 +74,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {}", message(&err));
+            output::errln!("error: {}", message(&err));
             if is_usage(&err) {
                 ExitCode::from(2)
             } else {
@@ -122,9 +120,12 @@ fn init_tracing(verbose: u8) {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    // Log lines quote file names, skill fields and server output: neutralised like every other
+    // write, and without colours of their own (which would be neutralised too).
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(output::log_writer)
+        .with_ansi(false)
         .without_time()
         .try_init();
 }

@@ -143,6 +143,10 @@ rules! {
     UnquotedColon = 25, "unquoted `: ` inside a value", [W, E, E, E];
     /// A mapping key is not a string.
     NonStringKey = 26, "mapping key is not a string", [E, E, E, E];
+    /// A key or value holds a terminal control character (C0 other than tab and LF, DEL,
+    /// C1, a bidirectional override or isolate) once decoded: an escape (`"\e"`, `\u001b`)
+    /// or `!!binary` got past the check on the raw bytes. The file is not loaded.
+    ControlInValue = 27, "control character in a decoded value (escape, !!binary)", [E, E, E, W];
 
     // --- name ----------------------------------------------------------------------------
     /// The name breaks the naming rules (1-64 of `[a-z0-9-]`, no edge or double hyphens).

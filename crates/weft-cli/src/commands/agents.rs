@@ -100,7 +100,7 @@ pub fn list(workspace: &Workspace, args: &AgentsListArgs, verbose: bool) -> Resu
                 .list()
                 .map(|e| entry_json(e, &runtime))
                 .collect();
-            outln!("{}", serde_json::to_string_pretty(&all)?);
+            outln!("{}", crate::output::json_pretty(&all)?);
         }
         ListFormat::Table => {
             let rows: Vec<Vec<String>> = runtime
@@ -141,7 +141,7 @@ pub fn show(workspace: &Workspace, args: &AgentsShowArgs) -> Result<ExitCode> {
     if args.format == ListFormat::Json {
         outln!(
             "{}",
-            serde_json::to_string_pretty(&entry_json(entry, &runtime))?
+            crate::output::json_pretty(&entry_json(entry, &runtime))?
         );
         return Ok(ExitCode::SUCCESS);
     }

@@ -44,7 +44,7 @@ pub fn list(workspace: &Workspace, args: &McpListArgs) -> Result<ExitCode> {
             list.extend(disabled.iter().map(|name| {
                 json!({"name": name, "status": "disabled", "reason": null, "tool_count": 0, "tools": [], "pid": null, "restarts": 0})
             }));
-            outln!("{}", serde_json::to_string_pretty(&list)?);
+            outln!("{}", crate::output::json_pretty(&list)?);
         }
         ListFormat::Table => {
             if status.is_empty() && disabled.is_empty() {

@@ -1,6 +1,6 @@
 //! `weft agent -m MSG` and `weft skills run NAME ARGS`: one turn of the agent loop, printed.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -37,19 +37,22 @@ impl ChatModel for Offline {
     }
 }
 
-/// Prints a turn as it happens: streamed text to stdout, tool activity to stderr.
+/// Prints a turn as it happens: streamed text to stdout, tool activity to stderr, all of it
+/// neutralised (the model's text cannot drive the terminal).
 struct Console {
     stream: bool,
     show_tools: bool,
     streamed: bool,
+    /// One writer for the whole answer, so a carriage return and its line feed split across
+    /// two deltas still count as a line end.
+    out: weft_term::Neutralising<std::io::Stdout>,
 }
 
 impl SessionEvents for Console {
     fn text(&mut self, delta: &str) {
         if self.stream {
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(delta.as_bytes());
-            let _ = out.flush();
+            let _ = self.out.write_all(delta.as_bytes());
+            let _ = self.out.flush();
             self.streamed |= !delta.is_empty();
         }
     }
@@ -57,10 +60,11 @@ impl SessionEvents for Console {
     fn tool_call(&mut self, call: &ToolCall) {
         if self.show_tools {
             if self.streamed {
-                outln!();
+                let _ = self.out.write_all(b"\n");
+                let _ = self.out.finish();
                 self.streamed = false;
             }
-            eprintln!(
+            crate::output::errln!(
                 "→ {} {}",
                 call.name,
                 weft_term::cut(&call.arguments.to_string(), 100)
@@ -70,7 +74,7 @@ impl SessionEvents for Console {
 
     fn tool_result(&mut self, _call: &ToolCall, result: &Message) {
         if self.show_tools && result.is_error {
-            eprintln!("  ✗ {}", weft_term::cut(&result.content, 160));
+            crate::output::errln!("  ✗ {}", weft_term::cut(&result.content, 160));
         }
     }
 }
@@ -139,23 +143,29 @@ fn print_request(session: &mut Session, text: &str) -> Result<ExitCode> {
         active_skills: session.active_skills(),
         request: &request,
     };
-    outln!("{}", serde_json::to_string_pretty(&doc)?);
+    outln!("{}", crate::output::json_pretty(&doc)?);
     Ok(ExitCode::SUCCESS)
 }
 
-fn report(outcome: &TurnOutcome, console: &Console, session: &Session, verbose: bool) -> ExitCode {
+fn report(
+    outcome: &TurnOutcome,
+    console: &mut Console,
+    session: &Session,
+    verbose: bool,
+) -> ExitCode {
     if console.stream {
         if console.streamed {
-            outln!();
+            let _ = console.out.write_all(b"\n");
+            let _ = console.out.finish();
         }
     } else if !outcome.text.is_empty() {
         outln!("{}", outcome.text);
     }
     if verbose {
         if let Some(path) = session.transcript_path() {
-            eprintln!("transcript: {}", path.display());
+            crate::output::errln!("transcript: {}", path.display());
         }
-        eprintln!(
+        crate::output::errln!(
             "{} model call(s), {} tool call(s), {} input + {} output tokens",
             outcome.model_calls,
             outcome.tool_calls,
@@ -166,11 +176,11 @@ fn report(outcome: &TurnOutcome, console: &Console, session: &Session, verbose: 
     match outcome.stop {
         TurnStop::Answered => ExitCode::SUCCESS,
         TurnStop::MaxTokens => {
-            eprintln!("warning: the answer was cut off at the output token limit");
+            crate::output::errln!("warning: the answer was cut off at the output token limit");
             ExitCode::SUCCESS
         }
         TurnStop::IterationLimit { limit } => {
-            eprintln!(
+            crate::output::errln!(
                 "error: stopped after {limit} tool-call rounds (max_tool_iterations); the task is unfinished"
             );
             ExitCode::FAILURE
@@ -187,9 +197,10 @@ pub(crate) fn tokio_runtime() -> Result<tokio::runtime::Runtime> {
 
 fn console(run: &RunArgs, verbose: bool) -> Console {
     Console {
-        stream: !run.no_stream && std::io::stdout().is_terminal(),
-        show_tools: verbose || std::io::stderr().is_terminal(),
+        stream: !run.no_stream && crate::output::stdout_is_terminal(),
+        show_tools: verbose || crate::output::stderr_is_terminal(),
         streamed: false,
+        out: crate::output::unlocked_stdout(),
     }
 }
 
@@ -197,7 +208,7 @@ fn console(run: &RunArgs, verbose: bool) -> Console {
 pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<ExitCode> {
     let message = match &args.message {
         Some(m) => m.clone(),
-        None if !std::io::stdin().is_terminal() => {
+        None if !crate::output::stdin_is_terminal() => {
             let mut text = String::new();
             std::io::stdin()
                 .read_to_string(&mut text)
@@ -220,7 +231,7 @@ pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<E
     let outcome = rt
         .block_on(session.send(message, &mut console))
         .map_err(session_error)?;
-    let code = report(&outcome, &console, &session, verbose);
+    let code = report(&outcome, &mut console, &session, verbose);
     rt.block_on(finish_background(&mut session, &mut console, verbose))
         .map(|c| c.unwrap_or(code))
 }
@@ -241,7 +252,7 @@ pub fn skill_run(workspace: &Workspace, args: &SkillRunArgs, verbose: bool) -> R
     let outcome = rt
         .block_on(session.run_skill(&args.name, args.args.clone(), &mut console))
         .map_err(session_error)?;
-    let code = report(&outcome, &console, &session, verbose);
+    let code = report(&outcome, &mut console, &session, verbose);
     rt.block_on(finish_background(&mut session, &mut console, verbose))
         .map(|c| c.unwrap_or(code))
 }
@@ -258,7 +269,7 @@ async fn finish_background(
         return Ok(None);
     }
     if running > 0 {
-        eprintln!("waiting for {running} background subagent(s)...");
+        crate::output::errln!("waiting for {running} background subagent(s)...");
         session.wait_for_children().await;
     }
     console.streamed = false;

@@ -63,7 +63,7 @@ pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> 
     match args.format {
         ListFormat::Json => {
             let json: Vec<SessionJson<'_>> = sessions.iter().map(SessionJson::from).collect();
-            outln!("{}", serde_json::to_string_pretty(&json)?);
+            outln!("{}", crate::output::json_pretty(&json)?);
         }
         ListFormat::Table => {
             let rows: Vec<Vec<String>> = sessions
@@ -127,7 +127,7 @@ fn print_session(
         Transcript::read(&info.path).with_context(|| format!("{}", info.path.display()))?;
     if json {
         for r in &records {
-            out.push_str(&serde_json::to_string(r)?);
+            out.push_str(&crate::output::json_line(r)?);
             out.push('\n');
         }
     } else {

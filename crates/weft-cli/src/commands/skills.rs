@@ -1,7 +1,7 @@
 //! `weft skills list|show`: what the registry sees.
 
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -48,7 +48,7 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
         .iter()
         .map(|e| index.get(&e.skill.name, e.dir()))
         .collect();
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     match args.format {
         ListFormat::Json => {
             let items: Vec<_> = entries
@@ -75,8 +75,7 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
                     item
                 })
                 .collect();
-            serde_json::to_writer_pretty(&mut out, &items)?;
-            writeln!(out)?;
+            writeln!(out, "{}", crate::output::json_pretty(&items)?)?;
         }
         ListFormat::Table => {
             // The INSTALLED column appears only when a listed skill was installed by weft.
@@ -154,7 +153,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
     });
     let Some((entry, diagnostics)) = found else {
         eprint_diagnostics(&why_not);
-        eprintln!(
+        crate::output::errln!(
             "error: Skill '{}' not found. Run `weft skills list` to see available skills.",
             args.name
         );
@@ -163,7 +162,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
     eprint_diagnostics(&diagnostics);
     let installed = InstallIndex::load(workspace).get(&entry.skill.name, entry.dir());
     let body = entry.body();
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     match args.format {
         ListFormat::Json => {
             let mut item = serde_json::to_value(&entry.skill)?;
@@ -178,8 +177,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
             if let Some(i) = &installed {
                 item["installed"] = i.to_json();
             }
-            serde_json::to_writer_pretty(&mut out, &item)?;
-            writeln!(out)?;
+            writeln!(out, "{}", crate::output::json_pretty(&item)?)?;
         }
         ListFormat::Table => {
             out.write_all(describe(&entry).as_bytes())?;
@@ -189,7 +187,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
         }
     }
     if let Err(e) = body {
-        eprintln!("error: {e}");
+        crate::output::errln!("error: {e}");
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
@@ -343,7 +341,7 @@ pub fn match_text(workspace: &Workspace, args: &MatchArgs) -> anyhow::Result<Exi
         .take(args.limit)
         .collect();
     let outcome = matcher.best(&args.text);
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     match args.format {
         ListFormat::Json => {
             let best = match &outcome {
@@ -366,8 +364,11 @@ pub fn match_text(workspace: &Workspace, args: &MatchArgs) -> anyhow::Result<Exi
                     })
                 })
                 .collect();
-            serde_json::to_writer_pretty(&mut out, &json!({"best": best, "matches": items}))?;
-            writeln!(out)?;
+            writeln!(
+                out,
+                "{}",
+                crate::output::json_pretty(&json!({"best": best, "matches": items}))?
+            )?;
         }
         ListFormat::Table => {
             if ranked.is_empty() {
@@ -420,7 +421,7 @@ pub fn catalog(workspace: &Workspace, args: &CatalogArgs) -> anyhow::Result<Exit
         CatalogFormatArg::Xml => CatalogFormat::Xml,
     };
     let catalog = registry.snapshot().catalog(format, budget);
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     out.write_all(catalog.text.as_bytes())?;
     // The XML block has no final newline of its own (like skills-ref's to_prompt); the
     // command adds one, as its CLI does.
@@ -428,7 +429,7 @@ pub fn catalog(workspace: &Workspace, args: &CatalogArgs) -> anyhow::Result<Exit
         writeln!(out)?;
     }
     for line in catalog.report.summary() {
-        eprintln!("weft: {line}");
+        crate::output::errln!("weft: {line}");
     }
     Ok(ExitCode::SUCCESS)
 }
