@@ -42,6 +42,15 @@ pub struct AgentLimits {
     pub max_tool_iterations: u32,
 }
 
+/// True for what [`AgentRegistry::restrain_project_agents`] reports (`W178`, `W179`): it
+/// changes what runs, so callers show it whenever the agent is listed, shown or used, not
+/// only with `-v`.
+pub fn is_trust_warning(d: &Diagnostic) -> bool {
+    d.rule().is_some_and(|r| {
+        r == Rule::AgentProjectOverride.number() || r == Rule::AgentLimitLowered.number()
+    })
+}
+
 /// A lower-precedence definition hidden by the winning one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShadowedAgent {

@@ -19,7 +19,9 @@ mod selector;
 mod session;
 pub mod transcript;
 
-pub use agent_registry::{AgentEntry, AgentLimits, AgentRegistry, AgentRoot, ShadowedAgent};
+pub use agent_registry::{
+    AgentEntry, AgentLimits, AgentRegistry, AgentRoot, ShadowedAgent, is_trust_warning,
+};
 pub use builtin_agents::builtin_agents;
 pub use create_skill::CreateSkill;
 pub use injection::SkillInjection;

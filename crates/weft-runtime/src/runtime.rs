@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use weft_agents::{
     AgentLimits, AgentRegistry, CreateSkill, ModelPool, Session, SessionOptions, SessionParts,
+    is_trust_warning,
 };
-use weft_parse::{ParseOptions, Profile, Rule};
+use weft_parse::{ParseOptions, Profile};
 use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
 use weft_registry::SkillRegistry;
 use weft_tools::{
@@ -101,12 +102,8 @@ impl Runtime {
         match self.agents.get(name) {
             Some(entry) => {
                 // An untrusted project's agent in use: say so every time it runs.
-                let trust_rules =
-                    [Rule::AgentProjectOverride, Rule::AgentLimitLowered].map(Rule::number);
-                for d in &entry.diagnostics {
-                    if d.rule().is_some_and(|r| trust_rules.contains(&r)) {
-                        tracing::warn!(file = %d.location().unwrap_or_default(), "{}", d.message);
-                    }
+                for d in entry.diagnostics.iter().filter(|d| is_trust_warning(d)) {
+                    tracing::warn!(file = %d.location().unwrap_or_default(), "{}", d.message);
                 }
                 Ok(entry.agent.clone())
             }

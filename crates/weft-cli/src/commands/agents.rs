@@ -4,13 +4,12 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use serde_json::json;
-use weft_agents::AgentEntry;
+use weft_agents::{AgentEntry, is_trust_warning};
 use weft_types::AgentDefinition;
 
 use crate::cli::{AgentsListArgs, AgentsShowArgs, ListFormat};
 use crate::output::{eprint_diagnostics, eprint_discovery_diagnostics};
 use crate::output::{out, outln};
-use weft_parse::Rule;
 use weft_runtime::Workspace;
 use weft_runtime::{Runtime, UsageError};
 use weft_term::{cut, scope_label, table, tilde};
@@ -80,11 +79,10 @@ fn model_problem(agent: &AgentDefinition, runtime: &Runtime) -> Option<String> {
 /// that what an untrusted project's agents were refused (an override, a limit) is always shown
 /// in full: it changes what runs.
 fn eprint_agent_diagnostics(diagnostics: &[Diagnostic], verbose: bool) {
-    let trust_rules = [Rule::AgentProjectOverride, Rule::AgentLimitLowered].map(Rule::number);
     let (trust, rest): (Vec<Diagnostic>, Vec<Diagnostic>) = diagnostics
         .iter()
         .cloned()
-        .partition(|d| !verbose && d.rule().is_some_and(|r| trust_rules.contains(&r)));
+        .partition(|d| !verbose && is_trust_warning(d));
     eprint_diagnostics(&trust);
     eprint_discovery_diagnostics(&rest, verbose);
 }
