@@ -50,13 +50,19 @@ impl Checkout {
     /// The tree without the links to `/` and `/sys`, whose walks depend on the machine
     /// (tested on their own below).
     fn new() -> Self {
+        let c = Self::whole();
+        for link in ["root", "sys"] {
+            std::fs::remove_file(c.root().join(".claude/skills").join(link)).unwrap();
+        }
+        c
+    }
+
+    /// The whole tree, every trap included.
+    fn whole() -> Self {
         let tmp = tempfile::tempdir().unwrap();
         let tree = tmp.path().join("tree");
         hostile::generate(&tree, false).unwrap();
         let root = tree.join(hostile::CHECKOUT);
-        for link in ["root", "sys"] {
-            std::fs::remove_file(root.join(".claude/skills").join(link)).unwrap();
-        }
         let home = tree.join(hostile::HOME);
         Self {
             s: Sandbox::with(tmp, home, root),
@@ -852,6 +858,9 @@ const E2E_PEAK_KIB: u64 = 200 * 1024;
 
 #[test]
 fn end_to_end_the_commands_a_user_runs_in_a_hostile_checkout() {
+    // Every trap but the links to `/` and `/sys`: their walks are bounded (30,000 directories),
+    // but how long reading that many takes depends on the machine and its load, which a 5 s
+    // bound on a debug build cannot absorb; item 2's test runs them under the long deadline.
     let c = Checkout::new();
     let rt = server_runtime();
     let server = rt.block_on(ScriptServer::openai(vec![
