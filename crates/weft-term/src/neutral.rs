@@ -36,11 +36,7 @@ use weft_types::is_terminal_control;
 /// assert_eq!(neutralise("naïve 日本"), "naïve 日本");
 /// ```
 pub fn neutralise(text: &str) -> Cow<'_, str> {
-    let Some(first) = text
-        .char_indices()
-        .find(|&(i, c)| needs_escape(c, text.as_bytes().get(i + 1).copied()))
-        .map(|(i, _)| i)
-    else {
+    let Some(first) = first_escape(text.as_bytes(), None) else {
         return Cow::Borrowed(text);
     };
     let mut out = String::with_capacity(text.len() + 16);
@@ -49,23 +45,42 @@ pub fn neutralise(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Whether `c`, followed by the byte `next` (if known), is shown escaped.
-fn needs_escape(c: char, next: Option<u8>) -> bool {
-    is_terminal_control(c) && !(c == '\r' && next == Some(b'\n'))
+/// The byte index of the first character of `text` (UTF-8) shown escaped, given the byte
+/// after it (`next`, when known): [`is_terminal_control`] read on the encoded bytes, so that
+/// listings of thousands of lines are scanned without decoding a character (a test checks
+/// that the two agree on every character).
+fn first_escape(text: &[u8], next: Option<u8>) -> Option<usize> {
+    let at = |i: usize| text.get(i).copied();
+    text.iter().enumerate().position(|(i, &b)| match b {
+        b'\t' | b'\n' => false,
+        b'\r' => at(i + 1).or(next) != Some(b'\n'),
+        0..=0x1f | 0x7f => true,
+        // U+0080..U+009F: C2 80..C2 9F.
+        0xc2 => at(i + 1).is_some_and(|b1| (0x80..=0x9f).contains(&b1)),
+        // U+202A..U+202E: E2 80 AA..AE; U+2066..U+2069: E2 81 A6..A9.
+        0xe2 => match (at(i + 1), at(i + 2)) {
+            (Some(0x80), Some(b2)) => (0xaa..=0xae).contains(&b2),
+            (Some(0x81), Some(b2)) => (0xa6..=0xa9).contains(&b2),
+            _ => false,
+        },
+        _ => false,
+    })
 }
 
 /// Appends `text` neutralised to `out`; `next` is the byte after `text`, when known (a
-/// carriage return at the end is kept only before a line feed).
+/// carriage return at the end is kept only before a line feed). Runs without controls are
+/// copied whole.
 fn push_neutralised(text: &str, next: Option<u8>, out: &mut String) {
-    let bytes = text.as_bytes();
-    for (i, c) in text.char_indices() {
-        let after = bytes.get(i + 1).copied().or(next);
-        if needs_escape(c, after) {
-            push_escape(c, out);
-        } else {
-            out.push(c);
-        }
+    let mut rest = text;
+    while let Some(i) = first_escape(rest.as_bytes(), next) {
+        out.push_str(&rest[..i]);
+        let Some(c) = rest[i..].chars().next() else {
+            return;
+        };
+        push_escape(c, out);
+        rest = &rest[i + c.len_utf8()..];
     }
+    out.push_str(rest);
 }
 
 fn push_escape(c: char, out: &mut String) {
@@ -181,6 +196,15 @@ impl<W: Write> Neutralising<W> {
 
 impl<W: Write> Write for Neutralising<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // The common case: whole characters, nothing to show escaped, no line end to wait for.
+        if self.pending.is_empty()
+            && buf.last() != Some(&b'\r')
+            && first_escape(buf, None).is_none()
+            && std::str::from_utf8(buf).is_ok()
+        {
+            self.inner.write_all(buf)?;
+            return Ok(buf.len());
+        }
         let mut out = String::with_capacity(buf.len() + 8);
         if self.pending.is_empty() {
             self.convert(buf, &mut out);
@@ -251,6 +275,25 @@ mod tests {
             assert!(!neutralise(input).chars().any(is_terminal_control) || input.contains('\r'));
         }
         assert!(matches!(neutralise("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn the_byte_scan_agrees_with_the_definition_on_every_character() {
+        for code in 0..=0x10_ffff_u32 {
+            let Some(c) = char::from_u32(code) else {
+                continue;
+            };
+            let mut buf = [0; 4];
+            let encoded = c.encode_utf8(&mut buf).as_bytes();
+            let expected = is_terminal_control(c) && c != '\r';
+            // A carriage return before a line feed is kept, alone it is shown.
+            assert_eq!(
+                first_escape(encoded, Some(b'\n')).is_some(),
+                expected,
+                "U+{code:04X}"
+            );
+        }
+        assert_eq!(first_escape(b"\r", None), Some(0));
     }
 
     #[test]
