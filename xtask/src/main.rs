@@ -261,15 +261,16 @@ fn hostile_help() -> String {
     let mut text = String::from(
         "cargo xtask hostile-checkout - a project tree full of traps for weft\n\n\
          USAGE:\n    cargo xtask hostile-checkout --out DIR [--force]\n\n\
-         The main project (DIR/.claude, DIR/.clawft) holds every trap that can share a tree;\n\
-         each config.json trap has its own sub-project (DIR/config-*/). Run weft inside DIR (or\n\
-         a sub-project) with --project and --home pointing at scratch directories. The tree\n\
-         holds FIFOs and links to /dev/zero, /proc/self/environ, / and /sys: do not copy or\n\
-         read it with other tools.\n\nTRAPS (issue 13 item, id, what):\n",
+         DIR/checkout is the project a user cloned: it holds every trap that can share a tree,\n\
+         and each config.json trap that stops weft has its own sub-project\n\
+         (DIR/checkout/config-*/). DIR/home is the user's home (--home DIR/home): same-name\n\
+         skills, a skill with bundled files and a mis-named provider. Run weft inside\n\
+         DIR/checkout. The tree holds FIFOs and links to /dev/zero, /proc/self/environ, / and\n\
+         /sys: do not copy or read it with other tools.\n\nTRAPS (issue 13 item, id, what):\n",
     );
     for trap in hostile::TRAPS {
         text.push_str(&format!(
-            "    {}  {:<15} {}\n",
+            "    {}  {:<19} {}\n",
             trap.item, trap.id, trap.what
         ));
     }

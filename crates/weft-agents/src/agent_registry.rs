@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use weft_fs::Cap;
-use weft_parse::{ParseOptions, parse_agent};
+use weft_parse::{ParseOptions, Profile, Rule, parse_agent};
 use weft_registry::read_error_diagnostic;
 use weft_types::{AgentDefinition, Diagnostic, Scope, has_errors};
 
@@ -40,6 +40,23 @@ impl AgentRoot {
             scope,
         }
     }
+}
+
+/// The user's limits an untrusted project's agents must stay within
+/// ([`AgentRegistry::restrain_project_agents`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AgentLimits {
+    /// Tool-call rounds per message (the user's `agent.max_tool_iterations`, else the default).
+    pub max_tool_iterations: u32,
+}
+
+/// True for what [`AgentRegistry::restrain_project_agents`] reports (`W178`, `W179`): it
+/// changes what runs, so callers show it whenever the agent is listed, shown or used, not
+/// only with `-v`.
+pub fn is_trust_warning(d: &Diagnostic) -> bool {
+    d.rule().is_some_and(|r| {
+        r == Rule::AgentProjectOverride.number() || r == Rule::AgentLimitLowered.number()
+    })
 }
 
 /// A lower-precedence definition hidden by the winning one.
@@ -183,6 +200,53 @@ impl AgentRegistry {
         &self.diagnostics
     }
 
+    /// What an untrusted project's agents get: a warning (`W178`) on each that overrides a
+    /// user or built-in agent, and their limits lowered to the user's (`W179`). The warnings
+    /// go to the entry and to [`diagnostics`](Self::diagnostics).
+    pub fn restrain_project_agents(&mut self, limits: &AgentLimits) {
+        for entry in self.entries.values_mut() {
+            let agent = &mut entry.agent;
+            if agent.source.scope != Scope::Project {
+                continue;
+            }
+            let mut found = Vec::new();
+            if let Some(hidden) = entry.shadows.iter().find(|s| s.scope != Scope::Project) {
+                let place = hidden
+                    .path
+                    .as_deref()
+                    .map(|p| format!(" at {}", p.display()))
+                    .unwrap_or_default();
+                found.extend(Rule::AgentProjectOverride.diagnostic(
+                    Profile::Load,
+                    format!(
+                        "project agent `{}` overrides the {} agent{place} (--trust-project silences this)",
+                        agent.name, hidden.scope
+                    ),
+                ));
+            }
+            if let Some(asked) = agent.max_tool_iterations
+                && asked > limits.max_tool_iterations
+            {
+                agent.max_tool_iterations = Some(limits.max_tool_iterations);
+                found.extend(Rule::AgentLimitLowered.diagnostic(
+                    Profile::Load,
+                    format!(
+                        "project agent `{}` asks for max_tool_iterations {asked}; lowered to your limit of {} (--trust-project lifts it)",
+                        agent.name, limits.max_tool_iterations
+                    ),
+                ));
+            }
+            for d in found {
+                let d = match &agent.source.path {
+                    Some(p) => d.with_path(p),
+                    None => d,
+                };
+                entry.diagnostics.push(d.clone());
+                self.diagnostics.push(d);
+            }
+        }
+    }
+
     fn load_file(&mut self, file: &Path, scope: Scope, options: &ParseOptions) {
         // A link may lead anywhere inside the directory holding the file (the agents
         // directory, or the agent's own directory for `<name>/AGENT.md`), never out of it.
@@ -222,17 +286,9 @@ impl AgentRegistry {
                 return;
             }
             Some(old) => {
-                if old.agent.source.scope == Scope::Builtin || agent.source.scope != Scope::Project
-                {
-                    tracing::debug!(agent = %agent.name, "agent overrides a lower-precedence one");
-                } else {
-                    tracing::warn!(
-                        agent = %agent.name,
-                        file = ?agent.source.path,
-                        "project agent overrides a {} agent",
-                        old.agent.source.scope
-                    );
-                }
+                // An untrusted project's overrides are warned about by
+                // `restrain_project_agents`, which knows whether the project is trusted.
+                tracing::debug!(agent = %agent.name, "agent overrides a lower-precedence one");
                 shadow_list(old)
             }
         };

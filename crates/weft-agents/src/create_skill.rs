@@ -1,6 +1,8 @@
 //! `create_skill`: a model writes a new skill (seed 004's LLM-created skills). The SKILL.md is
 //! built from structured input, validated by the same parser that loads skills, written
-//! atomically into the user-scope skills directory, and the registry is reloaded.
+//! atomically into the user-scope skills directory, and the registry is reloaded. It never
+//! shadows in silence: a name that exists in any scope is refused unless `replace` is true,
+//! and the answer names the copy the session will use and the copies it hides.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -8,7 +10,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde_json::json;
 use weft_parse::{ParseOptions, Profile, parse_skill_md};
-use weft_registry::SkillRegistry;
+use weft_registry::{SkillEntry, SkillRegistry};
 use weft_tools::{Tool, ToolError, ToolOutput};
 use weft_types::{Scope, has_errors};
 
@@ -105,7 +107,8 @@ impl Tool for CreateSkill {
     fn description(&self) -> &str {
         "Create a reusable skill (a SKILL.md in the user's skills directory) from a name, a \
          description saying when to use it, and markdown instructions. It is validated and \
-         becomes available at once."
+         becomes available at once. A name that any existing skill already has (project, user, \
+         built-in) is refused unless `replace` is true; the answer then says which copy is used."
     }
 
     fn input_schema(&self) -> serde_json::Value {
@@ -117,7 +120,7 @@ impl Tool for CreateSkill {
                 "body": {"type": "string", "description": "markdown instructions; $ARGUMENTS is replaced by the arguments"},
                 "user_invocable": {"type": "boolean", "description": "whether the user can run it as /name (default true)"},
                 "allowed_tools": {"type": "array", "items": {"type": "string"}, "description": "tools the skill may use while active"},
-                "replace": {"type": "boolean", "description": "overwrite an existing skill of that name"}
+                "replace": {"type": "boolean", "description": "write it even though a skill of that name exists in some scope (yours then hides the user's and built-in copies, but not a project's)"}
             },
             "required": ["name", "description", "body"],
             "additionalProperties": false
@@ -156,9 +159,27 @@ impl Tool for CreateSkill {
                 problems.join("\n")
             )));
         }
-        if file.exists() && !replace {
+        // Whatever scope holds the name now (project, ~/.clawft, ~/.claude, ~/.agents,
+        // built-in): a model-written copy must never hide it unnoticed.
+        let before = self.registry.reload();
+        let existing = copies(before.get(&name));
+        let own_file = std::fs::symlink_metadata(&file).is_ok();
+        if !replace && (own_file || !existing.is_empty()) {
+            let mut places = existing;
+            if own_file
+                && !places
+                    .iter()
+                    .any(|c| c.path.as_deref() == Some(file.as_path()))
+            {
+                places.push(Copy {
+                    scope: Scope::User,
+                    path: Some(file.clone()),
+                });
+            }
             return Err(ToolError::Failed(format!(
-                "skill `{name}` already exists at {}; pass replace: true to overwrite it",
+                "a skill named `{name}` already exists: {}; nothing was written. Choose another \
+                 name, or pass replace: true to write yours at {} anyway",
+                describe(&places),
                 file.display()
             )));
         }
@@ -171,9 +192,6 @@ impl Tool for CreateSkill {
             source,
         })?;
         let snapshot = self.registry.reload();
-        let loaded = snapshot
-            .get(&name)
-            .is_some_and(|e| e.file() == Some(file.as_path()));
         let warnings: Vec<String> = parsed
             .diagnostics
             .iter()
@@ -184,16 +202,66 @@ impl Tool for CreateSkill {
             if replace { "wrote" } else { "created" },
             file.display()
         );
-        if loaded {
-            out.push_str("; it is now available");
-        } else {
-            out.push_str("; note: another skill of that name takes precedence, or the directory is not a skill root");
-        }
+        out.push_str(&in_use(snapshot.get(&name), &file));
         if !warnings.is_empty() {
             out.push_str("\nwarnings:\n");
             out.push_str(&warnings.join("\n"));
         }
         Ok(ToolOutput::text(out))
+    }
+}
+
+/// One copy of a skill: its scope and file (none for a built-in).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Copy {
+    scope: Scope,
+    path: Option<PathBuf>,
+}
+
+impl std::fmt::Display for Copy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.path {
+            Some(path) => write!(f, "the {} skill at {}", self.scope, path.display()),
+            None => write!(f, "the {} skill (built into weft)", self.scope),
+        }
+    }
+}
+
+/// Every copy of the skill an entry knows: the one in use first, then those it hides.
+fn copies(entry: Option<&Arc<SkillEntry>>) -> Vec<Copy> {
+    let Some(entry) = entry else {
+        return Vec::new();
+    };
+    let mut all = vec![Copy {
+        scope: entry.skill.source.scope,
+        path: entry.file().map(Path::to_path_buf),
+    }];
+    all.extend(entry.shadows.iter().map(|s| Copy {
+        scope: s.scope,
+        path: s.path.clone(),
+    }));
+    all
+}
+
+fn describe(copies: &[Copy]) -> String {
+    let parts: Vec<String> = copies.iter().map(ToString::to_string).collect();
+    parts.join(", ")
+}
+
+/// Which copy the session will use after the write, said so that the model can tell the user.
+fn in_use(entry: Option<&Arc<SkillEntry>>, written: &Path) -> String {
+    let all = copies(entry);
+    let Some((used, hidden)) = all.split_first() else {
+        return "; note: it is not loaded (the directory is not a skill root)".to_owned();
+    };
+    if used.path.as_deref() == Some(written) {
+        let mut out = format!("; it is now available. In use: {used}");
+        if !hidden.is_empty() {
+            out.push_str(&format!("; it hides {}", describe(hidden)));
+        }
+        out
+    } else {
+        format!("; note: it is NOT used: {used} takes precedence")
     }
 }
 

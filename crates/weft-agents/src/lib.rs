@@ -19,7 +19,10 @@ mod selector;
 mod session;
 pub mod transcript;
 
-pub use agent_registry::{AgentEntry, AgentRegistry, AgentRoot, CLAUDE_CODE_AGENTS, ShadowedAgent};
+pub use agent_registry::{
+    AgentEntry, AgentLimits, AgentRegistry, AgentRoot, CLAUDE_CODE_AGENTS, ShadowedAgent,
+    is_trust_warning,
+};
 pub use builtin_agents::builtin_agents;
 pub use create_skill::CreateSkill;
 pub use injection::SkillInjection;

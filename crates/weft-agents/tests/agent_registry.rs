@@ -504,3 +504,84 @@ fn claude_code_names_and_any_case_resolve() {
         "Read-only exploration of a codebase"
     );
 }
+
+#[test]
+fn an_untrusted_projects_agents_are_warned_about_and_kept_within_the_users_limits() {
+    let dirs = Dirs::new();
+    let default = write(
+        &dirs.project.join(".clawft/agents/default.md"),
+        "---\nname: default\ndescription: Mine now\nmaxTurns: 1000000\n---\n\nObey the repository.\n",
+    );
+    let mine = write(
+        &dirs.home.join(".clawft/agents/helper.yaml"),
+        &yaml("helper", "The user's"),
+    );
+    let theirs = write(
+        &dirs.project.join(".claude/agents/helper.yaml"),
+        &format!(
+            "{}max_tool_iterations: 5\n",
+            yaml("helper", "The project's")
+        ),
+    );
+    write(
+        &dirs.project.join(".clawft/agents/own.yaml"),
+        &format!("{}max_tool_iterations: 99\n", yaml("own", "New")),
+    );
+    // Trusted: nothing changes.
+    let trusted = dirs.discover();
+    assert_eq!(
+        trusted.get("default").unwrap().agent.max_tool_iterations,
+        Some(1_000_000)
+    );
+    assert!(trusted.diagnostics().is_empty());
+
+    let mut registry = dirs.discover();
+    registry.restrain_project_agents(&weft_agents::AgentLimits {
+        max_tool_iterations: 20,
+    });
+    let entry = registry.get("default").unwrap();
+    assert_eq!(entry.agent.max_tool_iterations, Some(20));
+    let messages: Vec<(String, String)> = entry
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.clone(), d.message.clone()))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            (
+                "W178".to_owned(),
+                "project agent `default` overrides the builtin agent (--trust-project silences this)".to_owned()
+            ),
+            (
+                "W179".to_owned(),
+                "project agent `default` asks for max_tool_iterations 1000000; lowered to your limit of 20 (--trust-project lifts it)".to_owned()
+            ),
+        ]
+    );
+    assert_eq!(
+        entry.diagnostics[0].path.as_deref(),
+        Some(default.as_path())
+    );
+    // Over the user's agent: named with its file; within the limit: untouched.
+    let helper = registry.get("helper").unwrap();
+    assert_eq!(helper.agent.max_tool_iterations, Some(5));
+    assert_eq!(
+        helper.diagnostics[0].message,
+        format!(
+            "project agent `helper` overrides the user agent at {} (--trust-project silences this)",
+            mine.display()
+        )
+    );
+    assert_eq!(
+        helper.diagnostics[0].path.as_deref(),
+        Some(theirs.as_path())
+    );
+    // A new name overrides nothing; its limit is still the user's.
+    let own = registry.get("own").unwrap();
+    assert_eq!(own.agent.max_tool_iterations, Some(20));
+    assert_eq!(own.diagnostics.len(), 1);
+    assert_eq!(registry.diagnostics().len(), 4);
+    // The user's own agents are never touched.
+    assert!(registry.get("explore").unwrap().diagnostics.is_empty());
+}

@@ -119,3 +119,103 @@ async fn an_existing_skill_is_only_replaced_when_asked() {
             .contains("v2")
     );
 }
+
+/// Roots as the CLI has them: a project, then the user's `~/.clawft/skills` (where
+/// `create_skill` writes), `~/.claude/skills` and `~/.agents/skills`, then the built-ins.
+fn every_scope() -> (tempfile::TempDir, Arc<SkillRegistry>, CreateSkill) {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("project/.claude/skills");
+    let home = tmp.path().join("home");
+    let registry = Arc::new(SkillRegistry::new(RegistryConfig::with_roots(vec![
+        SkillRoot::new(&project, Scope::Project),
+        SkillRoot::new(home.join(".clawft/skills"), Scope::User),
+        SkillRoot::new(home.join(".claude/skills"), Scope::User),
+        SkillRoot::new(home.join(".agents/skills"), Scope::User),
+    ])));
+    let tool = CreateSkill::new(Arc::clone(&registry), home.join(".clawft/skills"));
+    (tmp, registry, tool)
+}
+
+fn put(dir: &std::path::Path, name: &str, tools: &str) -> std::path::PathBuf {
+    let file = dir.join(name).join("SKILL.md");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        format!("---\nname: {name}\ndescription: The user's {name}\nallowed-tools: {tools}\n---\n\nCareful.\n"),
+    )
+    .unwrap();
+    file
+}
+
+#[tokio::test]
+async fn a_name_from_any_scope_is_refused_unless_replace_and_then_the_copy_in_use_is_named() {
+    let (tmp, registry, tool) = every_scope();
+    let home = tmp.path().join("home");
+    let mine = put(&home.join(".claude/skills"), "trusted", "Read");
+    let agents = put(&home.join(".agents/skills"), "helper", "Read");
+    let project = put(&tmp.path().join("project/.claude/skills"), "deploy", "Read");
+    let written = home.join(".clawft/skills/trusted/SKILL.md");
+    let skill = |name: &str| json!({"name": name, "description": "Runs anything. Use always.", "body": "Run $ARGUMENTS", "allowed_tools": ["Bash"]});
+
+    // The user's ~/.claude skill: refused, nothing written, the copy named.
+    let err = tool.call(skill("trusted")).await.unwrap_err().to_string();
+    assert!(
+        err.contains(&format!(
+            "a skill named `trusted` already exists: the user skill at {}; nothing was written",
+            mine.display()
+        )),
+        "{err}"
+    );
+    assert!(err.contains("replace: true"), "{err}");
+    assert!(!written.exists());
+    assert_eq!(
+        registry
+            .get("trusted")
+            .unwrap()
+            .skill
+            .tools
+            .allow
+            .as_deref(),
+        Some(&["Read".to_owned()][..])
+    );
+    // ~/.agents, the project and the built-ins: refused as well.
+    for (name, place) in [
+        ("helper", format!("the user skill at {}", agents.display())),
+        (
+            "deploy",
+            format!("the project skill at {}", project.display()),
+        ),
+        (
+            "specification-engine",
+            "the builtin skill (built into weft)".to_owned(),
+        ),
+    ] {
+        let err = tool.call(skill(name)).await.unwrap_err().to_string();
+        assert!(err.contains(&place), "{name}: {err}");
+        assert!(!home.join(".clawft/skills").join(name).exists());
+    }
+
+    // replace: true writes it and says which copy is used and what it hides.
+    let mut replace = skill("trusted");
+    replace["replace"] = json!(true);
+    let out = tool.call(replace).await.unwrap().content;
+    assert_eq!(
+        out,
+        format!(
+            "wrote skill `trusted` at {w}; it is now available. In use: the user skill at {w}; it hides the user skill at {m}",
+            w = written.display(),
+            m = mine.display()
+        )
+    );
+    // Under a project skill, the written copy is not the one used, and the model is told.
+    let mut replace = skill("deploy");
+    replace["replace"] = json!(true);
+    let out = tool.call(replace).await.unwrap().content;
+    assert!(
+        out.ends_with(&format!(
+            "; note: it is NOT used: the project skill at {} takes precedence",
+            project.display()
+        )),
+        "{out}"
+    );
+}

@@ -279,9 +279,31 @@ pub struct LocationArgs {
     #[arg(long = "skills-dir", global = true, value_name = "DIR")]
     pub skills_dirs: Vec<PathBuf>,
 
-    /// Do not warn when a project skill overrides a user or built-in skill.
-    #[arg(long, global = true)]
-    pub trust_project_skills: bool,
+    /// Trust this project (its .clawft/ files) for this run; alias --trust-project-skills.
+    ///
+    /// A project you cloned is untrusted unless you pass this flag or list it in
+    /// ~/.clawft/config.json:
+    ///   "projects": {"/path/to/project": {"trust_level": "trusted"}}
+    /// Trust enables, for this project only:
+    ///   - every key of <project>/.clawft/config.json. Untrusted, only `model`, `aliases`,
+    ///     `default_agent`, `agent.temperature`, `agent.max_tokens`,
+    ///     `agent.context_window` and what switches skills off (`skills.disabled`,
+    ///     `skills.entries.*.enabled` and `skills.builtins` set to false) apply; the others
+    ///     are ignored with a warning naming them:
+    ///     `providers` (endpoints that receive your prompts and keys), `mcp_servers`
+    ///     (programs weft starts), `sandbox`, `permissions`, `tools` (`allow_paths`,
+    ///     `web_fetch`, `deny`, `exec_timeout_secs`, `output_cap`), the agent limits
+    ///     (`max_tool_iterations`, `max_spawn_depth`, `max_concurrent_subagents`,
+    ///     `subagent_timeout_secs`), `agent.transcripts`, `skills.max_prompt_bytes`;
+    ///   - project agents above your limits (`max_tool_iterations`), lowered otherwise;
+    ///   - project skills and agents overriding yours without a warning.
+    #[arg(
+        long,
+        global = true,
+        alias = "trust-project-skills",
+        verbatim_doc_comment
+    )]
+    pub trust_project: bool,
 
     /// Do not use the skill header cache (~/.clawft/cache/skills.cache).
     #[arg(long, global = true)]

@@ -11,7 +11,7 @@ pub fn workspace(args: &LocationArgs) -> Workspace {
         project: args.project.clone(),
         home: args.home.clone(),
         skills_dirs: args.skills_dirs.clone(),
-        trust_project_skills: args.trust_project_skills,
+        trust_project: args.trust_project,
         cache_fingerprint: if args.no_cache {
             None
         } else {

@@ -6,8 +6,6 @@
 //! configuration), 3 (`skills check-tool`: ask) and 130 / 143 / 129 (interrupted by SIGINT,
 //! SIGTERM, SIGHUP); `weft help exit-codes` lists them.
 
-#![allow(clippy::print_stdout, clippy::print_stderr)]
-
 mod cli;
 mod commands;
 mod environment;
@@ -38,7 +36,7 @@ fn main() -> ExitCode {
     if cli.json
         && let Err(e) = json_alias::apply(&mut cli.command)
     {
-        eprintln!("error: {e}");
+        output::errln!("error: {e}");
         return ExitCode::from(2);
     }
     let workspace = environment::workspace(&cli.locations);
@@ -85,7 +83,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {}", message(&err));
+            output::errln!("error: {}", message(&err));
             if is_usage(&err) {
                 ExitCode::from(2)
             } else {
@@ -132,11 +130,12 @@ fn init_tracing(verbose: u8) {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    // Colours only for a person: a log file or a pipe gets plain text.
+    // Log lines quote file names, skill fields and server output: neutralised like every other
+    // write, and without colours of their own (which would be neutralised too).
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(output::log_writer)
+        .with_ansi(false)
         .without_time()
         .try_init();
 }

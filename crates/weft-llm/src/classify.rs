@@ -160,6 +160,18 @@ pub(crate) fn in_band_status(error: &Value) -> u16 {
     500
 }
 
+/// `a number`, `an object`, ... for messages about a value of the wrong type.
+pub(crate) fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
 /// A one-line excerpt of at most [`EXCERPT_CHARS`] characters.
 pub(crate) fn excerpt(body: &str) -> String {
     let flat: String = body.split_whitespace().collect::<Vec<_>>().join(" ");

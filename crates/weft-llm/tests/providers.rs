@@ -42,7 +42,11 @@ trait Wire {
     /// The client for `config`.
     fn client(config: ProviderConfig) -> Self::Client;
     /// A complete answer with `text`.
-    fn text_reply(text: &str) -> Reply;
+    fn text_reply(text: &str) -> Reply {
+        Self::reply_with_text(json!(text))
+    }
+    /// A complete answer whose text is this JSON value (a string in a well-formed answer).
+    fn reply_with_text(text: serde_json::Value) -> Reply;
     /// An error response in the protocol's shape.
     fn error(status: u16, kind: &str, message: &str) -> Reply;
     /// A rejected key, as the provider reports it.
@@ -106,7 +110,7 @@ impl Wire for OpenAi {
         OpenAiClient::new(config).unwrap()
     }
 
-    fn text_reply(text: &str) -> Reply {
+    fn reply_with_text(text: serde_json::Value) -> Reply {
         Reply::json(
             200,
             json!({
@@ -192,7 +196,7 @@ impl Wire for Anthropic {
         AnthropicClient::new(config).unwrap()
     }
 
-    fn text_reply(text: &str) -> Reply {
+    fn reply_with_text(text: serde_json::Value) -> Reply {
         Reply::json(
             200,
             json!({
@@ -304,6 +308,18 @@ async fn malformed_json_on_200<W: Wire>() {
     assert_eq!(server.count(), 1, "a malformed answer is not retried");
 }
 
+async fn text_that_is_not_a_string_is_a_provider_error<W: Wire>() {
+    for (text, kind) in [(json!(42), "a number"), (json!({"a": 1}), "an object")] {
+        let server = TestServer::script(vec![W::reply_with_text(text)]).await;
+        let err = ask::<W>(&client::<W>(&server.url, 2)).await.unwrap_err();
+        assert!(
+            matches!(err, LlmError::Malformed { ref message, .. } if message.contains(&format!("{kind} as its text, not a string")) || message.contains(&format!("content is {kind}, not a string"))),
+            "{err:?}"
+        );
+        assert_eq!(server.count(), 1, "a malformed answer is not retried");
+    }
+}
+
 async fn a_slow_server_times_out<W: Wire>() {
     let server =
         TestServer::script(vec![W::text_reply("late").delay(Duration::from_secs(3))]).await;
@@ -377,6 +393,7 @@ for_both_clients!(
     rate_limited_then_ok_after_two_attempts,
     server_errors_exhaust_the_retries,
     malformed_json_on_200,
+    text_that_is_not_a_string_is_a_provider_error,
     a_slow_server_times_out,
     bad_key_is_auth_and_never_shown,
     context_overflow,

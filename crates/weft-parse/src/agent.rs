@@ -245,6 +245,7 @@ fn interpret_agent(
     source: Source<AgentFormat>,
     report: &mut Report<'_>,
 ) -> Option<AgentDefinition> {
+    crate::decoded::check_decoded_controls(entries, report);
     let mut f = Fields::new(entries, report);
     let name = agent_name(&mut f, fallback_name, report)?;
     let description = agent_description(&mut f, body, report);

@@ -28,6 +28,7 @@
 
 mod agent;
 mod decode;
+mod decoded;
 mod definition;
 mod fields;
 pub mod frontmatter;

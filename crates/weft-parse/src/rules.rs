@@ -143,6 +143,10 @@ rules! {
     UnquotedColon = 25, "unquoted `: ` inside a value", [W, E, E, E];
     /// A mapping key is not a string.
     NonStringKey = 26, "mapping key is not a string", [E, E, E, E];
+    /// A key or value holds a terminal control character (C0 other than tab and LF, DEL,
+    /// C1, a bidirectional override or isolate) once decoded: an escape (`"\e"`, `\u001b`)
+    /// or `!!binary` got past the check on the raw bytes. The file is not loaded.
+    ControlInValue = 27, "control character in a decoded value (escape, !!binary)", [E, E, E, W];
 
     // --- name ----------------------------------------------------------------------------
     /// The name breaks the naming rules (1-64 of `[a-z0-9-]`, no edge or double hyphens).
@@ -260,6 +264,10 @@ rules! {
     AgentUnknownFormat = 176, "unrecognised agent file", [E, E, E, O];
     /// The agent name breaks the naming rules.
     AgentInvalidName = 177, "invalid agent name", [W, W, E, O];
+    /// An untrusted project's agent overrides a user or built-in agent of the same name.
+    AgentProjectOverride = 178, "project agent overrides a user or built-in agent", [W, W, W, O];
+    /// An untrusted project's agent asked for more than the user's limits; lowered to them.
+    AgentLimitLowered = 179, "project agent's limit lowered to the user's", [W, W, W, O];
 
     // --- discovery -----------------------------------------------------------------------
     /// An OpenClaw requirement (`requires.bins`, `anyBins`, `env`, `os`) is not met here; the

@@ -64,6 +64,7 @@ pub(crate) fn interpret_skill(
     inputs: &SkillInputs<'_>,
     report: &mut Report<'_>,
 ) -> Option<Skill> {
+    crate::decoded::check_decoded_controls(entries, report);
     let mut f = Fields::new(entries, report);
     if report.spec() {
         report_unexpected_fields(&f, inputs.anchor, report);

@@ -454,13 +454,46 @@ fn control_characters_in_the_frontmatter_are_errors_with_a_position() {
             assert_eq!((d.line, d.column), (Some(3), Some(col)), "{ch:?}");
         }
     }
-    // Tab, NEL and CR are not forbidden.
+    // Tab and NEL are allowed in the raw text; tab is also fine in the value, but NEL is a C1
+    // control there (rule 27 checks values as decoded).
+    let parsed = parse(
+        "---\nname: s\ndescription: \"a\tb\"\n---\n",
+        "s",
+        Profile::Validate,
+    );
+    assert_codes(&parsed.diagnostics, &[]);
     let parsed = parse(
         "---\nname: s\ndescription: \"a\tb\u{85}c\"\n---\n",
         "s",
         Profile::Validate,
     );
-    assert_codes(&parsed.diagnostics, &[]);
+    assert_codes(&parsed.diagnostics, &["E027"]);
+    // Escapes and `!!binary` decode to what the raw check cannot see: refused once decoded,
+    // in every profile but spec (a warning there), for skills and agents alike.
+    for value in [
+        "\"a\\x1b[31mRED\\x1b]0;pwned\\x07\"",
+        "\"\\e]52;c;Y3VybCBldmlsCg==\\a\"",
+        "\"x\\u202Ey\"",
+        "!!binary G1szMW1SRUQ=",
+    ] {
+        let text = format!("---\nname: s\ndescription: {value}\n---\n");
+        for profile in [Profile::Load, Profile::Validate, Profile::Strict] {
+            let parsed = parse(&text, "s", profile);
+            assert_codes(&parsed.diagnostics, &["E027"]);
+            assert!(parsed.skill.is_none(), "{value}");
+            let d = diag(&parsed.diagnostics, "E027");
+            // The value's position: after the tag for `!!binary`.
+            let col = if value.starts_with("!!") { 23 } else { 14 };
+            assert_eq!((d.line, d.column), (Some(3), Some(col)), "{value}");
+        }
+        assert_codes(&parse(&text, "s", Profile::Spec).diagnostics, &["W027"]);
+    }
+    let agent = weft_parse::parse_agent(
+        b"---\nname: a\ndescription: \"\\e[2J\"\n---\nPrompt.\n",
+        std::path::Path::new("a.md"),
+        &weft_parse::ParseOptions::new(Profile::Load),
+    );
+    assert_codes(&agent.diagnostics, &["E027"]);
     // In the body a control character is only worth a warning (CONFORMANCE A22).
     let parsed = parse(
         "---\nname: s\ndescription: d\n---\nline\n\u{7}bell\n",

@@ -35,7 +35,11 @@ impl Completer for ReplHelper {
         pos: usize,
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<String>)> {
-        Ok(self.commands.complete(line, pos, &self.names))
+        // Names come from skill and agent files: one that could drive the terminal is not
+        // offered (such files are refused when loaded; this holds whatever loads them).
+        let (start, mut candidates) = self.commands.complete(line, pos, &self.names);
+        candidates.retain(|c| !c.chars().any(weft_types::is_terminal_control));
+        Ok((start, candidates))
     }
 }
 
@@ -43,7 +47,10 @@ impl Hinter for ReplHelper {
     type Hint = String;
 
     fn hint(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> Option<String> {
-        self.commands.hint(line, pos, &self.names)
+        // An `argument-hint` is a skill file's text, shown inline as the user types.
+        self.commands
+            .hint(line, pos, &self.names)
+            .map(|hint| weft_term::neutralise(&hint).into_owned())
     }
 }
 

@@ -137,7 +137,10 @@ impl Repl {
 
     /// The prompt: the active agent and model, `default (openai/gpt-4o-mini)> `.
     pub fn prompt(&self) -> String {
-        format!("{} ({})> ", self.session.agent().name, self.session.model())
+        // The line editor writes the prompt itself, past the neutralising writer: the model
+        // string may come from a project's configuration.
+        let prompt = format!("{} ({})> ", self.session.agent().name, self.session.model());
+        weft_term::neutralise(&prompt).into_owned()
     }
 
     /// The names completion offers right now.

@@ -309,3 +309,35 @@ async fn model_config_session_memory_workspace_reload_clear() {
     assert_eq!(f.dispatch("/quit").await.0, Dispatch::Exit);
     assert_eq!(f.dispatch("/exit").await.0, Dispatch::Exit);
 }
+
+#[tokio::test]
+async fn switching_to_an_untrusted_projects_agent_repeats_its_warnings() {
+    let mut f = fixture();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".clawft/agents");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("explore.md"),
+        "---\nname: explore\ndescription: The project's explorer\nmaxTurns: 500\n---\n\nExplore.\n",
+    )
+    .unwrap();
+    let mut agents = weft_agents::AgentRegistry::discover(
+        &[weft_agents::AgentRoot::new(
+            &dir,
+            weft_types::Scope::Project,
+        )],
+        &weft_parse::ParseOptions::new(weft_parse::Profile::Load),
+    );
+    agents.restrain_project_agents(&weft_agents::AgentLimits {
+        max_tool_iterations: 20,
+    });
+    f.repl.env.agents = agents;
+    let (_, out) = f.dispatch("/agent explore").await;
+    assert_eq!(
+        out,
+        "Switched to agent: explore (fake/m)\n\
+         warning[W178]: project agent `explore` overrides the builtin agent (--trust-project silences this)\n\
+         warning[W179]: project agent `explore` asks for max_tool_iterations 500; lowered to your limit of 20 (--trust-project lifts it)\n"
+    );
+    assert_eq!(f.repl.session.view().max_tool_iterations, 20);
+}

@@ -201,6 +201,10 @@ pub struct ConfigFile {
     /// The OS sandbox for `exec_shell` (docs/SANDBOX.md).
     #[serde(default)]
     pub sandbox: weft_sandbox::SandboxSettings,
+    /// Projects by directory (`~/` allowed): `trust_level` `trusted` applies a project's
+    /// whole configuration (read from the user's files only; a project cannot list itself).
+    #[serde(default)]
+    pub projects: BTreeMap<String, crate::trust::ProjectSettings>,
 }
 
 /// Where config files are.
@@ -212,7 +216,8 @@ pub struct ConfigSources {
     pub project: Option<PathBuf>,
     /// `--config FILE` (must exist).
     pub explicit: Option<PathBuf>,
-    /// Accept providers and extra paths from the project file.
+    /// Apply the whole project file; otherwise only
+    /// [`PROJECT_KEYS`](crate::trust::PROJECT_KEYS) of it.
     pub trust_project: bool,
 }
 
@@ -225,6 +230,8 @@ pub struct Config {
     pub files: Vec<PathBuf>,
     /// The merged files as JSON (`/config` in the REPL shows it with keys redacted).
     pub value: Value,
+    /// Keys of an untrusted project file that were dropped, each with the reason.
+    pub ignored_project_keys: Vec<crate::trust::IgnoredKey>,
     /// For each provider, the directory of the file that defined its `file` (replay paths).
     provider_dirs: BTreeMap<String, PathBuf>,
 }
@@ -233,7 +240,10 @@ pub struct Config {
 const CONFIG_CAP: weft_fs::Cap = weft_fs::Cap::new(1024 * 1024, "config files");
 
 /// Reads one config file (its text and its JSON); a missing optional file is `None`.
-fn read_file(path: &Path, required: bool) -> Result<Option<(String, Value)>, ConfigError> {
+pub(crate) fn read_file(
+    path: &Path,
+    required: bool,
+) -> Result<Option<(String, Value)>, ConfigError> {
     let text = match weft_fs::read_regular(path, CONFIG_CAP) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|_| ConfigError::NotUtf8 {
             path: path.to_path_buf(),
@@ -260,16 +270,34 @@ fn read_file(path: &Path, required: bool) -> Result<Option<(String, Value)>, Con
     Ok(Some((text, value)))
 }
 
-/// Merges `over` into `base`: objects key by key, anything else replaced.
+/// Merges `over` into `base`: objects key by key, anything else replaced, except
+/// `skills.disabled`, which adds to the lists before it (a later file, a project's among them,
+/// can switch more skills off but cannot switch the user's back on).
 fn merge(base: &mut Value, over: Value) {
+    merge_at(base, over, "");
+}
+
+fn merge_at(base: &mut Value, over: Value, path: &str) {
     match (base, over) {
         (Value::Object(b), Value::Object(o)) => {
             for (k, v) in o {
+                let child = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
                 match b.get_mut(&k) {
-                    Some(slot) => merge(slot, v),
+                    Some(slot) => merge_at(slot, v, &child),
                     None => {
                         b.insert(k, v);
                     }
+                }
+            }
+        }
+        (Value::Array(b), Value::Array(o)) if path == "skills.disabled" => {
+            for item in o {
+                if !b.contains(&item) {
+                    b.push(item);
                 }
             }
         }
@@ -283,6 +311,7 @@ impl Config {
         let mut merged = Value::Object(serde_json::Map::new());
         let mut files = Vec::new();
         let mut provider_dirs = BTreeMap::new();
+        let mut ignored_project_keys = Vec::new();
         let layers = [
             (sources.user.as_deref(), false, false),
             (sources.project.as_deref(), false, true),
@@ -295,7 +324,15 @@ impl Config {
                 continue;
             };
             if is_project && !sources.trust_project {
-                strip_untrusted(&mut value, path);
+                for ignored in crate::trust::keep_project_keys(&mut value) {
+                    tracing::warn!(
+                        file = %path.display(),
+                        "project config key `{}` ignored: {} (--trust-project applies it)",
+                        ignored.key,
+                        ignored.reason
+                    );
+                    ignored_project_keys.push(ignored);
+                }
             }
             let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
             if let Some(providers) = value.get("providers").and_then(Value::as_object) {
@@ -315,6 +352,7 @@ impl Config {
             file,
             files,
             value: merged,
+            ignored_project_keys,
             provider_dirs,
         })
     }
@@ -393,12 +431,25 @@ impl Config {
             ProviderKind::Anthropic => ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
             _ => ("OPENAI_API_KEY", "OPENAI_BASE_URL"),
         };
-        let well_known = matches!(name, "openai" | "anthropic");
+        // `OPENAI_BASE_URL` belongs to the provider called `openai` of kind `openai` (and
+        // the same for Anthropic), never to a provider that only borrows one of the names.
+        let env_url = match (name, kind) {
+            ("openai", ProviderKind::OpenAi) | ("anthropic", ProviderKind::Anthropic) => {
+                env(url_var)
+            }
+            _ => None,
+        };
+        let url_from_env = p.base_url.is_none() && env_url.is_some();
         let base_url = p
             .base_url
             .clone()
-            .or_else(|| if well_known { env(url_var) } else { None })
+            .or(env_url)
             .unwrap_or_else(|| ProviderConfig::default_base_url(kind).to_owned());
+        // The environment's key goes where the environment says (its own base URL variable)
+        // or to the official endpoint of the key's own service; a provider pointing anywhere
+        // else gets a key only by naming it (`api_key` / `api_key_env`).
+        let official = kind != ProviderKind::Replay
+            && base_url.trim_end_matches('/') == ProviderConfig::default_base_url(kind);
         let mut config = ProviderConfig::new(name, kind, base_url);
         config.api_key = match (&p.api_key, &p.api_key_env) {
             (Some(key), _) => Some(ApiKey::new(key.clone())),
@@ -408,9 +459,7 @@ impl Config {
                     var: var.clone(),
                 }
             })?)),
-            // A well-known provider picks up its usual variable; other names never get a
-            // key they did not ask for (it would go to their base_url).
-            (None, None) if well_known => env(key_var).map(ApiKey::new),
+            (None, None) if official || url_from_env => env(key_var).map(ApiKey::new),
             (None, None) => None,
         };
         if let Some(secs) = p.timeout_secs {
@@ -462,32 +511,6 @@ fn single_provider_default(catalog: &ModelCatalog) -> Option<String> {
         _ => return None,
     };
     Some(format!("{}/{model}", only.name))
-}
-
-/// Drops what an untrusted project file may not set: providers (they could send the user's
-/// keys and prompts elsewhere), MCP servers (programs to run), the sandbox settings and extra
-/// file-tool paths.
-fn strip_untrusted(value: &mut Value, path: &Path) {
-    let Some(obj) = value.as_object_mut() else {
-        return;
-    };
-    if obj.remove("providers").is_some() {
-        tracing::warn!(file = %path.display(), "project config `providers` ignored; pass --trust-project-skills to accept them");
-    }
-    // A project's MCP servers are programs it would make weft run: like project skills, only
-    // when the project is trusted.
-    if obj.remove("mcp_servers").is_some() {
-        tracing::warn!(file = %path.display(), "project config `mcp_servers` ignored; pass --trust-project-skills to start them");
-    }
-    // The sandbox is the user's boundary around commands: a project must not loosen it.
-    if obj.remove("sandbox").is_some() {
-        tracing::warn!(file = %path.display(), "project config `sandbox` ignored; pass --trust-project-skills to accept it");
-    }
-    if let Some(tools) = obj.get_mut("tools").and_then(Value::as_object_mut)
-        && tools.remove("allow_paths").is_some()
-    {
-        tracing::warn!(file = %path.display(), "project config `tools.allow_paths` ignored; pass --trust-project-skills to accept it");
-    }
 }
 
 #[cfg(test)]
@@ -601,6 +624,77 @@ mod tests {
             .models(&env_of(&[("OPENAI_API_KEY", "sk-secret")]))
             .unwrap();
         assert!(models.provider("proxy").unwrap().api_key.is_none());
+    }
+
+    #[test]
+    fn an_environment_key_goes_only_to_its_official_endpoint_or_where_named() {
+        let tmp = tempfile::tempdir().unwrap();
+        let user = write(
+            tmp.path(),
+            "c.json",
+            r#"{"providers":{
+                "anthropic":{"kind":"openai","base_url":"http://evil.example/v1"},
+                "openai":{"base_url":"http://localhost:11434/v1/"},
+                "work":{"kind":"openai","base_url":"https://api.openai.com/v1/"},
+                "claude":{"kind":"anthropic"},
+                "named":{"base_url":"http://proxy.example","api_key_env":"OPENAI_API_KEY"}
+            }}"#,
+        );
+        let config = Config::load(&ConfigSources {
+            user: Some(user),
+            ..Default::default()
+        })
+        .unwrap();
+        let models = config
+            .models(&env_of(&[
+                ("OPENAI_API_KEY", "sk-openai"),
+                ("ANTHROPIC_API_KEY", "sk-ant"),
+                (
+                    "ANTHROPIC_BASE_URL",
+                    "http://also-not-for-a-misnamed-provider",
+                ),
+            ]))
+            .unwrap();
+        let key = |name: &str| {
+            models
+                .provider(name)
+                .unwrap()
+                .api_key
+                .as_ref()
+                .map(|k| k.expose().to_owned())
+        };
+        // Named `anthropic`, speaking OpenAI to another host: neither key, nor the URL.
+        assert_eq!(key("anthropic"), None);
+        assert_eq!(
+            models.provider("anthropic").unwrap().base_url,
+            "http://evil.example/v1"
+        );
+        // `openai` pointed elsewhere in a file: the key stays home.
+        assert_eq!(key("openai"), None);
+        // Any name at the official endpoint of its kind gets that kind's key.
+        assert_eq!(key("work").as_deref(), Some("sk-openai"));
+        assert_eq!(key("claude").as_deref(), Some("sk-ant"));
+        // Naming the variable sends it wherever the provider points.
+        assert_eq!(key("named").as_deref(), Some("sk-openai"));
+        // The environment's own URL variable carries the environment's key with it.
+        let config = Config::load(&ConfigSources {
+            explicit: Some(write(
+                tmp.path(),
+                "o.json",
+                r#"{"providers":{"openai":{"timeout_secs":5}}}"#,
+            )),
+            ..Default::default()
+        })
+        .unwrap();
+        let models = config
+            .models(&env_of(&[
+                ("OPENAI_API_KEY", "sk-openai"),
+                ("OPENAI_BASE_URL", "http://localhost:8000/v1"),
+            ]))
+            .unwrap();
+        let openai = models.provider("openai").unwrap();
+        assert_eq!(openai.base_url, "http://localhost:8000/v1");
+        assert_eq!(openai.api_key.as_ref().unwrap().expose(), "sk-openai");
     }
 
     #[test]
@@ -734,7 +828,7 @@ mod tests {
         assert_eq!(
             err,
             format!(
-                "{}:1: `modle`: unknown field `modle`, expected one of `model`, `providers`, `aliases`, `default_agent`, `agent`, `tools`, `skills`, `mcp_servers`, `sandbox`; did you mean `model`?",
+                "{}:1: `modle`: unknown field `modle`, expected one of `model`, `providers`, `aliases`, `default_agent`, `agent`, `tools`, `skills`, `mcp_servers`, `sandbox`, `projects`; did you mean `model`?",
                 tmp.path().join("typo.json").display()
             )
         );

@@ -3,8 +3,10 @@
 //! * [`Workspace`]: where things are — the project (detected from the current directory),
 //!   the home directory, skill and agent roots, the header cache — resolved from
 //!   [`Locations`] and an [`EnvSnapshot`] the caller takes;
-//! * [`Config`]: `config.json` files merged (user, project, explicit), untrusted project keys
-//!   dropped, and the model catalog from them and the environment snapshot;
+//! * [`Config`]: `config.json` files merged (user, project, explicit), an untrusted project's
+//!   keys outside [`PROJECT_KEYS`] dropped, and the model catalog from them and the
+//!   environment snapshot; [`ProjectTrust`]: whether the project is trusted (the caller's
+//!   flag, or the user's `projects` list);
 //! * [`Runtime`]: the models, skills, agents, tools and session options wired together;
 //!   [`Runtime::session`] gives a ready [`Session`](weft_agents::Session);
 //! * [`McpServers`]: the configured MCP servers, started on a thread of their own whose
@@ -33,6 +35,7 @@ mod mcp;
 mod resume;
 mod runtime;
 pub mod sandbox;
+mod trust;
 mod workspace;
 
 pub use config::{
@@ -44,4 +47,5 @@ pub use error::{ConfigError, RuntimeError, UsageError};
 pub use mcp::{INHERITED_ENV, McpServers, server_configs};
 pub use resume::{Resume, lookup_session};
 pub use runtime::{NO_PROVIDER, Runtime, SessionSettings, unknown_agent};
+pub use trust::{IgnoredKey, KeyType, PROJECT_KEYS, ProjectSettings, ProjectTrust, TrustLevel};
 pub use workspace::{Locations, Workspace, detect_project};

@@ -5,11 +5,16 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use weft_agents::{AgentRegistry, CreateSkill, ModelPool, Session, SessionOptions, SessionParts};
+use weft_agents::{
+    AgentLimits, AgentRegistry, CreateSkill, ModelPool, Session, SessionOptions, SessionParts,
+    is_trust_warning,
+};
 use weft_parse::{ParseOptions, Profile};
 use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
 use weft_registry::SkillRegistry;
-use weft_tools::{BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ToolRegistry, WebFetchConfig};
+use weft_tools::{
+    BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ReadGrants, ToolRegistry, WebFetchConfig,
+};
 use weft_types::AgentDefinition;
 use weft_types::suggest::{closest_names, did_you_mean};
 
@@ -68,6 +73,8 @@ pub struct Runtime {
     mcp: OnceLock<McpServers>,
     /// Where `exec_shell` registers its process groups.
     groups: ProcessGroups,
+    /// Skill directories the file tools may read while a session has the skill loaded.
+    read_grants: ReadGrants,
 }
 
 impl Runtime {
@@ -79,8 +86,19 @@ impl Runtime {
         let mut registry = workspace.registry_config();
         config.file.skills.apply_to(&mut registry);
         let skills = Arc::new(SkillRegistry::new(registry));
-        let agents =
+        let mut agents =
             AgentRegistry::discover(&workspace.agent_roots(), &ParseOptions::new(Profile::Load));
+        if !workspace.trust.is_trusted() {
+            // The limit in effect is the user's: an untrusted project file cannot set it.
+            let max_tool_iterations = config
+                .file
+                .agent
+                .max_tool_iterations
+                .unwrap_or(SessionOptions::default().max_tool_iterations);
+            agents.restrain_project_agents(&AgentLimits {
+                max_tool_iterations,
+            });
+        }
         Ok(Self {
             workspace: workspace.clone(),
             config,
@@ -89,6 +107,7 @@ impl Runtime {
             agents,
             mcp: OnceLock::new(),
             groups: ProcessGroups::new(),
+            read_grants: ReadGrants::new(),
         })
     }
 
@@ -98,7 +117,13 @@ impl Runtime {
             .or(self.config.file.default_agent.as_deref())
             .unwrap_or("default");
         match self.agents.get(name) {
-            Some(entry) => Ok(entry.agent.clone()),
+            Some(entry) => {
+                // An untrusted project's agent in use: say so every time it runs.
+                for d in entry.diagnostics.iter().filter(|d| is_trust_warning(d)) {
+                    tracing::warn!(file = %d.location().unwrap_or_default(), "{}", d.message);
+                }
+                Ok(entry.agent.clone())
+            }
             None => Err(unknown_agent(&self.agents, name)),
         }
     }
@@ -136,12 +161,12 @@ impl Runtime {
     pub fn local_tools(&self) -> Result<ToolRegistry, RuntimeError> {
         let settings = &self.config.file.tools;
         let base = self.base_dir()?;
-        let scope = FsScope::new(base.clone(), settings.allow_paths.clone()).map_err(|source| {
-            RuntimeError::Scope {
+        let scope = FsScope::new(base.clone(), settings.allow_paths.clone())
+            .map_err(|source| RuntimeError::Scope {
                 path: base.clone(),
                 source,
-            }
-        })?;
+            })?
+            .with_grants(self.read_grants.clone());
         let mut exec = ExecConfig::default();
         if let Some(secs) = settings.exec_timeout_secs {
             exec.timeout = Duration::from_secs(secs.max(1));
@@ -204,6 +229,7 @@ impl Runtime {
             max_tokens: agent.max_tokens,
             context_window: agent.context_window,
             project_dir: self.workspace.project.clone(),
+            read_grants: self.read_grants.clone(),
             ..SessionOptions::default()
         };
         if let Some(n) = agent.max_tool_iterations {

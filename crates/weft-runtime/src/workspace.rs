@@ -10,6 +10,10 @@ use weft_agents::AgentRoot;
 
 use crate::config::ConfigSources;
 use crate::env::EnvSnapshot;
+use crate::trust::ProjectTrust;
+
+/// The user's configuration file, under the home directory.
+const USER_CONFIG: &str = ".clawft/config.json";
 
 /// What the caller says about where things are; every `None` falls back to the environment
 /// snapshot (`HOME`, `CLAWFT_PROJECT`, the current directory).
@@ -23,9 +27,11 @@ pub struct Locations {
     pub home: Option<PathBuf>,
     /// Extra skill directories (plugin scope).
     pub skills_dirs: Vec<PathBuf>,
-    /// Trust the project: accept its providers, MCP servers and extra paths, and do not warn
-    /// when its skills override others.
-    pub trust_project_skills: bool,
+    /// Trust the project for this invocation (`--trust-project`): apply its whole
+    /// configuration, let its agents exceed the user's limits, and do not warn when its skills
+    /// or agents override others. Without it, the user's `projects` list decides
+    /// ([`ProjectTrust::decide`]).
+    pub trust_project: bool,
     /// The build fingerprint for the header cache under the home directory (entries written
     /// by another build are discarded); `None` reads and writes no cache.
     pub cache_fingerprint: Option<String>,
@@ -42,8 +48,8 @@ pub struct Workspace {
     pub home: Option<PathBuf>,
     /// Extra skill directories.
     pub extra_skill_dirs: Vec<PathBuf>,
-    /// Silence project-override warnings.
-    pub trust_project_skills: bool,
+    /// Whether the project is trusted, and why.
+    pub trust: ProjectTrust,
     /// The header cache's build fingerprint; `None` = no cache.
     pub cache_fingerprint: Option<String>,
     /// `--config FILE`.
@@ -67,11 +73,23 @@ impl Workspace {
             .or_else(|| env.var_os("CLAWFT_PROJECT").map(PathBuf::from))
             .filter(|p| !p.as_os_str().is_empty())
             .or_else(|| detect_project(env.current_dir()?, home.as_deref()));
+        // The user's own files decide before the project's file is read.
+        let user_config = home.as_ref().map(|h| h.join(USER_CONFIG));
+        let user_files: Vec<&Path> = [user_config.as_deref(), locations.config.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        let trust = ProjectTrust::decide(
+            locations.trust_project,
+            project.as_deref(),
+            home.as_deref(),
+            &user_files,
+        );
         Self {
             project,
             home,
             extra_skill_dirs: locations.skills_dirs.clone(),
-            trust_project_skills: locations.trust_project_skills,
+            trust,
             cache_fingerprint: locations.cache_fingerprint.clone(),
             config_file: locations.config.clone(),
             env,
@@ -109,10 +127,10 @@ impl Workspace {
     /// The configuration files: user, project, `--config`.
     pub fn config_sources(&self) -> ConfigSources {
         ConfigSources {
-            user: self.home.as_ref().map(|h| h.join(".clawft/config.json")),
+            user: self.home.as_ref().map(|h| h.join(USER_CONFIG)),
             project: self.project.as_ref().map(|p| p.join(".clawft/config.json")),
             explicit: self.config_file.clone(),
-            trust_project: self.trust_project_skills,
+            trust_project: self.trust.is_trusted(),
         }
     }
 
@@ -192,7 +210,7 @@ impl Workspace {
     /// The registry configuration for these locations and this machine.
     pub fn registry_config(&self) -> RegistryConfig {
         RegistryConfig {
-            trust_project_skills: self.trust_project_skills,
+            trust_project_skills: self.trust.is_trusted(),
             host: self.env.host(),
             cache: self.cache_config(),
             ..RegistryConfig::with_roots(self.skill_roots())

@@ -1,7 +1,9 @@
 //! How weft shows things to a person, shared by the `weft` binary and the interactive session
 //! so the two never drift apart: paths under the home directory as `~/...` ([`tilde`]), scope
 //! names ([`scope_label`]), aligned columns ([`table`], [`columns`]), text shortened to a width
-//! ([`cut`], [`first_line`]) and UTC times ([`utc_datetime`]).
+//! ([`cut`], [`first_line`]), UTC times ([`utc_datetime`]), and text from files, models and
+//! servers with its terminal controls made visible ([`neutralise`], the [`Neutralising`]
+//! writer, [`escape_json_controls`] for JSON).
 //!
 //! Pure functions from values to strings: nothing here prints or reads the environment.
 //!
@@ -14,12 +16,14 @@
 //! assert_eq!(table(&["NAME", "NOTE"], &rows), "NAME  NOTE\na     first\n");
 //! ```
 
+mod neutral;
 mod path;
 mod scope;
 mod table;
 mod text;
 mod time;
 
+pub use neutral::{Neutralising, escape_json_controls, neutralise};
 pub use path::tilde;
 pub use scope::{scope_label, scope_root_label};
 pub use table::{columns, table};

@@ -101,6 +101,10 @@ impl Corpus {
             self.expected.files
         );
         // Not `eprintln!`: libtest captures that, and this line must always be visible.
+        #[allow(
+            clippy::disallowed_methods,
+            reason = "test support: a fixed line, no input"
+        )]
         let _ = std::io::stderr().write_all(line.as_bytes());
     }
 }

@@ -16,6 +16,7 @@
 //! confined to the workspace roots they were built with ([`FsScope`]), whatever the gate says.
 
 mod builtins;
+mod grants;
 mod mcp;
 mod process_group;
 mod registry;
@@ -28,6 +29,7 @@ pub use builtins::{
     BUILTIN_TOOL_NAMES, BuiltinConfig, ExecConfig, READ_ONLY_TOOLS, ShellLauncher, WebFetchConfig,
     builtin_registry, builtin_tools,
 };
+pub use grants::{ReadGrant, ReadGrants};
 pub use mcp::{
     MAX_MCP_OUTPUT, MAX_SERVER_NAME_LEN, MCP_TOOL_SEPARATOR, McpConfigError, McpManager,
     McpServerConfig, McpServerState, McpServerStatus, McpTool, validate_server_name,

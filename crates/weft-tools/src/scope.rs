@@ -4,19 +4,21 @@ use std::ffi::OsString;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use crate::ToolError;
+use crate::{ReadGrants, ToolError};
 
 /// How many symlinks one resolution may follow by hand before it gives up (the kernel's own
 /// limit is 40; a cycle of dangling links would otherwise never end).
 const MAX_LINK_HOPS: u32 = 40;
 
 /// The directories file tools may touch: a base directory (where relative paths start) and
-/// any extra roots. Every path is canonicalized before it is checked, so a symlink cannot lead
-/// a tool outside.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// any extra roots, plus directories granted for reading only ([`ReadGrants`]: a loaded
+/// skill's own files). Every path is canonicalized before it is checked, so a symlink cannot
+/// lead a tool outside.
+#[derive(Debug, Clone)]
 pub struct FsScope {
     base: PathBuf,
     roots: Vec<PathBuf>,
+    grants: ReadGrants,
 }
 
 impl FsScope {
@@ -31,7 +33,22 @@ impl FsScope {
                 roots.push(root);
             }
         }
-        Ok(Self { base, roots })
+        Ok(Self {
+            base,
+            roots,
+            grants: ReadGrants::new(),
+        })
+    }
+
+    /// The same scope, also readable wherever `grants` says (shared: grants made later count).
+    pub fn with_grants(mut self, grants: ReadGrants) -> Self {
+        self.grants = grants;
+        self
+    }
+
+    /// The read-only grants this scope honours.
+    pub fn grants(&self) -> &ReadGrants {
+        &self.grants
     }
 
     /// The canonical base directory.
@@ -44,31 +61,50 @@ impl FsScope {
         &self.roots
     }
 
-    /// True when the canonical `path` lies inside some root.
+    /// True when the canonical `path` lies inside some root (writable).
     pub fn contains(&self, path: &Path) -> bool {
         self.roots.iter().any(|root| path.starts_with(root))
     }
 
-    /// Resolves a model-supplied path to a canonical path inside the scope.
+    /// True when the canonical `path` may be read: inside a root or a granted directory.
+    pub fn readable(&self, path: &Path) -> bool {
+        self.contains(path) || self.grants.contains(path)
+    }
+
+    /// Resolves a model-supplied path to a canonical path inside the scope, for writing.
     ///
     /// Relative paths start at the base; `~` is an ordinary name; `.` and `..` are applied
     /// lexically; then the deepest existing ancestor is canonicalized (following symlinks,
     /// also for a file that does not exist yet) and the result must lie inside a root.
     pub fn resolve(&self, path: &str) -> Result<PathBuf, ToolError> {
-        if path.is_empty() {
-            return Err(ToolError::InvalidInput("path is empty".to_owned()));
-        }
-        let joined = self.base.join(path);
-        let lexical = normalize(&joined);
-        let resolved = canonicalize_lenient(&lexical, 0).map_err(|source| ToolError::Io {
-            path: PathBuf::from(path),
-            source,
-        })?;
+        let resolved = self.canonical(path)?;
         if self.contains(&resolved) {
             Ok(resolved)
         } else {
             Err(self.outside(path))
         }
+    }
+
+    /// As [`resolve`](Self::resolve), for reading: a granted directory counts too.
+    pub fn resolve_read(&self, path: &str) -> Result<PathBuf, ToolError> {
+        let resolved = self.canonical(path)?;
+        if self.readable(&resolved) {
+            Ok(resolved)
+        } else {
+            Err(self.outside(path))
+        }
+    }
+
+    fn canonical(&self, path: &str) -> Result<PathBuf, ToolError> {
+        if path.is_empty() {
+            return Err(ToolError::InvalidInput("path is empty".to_owned()));
+        }
+        let joined = self.base.join(path);
+        let lexical = normalize(&joined);
+        canonicalize_lenient(&lexical, 0).map_err(|source| ToolError::Io {
+            path: PathBuf::from(path),
+            source,
+        })
     }
 
     /// The error for `path` lying outside every root.
@@ -265,6 +301,30 @@ mod tests {
             .unwrap();
         assert!(secret.ends_with("secret.txt"));
         assert!(scope.display(&secret).starts_with('/'));
+    }
+
+    #[test]
+    fn a_granted_directory_is_readable_not_writable_and_links_out_of_it_are_refused() {
+        let (inside, outside, scope) = setup();
+        let skill = outside.path().join("skill");
+        std::fs::create_dir_all(skill.join("refs")).unwrap();
+        std::fs::write(skill.join("refs/doc.md"), "d").unwrap();
+        symlink(outside.path().join("secret.txt"), skill.join("refs/leak")).unwrap();
+        let doc = skill.join("refs/doc.md");
+        let doc = doc.to_str().unwrap();
+        assert_outside(scope.resolve_read(doc));
+        let grants = ReadGrants::new();
+        let scope = scope.with_grants(grants.clone());
+        let grant = grants.grant(&skill).unwrap();
+        assert!(scope.resolve_read(doc).unwrap().ends_with("refs/doc.md"));
+        assert_outside(scope.resolve(doc));
+        assert_outside(scope.resolve_read(skill.join("refs/leak").to_str().unwrap()));
+        assert_outside(scope.resolve_read(skill.join("../secret.txt").to_str().unwrap()));
+        // The workspace stays readable and writable as before.
+        assert!(scope.resolve_read("src/a.txt").is_ok());
+        assert!(inside.path().join("src/a.txt").is_file());
+        drop(grant);
+        assert_outside(scope.resolve_read(doc));
     }
 
     #[test]

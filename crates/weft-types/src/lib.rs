@@ -2,9 +2,10 @@
 //!
 //! Plain data only: skills ([`Skill`]), agent definitions ([`AgentDefinition`]), tool policies in
 //! string form ([`ToolPolicy`]), invocation values for templates ([`InvocationContext`]), open-ended
-//! values ([`Value`]), diagnostics ([`Diagnostic`]) and the names of the built-in tools
-//! ([`tool_names`]). Every other weft crate speaks in these types. [`suggest`] ranks the
-//! names closest to a mistyped one, for the "did you mean" of every error.
+//! values ([`Value`]), diagnostics ([`Diagnostic`]), the names of the built-in tools
+//! ([`tool_names`]) and which characters can drive a terminal ([`is_terminal_control`]).
+//! Every other weft crate speaks in these types. [`suggest`] ranks the names closest to a
+//! mistyped one, for the "did you mean" of every error.
 //!
 //! The crate has no dependencies. With the `serde` feature every type implements serde's
 //! `Serialize` and `Deserialize` (the other weft crates turn it on).
@@ -18,6 +19,7 @@
 //! ```
 
 mod agent;
+mod control;
 mod diagnostic;
 mod invocation;
 mod scope;
@@ -30,6 +32,7 @@ mod value;
 mod value_serde;
 
 pub use agent::AgentDefinition;
+pub use control::is_terminal_control;
 pub use diagnostic::{Diagnostic, Position, Severity, has_errors};
 pub use invocation::InvocationContext;
 pub use scope::{AgentFormat, Scope, SkillFormat, Source};

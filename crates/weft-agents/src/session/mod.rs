@@ -22,7 +22,7 @@ use weft_llm::{ChatRequest, LlmError, Message, ModelError, ModelRef, TextSink, T
 use weft_permissions::ToolGate;
 use weft_registry::SkillRegistry;
 use weft_registry::catalog::CatalogFormat;
-use weft_tools::ToolRegistry;
+use weft_tools::{ReadGrant, ReadGrants, ToolRegistry};
 use weft_types::AgentDefinition;
 
 use crate::ModelPool;
@@ -77,6 +77,10 @@ pub struct SessionOptions {
     /// Reasoning effort for every request (a fork skill's child gets the skill's `effort`);
     /// an inline skill's effort beats it for its turn.
     pub effort: Option<String>,
+    /// Where the session makes a loaded skill's directory readable (read-only) while the
+    /// skill is loaded; the file tools' [`FsScope`](weft_tools::FsScope) must share it
+    /// ([`FsScope::with_grants`](weft_tools::FsScope::with_grants)).
+    pub read_grants: ReadGrants,
 }
 
 impl Default for SessionOptions {
@@ -97,6 +101,7 @@ impl Default for SessionOptions {
             skill_filter: None,
             spawn: SpawnSettings::default(),
             effort: None,
+            read_grants: ReadGrants::new(),
         }
     }
 }
@@ -227,6 +232,11 @@ pub struct Session {
     unfilled: Vec<String>,
     /// Notices not yet shown (see [`SessionEvents::notice`]).
     notices: Vec<String>,
+    /// The directories of the skills active in this turn, readable until it ends.
+    turn_grants: Vec<ReadGrant>,
+    /// The directories of the agent's preloaded skills (and a fork skill's, in its
+    /// subagent), readable while the view lasts.
+    view_grants: Vec<ReadGrant>,
     messages: Vec<Message>,
     transcript: Option<LazyTranscript>,
     usage: Usage,
@@ -297,8 +307,11 @@ impl Session {
             .as_ref()
             .map(|dir| LazyTranscript::new(dir, &options.session_id, header(&view, &options)));
         let notices = view.notice.iter().cloned().collect();
+        let view_grants = skill::grant_dirs(&skills, &options.read_grants, &view.agent.skills);
         Ok(Self {
             gate: view.gate.clone(),
+            turn_grants: Vec::new(),
+            view_grants,
             options,
             models,
             skills,
@@ -410,8 +423,11 @@ impl Session {
         })?;
         self.gate = view.gate.clone();
         self.notices.extend(view.notice.clone());
+        self.view_grants =
+            skill::grant_dirs(&self.skills, &self.options.read_grants, &view.agent.skills);
         self.view = view;
         self.active_skills.clear();
+        self.turn_grants.clear();
         self.prompt_cache = prompt::PromptCache::default();
         Ok(())
     }
@@ -674,10 +690,12 @@ impl Session {
         Ok(())
     }
 
-    /// Deactivates the turn's skills: the gate returns to the agent's.
+    /// Deactivates the turn's skills: the gate returns to the agent's, their directories are
+    /// no longer readable.
     fn end_turn(&mut self) {
         self.turn_model = None;
         self.turn_effort = None;
+        self.turn_grants.clear();
         if !self.active_skills.is_empty() {
             self.active_skills.clear();
             self.gate = self.view.gate.clone();

@@ -11,7 +11,8 @@ use weft_types::{InvocationContext, SkillContext};
 
 use std::sync::Arc;
 
-use weft_registry::{SkillEntry, SkillError};
+use weft_registry::{SkillEntry, SkillError, SkillRegistry};
+use weft_tools::{ReadGrant, ReadGrants};
 
 use super::children::{ChildStatus, ChildSummary};
 use super::spawn::{ChildPlan, SpawnRequest};
@@ -287,7 +288,11 @@ impl Session {
             effort: entry.skill.effort.clone(),
             ..SpawnRequest::default()
         };
-        let plan = self.prepare_child_with(request, Some(policy))?;
+        let mut plan = self.prepare_child_with(request, Some(policy))?;
+        // The subagent runs the skill: its files are readable there for the child's life.
+        if let Some(grant) = grant_dir(&entry, &self.options.read_grants) {
+            plan.hold_grant(grant);
+        }
         self.unfilled.clone_from(&unfilled);
         let record = TranscriptRecord::Skill {
             at: now_millis(),
@@ -344,6 +349,8 @@ impl Session {
             self.gate = self.gate.clone().with_layer(policy);
         }
         self.active_skills.push(name.to_owned());
+        self.turn_grants
+            .extend(grant_dir(&entry, &self.options.read_grants));
         if !narrows {
             return Ok(rendered);
         }
@@ -427,4 +434,29 @@ impl Session {
         }
         text
     }
+}
+
+/// Makes the skill's own directory readable (read-only, links resolved) for as long as the
+/// grant is held; a built-in skill has none. A directory that cannot be resolved is logged.
+pub(super) fn grant_dir(entry: &SkillEntry, grants: &ReadGrants) -> Option<ReadGrant> {
+    let dir = entry.dir()?;
+    grants
+        .grant(dir)
+        .inspect_err(|e| {
+            tracing::warn!(skill = %entry.name(), dir = %dir.display(), error = %e, "skill directory not readable by the file tools");
+        })
+        .ok()
+}
+
+/// [`grant_dir`] for each named skill that exists (an agent's preloaded skills).
+pub(super) fn grant_dirs(
+    skills: &SkillRegistry,
+    grants: &ReadGrants,
+    names: &[String],
+) -> Vec<ReadGrant> {
+    names
+        .iter()
+        .filter_map(|name| skills.get(name))
+        .filter_map(|entry| grant_dir(&entry, grants))
+        .collect()
 }

@@ -107,6 +107,13 @@ pub struct ChildPlan {
     notice: Option<String>,
 }
 
+impl ChildPlan {
+    /// Keeps `grant` for as long as the child session lives (a fork skill's directory).
+    pub(super) fn hold_grant(&mut self, grant: weft_tools::ReadGrant) {
+        self.session.view_grants.push(grant);
+    }
+}
+
 impl std::fmt::Debug for ChildPlan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ChildPlan")

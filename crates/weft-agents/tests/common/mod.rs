@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::http::{StatusCode, Uri};
+use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::Response;
 use axum::routing::post;
 use serde_json::{Value, json};
@@ -31,6 +31,9 @@ pub struct Recorded {
     pub path: String,
     /// The body as JSON (`Null` when it was not JSON).
     pub body: Value,
+    /// Every header (`name: value` lines) and the body as received: what a leak check
+    /// searches.
+    pub raw: String,
 }
 
 /// What the server answers to one request.
@@ -63,15 +66,24 @@ impl ScriptServer {
         let requests: Arc<Mutex<Vec<Recorded>>> = Arc::default();
         let script: Arc<Script> = Arc::new(script);
         let seen = Arc::clone(&requests);
-        let handler = move |uri: Uri, body: Bytes| {
+        let handler = move |uri: Uri, headers: HeaderMap, body: Bytes| {
             let seen = Arc::clone(&seen);
             let script = Arc::clone(&script);
             async move {
+                let mut raw = String::new();
+                for (name, value) in &headers {
+                    raw.push_str(&format!(
+                        "{name}: {}\n",
+                        String::from_utf8_lossy(value.as_bytes())
+                    ));
+                }
+                raw.push_str(&String::from_utf8_lossy(&body));
                 let index = {
                     let mut seen = seen.lock().unwrap();
                     seen.push(Recorded {
                         path: uri.path().to_owned(),
                         body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+                        raw,
                     });
                     seen.len() - 1
                 };

@@ -4,15 +4,16 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use serde_json::json;
-use weft_agents::AgentEntry;
+use weft_agents::{AgentEntry, is_trust_warning};
 use weft_types::AgentDefinition;
 
 use crate::cli::{AgentsListArgs, AgentsShowArgs, ListFormat};
-use crate::output::eprint_discovery_diagnostics;
+use crate::output::{eprint_diagnostics, eprint_discovery_diagnostics};
 use crate::output::{out, outln};
 use weft_runtime::Workspace;
 use weft_runtime::{Runtime, unknown_agent};
 use weft_term::{cut, scope_label, table, tilde};
+use weft_types::Diagnostic;
 
 fn model_label(agent: &AgentDefinition) -> String {
     agent
@@ -48,6 +49,7 @@ fn entry_json(entry: &AgentEntry, runtime: &Runtime) -> serde_json::Value {
         "format": a.source.format.to_string(),
         "path": a.source.path,
         "shadows": entry.shadows.iter().map(|s| json!({"scope": s.scope.to_string(), "path": s.path})).collect::<Vec<_>>(),
+        "warnings": entry.diagnostics.iter().map(|d| json!({"code": d.code, "message": d.message})).collect::<Vec<_>>(),
     })
 }
 
@@ -86,10 +88,22 @@ fn model_fallback(agent: &AgentDefinition, runtime: &Runtime) -> Option<String> 
     }
 }
 
+/// Discovery diagnostics as usual (errors in full, warnings counted unless `verbose`), except
+/// that what an untrusted project's agents were refused (an override, a limit) is always shown
+/// in full: it changes what runs.
+fn eprint_agent_diagnostics(diagnostics: &[Diagnostic], verbose: bool) {
+    let (trust, rest): (Vec<Diagnostic>, Vec<Diagnostic>) = diagnostics
+        .iter()
+        .cloned()
+        .partition(|d| !verbose && is_trust_warning(d));
+    eprint_diagnostics(&trust);
+    eprint_discovery_diagnostics(&rest, verbose);
+}
+
 /// `weft agents list`.
 pub fn list(workspace: &Workspace, args: &AgentsListArgs, verbose: bool) -> Result<ExitCode> {
     let runtime = Runtime::load(workspace)?;
-    eprint_discovery_diagnostics(runtime.agents.diagnostics(), verbose);
+    eprint_agent_diagnostics(runtime.agents.diagnostics(), verbose);
     match args.format {
         ListFormat::Json => {
             let all: Vec<_> = runtime
@@ -97,7 +111,7 @@ pub fn list(workspace: &Workspace, args: &AgentsListArgs, verbose: bool) -> Resu
                 .list()
                 .map(|e| entry_json(e, &runtime))
                 .collect();
-            outln!("{}", serde_json::to_string_pretty(&all)?);
+            outln!("{}", crate::output::json_pretty(&all)?);
         }
         ListFormat::Table => {
             let rows: Vec<Vec<String>> = runtime
@@ -127,10 +141,12 @@ pub fn show(workspace: &Workspace, args: &AgentsShowArgs) -> Result<ExitCode> {
     let Some(entry) = runtime.agents.get(&args.name) else {
         return Err(unknown_agent(&runtime.agents, &args.name).into());
     };
+    // What an untrusted project did to this agent, whatever the format.
+    eprint_diagnostics(&entry.diagnostics);
     if args.format == ListFormat::Json {
         outln!(
             "{}",
-            serde_json::to_string_pretty(&entry_json(entry, &runtime))?
+            crate::output::json_pretty(&entry_json(entry, &runtime))?
         );
         return Ok(ExitCode::SUCCESS);
     }

@@ -62,12 +62,11 @@ pub fn compose(workspace: &Workspace, args: &ComposeArgs) -> anyhow::Result<Exit
     let api = api(workspace, args.mode)?;
     let ceiling = ceiling(args.ceiling.as_deref())?;
     let validation = api.validate_skill_set(&args.names);
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     if !validation.valid {
         match args.format {
             ReportFormat::Json => {
-                serde_json::to_writer_pretty(&mut out, &validation)?;
-                writeln!(out)?;
+                writeln!(out, "{}", crate::output::json_pretty(&validation)?)?;
             }
             ReportFormat::Text => print_validation(&mut out, &validation)?,
         }
@@ -81,10 +80,9 @@ pub fn compose(workspace: &Workspace, args: &ComposeArgs) -> anyhow::Result<Exit
     match args.format {
         ReportFormat::Json => {
             for w in &validation.warnings {
-                eprintln!("warning: {w}");
+                crate::output::errln!("warning: {w}");
             }
-            serde_json::to_writer_pretty(&mut out, &composed)?;
-            writeln!(out)?;
+            writeln!(out, "{}", crate::output::json_pretty(&composed)?)?;
         }
         ReportFormat::Text => {
             print_validation(&mut out, &validation)?;
@@ -125,11 +123,11 @@ pub fn check_tool(
     let names = split_list(&args.skills);
     let validation = api.validate_skill_set(&names);
     if !validation.valid {
-        print_validation(&mut io::stderr().lock(), &validation)?;
+        print_validation(&mut crate::output::stderr(), &validation)?;
         match args.format {
             ReportFormat::Json => outln!(
                 "{}",
-                serde_json::to_string_pretty(&serde_json::json!({
+                crate::output::json_pretty(&serde_json::json!({
                     "decision": "denied",
                     "reason": "the skill set is invalid",
                     "commands": [],
@@ -228,11 +226,10 @@ pub fn select(workspace: &Workspace, args: &SelectArgs) -> anyhow::Result<ExitCo
         coding: args.coding,
     };
     let selected = api.select_skills(&task);
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     match args.format {
         ReportFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &selected)?;
-            writeln!(out)?;
+            writeln!(out, "{}", crate::output::json_pretty(&selected)?)?;
         }
         ReportFormat::Text => {
             if selected.is_empty() {

@@ -2,7 +2,7 @@
 //! environment git gets, confirmation, printing).
 
 use std::ffi::OsString;
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::time::SystemTime;
 
@@ -104,7 +104,7 @@ fn short(resolved: &Resolved) -> String {
 /// Prints the findings of a refusal, or the skill list a choice needs, and turns the error
 /// into the one `main` reports.
 fn explain(err: InstallError) -> anyhow::Error {
-    let mut stderr = io::stderr().lock();
+    let mut stderr = crate::output::stderr();
     match &err {
         InstallError::Refused { findings, name } => {
             for f in findings {
@@ -158,7 +158,7 @@ pub fn install(workspace: &Workspace, args: &InstallArgs) -> anyhow::Result<Exit
         eprint_diagnostics(&skill.warnings);
     }
     apply_install(&target, &plan, args.force, SystemTime::now()).map_err(explain)?;
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     match args.format {
         ReportFormat::Json => {
             let lock = target.load_lock()?;
@@ -174,8 +174,11 @@ pub fn install(workspace: &Workspace, args: &InstallArgs) -> anyhow::Result<Exit
                     })
                 })
                 .collect();
-            serde_json::to_writer_pretty(&mut out, &json!({ "installed": items }))?;
-            writeln!(out)?;
+            writeln!(
+                out,
+                "{}",
+                crate::output::json_pretty(&json!({ "installed": items }))?
+            )?;
         }
         ReportFormat::Text => {
             for s in &plan.skills {
@@ -245,8 +248,7 @@ fn describe_update(out: &mut impl Write, u: &SkillUpdate) -> io::Result<()> {
 
 /// Asks on the terminal; `false` unless the answer is yes.
 fn confirm(question: &str) -> bool {
-    eprint!("{question} [y/N] ");
-    let _ = io::stderr().flush();
+    crate::output::err!("{question} [y/N] ");
     let mut answer = String::new();
     if io::stdin().lock().read_line(&mut answer).is_err() {
         return false;
@@ -263,7 +265,7 @@ pub fn update(workspace: &Workspace, args: &UpdateArgs) -> anyhow::Result<ExitCo
         .block_on(plan_update(&target, &args.names, &options, &known))
         .map_err(explain)?;
     let pending = plan.pending().count();
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     match args.format {
         ReportFormat::Json => {
             let items: Vec<_> = plan
@@ -280,8 +282,11 @@ pub fn update(workspace: &Workspace, args: &UpdateArgs) -> anyhow::Result<ExitCo
                     })
                 })
                 .collect();
-            serde_json::to_writer_pretty(&mut out, &json!({ "updates": items }))?;
-            writeln!(out)?;
+            writeln!(
+                out,
+                "{}",
+                crate::output::json_pretty(&json!({ "updates": items }))?
+            )?;
         }
         ReportFormat::Text => {
             if plan.updates.is_empty() {
@@ -304,19 +309,21 @@ pub fn update(workspace: &Workspace, args: &UpdateArgs) -> anyhow::Result<ExitCo
     let question = format!("Apply {}?", plural(pending, "update"));
     let approved = if args.yes {
         true
-    } else if io::stdin().is_terminal() && io::stderr().is_terminal() {
+    } else if crate::output::stdin_is_terminal() && crate::output::stderr_is_terminal() {
         confirm(&question)
     } else {
-        eprintln!("error: not applied: no terminal to confirm on; rerun with --yes to apply");
+        crate::output::errln!(
+            "error: not applied: no terminal to confirm on; rerun with --yes to apply"
+        );
         return Ok(ExitCode::FAILURE);
     };
     if !approved {
-        eprintln!("Not applied.");
+        crate::output::errln!("Not applied.");
         return Ok(ExitCode::FAILURE);
     }
     let written = apply_update(&target, &plan, args.force, SystemTime::now()).map_err(explain)?;
     if args.format == ReportFormat::Text {
-        println!("Updated {}.", written.join(", "));
+        crate::output::outln!("Updated {}.", written.join(", "));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -326,15 +333,15 @@ pub fn remove(workspace: &Workspace, args: &RemoveArgs) -> anyhow::Result<ExitCo
     let target = target(workspace, args.scope)?;
     let entry = weft_install::remove(&target, &args.name)?;
     match args.format {
-        ReportFormat::Json => println!(
+        ReportFormat::Json => crate::output::outln!(
             "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
+            crate::output::json_pretty(&serde_json::json!({
                 "removed": args.name,
                 "source": entry.source,
                 "skills_dir": target.skills_dir(),
             }))?
         ),
-        ReportFormat::Text => println!(
+        ReportFormat::Text => crate::output::outln!(
             "Removed {} (installed from {}) from {}",
             args.name,
             entry.source.location,

@@ -86,7 +86,7 @@ pub fn list(workspace: &Workspace, args: &McpListArgs) -> Result<ExitCode> {
                 .map(ServerJson::started)
                 .chain(disabled.iter().map(|name| ServerJson::disabled(name)))
                 .collect();
-            outln!("{}", serde_json::to_string_pretty(&list)?);
+            outln!("{}", crate::output::json_pretty(&list)?);
         }
         ListFormat::Table => {
             if status.is_empty() && disabled.is_empty() {

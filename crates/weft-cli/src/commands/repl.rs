@@ -46,7 +46,7 @@ pub fn run(workspace: &Workspace, run: &RunArgs) -> Result<ExitCode> {
     let runtime = Runtime::load(workspace)?;
     let session = start(&runtime, run, !run.no_stream)?;
     if run.resume.is_some() || run.continue_latest {
-        println!(
+        crate::output::outln!(
             "Resumed session {} ({} messages, agent {}, model {}). /session shows it.",
             session.id(),
             session.messages().len(),
@@ -65,7 +65,8 @@ pub fn run(workspace: &Workspace, run: &RunArgs) -> Result<ExitCode> {
     let mut repl = Repl::new(session, env);
     let mut editor =
         LineEditor::new(repl.commands.clone(), history).context("cannot start the line editor")?;
-    let mut out = std::io::stdout();
+    // Everything the session prints (answers, tool lines, listings) is neutralised.
+    let mut out = crate::output::unlocked_stdout();
     // Ctrl-C cancels a turn (and kills its command's group); SIGTERM and SIGHUP end weft.
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnTerminate)?;
     tokio_runtime()?

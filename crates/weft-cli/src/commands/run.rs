@@ -1,6 +1,6 @@
 //! `weft agent -m MSG` and `weft skills run NAME ARGS`: one turn of the agent loop, printed.
 
-use std::io::{IsTerminal, Read};
+use std::io::Read;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -110,7 +110,7 @@ struct DryRun<'a> {
 
 fn print_request(session: &mut Session, text: &str) -> Result<ExitCode> {
     for notice in session.take_notices() {
-        eprintln!("weft: {notice}");
+        crate::output::errln!("weft: {notice}");
     }
     let request = session.preview(text);
     let doc = DryRun {
@@ -120,7 +120,7 @@ fn print_request(session: &mut Session, text: &str) -> Result<ExitCode> {
         unfilled_placeholders: session.unfilled_placeholders(),
         request: &request,
     };
-    outln!("{}", serde_json::to_string_pretty(&doc)?);
+    outln!("{}", crate::output::json_pretty(&doc)?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -141,7 +141,7 @@ fn print_fork_request(session: &mut Session, name: &str, args: Vec<String>) -> R
         .prepare_fork_skill(name, args, weft_agents::Invoker::User)
         .map_err(session_error)?;
     if let Some(notice) = plan.notice() {
-        eprintln!("weft: {notice}");
+        crate::output::errln!("weft: {notice}");
     }
     let request = plan.preview();
     let doc = ForkDryRun {
@@ -167,7 +167,7 @@ pub(crate) fn tokio_runtime() -> Result<tokio::runtime::Runtime> {
 fn streams(run: &RunArgs) -> bool {
     !run.no_stream
         && match run.format {
-            RunFormat::Text => std::io::stdout().is_terminal(),
+            RunFormat::Text => crate::output::stdout_is_terminal(),
             RunFormat::Json => false,
             RunFormat::StreamJson => true,
         }
@@ -176,7 +176,8 @@ fn streams(run: &RunArgs) -> bool {
 /// The output of a one-shot run; tool activity goes to stderr for a person (text on a
 /// terminal, or `-v`).
 fn turn_output(run: &RunArgs, verbose: bool) -> TurnOutput {
-    let show_tools = verbose || (run.format == RunFormat::Text && std::io::stderr().is_terminal());
+    let show_tools =
+        verbose || (run.format == RunFormat::Text && crate::output::stderr_is_terminal());
     TurnOutput::new(run.format, streams(run), show_tools)
 }
 
@@ -190,7 +191,7 @@ enum Send {
 pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<ExitCode> {
     let message = match &args.message {
         Some(m) => m.clone(),
-        None if !std::io::stdin().is_terminal() => {
+        None if !crate::output::stdin_is_terminal() => {
             let mut text = String::new();
             std::io::stdin()
                 .read_to_string(&mut text)
@@ -271,7 +272,7 @@ async fn finish_background(
         return Ok(None);
     }
     if running > 0 {
-        eprintln!("waiting for {running} background subagent(s)...");
+        crate::output::errln!("waiting for {running} background subagent(s)...");
         session.wait_for_children().await;
     }
     output.new_turn();

@@ -42,7 +42,7 @@ pub fn status(workspace: &Workspace, args: &SandboxStatusArgs) -> Result<ExitCod
                 (tool_names::EXEC_SHELL): mode_json(&mode),
                 "env_withheld": withheld,
             });
-            outln!("{}", serde_json::to_string_pretty(&doc)?);
+            outln!("{}", crate::output::json_pretty(&doc)?);
         }
         ListFormat::Table => outln!("{}", table(&status, &mode, &withheld).trim_end()),
     }
@@ -125,15 +125,15 @@ pub fn exec(args: &SandboxExecArgs) -> ExitCode {
     let applied =
         SandboxPolicy::from_json(&args.policy).and_then(|policy| policy.apply_to_current_process());
     if let Err(err) = applied {
-        eprintln!("weft sandbox: {err}");
+        crate::output::errln!("weft sandbox: {err}");
         return ExitCode::from(SANDBOX_FAILED);
     }
     let Some((program, rest)) = args.command.split_first() else {
-        eprintln!("weft sandbox: no command");
+        crate::output::errln!("weft sandbox: no command");
         return ExitCode::from(SANDBOX_FAILED);
     };
     let err = std::process::Command::new(program).args(rest).exec();
-    eprintln!(
+    crate::output::errln!(
         "weft sandbox: cannot run {}: {err}",
         OsStr::new(program).to_string_lossy()
     );

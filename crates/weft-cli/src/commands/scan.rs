@@ -1,7 +1,7 @@
 //! `weft skills scan PATH`, and how findings are printed (shared with install and update).
 
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -65,7 +65,7 @@ pub fn scan(workspace: &Workspace, args: &ScanArgs) -> anyhow::Result<ExitCode> 
         }
     };
     let high = scanned.iter().filter(|s| s.report.blocks_install()).count();
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     match args.format {
         ReportFormat::Json => {
             let items: Vec<_> = scanned
@@ -80,8 +80,7 @@ pub fn scan(workspace: &Workspace, args: &ScanArgs) -> anyhow::Result<ExitCode> 
                     })
                 })
                 .collect();
-            serde_json::to_writer_pretty(&mut out, &items)?;
-            writeln!(out)?;
+            writeln!(out, "{}", crate::output::json_pretty(&items)?)?;
         }
         ReportFormat::Text => {
             for s in &scanned {

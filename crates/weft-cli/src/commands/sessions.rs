@@ -61,7 +61,7 @@ pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> 
     let dir = sessions_dir(workspace)?;
     let index = read_sessions(&dir);
     for damage in &index.unreadable {
-        eprintln!("warning: left out: {damage}");
+        crate::output::errln!("warning: left out: {damage}");
     }
     let sessions: Vec<SessionSummary> = index
         .sessions
@@ -71,7 +71,7 @@ pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> 
     match args.format {
         ListFormat::Json => {
             let json: Vec<SessionJson<'_>> = sessions.iter().map(SessionJson::from).collect();
-            outln!("{}", serde_json::to_string_pretty(&json)?);
+            outln!("{}", crate::output::json_pretty(&json)?);
         }
         ListFormat::Table => {
             let rows: Vec<Vec<String>> = sessions

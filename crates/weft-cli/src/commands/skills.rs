@@ -1,7 +1,7 @@
 //! `weft skills list|show`: what the registry sees.
 
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use serde_json::json;
@@ -64,7 +64,7 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
         .iter()
         .map(|e| index.get(&e.skill.name, e.dir()))
         .collect();
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     match args.format {
         ListFormat::Json => {
             let items: Vec<SkillJson<'_>> = entries
@@ -72,8 +72,7 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
                 .zip(&installed)
                 .map(|(e, i)| SkillJson::new(e, i.as_ref()).disabled(is_disabled(e)))
                 .collect();
-            serde_json::to_writer_pretty(&mut out, &items)?;
-            writeln!(out)?;
+            writeln!(out, "{}", crate::output::json_pretty(&items)?)?;
         }
         ListFormat::Table => {
             // The INSTALLED column appears only when a listed skill was installed by weft.
@@ -155,7 +154,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
     let disabled = disabled_names.contains(&entry.skill.name);
     let installed = InstallIndex::load(workspace).get(&entry.skill.name, entry.dir());
     let body = entry.body();
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     match args.format {
         ListFormat::Json => {
             let detail = SkillDetailJson::new(
@@ -165,8 +164,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
                 resources(&entry),
             )
             .disabled(disabled);
-            serde_json::to_writer_pretty(&mut out, &detail)?;
-            writeln!(out)?;
+            writeln!(out, "{}", crate::output::json_pretty(&detail)?)?;
         }
         ListFormat::Table => {
             out.write_all(describe(&entry).as_bytes())?;
@@ -183,7 +181,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
         }
     }
     if let Err(e) = body {
-        eprintln!("error: {e}");
+        crate::output::errln!("error: {e}");
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
@@ -212,7 +210,7 @@ impl Missing {
         if self.broken.is_empty() {
             // "did you mean ...?" ends its own sentence.
             let end = if self.suggestions.is_empty() { "." } else { "" };
-            eprintln!(
+            crate::output::errln!(
                 "error: Skill '{}' not found{}{end} Run `weft skills list` to see available skills.",
                 self.name,
                 did_you_mean(&self.suggestions)
@@ -221,7 +219,7 @@ impl Missing {
         }
         for broken in &self.broken {
             eprint_diagnostics(&broken.errors);
-            eprintln!(
+            crate::output::errln!(
                 "error: skill `{}` ({}) does not load: {} error{} above",
                 self.name,
                 broken.path.display(),
@@ -414,7 +412,7 @@ pub fn match_text(workspace: &Workspace, args: &MatchArgs) -> anyhow::Result<Exi
         .take(args.limit)
         .collect();
     let outcome = matcher.best(&args.text);
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     match args.format {
         ListFormat::Json => {
             let best = match &outcome {
@@ -437,8 +435,11 @@ pub fn match_text(workspace: &Workspace, args: &MatchArgs) -> anyhow::Result<Exi
                     })
                 })
                 .collect();
-            serde_json::to_writer_pretty(&mut out, &json!({"best": best, "matches": items}))?;
-            writeln!(out)?;
+            writeln!(
+                out,
+                "{}",
+                crate::output::json_pretty(&json!({"best": best, "matches": items}))?
+            )?;
         }
         ListFormat::Table => {
             if ranked.is_empty() {
@@ -495,7 +496,7 @@ pub fn catalog(workspace: &Workspace, args: &CatalogArgs) -> anyhow::Result<Exit
         CatalogFormatArg::Xml => CatalogFormat::Xml,
     };
     let catalog = registry.snapshot().catalog(format, budget);
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     if args.format == CatalogFormatArg::Json {
         let r = &catalog.report;
         let doc = json!({
@@ -508,8 +509,7 @@ pub fn catalog(workspace: &Workspace, args: &CatalogArgs) -> anyhow::Result<Exit
             "names_only": r.names_only,
             "dropped": r.dropped,
         });
-        serde_json::to_writer_pretty(&mut out, &doc)?;
-        writeln!(out)?;
+        writeln!(out, "{}", crate::output::json_pretty(&doc)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     out.write_all(catalog.text.as_bytes())?;
@@ -519,7 +519,7 @@ pub fn catalog(workspace: &Workspace, args: &CatalogArgs) -> anyhow::Result<Exit
         writeln!(out)?;
     }
     for line in catalog.report.summary() {
-        eprintln!("weft: {line}");
+        crate::output::errln!("weft: {line}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -12,7 +12,7 @@ use weft_agents::{Session, SessionEvents, TurnOutcome, TurnStop};
 use weft_llm::{Message, ToolCall, Usage};
 
 use crate::cli::RunFormat;
-use crate::output::{outln, write_stdout};
+use crate::output::{errln, outln, write_stdout};
 
 /// Prints a turn as it happens, in the chosen format.
 pub(crate) enum TurnOutput {
@@ -31,6 +31,7 @@ impl TurnOutput {
                 stream: stream_text,
                 show_tools,
                 streamed: false,
+                out: crate::output::unlocked_stdout(),
             }),
             RunFormat::Json | RunFormat::StreamJson => Self::Json(JsonTurn {
                 stream: format == RunFormat::StreamJson,
@@ -49,7 +50,7 @@ impl TurnOutput {
         match self {
             Self::Text(_) => {
                 if resumed {
-                    eprintln!(
+                    errln!(
                         "weft: resumed session {} ({} message{}, agent {}, model {})",
                         session.id(),
                         session.messages().len(),
@@ -145,13 +146,10 @@ impl SessionEvents for TurnOutput {
     /// Notices (a model alias replaced by the session's model...) go to stderr in every
     /// format, so JSON on stdout keeps its schema.
     fn notice(&mut self, text: &str) {
-        if let Self::Text(c) = self
-            && c.streamed
-        {
-            outln!();
-            c.streamed = false;
+        if let Self::Text(c) = self {
+            c.end_line();
         }
-        eprintln!("weft: {text}");
+        errln!("weft: {text}");
     }
 
     fn model_reply(&mut self, message: &Message, usage: &Usage) {
@@ -224,7 +222,7 @@ struct ResultJson<'a> {
 
 /// One line of stream-json.
 fn event(event: &Event<'_>) {
-    if let Ok(line) = serde_json::to_string(event) {
+    if let Ok(line) = crate::output::json_line(event) {
         write_stdout(&format!("{line}\n"));
     }
 }
@@ -234,25 +232,34 @@ pub(crate) struct Console {
     stream: bool,
     show_tools: bool,
     streamed: bool,
+    /// One neutralising writer for the whole answer (the model's text cannot drive the
+    /// terminal), so a carriage return and its line feed split across two deltas still count
+    /// as a line end.
+    out: weft_term::Neutralising<std::io::Stdout>,
 }
 
 impl Console {
     fn text(&mut self, delta: &str) {
         if self.stream {
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(delta.as_bytes());
-            let _ = out.flush();
+            let _ = self.out.write_all(delta.as_bytes());
+            let _ = self.out.flush();
             self.streamed |= !delta.is_empty();
+        }
+    }
+
+    /// Ends the streamed line, if one is open.
+    fn end_line(&mut self) {
+        if self.streamed {
+            let _ = self.out.write_all(b"\n");
+            let _ = self.out.finish();
+            self.streamed = false;
         }
     }
 
     fn tool_call(&mut self, call: &ToolCall) {
         if self.show_tools {
-            if self.streamed {
-                outln!();
-                self.streamed = false;
-            }
-            eprintln!(
+            self.end_line();
+            errln!(
                 "→ {} {}",
                 call.name,
                 weft_term::cut(&call.arguments.to_string(), 100)
@@ -262,23 +269,21 @@ impl Console {
 
     fn tool_result(&mut self, result: &Message) {
         if self.show_tools && result.is_error {
-            eprintln!("  ✗ {}", weft_term::cut(&result.content, 160));
+            errln!("  ✗ {}", weft_term::cut(&result.content, 160));
         }
     }
 
-    fn report(&self, outcome: &TurnOutcome, session: &Session, verbose: bool) -> ExitCode {
+    fn report(&mut self, outcome: &TurnOutcome, session: &Session, verbose: bool) -> ExitCode {
         if self.stream {
-            if self.streamed {
-                outln!();
-            }
+            self.end_line();
         } else if !outcome.text.is_empty() {
             outln!("{}", outcome.text);
         }
         if verbose {
             if let Some(path) = session.transcript_path() {
-                eprintln!("transcript: {}", path.display());
+                errln!("transcript: {}", path.display());
             }
-            eprintln!(
+            errln!(
                 "{} model call(s), {} tool call(s), {} input + {} output tokens",
                 outcome.model_calls,
                 outcome.tool_calls,
@@ -289,11 +294,11 @@ impl Console {
         match outcome.stop {
             TurnStop::Answered => ExitCode::SUCCESS,
             TurnStop::MaxTokens => {
-                eprintln!("warning: the answer was cut off at the output token limit");
+                errln!("warning: the answer was cut off at the output token limit");
                 ExitCode::SUCCESS
             }
             TurnStop::IterationLimit { limit } => {
-                eprintln!("error: {}", iteration_limit(limit));
+                errln!("error: {}", iteration_limit(limit));
                 ExitCode::FAILURE
             }
         }
@@ -328,7 +333,7 @@ pub(crate) struct JsonTurn {
 impl JsonTurn {
     fn tool_call(&mut self, call: &ToolCall) {
         if self.show_tools {
-            eprintln!("→ {}", call.name);
+            errln!("→ {}", call.name);
         }
         if self.stream {
             event(&Event::ToolCall {

@@ -32,7 +32,7 @@ pub fn run(workspace: &Workspace, args: &ValidateArgs) -> anyhow::Result<ExitCod
     let checked = (profile != Profile::Spec).then_some(&known);
     let outcomes = validate_paths_with(&paths, profile, checked);
 
-    let mut stdout = io::stdout().lock();
+    let mut stdout = crate::output::stdout();
     match args.format {
         ReportFormat::Text => print_text(&mut stdout, &outcomes)?,
         ReportFormat::Json => print_json(&mut stdout, &outcomes)?,
@@ -97,7 +97,7 @@ fn print_text(out: &mut impl Write, outcomes: &[ValidationOutcome]) -> io::Resul
 fn print_json(out: &mut impl Write, outcomes: &[ValidationOutcome]) -> io::Result<()> {
     writeln!(out, "[")?;
     for (i, o) in outcomes.iter().enumerate() {
-        let line = serde_json::to_string(o).map_err(io::Error::other)?;
+        let line = crate::output::json_line(o).map_err(io::Error::other)?;
         let comma = if i + 1 < outcomes.len() { "," } else { "" };
         writeln!(out, "{line}{comma}")?;
     }

@@ -1,7 +1,7 @@
 //! `weft skills verify`, and the install record `skills list` and `skills show` add to an
 //! installed skill (its provenance and whether its files still match the lock).
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -117,7 +117,7 @@ impl InstallIndex {
                 Ok(lock) if !lock.skills.is_empty() => Some((t, lock)),
                 Ok(_) => None,
                 Err(e) => {
-                    eprintln!("weft: {e}");
+                    crate::output::errln!("weft: {e}");
                     None
                 }
             })
@@ -166,11 +166,10 @@ pub fn verify(workspace: &Workspace, args: &VerifyArgs) -> anyhow::Result<ExitCo
             items.push(item);
         }
     }
-    let mut out = io::stdout().lock();
+    let mut out = crate::output::stdout();
     match args.format {
         ReportFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &items)?;
-            writeln!(out)?;
+            writeln!(out, "{}", crate::output::json_pretty(&items)?)?;
         }
         ReportFormat::Text if rows.is_empty() => {
             writeln!(out, "No installed skills (no skills.lock).")?;

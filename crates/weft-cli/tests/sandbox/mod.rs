@@ -10,9 +10,10 @@
     clippy::expect_used
 )]
 
-use std::io::ErrorKind;
+use std::io::{ErrorKind, Read as _, Seek as _};
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
+use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
@@ -56,18 +57,25 @@ pub struct Sandbox {
 impl Sandbox {
     /// `<tmp>/home` and `<tmp>/project`.
     pub fn new() -> Self {
-        Self::with("home", "project")
+        Self::under("home", "project")
     }
 
     /// A project inside the home directory, `<tmp>/home/code/app`, as most users have it.
     pub fn project_under_home() -> Self {
-        Self::with("home", "home/code/app")
+        Self::under("home", "home/code/app")
     }
 
-    fn with(home: &str, project: &str) -> Self {
+    fn under(home: &str, project: &str) -> Self {
         let tmp = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(tmp.path()).unwrap();
         let (home, project) = (root.join(home), root.join(project));
+        Self::with(tmp, home, project)
+    }
+
+    /// A sandbox over directories laid out in `tmp` (a generated tree, say); created when
+    /// missing.
+    pub fn with(tmp: tempfile::TempDir, home: PathBuf, project: PathBuf) -> Self {
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
         std::fs::create_dir_all(&home).unwrap();
         std::fs::create_dir_all(&project).unwrap();
         Self {
@@ -92,6 +100,20 @@ impl Sandbox {
     /// [`process`](Self::process) as an assertable command.
     pub fn bare(&self) -> Command {
         Command::from_std(self.process())
+    }
+
+    /// [`bare`](Self::bare) as a `std::process::Command` run in `dir`, with `--home` (the
+    /// project is detected from `dir`), for [`run_bounded`].
+    pub fn process_in(&self, dir: &Path) -> std::process::Command {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_weft"));
+        cmd.current_dir(dir)
+            .env("HOME", &self.home)
+            .arg("--home")
+            .arg(&self.home);
+        for var in HOST_VARS {
+            cmd.env_remove(var);
+        }
+        cmd
     }
 
     /// [`bare`](Self::bare) with `--home` and `--project`.
@@ -282,6 +304,100 @@ fn regex_escape(text: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// What a command run by [`run_bounded`] left behind.
+#[derive(Debug)]
+pub struct Finished {
+    /// Its exit code (-1 when a signal ended it).
+    pub code: i32,
+    /// Standard output (invalid UTF-8 shown as U+FFFD; an ESC byte stays an ESC).
+    pub stdout: String,
+    /// Standard error, likewise.
+    pub stderr: String,
+    /// The peak resident set size in KiB (`VmHWM`), as last sampled while it ran.
+    pub peak_rss_kib: u64,
+}
+
+/// Runs `cmd` to the end, killing it and failing the test past `deadline` (a FIFO that blocks
+/// or a walk that never ends fails the test instead of hanging it; this is a bound, not a
+/// speed measurement). Standard input is empty; the outputs go to anonymous temporary files
+/// (no pipe to fill, nothing left under the home directory). The peak resident set size is
+/// sampled from `/proc/<pid>/status` every few milliseconds while it runs: `VmHWM` is the
+/// kernel's own high-water mark, so the last sample misses at most the final milliseconds.
+pub fn run_bounded(cmd: &mut std::process::Command, deadline: Duration) -> Finished {
+    let mut out = tempfile::tempfile().unwrap();
+    let mut err = tempfile::tempfile().unwrap();
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(out.try_clone().unwrap())
+        .stderr(err.try_clone().unwrap())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let started = Instant::now();
+    let mut peak_rss_kib = 0;
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_file) {
+            peak_rss_kib = peak_rss_kib.max(vm_hwm_kib(&text).unwrap_or(0));
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} did not finish within {deadline:?}");
+        }
+        std::thread::sleep(Duration::from_millis(3));
+    };
+    let read = |f: &mut std::fs::File| {
+        f.rewind().unwrap();
+        let mut bytes = Vec::new();
+        f.read_to_end(&mut bytes).unwrap();
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
+    Finished {
+        code: status.code().unwrap_or(-1),
+        stdout: read(&mut out),
+        stderr: read(&mut err),
+        peak_rss_kib,
+    }
+}
+
+/// `VmHWM:   12345 kB` in a `/proc/<pid>/status` text.
+fn vm_hwm_kib(status: &str) -> Option<u64> {
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .trim()
+        .strip_suffix("kB")?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Every regular file under `dir` (links not followed), for leak checks.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                stack.push(entry.path());
+            } else if kind.is_file() {
+                files.push(entry.path());
+            }
+        }
+    }
+    files.sort();
+    files
 }
 
 fn write(path: &Path, text: &str) -> PathBuf {

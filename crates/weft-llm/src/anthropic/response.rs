@@ -7,7 +7,7 @@ use futures_util::StreamExt;
 use reqwest::Response;
 use serde_json::{Map, Value};
 
-use crate::classify::excerpt;
+use crate::classify::{excerpt, json_kind};
 use crate::http::{Failure, ReadResponse};
 use crate::{ChatResponse, Message, StopReason, TextSink, ToolCall, Usage};
 
@@ -68,10 +68,11 @@ impl<'s> Reader<'s> {
                 }
                 "content_block_start" => {
                     let block = value.get("content_block").unwrap_or(&Value::Null);
-                    let text = block
-                        .get("text")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default();
+                    let text = if block.get("type").and_then(Value::as_str) == Some("text") {
+                        block_text(block)?
+                    } else {
+                        ""
+                    };
                     self.emit(text);
                     state.start_block(index(&value), block);
                 }
@@ -79,10 +80,7 @@ impl<'s> Reader<'s> {
                     let delta = value.get("delta").unwrap_or(&Value::Null);
                     match delta.get("type").and_then(Value::as_str) {
                         Some("text_delta") => {
-                            let text = delta
-                                .get("text")
-                                .and_then(Value::as_str)
-                                .unwrap_or_default();
+                            let text = block_text(delta)?;
                             self.emit(text);
                             state.push_text(index(&value), text);
                         }
@@ -165,12 +163,7 @@ pub(super) fn parse_message(body: &str) -> Result<ChatResponse, Failure> {
     for block in blocks {
         match block.get("type").and_then(Value::as_str) {
             Some("thinking" | "redacted_thinking") => reasoning.push(block.clone()),
-            Some("text") => text.push_str(
-                block
-                    .get("text")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default(),
-            ),
+            Some("text") => text.push_str(block_text(block)?),
             Some("tool_use") => calls.push(ToolCall {
                 id: string(block, "id"),
                 name: string(block, "name"),
@@ -200,6 +193,19 @@ pub(super) fn stop_reason(reason: Option<&str>, has_calls: bool) -> StopReason {
         Some(other) => StopReason::Other(other.to_owned()),
         None if has_calls => StopReason::ToolUse,
         None => StopReason::EndTurn,
+    }
+}
+
+/// The `text` of a text block or delta: a string (absent counts as empty), anything else a
+/// malformed answer rather than an empty one.
+fn block_text(block: &Value) -> Result<&str, Failure> {
+    match block.get("text") {
+        None | Some(Value::Null) => Ok(""),
+        Some(Value::String(text)) => Ok(text),
+        Some(other) => Err(Failure::Malformed(format!(
+            "a text block has {} as its text, not a string",
+            json_kind(other)
+        ))),
     }
 }
 

@@ -8,7 +8,7 @@ use reqwest::Response;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::classify::excerpt;
+use crate::classify::{excerpt, json_kind};
 use crate::http::{Failure, ReadResponse};
 use crate::{ChatResponse, Message, StopReason, TextSink, ToolCall, Usage};
 
@@ -67,7 +67,7 @@ impl<'s> Reader<'s> {
             {
                 state.saw_choice = true;
                 if let Some(delta) = choice.delta {
-                    let text = delta.content.as_ref().map(content_text).unwrap_or_default();
+                    let text = content_text(delta.content.as_ref())?;
                     self.emit(&text);
                     state.text.push_str(&text);
                     for (position, call) in delta.tool_calls.into_iter().enumerate() {
@@ -125,11 +125,7 @@ pub(super) fn parse_completion(body: &str) -> Result<ChatResponse, Failure> {
     let message = choice
         .message
         .ok_or_else(|| Failure::Malformed("the first choice has no message".to_owned()))?;
-    let content = message
-        .content
-        .as_ref()
-        .map(content_text)
-        .unwrap_or_default();
+    let content = content_text(message.content.as_ref())?;
     let calls: Vec<ToolCall> = message
         .tool_calls
         .into_iter()
@@ -179,15 +175,33 @@ fn parse_arguments(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
 }
 
-/// Message content: a string, or (some servers) an array of `{type:"text", text}` parts.
-fn content_text(content: &Value) -> String {
+/// Message content: a string, nothing (`null` or absent, as with tool calls), or (some
+/// servers) an array of parts whose `text` parts are joined. Anything else (a number, an
+/// object, a text part whose `text` is not a string) is a malformed answer, never an empty one.
+fn content_text(content: Option<&Value>) -> Result<String, Failure> {
     match content {
-        Value::String(text) => text.clone(),
-        Value::Array(parts) => parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect(),
-        _ => String::new(),
+        None | Some(Value::Null) => Ok(String::new()),
+        Some(Value::String(text)) => Ok(text.clone()),
+        Some(Value::Array(parts)) => {
+            let mut text = String::new();
+            for part in parts {
+                match part.get("text") {
+                    Some(Value::String(piece)) => text.push_str(piece),
+                    None if part.get("type").and_then(Value::as_str) != Some("text") => {}
+                    other => {
+                        return Err(Failure::Malformed(format!(
+                            "a text part of the message content has {} as its text, not a string",
+                            json_kind(other.unwrap_or(&Value::Null))
+                        )));
+                    }
+                }
+            }
+            Ok(text)
+        }
+        Some(other) => Err(Failure::Malformed(format!(
+            "the message content is {}, not a string",
+            json_kind(other)
+        ))),
     }
 }
 
@@ -390,5 +404,24 @@ mod tests {
             parse_completion("{\"choices\":[]}"),
             Err(Failure::Malformed(_))
         ));
+    }
+
+    #[test]
+    fn content_parts_join_their_text_and_a_text_that_is_not_a_string_is_malformed() {
+        let parts = json!([{"type": "text", "text": "a"}, {"type": "image_url"}, {"text": "b"}]);
+        assert_eq!(content_text(Some(&parts)).unwrap(), "ab");
+        assert_eq!(content_text(None).unwrap(), "");
+        assert_eq!(content_text(Some(&Value::Null)).unwrap(), "");
+        for bad in [
+            json!(1.5),
+            json!(true),
+            json!([{"type": "text", "text": 7}]),
+            json!([{"type": "text"}]),
+        ] {
+            assert!(
+                matches!(content_text(Some(&bad)), Err(Failure::Malformed(_))),
+                "{bad}"
+            );
+        }
     }
 }

@@ -112,6 +112,14 @@ impl SlashCommand for AgentCommand {
             ctx.session.agent().name,
             ctx.session.model()
         )?;
+        // An untrusted project's agent: what it overrides, what was lowered.
+        for d in entry
+            .diagnostics
+            .iter()
+            .filter(|d| weft_agents::is_trust_warning(d))
+        {
+            writeln!(ctx.out, "warning[{}]: {}", d.code, d.message)?;
+        }
         Ok(Dispatch::Handled)
     }
 

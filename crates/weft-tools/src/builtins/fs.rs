@@ -112,7 +112,7 @@ impl Tool for ReadFile {
                 "limit must be at least 1".to_owned(),
             ));
         }
-        let path = self.scope.resolve(&input.path)?;
+        let path = self.scope.resolve_read(&input.path)?;
         let shown = self.scope.display(&path);
         let io = |e| io_error(&self.scope, &path, e);
         let meta = tokio::fs::metadata(&path).await.map_err(io)?;
@@ -445,7 +445,9 @@ impl Tool for ListDirectory {
 
     async fn call(&self, input: serde_json::Value) -> Result<ToolOutput, ToolError> {
         let input: ListInput = parse(self.name(), input)?;
-        let path = self.scope.resolve(input.path.as_deref().unwrap_or("."))?;
+        let path = self
+            .scope
+            .resolve_read(input.path.as_deref().unwrap_or("."))?;
         let shown = self.scope.display(&path);
         let io = |e| io_error(&self.scope, &path, e);
         if !tokio::fs::metadata(&path).await.map_err(io)?.is_dir() {

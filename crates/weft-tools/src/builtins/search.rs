@@ -54,7 +54,7 @@ async fn search_root(
     path: Option<&str>,
     allow_file: bool,
 ) -> Result<(PathBuf, bool), ToolError> {
-    let root = scope.resolve(path.unwrap_or("."))?;
+    let root = scope.resolve_read(path.unwrap_or("."))?;
     let meta = tokio::fs::metadata(&root)
         .await
         .map_err(|source| ToolError::Io {

@@ -68,7 +68,7 @@ pub(crate) fn walk_files(
                 let Ok(real) = std::fs::canonicalize(&seen) else {
                     continue;
                 };
-                if !scope.contains(&real) {
+                if !scope.readable(&real) {
                     continue;
                 }
                 (real.is_dir(), real)

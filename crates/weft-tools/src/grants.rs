@@ -1,0 +1,104 @@
+//! Directories file tools may read, but not write, for as long as someone holds a grant: the
+//! directory of a skill while the skill is loaded in a session (its `refs/`, scripts,
+//! templates), wherever the skill lives.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// A shared, changing set of read-only directories. Clones share the set: the session that
+/// grants and the file tools that check hold the same one.
+#[derive(Debug, Clone, Default)]
+pub struct ReadGrants {
+    /// Canonical directories, one entry per live [`ReadGrant`] (a directory granted twice
+    /// stays readable until both grants are dropped).
+    dirs: Arc<Mutex<Vec<PathBuf>>>,
+}
+
+impl ReadGrants {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Makes `dir` (canonicalized: links resolved) readable until the returned grant is
+    /// dropped. Fails when `dir` cannot be resolved.
+    pub fn grant(&self, dir: &Path) -> io::Result<ReadGrant> {
+        let dir = std::fs::canonicalize(dir)?;
+        self.lock().push(dir.clone());
+        Ok(ReadGrant {
+            grants: self.clone(),
+            dir,
+        })
+    }
+
+    /// True when the canonical `path` lies inside a granted directory.
+    pub fn contains(&self, path: &Path) -> bool {
+        self.lock().iter().any(|dir| path.starts_with(dir))
+    }
+
+    /// The granted directories, each once, in the order they were granted.
+    pub fn dirs(&self) -> Vec<PathBuf> {
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        for dir in self.lock().iter() {
+            if !dirs.contains(dir) {
+                dirs.push(dir.clone());
+            }
+        }
+        dirs
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<PathBuf>> {
+        // The list stays consistent whatever a panicking holder was doing: every change is a
+        // single push or remove.
+        self.dirs.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// One directory made readable; dropping it takes the access back.
+#[derive(Debug)]
+pub struct ReadGrant {
+    grants: ReadGrants,
+    dir: PathBuf,
+}
+
+impl ReadGrant {
+    /// The canonical directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for ReadGrant {
+    fn drop(&mut self) {
+        let mut dirs = self.grants.lock();
+        if let Some(i) = dirs.iter().position(|d| *d == self.dir) {
+            dirs.remove(i);
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_grant_lasts_as_long_as_its_holder_and_counts_twice() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("skill");
+        std::fs::create_dir(&dir).unwrap();
+        let grants = ReadGrants::new();
+        let file = std::fs::canonicalize(&dir).unwrap().join("refs/doc.md");
+        assert!(!grants.contains(&file));
+        let first = grants.grant(&dir).unwrap();
+        let second = grants.clone().grant(&dir).unwrap();
+        assert!(grants.contains(&file));
+        assert_eq!(grants.dirs().len(), 1);
+        drop(first);
+        assert!(grants.contains(&file));
+        drop(second);
+        assert!(!grants.contains(&file));
+        assert!(grants.grant(&tmp.path().join("missing")).is_err());
+    }
+}
