@@ -14,6 +14,11 @@ mod signals;
 
 use std::process::ExitCode;
 
+// Unwinding runs the `Drop` that kills exec_shell's process groups when weft panics, and keeps
+// a panicking tokio task (an MCP transport) from ending the process; see the release profile.
+#[cfg(panic = "abort")]
+compile_error!("weft needs panic = \"unwind\": exec_shell cleanup and task isolation rely on it");
+
 use clap::Parser;
 
 use weft_runtime::{RuntimeError, UsageError};

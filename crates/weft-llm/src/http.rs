@@ -233,6 +233,7 @@ impl HttpClient {
                 attempt.stop()
             }
         });
+        install_crypto_provider();
         let client = Client::builder().redirect(policy).build().map_err(|e| {
             LlmError::Config(format!(
                 "provider `{}`: cannot build the HTTP client: {e}",
@@ -410,6 +411,17 @@ fn seconds(text: &str) -> Option<Duration> {
         return None;
     }
     Duration::try_from_secs_f64(value).ok()
+}
+
+/// Makes sure rustls has a crypto provider before a client is built: reqwest is compiled
+/// without one (`rustls-no-provider`, to keep aws-lc's C build out) and would panic. Installs
+/// `ring` as the process default unless a provider is installed already (by the embedding
+/// program or another weft crate), which is then kept.
+pub(crate) fn install_crypto_provider() {
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        // Losing a race to another thread installing one is fine: a provider is in place.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
 }
 
 #[cfg(test)]
