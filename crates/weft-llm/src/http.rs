@@ -14,7 +14,7 @@ use reqwest::{Client, Response, Url, redirect};
 use serde_json::Value;
 
 use crate::classify::{classify, in_band_status};
-use crate::{ApiKey, LlmError, ProviderConfig, RetryPolicy};
+use crate::{ApiKey, LlmError, ProviderConfig, RetryNotice, RetryPolicy, RetryReason};
 
 /// Why one attempt failed, before it is known whether it will be retried.
 #[derive(Debug)]
@@ -64,14 +64,6 @@ impl Failure {
         Self::Transport(message)
     }
 
-    fn is_retryable(&self) -> bool {
-        match self {
-            Self::Status { status, .. } => *status == 429 || (500..=599).contains(status),
-            Self::Timeout | Self::Transport(_) => true,
-            Self::Malformed(_) => false,
-        }
-    }
-
     /// A short description for logs (bodies may echo secrets, so they stay out).
     fn summary(&self) -> String {
         match self {
@@ -79,6 +71,19 @@ impl Failure {
             Self::Timeout => "timeout".to_owned(),
             Self::Transport(_) => "transport error".to_owned(),
             Self::Malformed(_) => "malformed response".to_owned(),
+        }
+    }
+
+    /// Why a retryable failure failed; `None` for failures that are never retried.
+    fn retry_reason(&self) -> Option<RetryReason> {
+        match self {
+            Self::Status { status: 429, .. } => Some(RetryReason::RateLimited),
+            Self::Status { status, .. } if (500..=599).contains(status) => {
+                Some(RetryReason::Server(*status))
+            }
+            Self::Status { .. } | Self::Malformed(_) => None,
+            Self::Timeout => Some(RetryReason::Timeout),
+            Self::Transport(_) => Some(RetryReason::Connection),
         }
     }
 
@@ -103,6 +108,9 @@ pub(crate) trait ReadResponse: Send {
 
     /// True once text has been handed to the caller's sink: no retry after that.
     fn committed(&self) -> bool;
+
+    /// Tells the caller's sink that the request is about to be sent again.
+    fn retrying(&mut self, notice: &RetryNotice);
 }
 
 /// A request URL and its printable form (no userinfo, no query).
@@ -279,9 +287,10 @@ impl HttpClient {
                 Ok(output) => return Ok(output),
                 Err(failure) => failure,
             };
-            let retry =
-                !reader.committed() && attempt <= self.retry.max_retries && failure.is_retryable();
-            if !retry {
+            let reason = failure
+                .retry_reason()
+                .filter(|_| !reader.committed() && attempt <= self.retry.max_retries);
+            let Some(reason) = reason else {
                 tracing::debug!(
                     url = endpoint.shown(),
                     model,
@@ -290,7 +299,7 @@ impl HttpClient {
                     "chat request failed"
                 );
                 return Err(self.error(failure, endpoint, model, attempt));
-            }
+            };
             let delay = backoff(&self.retry, attempt, failure.retry_after());
             tracing::debug!(
                 url = endpoint.shown(),
@@ -300,6 +309,14 @@ impl HttpClient {
                 failure = failure.summary(),
                 "retrying chat request"
             );
+            reader.retrying(&RetryNotice {
+                provider: self.provider.clone(),
+                model: model.to_owned(),
+                reason,
+                retry: attempt,
+                max_retries: self.retry.max_retries,
+                delay,
+            });
             tokio::time::sleep(delay).await;
         }
     }

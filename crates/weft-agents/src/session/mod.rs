@@ -18,7 +18,9 @@ mod view;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use weft_llm::{ChatRequest, LlmError, Message, ModelError, ModelRef, TextSink, ToolCall, Usage};
+use weft_llm::{
+    ChatRequest, LlmError, Message, ModelError, ModelRef, RetryNotice, TextSink, ToolCall, Usage,
+};
 use weft_permissions::ToolGate;
 use weft_registry::SkillRegistry;
 use weft_registry::catalog::CatalogFormat;
@@ -179,6 +181,14 @@ pub trait SessionEvents: Send {
     fn tool_call(&mut self, _call: &ToolCall) {}
     /// A tool call finished (or was refused).
     fn tool_result(&mut self, _call: &ToolCall, _result: &Message) {}
+    /// A request is going to `model`; until [`model_call_finished`](Self::model_call_finished)
+    /// (or the first [`text`](Self::text)) the user is waiting for it.
+    fn model_call_started(&mut self, _model: &ModelRef) {}
+    /// The model's answer is complete, or the request failed. Not called when the turn is
+    /// cancelled while waiting (the caller knows it cancelled).
+    fn model_call_finished(&mut self) {}
+    /// The request failed and is about to be sent again.
+    fn retrying(&mut self, _notice: &RetryNotice) {}
 }
 
 /// Events that go nowhere.
@@ -192,6 +202,10 @@ struct TextEvents<'a>(&'a mut dyn SessionEvents);
 impl TextSink for TextEvents<'_> {
     fn text(&mut self, delta: &str) {
         self.0.text(delta);
+    }
+
+    fn retrying(&mut self, notice: &RetryNotice) {
+        self.0.retrying(notice);
     }
 }
 
@@ -515,9 +529,12 @@ impl Session {
         let mut rounds = 0u32;
         loop {
             let request = self.request();
+            events.model_call_started(&self.view.model);
             let response = client
                 .chat(&request, self.options.stream, &mut TextEvents(events))
-                .await?;
+                .await;
+            events.model_call_finished();
+            let response = response?;
             outcome.model_calls += 1;
             outcome.usage += response.usage;
             self.usage += response.usage;
