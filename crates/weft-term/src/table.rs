@@ -25,6 +25,67 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     layout(&all)
 }
 
+/// [`table`] fitted to `width` characters: when the rows are wider, the widest columns are
+/// narrowed first (never below [`MIN_COLUMN`] characters or the header) and cells longer than
+/// their column are [cut](crate::cut) with `…`. `None` (output to a pipe) keeps every cell
+/// whole.
+///
+/// ```
+/// use weft_term::fit_table;
+///
+/// let rows = vec![vec!["pdf".to_owned(), "Extract text and tables from PDF files".to_owned()]];
+/// assert_eq!(
+///     fit_table(&["NAME", "DESCRIPTION"], &rows, Some(30)),
+///     "NAME  DESCRIPTION\npdf   Extract text and tables…\n"
+/// );
+/// assert_eq!(fit_table(&["NAME", "DESCRIPTION"], &rows, None), weft_term::table(&["NAME", "DESCRIPTION"], &rows));
+/// ```
+pub fn fit_table(header: &[&str], rows: &[Vec<String>], width: Option<usize>) -> String {
+    let Some(width) = width else {
+        return table(header, rows);
+    };
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let floors: Vec<usize> = header
+        .iter()
+        .map(|h| h.chars().count().max(MIN_COLUMN))
+        .collect();
+    let gaps = 2 * widths.len().saturating_sub(1);
+    while widths.iter().sum::<usize>() + gaps > width {
+        // The widest column that may still shrink (the rightmost of equals: descriptions).
+        let Some(widest) = (0..widths.len())
+            .filter(|&i| widths[i] > floors[i])
+            .max_by_key(|&i| (widths[i], i))
+        else {
+            break;
+        };
+        widths[widest] -= 1;
+    }
+    let fitted: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .zip(&widths)
+                .map(|(cell, &w)| {
+                    if cell.chars().count() > w {
+                        crate::cut(cell, w)
+                    } else {
+                        cell.clone()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    table(header, &fitted)
+}
+
+/// The narrowest a column is made by [`fit_table`].
+pub const MIN_COLUMN: usize = 8;
+
 /// Rows as aligned columns, without a header.
 ///
 /// ```
@@ -83,5 +144,32 @@ mod tests {
             "A   B  C\né      z\nab  c\n"
         );
         assert_eq!(columns(&[]), "");
+    }
+
+    #[test]
+    fn fitting_narrows_the_widest_column_and_never_below_the_floor() {
+        let rows = vec![
+            vec![
+                "a-rather-long-skill-name".to_owned(),
+                "project".to_owned(),
+                "A description that goes on and on".to_owned(),
+            ],
+            vec!["x".to_owned(), "user".to_owned(), "Short".to_owned()],
+        ];
+        let header = ["NAME", "SCOPE", "DESCRIPTION"];
+        for width in [20, 40, 50, 60, 80] {
+            let out = fit_table(&header, &rows, Some(width));
+            let widest = out.lines().map(|l| l.chars().count()).max().unwrap();
+            // 8 (NAME floor) + 2 + 7 (SCOPE: its cells are shorter than the floor) + 2
+            // + 11 (DESCRIPTION's header) is the narrowest possible line.
+            assert!(widest <= width.max(30), "{width}: {out}");
+            assert!(out.lines().all(|l| l == l.trim_end()), "{out}");
+        }
+        assert_eq!(
+            fit_table(&header, &rows, Some(50)),
+            "NAME                  SCOPE    DESCRIPTION\n\
+             a-rather-long-skill…  project  A description that…\n\
+             x                     user     Short\n"
+        );
     }
 }
