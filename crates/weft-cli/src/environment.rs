@@ -1,7 +1,10 @@
 //! The one place the binary reads the process: the environment variables, the current
 //! directory and this executable's build fingerprint, handed to the libraries as values.
 
+use std::io::IsTerminal;
+
 use weft_runtime::{EnvSnapshot, Locations, Workspace};
+use weft_term::{ColorEnv, Terminal};
 
 use crate::cli::LocationArgs;
 
@@ -53,4 +56,27 @@ fn build_fingerprint() -> Option<String> {
         env!("CARGO_PKG_VERSION"),
         meta.len()
     ))
+}
+
+/// What stdout can show: colour and styling, live status, width (see [`terminal`]).
+pub fn stdout_terminal() -> Terminal {
+    let out = std::io::stdout();
+    terminal(out.is_terminal(), rustix::termios::tcgetwinsize(&out).ok())
+}
+
+/// What stderr can show (logs, errors, tool activity, the status line).
+pub fn stderr_terminal() -> Terminal {
+    let err = std::io::stderr();
+    terminal(err.is_terminal(), rustix::termios::tcgetwinsize(&err).ok())
+}
+
+/// The decision for one stream. The width is `COLUMNS` when set (also through a pipe: it is
+/// an explicit request, and how the tests fix a width), else the terminal's own; a pipe
+/// without `COLUMNS` has no width, so nothing is cut.
+#[allow(clippy::disallowed_methods)]
+fn terminal(is_terminal: bool, size: Option<rustix::termios::Winsize>) -> Terminal {
+    let var = |name: &str| std::env::var(name).ok();
+    let columns = var("COLUMNS").and_then(|c| c.trim().parse::<usize>().ok());
+    let measured = size.map(|s| usize::from(s.ws_col)).filter(|_| is_terminal);
+    Terminal::decide(is_terminal, columns.or(measured), &ColorEnv::from_vars(var))
 }

@@ -36,7 +36,8 @@ fn main() -> ExitCode {
     {
         return commands::sandbox::exec(args);
     }
-    init_tracing(cli.verbose);
+    let stderr = environment::stderr_terminal();
+    init_tracing(cli.verbose, stderr.color);
     let workspace = environment::workspace(&cli.locations);
     let result = match cli.command {
         Command::Skills { command } => match command {
@@ -81,7 +82,8 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {}", message(&err));
+            let prefix = stderr.paint("error:", weft_term::Style::Error);
+            eprintln!("{prefix} {}", weft_term::neutralize(&message(&err)));
             if is_usage(&err) {
                 ExitCode::from(2)
             } else {
@@ -117,8 +119,9 @@ fn is_usage(err: &anyhow::Error) -> bool {
             .is_some_and(RuntimeError::is_usage)
 }
 
-/// Logs go to stderr; `RUST_LOG` wins over `-v`.
-fn init_tracing(verbose: u8) {
+/// Logs go to stderr, coloured only when stderr gets colour (a terminal, `NO_COLOR` and
+/// `CLICOLOR_FORCE` respected); `RUST_LOG` wins over `-v`.
+fn init_tracing(verbose: u8, color: bool) {
     let default = match verbose {
         0 => "warn",
         1 => "info",
@@ -130,6 +133,7 @@ fn init_tracing(verbose: u8) {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(color)
         .without_time()
         .try_init();
 }

@@ -67,7 +67,7 @@ fn seconds(delay: Duration) -> String {
     if millis < 1000 {
         return format!("{millis} ms");
     }
-    if millis % 1000 == 0 || millis >= 10_000 {
+    if millis.is_multiple_of(1000) || millis >= 10_000 {
         return format!("{} s", (millis + 500) / 1000);
     }
     format!("{:.1} s", delay.as_secs_f64())

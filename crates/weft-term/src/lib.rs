@@ -35,5 +35,5 @@ pub use scope::{scope_label, scope_root_label};
 pub use status::{StatusLine, status_frame};
 pub use style::{ColorEnv, Style, Terminal, paint};
 pub use table::{columns, fit_table, table};
-pub use text::{cut, first_line};
+pub use text::{cut, first_line, one_line};
 pub use time::utc_datetime;

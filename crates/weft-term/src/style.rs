@@ -67,6 +67,8 @@ impl ColorEnv {
 /// How one output stream (stdout or stderr) is shown.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Terminal {
+    /// The stream is a terminal (its text is neutralised; through a pipe it is raw).
+    pub tty: bool,
     /// ANSI colour and styling (bold, rendered Markdown).
     pub color: bool,
     /// A person is watching: a status line may rewrite itself here.
@@ -89,6 +91,7 @@ impl Terminal {
     /// ```
     pub fn decide(is_terminal: bool, width: Option<usize>, env: &ColorEnv) -> Self {
         Self {
+            tty: is_terminal,
             color: env.color(is_terminal),
             live: is_terminal && !env.dumb,
             width: width.filter(|w| *w > 0),
@@ -98,6 +101,7 @@ impl Terminal {
     /// A pipe or a file: no colour, nothing live, full text.
     pub const fn plain() -> Self {
         Self {
+            tty: false,
             color: false,
             live: false,
             width: None,

@@ -1,5 +1,11 @@
 //! Aligned columns. Widths count characters, cells are two spaces apart, and the last
-//! column is never padded (no trailing spaces).
+//! column is never padded (no trailing spaces). Cells come from files and servers weft did
+//! not write: control characters are shown visibly and line breaks become spaces, so no cell
+//! can break the layout or drive the terminal.
+
+use std::borrow::Cow;
+
+use crate::control::neutralize;
 
 /// Rows as aligned columns under a header.
 ///
@@ -44,8 +50,13 @@ pub fn fit_table(header: &[&str], rows: &[Vec<String>], width: Option<usize>) ->
     let Some(width) = width else {
         return table(header, rows);
     };
+    // Measured as they will be shown.
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| clean(c).into_owned()).collect())
+        .collect();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for row in rows {
+    for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
@@ -105,7 +116,26 @@ pub fn columns(rows: &[Vec<String>]) -> String {
     layout(&all)
 }
 
+/// A cell as it is laid out: one line, nothing a terminal would obey.
+fn clean(cell: &str) -> Cow<'_, str> {
+    let shown = neutralize(cell);
+    if shown.contains(['\n', '\t']) {
+        Cow::Owned(shown.replace(['\n', '\t'], " "))
+    } else {
+        shown
+    }
+}
+
 fn layout(rows: &[Vec<&str>]) -> String {
+    let cleaned: Vec<Vec<Cow<'_, str>>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| clean(c)).collect())
+        .collect();
+    let rows: Vec<Vec<&str>> = cleaned
+        .iter()
+        .map(|r| r.iter().map(AsRef::as_ref).collect())
+        .collect();
+    let rows = rows.as_slice();
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
     let mut widths = vec![0; cols];
     for row in rows {
@@ -144,6 +174,8 @@ mod tests {
             "A   B  C\né      z\nab  c\n"
         );
         assert_eq!(columns(&[]), "");
+        let hostile = vec![vec!["a\x1b[2Jb".to_owned(), "two\nlines".to_owned()]];
+        assert_eq!(columns(&hostile), "a^[[2Jb  two lines\n");
     }
 
     #[test]

@@ -9,7 +9,8 @@ use anyhow::{Context, Result};
 use weft_repl::{LineEditor, Repl, ReplEnv, WorkspaceInfo};
 
 use crate::cli::RunArgs;
-use crate::commands::run::{start, tokio_runtime};
+use crate::commands::run::{start, start_mcp, status_line, tokio_runtime};
+use crate::environment::{stderr_terminal, stdout_terminal};
 use weft_runtime::Workspace;
 use weft_runtime::{Runtime, UsageError};
 
@@ -37,6 +38,8 @@ pub fn run(workspace: &Workspace, run: &RunArgs) -> Result<ExitCode> {
         .into());
     }
     let runtime = Runtime::load(workspace)?;
+    let status = status_line(stderr_terminal());
+    start_mcp(&runtime, status.as_ref());
     let session = start(&runtime, run, !run.no_stream)?;
     let base = runtime.base_dir()?;
     let env = ReplEnv {
@@ -46,7 +49,7 @@ pub fn run(workspace: &Workspace, run: &RunArgs) -> Result<ExitCode> {
         workspace: workspace_info(workspace, &runtime.memory_file(&base)),
     };
     let history = env.workspace.history_file.clone();
-    let mut repl = Repl::new(session, env);
+    let mut repl = Repl::new(session, env).with_terminal(stdout_terminal(), status);
     let mut editor =
         LineEditor::new(repl.commands.clone(), history).context("cannot start the line editor")?;
     let mut out = std::io::stdout();

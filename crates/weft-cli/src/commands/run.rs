@@ -1,18 +1,19 @@
 //! `weft agent -m MSG` and `weft skills run NAME ARGS`: one turn of the agent loop, printed.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use async_trait::async_trait;
-use weft_agents::{ModelPool, Session, SessionError, SessionEvents, TurnOutcome, TurnStop};
-use weft_llm::{
-    ChatModel, ChatRequest, ChatResponse, LlmError, Message, ModelError, TextSink, ToolCall,
-};
+use weft_agents::{ModelPool, Session, SessionError, TurnOutcome, TurnStop};
+use weft_llm::{ChatModel, ChatRequest, ChatResponse, LlmError, ModelError, TextSink};
+use weft_repl::{Activity, TurnPrinter};
 use weft_runtime::{Runtime, RuntimeError, SessionSettings, UsageError};
+use weft_term::{StatusLine, Terminal};
 
 use crate::cli::{AgentArgs, RunArgs, SkillRunArgs};
+use crate::environment::{stderr_terminal, stdout_terminal};
 use crate::output::outln;
 use weft_runtime::Workspace;
 
@@ -37,41 +38,75 @@ impl ChatModel for Offline {
     }
 }
 
-/// Prints a turn as it happens: streamed text to stdout, tool activity to stderr.
-struct Console {
-    stream: bool,
-    show_tools: bool,
-    streamed: bool,
+/// Where a one-shot run shows its turn: the answer on stdout, tool activity, retries and the
+/// status line on stderr, each as its stream allows.
+struct Screen {
+    out: std::io::Stdout,
+    err: std::io::Stderr,
+    stdout: Terminal,
+    stderr: Terminal,
+    /// The status line, on a live stderr only.
+    status: Option<StatusLine>,
 }
 
-impl SessionEvents for Console {
-    fn text(&mut self, delta: &str) {
-        if self.stream {
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(delta.as_bytes());
-            let _ = out.flush();
-            self.streamed |= !delta.is_empty();
+impl Screen {
+    fn new() -> Self {
+        let stderr = stderr_terminal();
+        Self {
+            out: std::io::stdout(),
+            err: std::io::stderr(),
+            stdout: stdout_terminal(),
+            status: status_line(stderr),
+            stderr,
         }
     }
 
-    fn tool_call(&mut self, call: &ToolCall) {
-        if self.show_tools {
-            if self.streamed {
-                outln!();
-                self.streamed = false;
-            }
-            eprintln!(
-                "→ {} {}",
-                call.name,
-                weft_term::cut(&call.arguments.to_string(), 100)
-            );
-        }
+    /// Whether the answer is streamed: on a terminal, unless `--no-stream`.
+    fn streams(&self, run: &RunArgs) -> bool {
+        !run.no_stream && self.stdout.tty
     }
 
-    fn tool_result(&mut self, _call: &ToolCall, result: &Message) {
-        if self.show_tools && result.is_error {
-            eprintln!("  ✗ {}", weft_term::cut(&result.content, 160));
-        }
+    /// The printer of the run's turns (tool lines with -v, or when stderr is a terminal).
+    fn printer(&mut self, run: &RunArgs, verbose: bool) -> TurnPrinter<'_> {
+        let stream = self.streams(run);
+        TurnPrinter::new(
+            &mut self.out,
+            self.stdout,
+            Activity::Separate(&mut self.err, self.stderr),
+            stream,
+        )
+        .with_tools(verbose || self.stderr.tty)
+        .with_status(self.status.clone())
+    }
+}
+
+/// A status line on stderr when stderr is a live terminal.
+pub(crate) fn status_line(stderr: Terminal) -> Option<StatusLine> {
+    stderr
+        .live
+        .then(|| StatusLine::new(Box::new(std::io::stderr()), stderr.color, stderr.width))
+}
+
+/// Starts the configured MCP servers now rather than inside the session, so the wait has a
+/// status line (a first `npx -y` run downloads the server).
+pub(crate) fn start_mcp(runtime: &Runtime, status: Option<&StatusLine>) {
+    let names: Vec<&str> = runtime
+        .config
+        .file
+        .mcp_servers
+        .iter()
+        .filter(|(_, server)| server.enabled)
+        .map(|(name, _)| name.as_str())
+        .collect();
+    if names.is_empty() {
+        return;
+    }
+    if let Some(status) = status {
+        status.show(&format!("starting MCP servers ({})", names.join(", ")));
+    }
+    let _ = runtime.mcp();
+    if let Some(status) = status {
+        status.clear();
     }
 }
 
@@ -143,14 +178,13 @@ fn print_request(session: &mut Session, text: &str) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn report(outcome: &TurnOutcome, console: &Console, session: &Session, verbose: bool) -> ExitCode {
-    if console.stream {
-        if console.streamed {
-            outln!();
-        }
-    } else if !outcome.text.is_empty() {
-        outln!("{}", outcome.text);
-    }
+fn report(
+    outcome: &TurnOutcome,
+    printer: &mut TurnPrinter<'_>,
+    session: &Session,
+    verbose: bool,
+) -> ExitCode {
+    printer.finish(Some(&outcome.text));
     if verbose {
         if let Some(path) = session.transcript_path() {
             eprintln!("transcript: {}", path.display());
@@ -185,14 +219,6 @@ pub(crate) fn tokio_runtime() -> Result<tokio::runtime::Runtime> {
         .context("cannot start the async runtime")
 }
 
-fn console(run: &RunArgs, verbose: bool) -> Console {
-    Console {
-        stream: !run.no_stream && std::io::stdout().is_terminal(),
-        show_tools: verbose || std::io::stderr().is_terminal(),
-        streamed: false,
-    }
-}
-
 /// `weft agent`.
 pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<ExitCode> {
     let message = match &args.message {
@@ -210,26 +236,33 @@ pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<E
         return Err(UsageError("the message is empty".to_owned()).into());
     }
     let runtime = Runtime::load(workspace)?;
-    let mut console = console(&args.run, verbose);
-    let mut session = start(&runtime, &args.run, console.stream)?;
+    let mut screen = Screen::new();
+    if !args.run.dry_run {
+        start_mcp(&runtime, screen.status.as_ref());
+    }
+    let mut session = start(&runtime, &args.run, screen.streams(&args.run))?;
     if args.run.dry_run {
         return print_request(&mut session, &message);
     }
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
+    let mut printer = screen.printer(&args.run, verbose);
     let outcome = rt
-        .block_on(session.send(message, &mut console))
+        .block_on(session.send(message, &mut printer))
         .map_err(session_error)?;
-    let code = report(&outcome, &console, &session, verbose);
-    rt.block_on(finish_background(&mut session, &mut console, verbose))
+    let code = report(&outcome, &mut printer, &session, verbose);
+    rt.block_on(finish_background(&mut session, &mut printer, verbose))
         .map(|c| c.unwrap_or(code))
 }
 
 /// `weft skills run`.
 pub fn skill_run(workspace: &Workspace, args: &SkillRunArgs, verbose: bool) -> Result<ExitCode> {
     let runtime = Runtime::load(workspace)?;
-    let mut console = console(&args.run, verbose);
-    let mut session = start(&runtime, &args.run, console.stream)?;
+    let mut screen = Screen::new();
+    if !args.run.dry_run {
+        start_mcp(&runtime, screen.status.as_ref());
+    }
+    let mut session = start(&runtime, &args.run, screen.streams(&args.run))?;
     if args.run.dry_run {
         let text = session
             .prepare_user_skill(&args.name, args.args.clone())
@@ -238,11 +271,12 @@ pub fn skill_run(workspace: &Workspace, args: &SkillRunArgs, verbose: bool) -> R
     }
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
+    let mut printer = screen.printer(&args.run, verbose);
     let outcome = rt
-        .block_on(session.run_skill(&args.name, args.args.clone(), &mut console))
+        .block_on(session.run_skill(&args.name, args.args.clone(), &mut printer))
         .map_err(session_error)?;
-    let code = report(&outcome, &console, &session, verbose);
-    rt.block_on(finish_background(&mut session, &mut console, verbose))
+    let code = report(&outcome, &mut printer, &session, verbose);
+    rt.block_on(finish_background(&mut session, &mut printer, verbose))
         .map(|c| c.unwrap_or(code))
 }
 
@@ -250,7 +284,7 @@ pub fn skill_run(workspace: &Workspace, args: &SkillRunArgs, verbose: bool) -> R
 /// bounded by its timeout), then gives the model one more turn with their results.
 async fn finish_background(
     session: &mut Session,
-    console: &mut Console,
+    printer: &mut TurnPrinter<'_>,
     verbose: bool,
 ) -> Result<Option<ExitCode>> {
     let running = session.running_children();
@@ -261,13 +295,12 @@ async fn finish_background(
         eprintln!("waiting for {running} background subagent(s)...");
         session.wait_for_children().await;
     }
-    console.streamed = false;
     let outcome = session
         .send(
             "The background subagents have finished; their results are above. Continue.",
-            console,
+            printer,
         )
         .await
         .map_err(session_error)?;
-    Ok(Some(report(&outcome, console, session, verbose)))
+    Ok(Some(report(&outcome, printer, session, verbose)))
 }

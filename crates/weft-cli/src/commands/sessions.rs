@@ -15,7 +15,7 @@ use crate::cli::{ListFormat, SessionsListArgs, SessionsShowArgs};
 use crate::output::outln;
 use weft_runtime::UsageError;
 use weft_runtime::Workspace;
-use weft_term::{cut, table, utc_datetime};
+use weft_term::{cut, fit_table, utc_datetime};
 
 /// One session as `sessions list --format json` prints it.
 #[derive(Debug, Serialize)]
@@ -81,7 +81,7 @@ pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> 
                 .collect();
             crate::output::out!(
                 "{}",
-                table(
+                fit_table(
                     &[
                         "ID",
                         "STARTED (UTC)",
@@ -90,7 +90,8 @@ pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> 
                         "MESSAGES",
                         "SUBAGENTS"
                     ],
-                    &rows
+                    &rows,
+                    crate::environment::stdout_terminal().width
                 )
             );
         }
