@@ -2,24 +2,62 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+
+/// The heading the global options are listed under (once, in `weft --help`).
+const GLOBAL: &str = "Global options";
+
+/// What bare `weft` does, in `weft --help`.
+const BARE_WEFT: &str = "Without a command, weft starts an interactive session on a terminal \
+(as `weft agent` does); with stdin or stdout not a terminal it prints this help and exits with \
+status 2. Global options go before or after the command. Exit status: 0 ok, 1 failure, 2 usage \
+or configuration error.";
 
 /// weft: skills and subagents for LLM agents.
 #[derive(Debug, Parser)]
-#[command(name = "weft", version, about, long_about = None, propagate_version = true)]
-#[command(disable_help_subcommand = true)]
+#[command(name = "weft", version, about, long_about = None)]
+#[command(disable_help_subcommand = true, after_long_help = BARE_WEFT)]
 pub struct Cli {
     /// More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides.
-    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    #[arg(short, long, global = true, action = clap::ArgAction::Count, help_heading = GLOBAL)]
     pub verbose: u8,
 
     /// Where to find skills, agents and configuration.
     #[command(flatten)]
     pub locations: LocationArgs,
 
-    /// The command to run.
+    /// The command to run; without one, an interactive session on a terminal.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+}
+
+/// The command line as weft parses it: [`Cli`] with the global options hidden from every
+/// subcommand's help (they are listed once, by `weft --help`; each subcommand still accepts
+/// them, before or after its name).
+pub fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    // Building propagates the global options into the subcommands, where they can be hidden.
+    cmd.build();
+    for sub in cmd.get_subcommands_mut() {
+        hide_globals(sub);
+    }
+    cmd
+}
+
+fn hide_globals(cmd: &mut clap::Command) {
+    let hidden = std::mem::take(cmd)
+        .mut_args(|a| if a.is_global_set() { a.hide(true) } else { a })
+        .after_help("Global options (--project, --home, --config, -v, ...): see `weft --help`.");
+    *cmd = hidden;
+    for sub in cmd.get_subcommands_mut() {
+        hide_globals(sub);
+    }
+}
+
+/// Parses the process's arguments (exiting with clap's message and status 2 on a mistake).
+pub fn parse() -> Cli {
+    let matches = command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
 /// Top-level commands.
@@ -40,10 +78,12 @@ pub enum Command {
     /// Talk to an agent: one message with -m (or from piped stdin) prints the answer;
     /// without either, on a terminal, an interactive session with slash commands.
     Agent(AgentArgs),
-    /// Help on a topic: skills, agents, commands, config, memory, tools, workspace.
+    /// Help on a command (`weft help agent`, `weft help skills list`), a topic (skills,
+    /// agents, commands, config, memory, tools, workspace) or a slash command (`weft help /agent`).
     Help {
-        /// The topic (or a slash command's name); without one, an overview.
-        topic: Option<String>,
+        /// The command, topic or `/command`; without one, an overview.
+        #[arg(value_name = "TOPIC")]
+        topic: Vec<String>,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {
@@ -234,29 +274,29 @@ pub struct SkillRunArgs {
 pub struct LocationArgs {
     /// The project directory (default: $CLAWFT_PROJECT, else the nearest ancestor of the
     /// current directory holding .clawft/ or .claude/, never above the home directory).
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub project: Option<PathBuf>,
 
     /// The home directory for user-level skills (~/.clawft, ~/.claude, ~/.agents).
     /// Default: $HOME.
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub home: Option<PathBuf>,
 
     /// An extra skill directory (plugin scope); repeatable.
-    #[arg(long = "skills-dir", global = true, value_name = "DIR")]
+    #[arg(long = "skills-dir", global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub skills_dirs: Vec<PathBuf>,
 
     /// Do not warn when a project skill overrides a user or built-in skill.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub trust_project_skills: bool,
 
     /// Do not use the skill header cache (~/.clawft/cache/skills.cache).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub no_cache: bool,
 
     /// A configuration file merged over ~/.clawft/config.json and
     /// <project>/.clawft/config.json.
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, global = true, value_name = "FILE", help_heading = GLOBAL)]
     pub config: Option<PathBuf>,
 }
 

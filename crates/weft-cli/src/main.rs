@@ -19,27 +19,28 @@ use std::process::ExitCode;
 #[cfg(panic = "abort")]
 compile_error!("weft needs panic = \"unwind\": exec_shell cleanup and task isolation rely on it");
 
-use clap::Parser;
-
 use weft_runtime::{RuntimeError, UsageError};
 
 use crate::cli::{
-    AgentsCommand, Cli, Command, McpCommand, SandboxCommand, SessionsCommand, SkillsCommand,
+    AgentsCommand, Command, McpCommand, SandboxCommand, SessionsCommand, SkillsCommand,
 };
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = cli::parse();
     // The sandbox helper runs between weft and a command: no logging, no workspace lookup.
-    if let Command::Sandbox {
+    if let Some(Command::Sandbox {
         command: SandboxCommand::Exec(args),
-    } = &cli.command
+    }) = &cli.command
     {
         return commands::sandbox::exec(args);
     }
     let stderr = environment::stderr_terminal();
     init_tracing(cli.verbose, stderr.color);
     let workspace = environment::workspace(&cli.locations);
-    let result = match cli.command {
+    let Some(command) = cli.command else {
+        return finish(commands::help::bare(&workspace), stderr);
+    };
+    let result = match command {
         Command::Skills { command } => match command {
             SkillsCommand::Validate(args) => commands::validate::run(&args),
             SkillsCommand::List(args) => commands::skills::list(&workspace, &args, cli.verbose > 0),
@@ -65,7 +66,7 @@ fn main() -> ExitCode {
             AgentsCommand::Show(args) => commands::agents::show(&workspace, &args),
         },
         Command::Agent(args) => commands::run::agent(&workspace, &args, cli.verbose > 0),
-        Command::Help { topic } => commands::help::help(&workspace, topic.as_deref()),
+        Command::Help { topic } => commands::help::help(&workspace, &topic),
         Command::Completions { shell } => commands::help::completions(shell),
         Command::Sessions { command } => match command {
             SessionsCommand::List(args) => commands::sessions::list(&workspace, &args),
@@ -79,6 +80,11 @@ fn main() -> ExitCode {
             SandboxCommand::Exec(args) => Ok(commands::sandbox::exec(&args)),
         },
     };
+    finish(result, stderr)
+}
+
+/// The exit status of a command's result; an error is printed on stderr first.
+fn finish(result: anyhow::Result<ExitCode>, stderr: weft_term::Terminal) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {

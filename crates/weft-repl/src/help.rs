@@ -121,7 +121,8 @@ pub fn commands_overview(registry: &CommandRegistry) -> String {
 pub fn general(registry: &CommandRegistry, cli_commands: &[(String, String)]) -> String {
     let mut out = String::from(
         "weft: skills and subagents for LLM agents.\n\n\
-         Usage: weft [OPTIONS] <COMMAND>   (weft <COMMAND> --help for its options)\n\n\
+         Usage: weft [OPTIONS] [COMMAND]   (weft help <COMMAND> for its options; weft --help\n\
+         \x20      for the global options)\n\n\
          Commands:\n",
     );
     let rows: Vec<Vec<String>> = cli_commands
@@ -136,7 +137,8 @@ pub fn general(registry: &CommandRegistry, cli_commands: &[(String, String)]) ->
         .collect();
     out.push_str(&columns(&rows));
     out.push_str(
-        "\n`weft agent` without -m starts an interactive session; its slash commands:\n\n",
+        "\n`weft` alone (or `weft agent` without -m) on a terminal starts an interactive session;\n\
+         its slash commands (weft help /<command> for one):\n\n",
     );
     out.push_str(&commands_overview(registry));
     out
