@@ -109,6 +109,47 @@ pub enum Command {
         #[command(subcommand)]
         command: SandboxCommand,
     },
+    /// The configuration in effect: files, environment and defaults merged.
+    Config {
+        /// The config command to run.
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+    /// Check the set-up: configuration files, providers and keys, the model (--online), MCP
+    /// servers, the sandbox, skills, agents and the cache. Exits 1 when a check fails.
+    Doctor(DoctorArgs),
+}
+
+/// `weft config ...`
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print the configuration in effect as JSON (API keys masked), or with --origin a table
+    /// of every value and the file, environment variable or default it came from.
+    Show(ConfigShowArgs),
+}
+
+/// Arguments of `weft config show`.
+#[derive(Debug, Args)]
+pub struct ConfigShowArgs {
+    /// Only this key and what is below it (a dot path: `agent`, `providers.openai.base_url`).
+    pub key: Option<String>,
+    /// Show where each value comes from.
+    #[arg(long)]
+    pub origin: bool,
+    /// Output format of --origin.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ListFormat,
+}
+
+/// Arguments of `weft doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Also send the default model one short request (costs a few tokens).
+    #[arg(long)]
+    pub online: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ListFormat,
 }
 
 /// `weft sandbox ...`

@@ -22,7 +22,8 @@ compile_error!("weft needs panic = \"unwind\": exec_shell cleanup and task isola
 use weft_runtime::{RuntimeError, UsageError};
 
 use crate::cli::{
-    AgentsCommand, Command, McpCommand, SandboxCommand, SessionsCommand, SkillsCommand,
+    AgentsCommand, Command, ConfigCommand, McpCommand, SandboxCommand, SessionsCommand,
+    SkillsCommand,
 };
 
 fn main() -> ExitCode {
@@ -75,6 +76,10 @@ fn main() -> ExitCode {
         Command::Mcp { command } => match command {
             McpCommand::List(args) => commands::mcp::list(&workspace, &args),
         },
+        Command::Config { command } => match command {
+            ConfigCommand::Show(args) => commands::config::show(&workspace, &args),
+        },
+        Command::Doctor(args) => commands::doctor::run(&workspace, &args),
         Command::Sandbox { command } => match command {
             SandboxCommand::Status(args) => commands::sandbox::status(&workspace, &args),
             SandboxCommand::Exec(args) => Ok(commands::sandbox::exec(&args)),

@@ -31,7 +31,7 @@ pub mod validate;
 pub mod walk;
 mod watch;
 
-pub use cache::CacheConfig;
+pub use cache::{CacheConfig, CacheHealth};
 pub use discover::{RegistryConfig, SkillRoot, discover_one};
 pub use entry::{
     ShadowedSkill, SkillBody, SkillEntry, SkillOrigin, TokenEstimate, estimate_tokens,

@@ -173,3 +173,38 @@ fn a_changed_directory_is_listed_again() {
         "the note is remembered with the cached listing"
     );
 }
+
+#[test]
+fn health_reports_missing_valid_rebuilt_and_unreadable_caches() {
+    use weft_registry::CacheHealth;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("skills");
+    std::fs::create_dir_all(root.join("s")).unwrap();
+    std::fs::write(
+        root.join("s/SKILL.md"),
+        "---\nname: s\ndescription: d\n---\n",
+    )
+    .unwrap();
+    let cache = tmp.path().join("skills.cache");
+    let registry = config(&root, &cache, "b");
+    let limits = registry.parse.limits;
+    let health = |fingerprint: &str| {
+        CacheConfig {
+            path: cache.clone(),
+            fingerprint: fingerprint.to_owned(),
+        }
+        .health(&limits)
+    };
+    assert_eq!(health("b"), CacheHealth::Missing);
+    list(&root, &cache, "b", "s");
+    let bytes = std::fs::metadata(&cache).unwrap().len();
+    assert_eq!(health("b"), CacheHealth::Valid { entries: 1, bytes });
+    assert_eq!(health("other build"), CacheHealth::Rebuilt { bytes });
+    std::fs::remove_file(&cache).unwrap();
+    std::os::unix::fs::symlink("/proc/self/environ", &cache).unwrap();
+    assert!(
+        matches!(health("b"), CacheHealth::Unreadable(ref why) if why.contains("skills.cache")),
+        "{:?}",
+        health("b")
+    );
+}

@@ -5,6 +5,8 @@
 //!   [`Locations`] and an [`EnvSnapshot`] the caller takes;
 //! * [`Config`]: `config.json` files merged (user, project, explicit), untrusted project keys
 //!   dropped, and the model catalog from them and the environment snapshot;
+//! * [`EffectiveConfig`]: every value in effect with its [`Origin`] (a file, an environment
+//!   variable or the default), secrets masked;
 //! * [`Runtime`]: the models, skills, agents, tools and session options wired together;
 //!   [`Runtime::session`] gives a ready [`Session`](weft_agents::Session);
 //! * [`McpServers`]: the configured MCP servers, started on a thread of their own whose
@@ -26,6 +28,7 @@
 //! ```
 
 mod config;
+mod effective;
 mod env;
 mod error;
 mod mcp;
@@ -36,6 +39,9 @@ mod workspace;
 pub use config::{
     AgentSettings, Config, ConfigFile, ConfigSources, McpServerFile, ProviderFile, SkillSettings,
     ToolSettings, WebFetchSettings,
+};
+pub use effective::{
+    ConfigFileState, EffectiveConfig, FileRole, Origin, Setting, mask_secret, settings_json,
 };
 pub use env::EnvSnapshot;
 pub use error::{ConfigError, RuntimeError, UsageError};

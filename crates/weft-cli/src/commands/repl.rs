@@ -12,7 +12,7 @@ use crate::cli::RunArgs;
 use crate::commands::run::{start, start_mcp, status_line, tokio_runtime};
 use crate::environment::{stderr_terminal, stdout_terminal};
 use weft_runtime::Workspace;
-use weft_runtime::{Runtime, UsageError};
+use weft_runtime::{EffectiveConfig, Runtime, UsageError};
 
 use crate::signals::{Exits, kill_groups_on_exit};
 
@@ -42,10 +42,15 @@ pub fn run(workspace: &Workspace, run: &RunArgs) -> Result<ExitCode> {
     start_mcp(&runtime, status.as_ref());
     let session = start(&runtime, run, !run.no_stream)?;
     let base = runtime.base_dir()?;
+    let effective = EffectiveConfig::of(&runtime)?;
     let env = ReplEnv {
         agents: runtime.agents.clone(),
         models: Arc::clone(&runtime.models),
-        config: runtime.config.value.clone(),
+        config: effective.to_json(),
+        config_origins: crate::commands::config::origin_rows(
+            &effective.settings.iter().collect::<Vec<_>>(),
+            workspace.home.as_deref(),
+        ),
         workspace: workspace_info(workspace, &runtime.memory_file(&base)),
     };
     let history = env.workspace.history_file.clone();
