@@ -274,9 +274,10 @@ pub fn skills(runtime: &Runtime) -> Check {
         .map(|e| e.skill.name.as_str())
         .collect();
     let mut detail = format!(
-        "{} skills; {} errors, {warnings} warnings",
-        snapshot.len(),
-        errors.len()
+        "{}; {}, {}",
+        plural(snapshot.len(), "skill"),
+        plural(errors.len(), "error"),
+        plural(warnings, "warning")
     );
     if !shadowed.is_empty() {
         detail.push_str(&format!("; shadowed: {}", shadowed.join(", ")));
@@ -312,7 +313,11 @@ pub fn agents(runtime: &Runtime) -> Vec<Check> {
         .iter()
         .filter(|d| d.is_error())
         .count();
-    let mut detail = format!("{} agents; {broken} broken files", registry.list().count());
+    let mut detail = format!(
+        "{}; {}",
+        plural(registry.list().count(), "agent"),
+        plural(broken, "broken file")
+    );
     if !shadowed.is_empty() {
         detail.push_str(&format!("; shadowed: {}", shadowed.join(", ")));
     }
@@ -356,7 +361,7 @@ pub fn cache(workspace: &Workspace) -> Check {
         CacheHealth::Valid { entries, bytes } => Check::new(
             "cache",
             Status::Ok,
-            format!("{path}: {entries} skills, {}", size(bytes)),
+            format!("{path}: {}, {}", plural(entries, "skill"), size(bytes)),
         ),
         CacheHealth::Rebuilt { bytes } => Check::new(
             "cache",
@@ -372,6 +377,11 @@ pub fn cache(workspace: &Workspace) -> Check {
             format!("{why} (listings work, without the cache; remove the file)"),
         ),
     }
+}
+
+/// `1 skill`, `2 skills`.
+pub fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 /// `512 B`, `12.3 KiB`, `4.0 MiB`.

@@ -182,7 +182,7 @@ fn table(report: &[Check], stdout: Terminal) -> String {
 }
 
 fn summary(failed: usize, warned: usize, stdout: Terminal) -> String {
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    use checks::plural;
     match (failed, warned) {
         (0, 0) => stdout.paint("All checks passed.", Style::Success),
         (0, w) => format!("No check failed; {}.", plural(w, "warning")),
