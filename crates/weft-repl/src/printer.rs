@@ -35,7 +35,8 @@ pub struct TurnPrinter<'a> {
 
 impl<'a> TurnPrinter<'a> {
     /// Shows the answer on `out`, a stream with the capabilities `answer`; streamed as it
-    /// arrives when `stream`. Markdown is rendered when `answer` has colour.
+    /// arrives when `stream`. Markdown is rendered on a terminal with colour; through a pipe
+    /// the answer is raw even when colour is forced (it is data for the next program).
     pub fn new(
         out: &'a mut (dyn Write + Send),
         answer: Terminal,
@@ -48,7 +49,7 @@ impl<'a> TurnPrinter<'a> {
             activity,
             show_tools: true,
             stream,
-            markdown: answer.color.then(MarkdownStream::new),
+            markdown: (answer.tty && answer.color).then(MarkdownStream::new),
             status: None,
             at_line_start: true,
             streamed: false,

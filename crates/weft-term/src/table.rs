@@ -32,7 +32,8 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
 }
 
 /// [`table`] fitted to `width` characters: when the rows are wider, the widest columns are
-/// narrowed first (never below [`MIN_COLUMN`] characters or the header) and cells longer than
+/// narrowed first (never below [`MIN_COLUMN`] characters or the header; the first column, which
+/// names the row, only when the others cannot give enough) and cells longer than
 /// their column are [cut](crate::cut) with `…`. `None` (output to a pipe) keeps every cell
 /// whole.
 ///
@@ -66,15 +67,19 @@ pub fn fit_table(header: &[&str], rows: &[Vec<String>], width: Option<usize>) ->
         .map(|h| h.chars().count().max(MIN_COLUMN))
         .collect();
     let gaps = 2 * widths.len().saturating_sub(1);
-    while widths.iter().sum::<usize>() + gaps > width {
-        // The widest column that may still shrink (the rightmost of equals: descriptions).
-        let Some(widest) = (0..widths.len())
-            .filter(|&i| widths[i] > floors[i])
-            .max_by_key(|&i| (widths[i], i))
-        else {
-            break;
-        };
-        widths[widest] -= 1;
+    // The first column names the row (a skill, an agent): it is cut only when cutting the
+    // others is not enough.
+    for first in [1, 0] {
+        while widths.iter().sum::<usize>() + gaps > width {
+            // The widest column that may still shrink (the rightmost of equals: descriptions).
+            let Some(widest) = (first..widths.len())
+                .filter(|&i| widths[i] > floors[i])
+                .max_by_key(|&i| (widths[i], i))
+            else {
+                break;
+            };
+            widths[widest] -= 1;
+        }
     }
     let fitted: Vec<Vec<String>> = rows
         .iter()
@@ -199,9 +204,9 @@ mod tests {
         }
         assert_eq!(
             fit_table(&header, &rows, Some(50)),
-            "NAME                  SCOPE    DESCRIPTION\n\
-             a-rather-long-skill…  project  A description that…\n\
-             x                     user     Short\n"
+            "NAME                      SCOPE    DESCRIPTION\n\
+             a-rather-long-skill-name  project  A description …\n\
+             x                         user     Short\n"
         );
     }
 }
