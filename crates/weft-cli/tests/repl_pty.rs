@@ -9,7 +9,7 @@
 #[path = "../../weft-agents/tests/common/mod.rs"]
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -38,21 +38,48 @@ fn write(path: &Path, text: &str) {
 
 /// `weft agent` in a pseudo-terminal with a temporary home and project.
 fn spawn_repl(home: &Path, project: &Path, config: &Path) -> Session {
+    spawn_weft(home, project, config, &["agent"])
+}
+
+/// `weft <args>` in a pseudo-terminal with a temporary home and project.
+fn spawn_weft(home: &Path, project: &Path, config: &Path, args: &[&str]) -> Session {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
     cmd.current_dir(project)
         .env("HOME", home)
         .env("TERM", "xterm")
         .env("RUST_LOG", "error")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
         .args(["--home", home.to_str().unwrap()])
         .args(["--project", project.to_str().unwrap()])
         .args(["--config", config.to_str().unwrap()])
-        .arg("agent");
+        .args(args);
     for var in PROVIDER_VARS {
         cmd.env_remove(var);
     }
     let mut session = Session::spawn(cmd).expect("spawn weft in a pty");
     session.set_expect_timeout(Some(TIMEOUT));
     session
+}
+
+/// A temporary home and project, and a config naming one provider at `url` (`local/m`) with
+/// `extra` provider settings.
+fn setup(url: &str, extra: &serde_json::Value) -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let project = tmp.path().join("project");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    let mut provider = json!({"kind": "openai", "base_url": format!("{url}/v1"), "max_retries": 0});
+    for (k, v) in extra.as_object().unwrap() {
+        provider[k] = v.clone();
+    }
+    let config = tmp.path().join("config.json");
+    write(
+        &config,
+        &json!({"providers": {"local": provider}, "model": "local/m"}).to_string(),
+    );
+    (tmp, home, project, config)
 }
 
 /// Types a line and presses Enter.
@@ -156,12 +183,13 @@ fn an_interactive_session_through_a_pseudo_terminal() {
     expect(&mut p, "explore (local/m)> ");
     assert_eq!(server.count(), 2);
 
-    // Ctrl-C during a slow answer cancels the turn; the REPL goes on.
+    // A slow answer shows the status line; Ctrl-C cancels the turn; the REPL goes on.
     type_line(&mut p, "tell me a long story");
     assert!(
         rt.block_on(server.wait_for(3, TIMEOUT)),
         "the slow request never arrived"
     );
+    expect(&mut p, "waiting for local/m");
     p.send(ControlCode::EndOfText).unwrap();
     expect(&mut p, "[cancelled]");
     expect(&mut p, "explore (local/m)> ");
@@ -190,4 +218,51 @@ fn expect_eof(p: &mut Session) {
     if let Err(e) = p.expect(Eof) {
         panic!("expected the end of the session: {e}");
     }
+}
+
+#[test]
+fn a_one_shot_run_shows_a_status_line_and_announces_retries_on_a_terminal() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(ScriptServer::openai(vec![Reply::Hang, Reply::Hang]));
+    let (_tmp, home, project, config) =
+        setup(&server.url, &json!({"timeout_secs": 1, "max_retries": 1}));
+    let mut p = spawn_weft(&home, &project, &config, &["agent", "-m", "hi"]);
+    // The spinner, then the retry above it, then the spinner again, then the error.
+    expect(&mut p, "waiting for local/m");
+    expect(&mut p, "weft: no answer in time, retrying in 500 ms (1/1)");
+    expect(&mut p, "waiting for local/m");
+    expect(&mut p, "error:");
+    expect_eof(&mut p);
+    assert_eq!(server.count(), 2);
+}
+
+#[test]
+fn answers_are_rendered_on_a_terminal_and_control_characters_neutralised() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(ScriptServer::openai(vec![openai_stream(&[
+        "# Plan\n",
+        "Use **bold** moves \u{1b}]0;pwned\u{7}",
+    ])]));
+    let (_tmp, home, project, config) = setup(&server.url, &json!({}));
+    let mut p = spawn_weft(&home, &project, &config, &["agent", "-m", "hi"]);
+    expect(&mut p, "\u{1b}[1;4mPlan\u{1b}[22;24m");
+    expect(&mut p, "Use \u{1b}[1mbold\u{1b}[22m moves ^[]0;pwned^G");
+    expect_eof(&mut p);
+}
+
+#[test]
+fn bare_weft_on_a_terminal_starts_the_interactive_session() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(ScriptServer::openai(vec![]));
+    let (_tmp, home, project, config) = setup(&server.url, &json!({}));
+    let mut p = spawn_weft(&home, &project, &config, &[]);
+    expect(&mut p, "default (local/m)> ");
+    type_line(&mut p, "/exit");
+    expect_eof(&mut p);
+    let status = p.get_process().wait().unwrap();
+    assert!(
+        matches!(status, expectrl::process::unix::WaitStatus::Exited(_, 0)),
+        "{status:?}"
+    );
+    assert_eq!(server.count(), 0);
 }

@@ -68,13 +68,21 @@ fn logs_and_errors_are_coloured_only_when_asked() {
         String::from_utf8(out.stderr).unwrap()
     };
     let plain = stderr(&[]);
-    assert!(plain.contains("WARN") && plain.contains("error: "), "{plain}");
+    assert!(
+        plain.contains("WARN") && plain.contains("error: "),
+        "{plain}"
+    );
     assert!(!plain.contains('\u{1b}'), "{plain:?}");
 
     let forced = stderr(&[("CLICOLOR_FORCE", "1")]);
-    assert!(forced.contains("\u{1b}[1;31merror:\u{1b}[22;39m"), "{forced:?}");
     assert!(
-        forced.lines().any(|l| l.contains("WARN") && l.contains('\u{1b}')),
+        forced.contains("\u{1b}[1;31merror:\u{1b}[22;39m"),
+        "{forced:?}"
+    );
+    assert!(
+        forced
+            .lines()
+            .any(|l| l.contains("WARN") && l.contains('\u{1b}')),
         "the log line is coloured too: {forced:?}"
     );
 
@@ -109,5 +117,8 @@ fn retries_are_announced_and_answers_are_raw_through_a_pipe() {
         "{stderr:?}"
     );
     // No status line through a pipe: nothing rewrites a line.
-    assert!(!stderr.contains('\r') && !stderr.contains("waiting for"), "{stderr:?}");
+    assert!(
+        !stderr.contains('\r') && !stderr.contains("waiting for"),
+        "{stderr:?}"
+    );
 }
