@@ -62,7 +62,8 @@ fn every_topic_prints_and_an_unknown_one_is_a_usage_error() {
             .stdout(predicate::str::is_empty().not());
     }
     // `/agent` is the slash command; `agent` (below) is the `weft agent` command.
-    for topic in ["skills", "commands", "/agent"] {
+    let topics = TOPICS.iter().map(|(name, _)| *name).chain(["/agent"]);
+    for topic in topics {
         let out = weft(tmp.path()).args(["help", topic]).assert().success();
         let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
         let name = topic.trim_start_matches('/');

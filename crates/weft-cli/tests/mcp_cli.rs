@@ -46,6 +46,7 @@ fn mcp_list_shows_status_and_tools() {
     let out = s.weft().args(["mcp", "list"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "a server did not start");
     let table = String::from_utf8(out.stdout).unwrap();
+    insta::assert_snapshot!("list_table", table);
     let lines: Vec<&str> = table.lines().collect();
     assert!(lines[0].starts_with("NAME"), "{table}");
     let broken = lines.iter().find(|l| l.starts_with("broken")).unwrap();

@@ -301,7 +301,9 @@ fn config(data: &HelpData) -> String {
     out.push_str(
         "Objects merge key by key; anything else is replaced. Then the environment:\n\
          OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, WEFT_MODEL.\n\
-         --model beats everything, then the agent's model, then the default.\n\n\
+         --model beats everything, then the agent's model, then the default.\n\
+         `weft config show --origin` (or /config --origin) lists every value in effect and the\n\
+         file, variable or default it came from; `weft doctor` checks the whole set-up.\n\n\
          Keys:\n",
     );
     let keys = [
