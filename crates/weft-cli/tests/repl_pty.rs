@@ -200,18 +200,23 @@ fn an_interactive_session_through_a_pseudo_terminal() {
     assert_eq!(last_message(&bodies[3]), "are you there?");
 
     // /exit ends the process successfully.
-    type_line(&mut p, "/exit");
-    expect_eof(&mut p);
-    let status = p.get_process().wait().unwrap();
-    assert!(
-        matches!(status, expectrl::process::unix::WaitStatus::Exited(_, 0)),
-        "{status:?}"
-    );
+    exit_cleanly(&mut p);
 
     // The history file in the workspace has what was typed.
     let history = std::fs::read_to_string(home.join(".clawft/workspace/history")).unwrap();
     assert!(history.contains("/skill greet Ada Lovelace"), "{history}");
     assert!(history.contains("/exit"), "{history}");
+}
+
+/// Types `/exit`: the session ends with status 0.
+fn exit_cleanly(p: &mut Session) {
+    type_line(p, "/exit");
+    expect_eof(p);
+    let status = p.get_process().wait().unwrap();
+    assert!(
+        matches!(status, expectrl::process::unix::WaitStatus::Exited(_, 0)),
+        "{status:?}"
+    );
 }
 
 fn expect_eof(p: &mut Session) {
@@ -257,12 +262,6 @@ fn bare_weft_on_a_terminal_starts_the_interactive_session() {
     let (_tmp, home, project, config) = setup(&server.url, &json!({}));
     let mut p = spawn_weft(&home, &project, &config, &[]);
     expect(&mut p, "default (local/m)> ");
-    type_line(&mut p, "/exit");
-    expect_eof(&mut p);
-    let status = p.get_process().wait().unwrap();
-    assert!(
-        matches!(status, expectrl::process::unix::WaitStatus::Exited(_, 0)),
-        "{status:?}"
-    );
+    exit_cleanly(&mut p);
     assert_eq!(server.count(), 0);
 }

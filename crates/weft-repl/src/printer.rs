@@ -293,18 +293,30 @@ mod tests {
         );
     }
 
-    #[test]
-    fn retries_are_announced_even_without_tool_lines() {
+    /// What a printer with tool activity on a writer of its own writes to the answer and to
+    /// the activity writer while `play` drives it.
+    fn separate(
+        stream: bool,
+        tools: bool,
+        play: impl FnOnce(&mut TurnPrinter<'_>),
+    ) -> (String, String) {
         let mut out = Vec::new();
         let mut err = Vec::new();
         {
-            let mut p = TurnPrinter::new(
-                &mut out,
-                Terminal::plain(),
-                Activity::Separate(&mut err, Terminal::plain()),
-                true,
-            )
-            .with_tools(false);
+            let activity = Activity::Separate(&mut err, Terminal::plain());
+            let mut p =
+                TurnPrinter::new(&mut out, Terminal::plain(), activity, stream).with_tools(tools);
+            play(&mut p);
+        }
+        (
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
+    }
+
+    #[test]
+    fn retries_are_announced_even_without_tool_lines() {
+        let (out, err) = separate(true, false, |p| {
             p.tool_call(&call());
             p.retrying(&RetryNotice {
                 provider: "p".to_owned(),
@@ -315,32 +327,18 @@ mod tests {
                 delay: std::time::Duration::from_secs(3),
             });
             p.finish(None);
-        }
+        });
         assert!(out.is_empty());
-        assert_eq!(
-            String::from_utf8(err).unwrap(),
-            "weft: rate limited, retrying in 3 s (2/3)\n"
-        );
+        assert_eq!(err, "weft: rate limited, retrying in 3 s (2/3)\n");
     }
 
     #[test]
     fn separate_activity_keeps_the_answer_clean() {
-        let mut out = Vec::new();
-        let mut err = Vec::new();
-        {
-            let mut p = TurnPrinter::new(
-                &mut out,
-                Terminal::plain(),
-                Activity::Separate(&mut err, Terminal::plain()),
-                false,
-            );
+        let (out, err) = separate(false, true, |p| {
             p.tool_call(&call());
             p.finish(Some("The answer."));
-        }
-        assert_eq!(String::from_utf8(out).unwrap(), "The answer.\n");
-        assert_eq!(
-            String::from_utf8(err).unwrap(),
-            "  → read_file^[[2J {\"path\":\"a\"}\n"
-        );
+        });
+        assert_eq!(out, "The answer.\n");
+        assert_eq!(err, "  → read_file^[[2J {\"path\":\"a\"}\n");
     }
 }
