@@ -125,7 +125,7 @@ impl EffectiveConfig {
         for (layer, value) in &layers {
             if let Some(value) = value {
                 for (key, leaf) in leaves(value) {
-                    view.from_file(key, leaf, &layer.path);
+                    view.set_by_file(key, leaf, &layer.path);
                 }
             }
         }
@@ -311,7 +311,7 @@ struct View {
 
 impl View {
     /// A value a file sets (later files win).
-    fn from_file(&mut self, key: Vec<String>, value: Value, file: &Path) {
+    fn set_by_file(&mut self, key: Vec<String>, value: Value, file: &Path) {
         let value = masked(&key, value);
         self.settings.insert(
             key.clone(),
