@@ -180,6 +180,8 @@ struct Recorder {
     text: Vec<String>,
     calls: Vec<ToolCall>,
     results: Vec<Message>,
+    /// Every event but text, in order (what a status line is driven by).
+    log: Vec<String>,
 }
 
 impl SessionEvents for Recorder {
@@ -188,11 +190,25 @@ impl SessionEvents for Recorder {
     }
 
     fn tool_call(&mut self, call: &ToolCall) {
+        self.log.push(format!("call {}", call.name));
         self.calls.push(call.clone());
     }
 
     fn tool_result(&mut self, _call: &ToolCall, result: &Message) {
+        self.log.push("result".to_owned());
         self.results.push(result.clone());
+    }
+
+    fn model_call_started(&mut self, model: &weft_llm::ModelRef) {
+        self.log.push(format!("waiting for {model}"));
+    }
+
+    fn model_call_finished(&mut self) {
+        self.log.push("answered".to_owned());
+    }
+
+    fn retrying(&mut self, notice: &weft_llm::RetryNotice) {
+        self.log.push(notice.to_string());
     }
 }
 
@@ -285,6 +301,17 @@ async fn tool_call_result_then_answer() {
     assert_eq!(events.calls[0].name, "read_file");
     assert_eq!(events.results.len(), 1);
     assert!(!events.results[0].is_error, "{:?}", events.results[0]);
+    assert_eq!(
+        events.log,
+        [
+            "waiting for local/test-model",
+            "answered",
+            "call read_file",
+            "result",
+            "waiting for local/test-model",
+            "answered"
+        ]
+    );
 
     let bodies = server.bodies();
     assert_eq!(bodies.len(), 2);
@@ -307,6 +334,36 @@ async fn tool_call_result_then_answer() {
     assert_eq!(second[3]["role"], "tool");
     assert_eq!(second[3]["tool_call_id"], "call_1");
     assert_eq!(second[3]["content"], "alpha\nbeta\n");
+}
+
+#[tokio::test]
+async fn a_retry_is_announced_while_the_user_waits() {
+    let env = Env::new();
+    let server = ScriptServer::openai(vec![
+        Reply::Json(429, json!({"error": {"message": "slow down"}})),
+        openai_text("Done."),
+    ])
+    .await;
+    let mut catalog = openai_catalog(&server);
+    let mut provider = catalog.provider("local").unwrap().clone();
+    provider.retry = RetryPolicy {
+        max_retries: 2,
+        initial_backoff: Duration::from_millis(1),
+        max_backoff: Duration::from_millis(1),
+    };
+    catalog.add_provider(provider);
+    let mut session = env.session(catalog, builtin("default"));
+    let mut events = Recorder::default();
+    let outcome = session.send("hi", &mut events).await.unwrap();
+    assert_eq!(outcome.text, "Done.");
+    assert_eq!(
+        events.log,
+        [
+            "waiting for local/test-model",
+            "rate limited, retrying in 1 ms (1/2)",
+            "answered"
+        ]
+    );
 }
 
 #[tokio::test]

@@ -2,15 +2,24 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+
+/// The heading the global options are listed under (once, in `weft --help`).
+const GLOBAL: &str = "Global options";
+
+/// What bare `weft` does, in `weft --help`.
+const BARE_WEFT: &str = "Without a command, weft starts an interactive session on a terminal \
+(as `weft agent` does); with stdin or stdout not a terminal it prints this help and exits with \
+status 2. Global options go before or after the command. Exit status: 0 ok, 1 failure, 2 usage \
+or configuration error, 130 interrupted (`weft help exit-codes` lists them all).";
 
 /// weft: skills and subagents for LLM agents.
 #[derive(Debug, Parser)]
-#[command(name = "weft", version, about, long_about = None, propagate_version = true)]
-#[command(disable_help_subcommand = true)]
+#[command(name = "weft", version, about, long_about = None)]
+#[command(disable_help_subcommand = true, after_long_help = BARE_WEFT)]
 pub struct Cli {
     /// More log output on stderr (-v info, -vv debug, -vvv trace); RUST_LOG overrides.
-    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    #[arg(short, long, global = true, action = clap::ArgAction::Count, help_heading = GLOBAL)]
     pub verbose: u8,
 
     /// The same as `--format json`, for every command that prints data.
@@ -21,9 +30,47 @@ pub struct Cli {
     #[command(flatten)]
     pub locations: LocationArgs,
 
-    /// The command to run.
+    /// The command to run; without one, an interactive session on a terminal.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+}
+
+/// The command line as weft parses it: [`Cli`] with the global options hidden from every
+/// subcommand's help (they are listed once, by `weft --help`; each subcommand still accepts
+/// them, before or after its name).
+pub fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    let globals: Vec<clap::Arg> = cmd
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .cloned()
+        .collect();
+    for sub in cmd.get_subcommands_mut() {
+        hide_globals(sub, &globals);
+    }
+    cmd
+}
+
+/// Gives `cmd` and its subcommands hidden copies of the global options before clap
+/// propagates them (it skips an option a subcommand already has). Hiding them after the
+/// build would leave the layout decided with them visible: `--trust-project`'s long help
+/// would turn every subcommand's `--help` into the long layout.
+fn hide_globals(cmd: &mut clap::Command, globals: &[clap::Arg]) {
+    let mut hidden = std::mem::take(cmd)
+        .after_help("Global options (--project, --home, --config, -v, ...): see `weft --help`.");
+    for arg in globals {
+        hidden = hidden.arg(arg.clone().hide(true));
+    }
+    *cmd = hidden;
+    for sub in cmd.get_subcommands_mut() {
+        hide_globals(sub, globals);
+    }
+}
+
+/// Parses the process's arguments (exiting with clap's message and status 2 on a mistake).
+pub fn parse() -> Cli {
+    let matches = command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
 /// Top-level commands.
@@ -44,10 +91,12 @@ pub enum Command {
     /// Talk to an agent: one message with -m (or from piped stdin) prints the answer;
     /// without either, on a terminal, an interactive session with slash commands.
     Agent(AgentArgs),
-    /// Help on a topic: skills, agents, commands, config, memory, tools, workspace.
+    /// Help on a command (`weft help agent`, `weft help skills list`), a topic (skills,
+    /// agents, commands, config, memory, tools, workspace) or a slash command (`weft help /agent`).
     Help {
-        /// The topic (or a slash command's name); without one, an overview.
-        topic: Option<String>,
+        /// The command, topic or `/command`; without one, an overview.
+        #[arg(value_name = "TOPIC")]
+        topic: Vec<String>,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {
@@ -73,6 +122,47 @@ pub enum Command {
         #[command(subcommand)]
         command: SandboxCommand,
     },
+    /// The configuration in effect: files, environment and defaults merged.
+    Config {
+        /// The config command to run.
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+    /// Check the set-up: configuration files, providers and keys, the model (--online), MCP
+    /// servers, the sandbox, skills, agents and the cache. Exits 1 when a check fails.
+    Doctor(DoctorArgs),
+}
+
+/// `weft config ...`
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print the configuration in effect as JSON (API keys masked), or with --origin a table
+    /// of every value and the file, environment variable or default it came from.
+    Show(ConfigShowArgs),
+}
+
+/// Arguments of `weft config show`.
+#[derive(Debug, Args)]
+pub struct ConfigShowArgs {
+    /// Only this key and what is below it (a dot path: `agent`, `providers.openai.base_url`).
+    pub key: Option<String>,
+    /// Show where each value comes from.
+    #[arg(long)]
+    pub origin: bool,
+    /// Output format of --origin.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ListFormat,
+}
+
+/// Arguments of `weft doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Also send the default model one short request (costs a few tokens).
+    #[arg(long)]
+    pub online: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ListFormat,
 }
 
 /// `weft sandbox ...`
@@ -267,16 +357,16 @@ pub struct SkillRunArgs {
 pub struct LocationArgs {
     /// The project directory (default: $CLAWFT_PROJECT, else the git repository's root, else
     /// the nearest ancestor holding .clawft/, .claude/ or .agents/; never the home directory).
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub project: Option<PathBuf>,
 
     /// The home directory for user-level skills (~/.clawft, ~/.claude, ~/.agents).
     /// Default: $HOME.
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub home: Option<PathBuf>,
 
     /// An extra skill directory (plugin scope); repeatable.
-    #[arg(long = "skills-dir", global = true, value_name = "DIR")]
+    #[arg(long = "skills-dir", global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub skills_dirs: Vec<PathBuf>,
 
     /// Trust this project (its .clawft/ files) for this run; alias --trust-project-skills.
@@ -301,17 +391,18 @@ pub struct LocationArgs {
         long,
         global = true,
         alias = "trust-project-skills",
-        verbatim_doc_comment
+        verbatim_doc_comment,
+        help_heading = GLOBAL
     )]
     pub trust_project: bool,
 
     /// Do not use the skill header cache (~/.clawft/cache/skills.cache).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub no_cache: bool,
 
     /// A configuration file merged over ~/.clawft/config.json and
     /// <project>/.clawft/config.json.
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, global = true, value_name = "FILE", help_heading = GLOBAL)]
     pub config: Option<PathBuf>,
 }
 

@@ -2,8 +2,10 @@
 //! directory and this executable's build fingerprint, handed to the libraries as values.
 
 use weft_runtime::{EnvSnapshot, Locations, Workspace};
+use weft_term::{ColorEnv, Terminal};
 
 use crate::cli::LocationArgs;
+use crate::output;
 
 /// The workspace of this invocation: the flags, then the process environment.
 pub fn workspace(args: &LocationArgs) -> Workspace {
@@ -53,4 +55,25 @@ fn build_fingerprint() -> Option<String> {
         env!("CARGO_PKG_VERSION"),
         meta.len()
     ))
+}
+
+/// What stdout can show: colour and styling, live status, width (see [`terminal`]).
+pub fn stdout_terminal() -> Terminal {
+    terminal(output::stdout_is_terminal(), output::stdout_columns())
+}
+
+/// What stderr can show (logs, errors, tool activity, the status line).
+pub fn stderr_terminal() -> Terminal {
+    terminal(output::stderr_is_terminal(), output::stderr_columns())
+}
+
+/// The decision for one stream (`NO_COLOR`, `CLICOLOR_FORCE`, `CLICOLOR`, `TERM`: see
+/// [`ColorEnv`]). The width is `COLUMNS` when set (also through a pipe: it is an explicit
+/// request, and how the tests fix a width), else the terminal's own; a pipe without
+/// `COLUMNS` has no width, so nothing is cut.
+#[allow(clippy::disallowed_methods)]
+fn terminal(is_terminal: bool, measured: Option<usize>) -> Terminal {
+    let var = |name: &str| std::env::var(name).ok();
+    let columns = var("COLUMNS").and_then(|c| c.trim().parse::<usize>().ok());
+    Terminal::decide(is_terminal, columns.or(measured), &ColorEnv::from_vars(var))
 }

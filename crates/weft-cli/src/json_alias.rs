@@ -4,8 +4,8 @@
 use weft_runtime::UsageError;
 
 use crate::cli::{
-    AgentsCommand, CatalogFormatArg, Command, ListFormat, McpCommand, ReportFormat, RunFormat,
-    SandboxCommand, SessionsCommand, SkillsCommand,
+    AgentsCommand, CatalogFormatArg, Command, ConfigCommand, ListFormat, McpCommand, ReportFormat,
+    RunFormat, SandboxCommand, SessionsCommand, SkillsCommand,
 };
 
 /// Sets the command's output format to JSON. A command that prints no data (help, a
@@ -25,6 +25,10 @@ pub fn apply(command: &mut Command) -> Result<(), UsageError> {
         Command::Mcp {
             command: McpCommand::List(a),
         } => a.format = ListFormat::Json,
+        Command::Config {
+            command: ConfigCommand::Show(a),
+        } => a.format = ListFormat::Json,
+        Command::Doctor(a) => a.format = ListFormat::Json,
         Command::Sandbox {
             command: SandboxCommand::Status(a),
         } => a.format = ListFormat::Json,

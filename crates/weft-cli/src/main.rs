@@ -15,32 +15,40 @@ mod signals;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+// Unwinding runs the `Drop` that kills exec_shell's process groups when weft panics, and keeps
+// a panicking tokio task (an MCP transport) from ending the process; see the release profile.
+#[cfg(panic = "abort")]
+compile_error!("weft needs panic = \"unwind\": exec_shell cleanup and task isolation rely on it");
 
 use weft_runtime::{ConfigError, RuntimeError, UsageError};
 
 use crate::cli::{
-    AgentsCommand, Cli, Command, McpCommand, SandboxCommand, SessionsCommand, SkillsCommand,
+    AgentsCommand, Command, ConfigCommand, McpCommand, SandboxCommand, SessionsCommand,
+    SkillsCommand,
 };
 
 fn main() -> ExitCode {
-    let mut cli = Cli::parse();
+    let mut cli = cli::parse();
     // The sandbox helper runs between weft and a command: no logging, no workspace lookup.
-    if let Command::Sandbox {
+    if let Some(Command::Sandbox {
         command: SandboxCommand::Exec(args),
-    } = &cli.command
+    }) = &cli.command
     {
         return commands::sandbox::exec(args);
     }
-    init_tracing(cli.verbose);
+    let stderr = environment::stderr_terminal();
+    init_tracing(cli.verbose, stderr.color);
     if cli.json
-        && let Err(e) = json_alias::apply(&mut cli.command)
+        && let Some(command) = &mut cli.command
+        && let Err(e) = json_alias::apply(command)
     {
-        output::errln!("error: {e}");
-        return ExitCode::from(2);
+        return finish(Err(e.into()), stderr);
     }
     let workspace = environment::workspace(&cli.locations);
-    let result = match cli.command {
+    let Some(command) = cli.command else {
+        return finish(commands::help::bare(&workspace), stderr);
+    };
+    let result = match command {
         Command::Skills { command } => match command {
             SkillsCommand::Validate(args) => commands::validate::run(&workspace, &args),
             SkillsCommand::List(args) => commands::skills::list(&workspace, &args, cli.verbose > 0),
@@ -66,7 +74,7 @@ fn main() -> ExitCode {
             AgentsCommand::Show(args) => commands::agents::show(&workspace, &args),
         },
         Command::Agent(args) => commands::run::agent(&workspace, &args, cli.verbose > 0),
-        Command::Help { topic } => commands::help::help(&workspace, topic.as_deref()),
+        Command::Help { topic } => commands::help::help(&workspace, &topic),
         Command::Completions { shell } => commands::help::completions(shell),
         Command::Sessions { command } => match command {
             SessionsCommand::List(args) => commands::sessions::list(&workspace, &args),
@@ -75,15 +83,24 @@ fn main() -> ExitCode {
         Command::Mcp { command } => match command {
             McpCommand::List(args) => commands::mcp::list(&workspace, &args),
         },
+        Command::Config { command } => match command {
+            ConfigCommand::Show(args) => commands::config::show(&workspace, &args),
+        },
+        Command::Doctor(args) => commands::doctor::run(&workspace, &args),
         Command::Sandbox { command } => match command {
             SandboxCommand::Status(args) => commands::sandbox::status(&workspace, &args),
             SandboxCommand::Exec(args) => Ok(commands::sandbox::exec(&args)),
         },
     };
+    finish(result, stderr)
+}
+
+/// The exit status of a command's result; an error is printed on stderr first.
+fn finish(result: anyhow::Result<ExitCode>, stderr: weft_term::Terminal) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            output::errln!("error: {}", message(&err));
+            print_error(&err, stderr);
             if is_usage(&err) {
                 ExitCode::from(2)
             } else {
@@ -91,6 +108,16 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// `error: <message>` on stderr, `error:` in colour when stderr has colour.
+fn print_error(err: &anyhow::Error, stderr: weft_term::Terminal) {
+    use std::io::Write as _;
+    use weft_term::StyledWrite as _;
+    let mut out = output::styled_stderr();
+    let _ = out.write_styled(&stderr.paint("error:", weft_term::Style::Error));
+    let _ = writeln!(out, " {}", message(err));
+    let _ = out.flush();
 }
 
 /// The error and its causes on one line, as `{:#}` prints them, without repeating a cause
@@ -120,8 +147,12 @@ fn is_usage(err: &anyhow::Error) -> bool {
             .is_some_and(RuntimeError::is_usage)
 }
 
-/// Logs go to stderr; `RUST_LOG` wins over `-v`.
-fn init_tracing(verbose: u8) {
+/// Logs go to stderr; `RUST_LOG` wins over `-v`. Log lines quote file names, skill fields and
+/// server output: neutralised like every other write. Only the level is coloured, and only
+/// when stderr has colour (a terminal; `NO_COLOR`, `CLICOLOR_FORCE`, `TERM=dumb` respected):
+/// the formatter's own colours would colour quoted text too, and its escapes could not be told
+/// from a quoted one.
+fn init_tracing(verbose: u8, color: bool) {
     let default = match verbose {
         0 => "warn",
         1 => "info",
@@ -130,11 +161,9 @@ fn init_tracing(verbose: u8) {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    // Log lines quote file names, skill fields and server output: neutralised like every other
-    // write, and without colours of their own (which would be neutralised too).
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(output::log_writer)
+        .with_writer(move || output::log_writer(color))
         .with_ansi(false)
         .without_time()
         .try_init();

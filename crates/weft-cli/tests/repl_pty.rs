@@ -8,7 +8,7 @@
 
 mod sandbox;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use common::{Reply, ScriptServer, openai_messages, openai_stream};
@@ -28,20 +28,47 @@ fn spawn_repl(s: &Sandbox, config: &Path) -> Session {
 
 /// [`spawn_repl`] with more arguments for `weft agent`.
 fn spawn_repl_with(s: &Sandbox, config: &Path, args: &[&str]) -> Session {
+    let mut all = vec!["agent"];
+    all.extend_from_slice(args);
+    spawn_weft(s, config, &all)
+}
+
+/// `weft <args>` in a pseudo-terminal with the sandbox's home and project and `config`, on
+/// a colour terminal (`TERM=xterm`, neither `NO_COLOR` nor `CLICOLOR_FORCE`).
+fn spawn_weft(s: &Sandbox, config: &Path, args: &[&str]) -> Session {
+    spawn_weft_with(s, config, args, &[])
+}
+
+/// [`spawn_weft`] with more environment variables (`vars`, set last).
+fn spawn_weft_with(s: &Sandbox, config: &Path, args: &[&str], vars: &[(&str, &str)]) -> Session {
     let mut cmd = s.process();
     cmd.env("TERM", "xterm")
         .env("RUST_LOG", "error")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR")
         .arg("--home")
         .arg(&s.home)
         .arg("--project")
         .arg(&s.project)
         .arg("--config")
         .arg(config)
-        .arg("agent")
-        .args(args);
+        .args(args)
+        .envs(vars.iter().copied());
     let mut session = Session::spawn(cmd).expect("spawn weft in a pty");
     session.set_expect_timeout(Some(TIMEOUT));
     session
+}
+
+/// A config naming one OpenAI-compatible provider `local` at `server` (no retries, model
+/// `local/m`) with `extra` provider settings.
+fn provider_config(s: &Sandbox, server: &ScriptServer, extra: &serde_json::Value) -> PathBuf {
+    let mut provider =
+        json!({"kind": "openai", "base_url": format!("{}/v1", server.url), "max_retries": 0});
+    for (k, v) in extra.as_object().unwrap() {
+        provider[k] = v.clone();
+    }
+    s.config(&json!({"providers": {"local": provider}, "model": "local/m"}))
 }
 
 /// Types a line and presses Enter.
@@ -137,12 +164,13 @@ fn an_interactive_session_through_a_pseudo_terminal() {
     expect(&mut p, "explore (local/m)> ");
     assert_eq!(server.count(), 2);
 
-    // Ctrl-C during a slow answer cancels the turn; the REPL goes on.
+    // A slow answer shows the status line; Ctrl-C cancels the turn; the REPL goes on.
     type_line(&mut p, "tell me a long story");
     assert!(
         rt.block_on(server.wait_for(3, TIMEOUT)),
         "the slow request never arrived"
     );
+    expect(&mut p, "waiting for local/m");
     p.send(ControlCode::EndOfText).unwrap();
     expect(&mut p, "[cancelled]");
     expect(&mut p, "explore (local/m)> ");
@@ -153,18 +181,23 @@ fn an_interactive_session_through_a_pseudo_terminal() {
     assert_eq!(last_message(&bodies[3]), "are you there?");
 
     // /exit ends the process successfully.
-    type_line(&mut p, "/exit");
-    expect_eof(&mut p);
-    let status = p.get_process().wait().unwrap();
-    assert!(
-        matches!(status, expectrl::process::unix::WaitStatus::Exited(_, 0)),
-        "{status:?}"
-    );
+    exit_cleanly(&mut p);
 
     // The history file in the workspace has what was typed.
     let history = std::fs::read_to_string(s.home.join(".clawft/workspace/history")).unwrap();
     assert!(history.contains("/skill greet Ada Lovelace"), "{history}");
     assert!(history.contains("/exit"), "{history}");
+}
+
+/// Types `/exit`: the session ends with status 0.
+fn exit_cleanly(p: &mut Session) {
+    type_line(p, "/exit");
+    expect_eof(p);
+    let status = p.get_process().wait().unwrap();
+    assert!(
+        matches!(status, expectrl::process::unix::WaitStatus::Exited(_, 0)),
+        "{status:?}"
+    );
 }
 
 fn expect_eof(p: &mut Session) {
@@ -239,4 +272,89 @@ fn the_repl_resumes_a_session_and_suggests_what_was_meant() {
     expect_eof(&mut p);
     // One session, continued in its transcript.
     assert_eq!(s.transcripts().len(), 1);
+}
+
+#[test]
+fn a_one_shot_run_shows_a_status_line_and_announces_retries_on_a_terminal() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(ScriptServer::openai(vec![Reply::Hang, Reply::Hang]));
+    let s = Sandbox::new();
+    let config = provider_config(&s, &server, &json!({"timeout_secs": 1, "max_retries": 1}));
+    let mut p = spawn_weft(&s, &config, &["agent", "-m", "hi"]);
+    // The spinner, then the retry above it, then the spinner again, then the error.
+    expect(&mut p, "waiting for local/m");
+    expect(&mut p, "weft: no answer in time, retrying in 500 ms (1/1)");
+    expect(&mut p, "waiting for local/m");
+    expect(&mut p, "error:");
+    expect_eof(&mut p);
+    assert_eq!(server.count(), 2);
+}
+
+#[test]
+fn answers_are_rendered_on_a_terminal_and_control_characters_neutralised() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(ScriptServer::openai(vec![openai_stream(&[
+        "# Plan\n",
+        "Use **bold** moves \u{1b}]0;pwned\u{7}",
+    ])]));
+    let s = Sandbox::new();
+    let config = s.loopback_config(&server);
+    let mut p = spawn_weft(&s, &config, &["agent", "-m", "hi"]);
+    expect(&mut p, "\u{1b}[1;4mPlan\u{1b}[22;24m");
+    expect(
+        &mut p,
+        "Use \u{1b}[1mbold\u{1b}[22m moves \\x1b]0;pwned\\x07",
+    );
+    expect_eof(&mut p);
+}
+
+#[test]
+fn bare_weft_on_a_terminal_starts_the_interactive_session() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(ScriptServer::openai(vec![]));
+    let s = Sandbox::new();
+    let config = s.loopback_config(&server);
+    let mut p = spawn_weft(&s, &config, &[]);
+    expect(&mut p, "default (local/m)> ");
+    exit_cleanly(&mut p);
+    assert_eq!(server.count(), 0);
+}
+
+#[test]
+fn errors_and_log_levels_are_coloured_on_a_terminal_as_the_variables_say() {
+    let s = Sandbox::new();
+    // An untrusted project's `providers` is ignored with a warning (a log line).
+    s.project_config(&json!({"providers": {"evil": {"base_url": "http://evil.example/v1"}}}));
+    let config = s.config(&json!({}));
+    let screen = |vars: &[(&str, &str)]| {
+        let mut vars = vars.to_vec();
+        vars.push(("RUST_LOG", "warn"));
+        let mut p = spawn_weft_with(&s, &config, &["agents", "show", "nope"], &vars);
+        let seen = p.expect(Eof).unwrap();
+        String::from_utf8_lossy(seen.as_bytes()).into_owned()
+    };
+    let red_error = "\u{1b}[1;31merror:\u{1b}[22;39m unknown agent";
+    let yellow_warn = " \u{1b}[1;33mWARN\u{1b}[22;39m ";
+    let coloured = screen(&[]);
+    assert!(
+        coloured.contains(red_error) && coloured.contains(yellow_warn),
+        "{coloured:?}"
+    );
+    // Only the level is coloured: the quoted key and the file name are not.
+    assert_eq!(coloured.matches('\u{1b}').count(), 4, "{coloured:?}");
+    for plain in [
+        screen(&[("NO_COLOR", "1")]),
+        screen(&[("TERM", "dumb")]),
+        screen(&[("CLICOLOR", "0")]),
+        screen(&[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")]),
+    ] {
+        assert!(
+            plain.contains("error: unknown agent") && plain.contains(" WARN "),
+            "{plain:?}"
+        );
+        assert!(!plain.contains('\u{1b}'), "{plain:?}");
+    }
+    // CLICOLOR_FORCE colours a terminal that TERM=dumb would leave plain.
+    let forced = screen(&[("TERM", "dumb"), ("CLICOLOR_FORCE", "1")]);
+    assert!(forced.contains(red_error), "{forced:?}");
 }

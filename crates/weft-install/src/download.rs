@@ -17,6 +17,7 @@ pub async fn download(
         url: url.to_owned(),
         reason,
     };
+    install_crypto_provider();
     let client = reqwest::Client::builder()
         .timeout(timeout)
         .redirect(reqwest::redirect::Policy::custom(|attempt| {
@@ -56,4 +57,36 @@ pub async fn download(
         body.extend_from_slice(&chunk);
     }
     Ok(body)
+}
+
+/// Makes sure rustls has a crypto provider before a client is built: reqwest is compiled
+/// without one (`rustls-no-provider`, to keep aws-lc's C build out) and would panic. Installs
+/// `ring` as the process default unless a provider is installed already (by the embedding
+/// program or another weft crate), which is then kept.
+pub(crate) fn install_crypto_provider() {
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        // Losing a race to another thread installing one is fine: a provider is in place.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_https_download_gets_as_far_as_connecting() {
+        // Port 1 on loopback refuses: the error must come from the connection, not from a
+        // client that could not be built (reqwest has no crypto provider of its own).
+        let err = download(
+            "https://127.0.0.1:1/x.tar.gz",
+            1024,
+            Duration::from_secs(10),
+        )
+        .await
+        .unwrap_err();
+        assert!(matches!(err, InstallError::Download { .. }), "{err}");
+        assert!(rustls::crypto::CryptoProvider::get_default().is_some());
+    }
 }

@@ -14,7 +14,7 @@ use reqwest::{Client, Response, Url, redirect};
 use serde_json::Value;
 
 use crate::classify::{classify, in_band_status};
-use crate::{ApiKey, LlmError, ProviderConfig, RetryPolicy};
+use crate::{ApiKey, LlmError, ProviderConfig, RetryNotice, RetryPolicy, RetryReason};
 
 /// Why one attempt failed, before it is known whether it will be retried.
 #[derive(Debug)]
@@ -64,14 +64,6 @@ impl Failure {
         Self::Transport(message)
     }
 
-    fn is_retryable(&self) -> bool {
-        match self {
-            Self::Status { status, .. } => *status == 429 || (500..=599).contains(status),
-            Self::Timeout | Self::Transport(_) => true,
-            Self::Malformed(_) => false,
-        }
-    }
-
     /// A short description for logs (bodies may echo secrets, so they stay out).
     fn summary(&self) -> String {
         match self {
@@ -79,6 +71,19 @@ impl Failure {
             Self::Timeout => "timeout".to_owned(),
             Self::Transport(_) => "transport error".to_owned(),
             Self::Malformed(_) => "malformed response".to_owned(),
+        }
+    }
+
+    /// Why a retryable failure failed; `None` for failures that are never retried.
+    fn retry_reason(&self) -> Option<RetryReason> {
+        match self {
+            Self::Status { status: 429, .. } => Some(RetryReason::RateLimited),
+            Self::Status { status, .. } if (500..=599).contains(status) => {
+                Some(RetryReason::Server(*status))
+            }
+            Self::Status { .. } | Self::Malformed(_) => None,
+            Self::Timeout => Some(RetryReason::Timeout),
+            Self::Transport(_) => Some(RetryReason::Connection),
         }
     }
 
@@ -103,6 +108,9 @@ pub(crate) trait ReadResponse: Send {
 
     /// True once text has been handed to the caller's sink: no retry after that.
     fn committed(&self) -> bool;
+
+    /// Tells the caller's sink that the request is about to be sent again.
+    fn retrying(&mut self, notice: &RetryNotice);
 }
 
 /// A request URL and its printable form (no userinfo, no query).
@@ -233,6 +241,7 @@ impl HttpClient {
                 attempt.stop()
             }
         });
+        install_crypto_provider();
         let client = Client::builder().redirect(policy).build().map_err(|e| {
             LlmError::Config(format!(
                 "provider `{}`: cannot build the HTTP client: {e}",
@@ -278,9 +287,10 @@ impl HttpClient {
                 Ok(output) => return Ok(output),
                 Err(failure) => failure,
             };
-            let retry =
-                !reader.committed() && attempt <= self.retry.max_retries && failure.is_retryable();
-            if !retry {
+            let reason = failure
+                .retry_reason()
+                .filter(|_| !reader.committed() && attempt <= self.retry.max_retries);
+            let Some(reason) = reason else {
                 tracing::debug!(
                     url = endpoint.shown(),
                     model,
@@ -289,7 +299,7 @@ impl HttpClient {
                     "chat request failed"
                 );
                 return Err(self.error(failure, endpoint, model, attempt));
-            }
+            };
             let delay = backoff(&self.retry, attempt, failure.retry_after());
             tracing::debug!(
                 url = endpoint.shown(),
@@ -299,6 +309,14 @@ impl HttpClient {
                 failure = failure.summary(),
                 "retrying chat request"
             );
+            reader.retrying(&RetryNotice {
+                provider: self.provider.clone(),
+                model: model.to_owned(),
+                reason,
+                retry: attempt,
+                max_retries: self.retry.max_retries,
+                delay,
+            });
             tokio::time::sleep(delay).await;
         }
     }
@@ -410,6 +428,17 @@ fn seconds(text: &str) -> Option<Duration> {
         return None;
     }
     Duration::try_from_secs_f64(value).ok()
+}
+
+/// Makes sure rustls has a crypto provider before a client is built: reqwest is compiled
+/// without one (`rustls-no-provider`, to keep aws-lc's C build out) and would panic. Installs
+/// `ring` as the process default unless a provider is installed already (by the embedding
+/// program or another weft crate), which is then kept.
+pub(crate) fn install_crypto_provider() {
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        // Losing a race to another thread installing one is fine: a provider is in place.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
 }
 
 #[cfg(test)]

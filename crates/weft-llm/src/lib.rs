@@ -17,6 +17,7 @@ mod model;
 mod models;
 mod openai;
 mod replay;
+mod retry;
 mod types;
 
 use std::sync::Arc;
@@ -28,6 +29,7 @@ pub use model::ChatModel;
 pub use models::{ModelCatalog, ModelError, ModelRef};
 pub use openai::OpenAiClient;
 pub use replay::{ReplayModel, ReplayToolCall, ReplayTurn};
+pub use retry::{RetryNotice, RetryReason};
 pub use types::{
     ChatRequest, ChatResponse, Message, NoStream, Role, StopReason, TextSink, ToolCall, ToolSpec,
     Usage,

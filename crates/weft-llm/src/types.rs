@@ -183,6 +183,10 @@ pub struct ChatResponse {
 pub trait TextSink: Send {
     /// A fragment of the assistant's text, in order.
     fn text(&mut self, delta: &str);
+
+    /// The request failed and will be sent again after `notice.delay` (the library never
+    /// prints: the caller decides whether and how to tell the user). Ignored by default.
+    fn retrying(&mut self, _notice: &crate::RetryNotice) {}
 }
 
 /// A sink that drops everything (non-streaming callers).

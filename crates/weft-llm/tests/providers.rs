@@ -15,7 +15,7 @@ use common::{Recorded, Reply, TestServer, collect, config};
 use serde_json::json;
 use weft_llm::{
     AnthropicClient, ChatModel, ChatRequest, LlmError, Message, NoStream, OpenAiClient,
-    ProviderConfig, ProviderKind, StopReason, ToolSpec, Usage,
+    ProviderConfig, ProviderKind, RetryNotice, RetryReason, StopReason, TextSink, ToolSpec, Usage,
 };
 
 /// One client and the shape of its wire protocol.
@@ -301,6 +301,44 @@ async fn server_errors_exhaust_the_retries<W: Wire>() {
     assert_eq!(server.count(), 3);
 }
 
+/// Keeps the retry notices it is told about.
+#[derive(Default)]
+struct Notices(Vec<RetryNotice>);
+
+impl TextSink for Notices {
+    fn text(&mut self, _delta: &str) {}
+
+    fn retrying(&mut self, notice: &RetryNotice) {
+        self.0.push(notice.clone());
+    }
+}
+
+async fn every_retry_is_announced_to_the_sink<W: Wire>() {
+    let server = TestServer::script(vec![
+        W::error(429, "rate_limit_error", "slow down").header("retry-after", "0"),
+        W::error(503, "overloaded_error", "busy").header("retry-after", "0"),
+        W::text_reply("finally"),
+    ])
+    .await;
+    let mut notices = Notices::default();
+    let answer = client::<W>(&server.url, 3)
+        .chat(&request::<W>(vec![Message::user("x")]), false, &mut notices)
+        .await
+        .unwrap();
+    assert_eq!(answer.message.content, "finally");
+    let shown: Vec<String> = notices.0.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        shown,
+        [
+            "rate limited, retrying in 0 ms (1/3)",
+            "server error (HTTP 503), retrying in 0 ms (2/3)"
+        ]
+    );
+    assert_eq!(notices.0[0].reason, RetryReason::RateLimited);
+    assert_eq!(notices.0[1].provider, "test");
+    assert_eq!(notices.0[1].model, W::MODEL);
+}
+
 async fn malformed_json_on_200<W: Wire>() {
     let server = TestServer::script(vec![Reply::raw(200, "application/json", W::MALFORMED)]).await;
     let err = ask::<W>(&client::<W>(&server.url, 2)).await.unwrap_err();
@@ -392,6 +430,7 @@ for_both_clients!(
     plain_answer_and_the_exact_request,
     rate_limited_then_ok_after_two_attempts,
     server_errors_exhaust_the_retries,
+    every_retry_is_announced_to_the_sink,
     malformed_json_on_200,
     text_that_is_not_a_string_is_a_provider_error,
     a_slow_server_times_out,

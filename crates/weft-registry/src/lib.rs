@@ -33,7 +33,7 @@ pub mod validate;
 pub mod walk;
 mod watch;
 
-pub use cache::CacheConfig;
+pub use cache::{CacheConfig, CacheHealth};
 pub use discover::{RegistryConfig, RootKind, SkillRoot, discover_one};
 pub use entry::{
     BrokenSkill, ShadowedSkill, SkillBody, SkillEntry, SkillOrigin, TokenEstimate, estimate_tokens,

@@ -11,7 +11,7 @@
 
 use std::fs::{File, FileTimes};
 use std::os::unix::fs::MetadataExt as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use weft_registry::{CacheConfig, RegistryConfig, SkillRegistry, SkillRoot};
@@ -55,6 +55,20 @@ fn rewrite_keeping_mtime(path: &Path, text: &str) {
 }
 
 /// Long enough for a file to be older than the cache's racy window.
+/// A temporary `skills/s/SKILL.md` (description `d`) and where its cache goes.
+fn one_skill() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("skills");
+    std::fs::create_dir_all(root.join("s")).unwrap();
+    std::fs::write(
+        root.join("s/SKILL.md"),
+        "---\nname: s\ndescription: d\n---\n",
+    )
+    .unwrap();
+    let cache = tmp.path().join("skills.cache");
+    (tmp, root, cache)
+}
+
 const AGE: Duration = Duration::from_millis(1_100);
 
 #[test]
@@ -104,15 +118,7 @@ fn a_file_changed_just_before_it_was_cached_is_parsed_again() {
 
 #[test]
 fn a_corrupt_cache_is_an_empty_cache() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("skills");
-    std::fs::create_dir_all(root.join("s")).unwrap();
-    std::fs::write(
-        root.join("s/SKILL.md"),
-        "---\nname: s\ndescription: d\n---\n",
-    )
-    .unwrap();
-    let cache = tmp.path().join("skills.cache");
+    let (_tmp, root, cache) = one_skill();
     std::fs::write(&cache, "{ not json").unwrap();
     assert_eq!(list(&root, &cache, "b", "s").0, "d");
     let bytes = std::fs::read(&cache).unwrap();
@@ -171,5 +177,32 @@ fn a_changed_directory_is_listed_again() {
         codes(),
         ["W012"],
         "the note is remembered with the cached listing"
+    );
+}
+
+#[test]
+fn health_reports_missing_valid_rebuilt_and_unreadable_caches() {
+    use weft_registry::CacheHealth;
+    let (_tmp, root, cache) = one_skill();
+    let registry = config(&root, &cache, "b");
+    let limits = registry.parse.limits;
+    let health = |fingerprint: &str| {
+        CacheConfig {
+            path: cache.clone(),
+            fingerprint: fingerprint.to_owned(),
+        }
+        .health(&limits)
+    };
+    assert_eq!(health("b"), CacheHealth::Missing);
+    list(&root, &cache, "b", "s");
+    let bytes = std::fs::metadata(&cache).unwrap().len();
+    assert_eq!(health("b"), CacheHealth::Valid { entries: 1, bytes });
+    assert_eq!(health("other build"), CacheHealth::Rebuilt { bytes });
+    std::fs::remove_file(&cache).unwrap();
+    std::os::unix::fs::symlink("/proc/self/environ", &cache).unwrap();
+    assert!(
+        matches!(health("b"), CacheHealth::Unreadable(ref why) if why.contains("skills.cache")),
+        "{:?}",
+        health("b")
     );
 }

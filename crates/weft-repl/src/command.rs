@@ -80,8 +80,11 @@ pub struct ReplEnv {
     pub agents: AgentRegistry,
     /// The configured models (validates `/model`).
     pub models: Arc<ModelPool>,
-    /// The merged configuration as JSON (for `/config`; keys are redacted when shown).
+    /// The configuration in effect as JSON, secrets masked (`weft config show`'s document;
+    /// for `/config`; an `api_key` that is not masked is redacted when shown).
     pub config: serde_json::Value,
+    /// `/config --origin`'s rows: key, value, origin (`weft config show --origin`'s).
+    pub config_origins: Vec<Vec<String>>,
     /// Locations.
     pub workspace: WorkspaceInfo,
 }

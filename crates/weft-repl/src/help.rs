@@ -125,7 +125,8 @@ pub fn commands_overview(registry: &CommandRegistry) -> String {
 pub fn general(registry: &CommandRegistry, cli_commands: &[(String, String)]) -> String {
     let mut out = String::from(
         "weft: skills and subagents for LLM agents.\n\n\
-         Usage: weft [OPTIONS] <COMMAND>   (weft <COMMAND> --help for its options)\n\n\
+         Usage: weft [OPTIONS] [COMMAND]   (weft help <COMMAND> for its options; weft --help\n\
+         \x20      for the global options)\n\n\
          Commands:\n",
     );
     let rows: Vec<Vec<String>> = cli_commands
@@ -140,7 +141,8 @@ pub fn general(registry: &CommandRegistry, cli_commands: &[(String, String)]) ->
         .collect();
     out.push_str(&columns(&rows));
     out.push_str(
-        "\n`weft agent` without -m starts an interactive session; its slash commands:\n\n",
+        "\n`weft` alone (or `weft agent` without -m) on a terminal starts an interactive session;\n\
+         its slash commands (weft help /<command> for one):\n\n",
     );
     out.push_str(&commands_overview(registry));
     out
@@ -331,7 +333,9 @@ fn config(data: &HelpData) -> String {
     out.push_str(
         "Objects merge key by key; anything else is replaced. Then the environment:\n\
          OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, WEFT_MODEL.\n\
-         --model beats everything, then the agent's model, then the default.\n\n\
+         --model beats everything, then the agent's model, then the default.\n\
+         `weft config show --origin` (or /config --origin) lists every value in effect and the\n\
+         file, variable or default it came from; `weft doctor` checks the whole set-up.\n\n\
          Keys:\n",
     );
     let keys = [

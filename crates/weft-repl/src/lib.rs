@@ -21,6 +21,7 @@ mod commands;
 mod dispatch;
 mod frontend;
 pub mod help;
+mod printer;
 mod registry;
 mod repl;
 
@@ -31,5 +32,6 @@ pub use command::{
 pub use commands::{config_keys, lookup, redact};
 pub use dispatch::{ParsedLine, parse_line, unknown_command};
 pub use frontend::{LineEditor, join_continuations};
+pub use printer::{Activity, TurnPrinter};
 pub use registry::{CommandRegistry, DuplicateCommand};
 pub use repl::{Interrupt, LineReader, ReadResult, Repl};

@@ -3,15 +3,15 @@
 //! turn repairs the conversation), and the REPL goes on. Provider errors are printed and the
 //! REPL goes on too.
 
-use std::io::Write;
 use std::sync::Arc;
 
 use tokio::sync::Notify;
-use weft_agents::{Session, SessionError, SessionEvents, TurnOutcome, TurnStop};
-use weft_llm::{Message, ToolCall};
+use weft_agents::{Session, SessionError, TurnOutcome, TurnStop};
+use weft_term::{StatusLine, StyledWrite, Terminal};
 
 use crate::command::{CommandContext, CompletionContext, Dispatch, ReplEnv, SkillName};
 use crate::commands::config_keys;
+use crate::printer::{Activity, TurnPrinter};
 use crate::registry::CommandRegistry;
 
 /// What reading a line gave.
@@ -56,47 +56,6 @@ impl Interrupt {
     }
 }
 
-/// Streams a turn into the output: text as it arrives, tool calls on their own lines.
-struct Printer<'a> {
-    out: &'a mut (dyn Write + Send),
-    streamed: bool,
-}
-
-impl SessionEvents for Printer<'_> {
-    fn text(&mut self, delta: &str) {
-        let _ = self.out.write_all(delta.as_bytes());
-        let _ = self.out.flush();
-        self.streamed |= !delta.is_empty();
-    }
-
-    fn tool_call(&mut self, call: &ToolCall) {
-        if self.streamed {
-            let _ = writeln!(self.out);
-            self.streamed = false;
-        }
-        let mut args = call.arguments.to_string();
-        if args.chars().count() > 100 {
-            args = args.chars().take(99).collect::<String>() + "…";
-        }
-        let _ = writeln!(self.out, "  → {} {args}", call.name);
-    }
-
-    fn tool_result(&mut self, _call: &ToolCall, result: &Message) {
-        if result.is_error {
-            let first = result.content.lines().next().unwrap_or("");
-            let _ = writeln!(self.out, "  ✗ {first}");
-        }
-    }
-
-    fn notice(&mut self, text: &str) {
-        if self.streamed {
-            let _ = writeln!(self.out);
-            self.streamed = false;
-        }
-        let _ = writeln!(self.out, "note: {text}");
-    }
-}
-
 /// An interactive session: the commands, the conversation and what they run with.
 pub struct Repl {
     /// The slash commands.
@@ -106,6 +65,10 @@ pub struct Repl {
     /// Agents, models, configuration, locations.
     pub env: ReplEnv,
     interrupt: Interrupt,
+    /// What the output can show (plain unless the caller says it is a terminal).
+    terminal: Terminal,
+    /// The status line while the model works (only on a live terminal).
+    status: Option<StatusLine>,
 }
 
 impl std::fmt::Debug for Repl {
@@ -125,7 +88,18 @@ impl Repl {
             session,
             env,
             interrupt: Interrupt::CtrlC,
+            terminal: Terminal::plain(),
+            status: None,
         }
+    }
+
+    /// Shows answers as `terminal` allows (Markdown when it has colour) and `status` while
+    /// the model or a tool works.
+    #[must_use]
+    pub fn with_terminal(mut self, terminal: Terminal, status: Option<StatusLine>) -> Self {
+        self.terminal = terminal;
+        self.status = status;
+        self
     }
 
     /// Uses `interrupt` to cancel turns instead of Ctrl-C.
@@ -165,7 +139,7 @@ impl Repl {
     pub async fn run(
         &mut self,
         reader: &mut dyn LineReader,
-        out: &mut (dyn Write + Send),
+        out: &mut dyn StyledWrite,
     ) -> std::io::Result<()> {
         install_interrupt_handler(&self.interrupt);
         writeln!(
@@ -192,7 +166,7 @@ impl Repl {
     pub async fn handle_line(
         &mut self,
         line: &str,
-        out: &mut (dyn Write + Send),
+        out: &mut dyn StyledWrite,
     ) -> std::io::Result<bool> {
         if line.trim().is_empty() {
             return Ok(true);
@@ -228,13 +202,11 @@ impl Repl {
 
 impl Repl {
     /// Runs one turn, racing it against the interrupt, and prints the outcome.
-    async fn turn(&mut self, turn: Turn, out: &mut (dyn Write + Send)) -> std::io::Result<()> {
+    async fn turn(&mut self, turn: Turn, out: &mut dyn StyledWrite) -> std::io::Result<()> {
         let interrupt = self.interrupt.clone();
         let session = &mut self.session;
-        let mut printer = Printer {
-            out: &mut *out,
-            streamed: false,
-        };
+        let mut printer = TurnPrinter::new(&mut *out, self.terminal, Activity::WithAnswer, true)
+            .with_status(self.status.clone());
         let result = {
             let printer = &mut printer;
             let running = async move {
@@ -248,8 +220,8 @@ impl Repl {
                 () = interrupt.wait() => None,
             }
         };
-        let streamed = printer.streamed;
-        report(result, streamed, out)
+        report(result, &mut printer);
+        out.flush()
     }
 }
 
@@ -275,44 +247,22 @@ fn install_interrupt_handler(interrupt: &Interrupt) {
     let _ = interrupt;
 }
 
-fn report(
-    result: Option<Result<TurnOutcome, SessionError>>,
-    streamed: bool,
-    out: &mut (dyn Write + Send),
-) -> std::io::Result<()> {
+/// The end of a turn: the answer (unless it was streamed), or why there is none.
+fn report(result: Option<Result<TurnOutcome, SessionError>>, printer: &mut TurnPrinter<'_>) {
     match result {
-        None => {
-            if streamed {
-                writeln!(out)?;
-            }
-            writeln!(out, "[cancelled]")?;
-        }
-        Some(Err(e)) => {
-            if streamed {
-                writeln!(out)?;
-            }
-            writeln!(out, "error: {e}")?;
-        }
+        None => printer.note("[cancelled]"),
+        Some(Err(e)) => printer.note(&format!("error: {e}")),
         Some(Ok(outcome)) => {
-            if streamed {
-                writeln!(out)?;
-            } else if !outcome.text.is_empty() {
-                writeln!(out, "{}", outcome.text.trim_end())?;
-            }
+            printer.finish(Some(&outcome.text));
             match outcome.stop {
                 TurnStop::Answered => {}
                 TurnStop::MaxTokens => {
-                    writeln!(
-                        out,
-                        "warning: the answer was cut off at the output token limit"
-                    )?;
+                    printer.note("warning: the answer was cut off at the output token limit");
                 }
-                TurnStop::IterationLimit { limit } => writeln!(
-                    out,
+                TurnStop::IterationLimit { limit } => printer.note(&format!(
                     "warning: stopped after {limit} tool-call rounds (max_tool_iterations); the task is unfinished"
-                )?,
+                )),
             }
         }
     }
-    out.flush()
 }

@@ -279,6 +279,18 @@ async fn model_config_session_memory_workspace_reload_clear() {
     );
     let (_, out) = f.dispatch("/config nonexistent.path").await;
     assert_eq!(out, "error: no configuration key `nonexistent.path`\n");
+    let (_, out) = f.dispatch("/config --origin").await;
+    assert_eq!(
+        out,
+        "KEY                VALUE   ORIGIN\n\
+         agent.temperature  0.2     ~/.clawft/config.json\n\
+         model              fake/m  env WEFT_MODEL\n"
+    );
+    let (_, out) = f.dispatch("/config --origin agent").await;
+    assert!(
+        out.contains("agent.temperature") && !out.contains("model"),
+        "{out}"
+    );
 
     let (_, out) = f.dispatch("/memory").await;
     assert!(

@@ -7,6 +7,8 @@
 //!   keys outside [`PROJECT_KEYS`] dropped, and the model catalog from them and the
 //!   environment snapshot; [`ProjectTrust`]: whether the project is trusted (the caller's
 //!   flag, or the user's `projects` list);
+//! * [`EffectiveConfig`]: every value in effect with its [`Origin`] (a file, an environment
+//!   variable or the default), secrets masked;
 //! * [`Runtime`]: the models, skills, agents, tools and session options wired together;
 //!   [`Runtime::session`] gives a ready [`Session`](weft_agents::Session);
 //! * [`McpServers`]: the configured MCP servers, started on a thread of their own whose
@@ -29,6 +31,7 @@
 
 mod config;
 mod config_key;
+mod effective;
 mod env;
 mod error;
 mod mcp;
@@ -41,6 +44,9 @@ mod workspace;
 pub use config::{
     ANTHROPIC_DEFAULT_MODEL, AgentSettings, Config, ConfigFile, ConfigSources, McpServerFile,
     OPENAI_DEFAULT_MODEL, ProviderFile, SkillSettings, ToolSettings, WebFetchSettings,
+};
+pub use effective::{
+    ConfigFileState, EffectiveConfig, FileRole, Origin, Setting, mask_secret, settings_json,
 };
 pub use env::EnvSnapshot;
 pub use error::{ConfigError, RuntimeError, UsageError};

@@ -1,11 +1,15 @@
 //! How weft shows things to a person, shared by the `weft` binary and the interactive session
 //! so the two never drift apart: paths under the home directory as `~/...` ([`tilde`]), scope
-//! names ([`scope_label`]), aligned columns ([`table`], [`columns`]), text shortened to a width
-//! ([`cut`], [`first_line`]), UTC times ([`utc_datetime`]), and text from files, models and
-//! servers with its terminal controls made visible ([`neutralise`], the [`Neutralising`]
-//! writer, [`escape_json_controls`] for JSON).
+//! names ([`scope_label`]), aligned columns fitted to a width ([`table`], [`fit_table`],
+//! [`columns`]), text shortened to a width ([`cut`], [`first_line`]), UTC times
+//! ([`utc_datetime`]); text from files, models and servers with its terminal controls made
+//! visible ([`neutralise`], the [`Neutralising`] writer, [`escape_json_controls`] for JSON);
+//! what a stream can show ([`Terminal`], decided from [`ColorEnv`]), and weft's own styling
+//! on top of neutralised text ([`paint`], Markdown for a terminal with [`MarkdownStream`], a
+//! status line with a spinner with [`StatusLine`]).
 //!
-//! Pure functions from values to strings: nothing here prints or reads the environment.
+//! Nothing here reads the environment (the caller passes what it found) or picks an output:
+//! everything returns strings, except [`StatusLine`], which writes to the writer it is given.
 //!
 //! ```
 //! use weft_term::{table, tilde};
@@ -16,16 +20,22 @@
 //! assert_eq!(table(&["NAME", "NOTE"], &rows), "NAME  NOTE\na     first\n");
 //! ```
 
+mod markdown;
 mod neutral;
 mod path;
 mod scope;
+mod status;
+mod style;
 mod table;
 mod text;
 mod time;
 
-pub use neutral::{Neutralising, escape_json_controls, neutralise};
+pub use markdown::{MarkdownStream, render_markdown};
+pub use neutral::{Neutralising, escape_json_controls, neutralise, neutralise_styled, unstyle};
 pub use path::tilde;
 pub use scope::{scope_label, scope_root_label};
-pub use table::{columns, table};
-pub use text::{cut, first_line};
+pub use status::{StatusLine, status_frame};
+pub use style::{ColorEnv, Style, StyledWrite, Terminal, paint};
+pub use table::{columns, fit_table, table};
+pub use text::{cut, first_line, one_line};
 pub use time::utc_datetime;

@@ -16,7 +16,13 @@
 //!
 //! One character at a time is enough: once its ESC (or 8-bit CSI/OSC) is shown as text, the
 //! rest of an escape sequence (`[31m`, `]52;c;...`) is ordinary text. Tab and line feed are
-//! kept, and so is everything else printable, whatever the script.
+//! kept, and so is everything else printable, whatever the script. The implicit directional
+//! marks (LRM U+200E, RLM U+200F, ALM U+061C) are kept too: they cannot reorder text the way
+//! overrides and isolates do, and right-to-left writing uses them legitimately.
+//!
+//! Styled text — weft's own escape sequences around content already neutralised — has two
+//! forms of its own: [`neutralise_styled`] for a terminal (weft's style sequences kept, any
+//! other control neutralised) and [`unstyle`] for a pipe (weft's style sequences dropped).
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -92,6 +98,85 @@ fn push_escape(c: char, out: &mut String) {
     }
 }
 
+/// Whether `text[i..]` starts one of the escape sequences weft's styling writes: SGR
+/// (`ESC [ 1;31 m`, colours and attributes) and erase in line (`ESC [ 2 K`, the status line).
+/// Their length in bytes.
+fn style_sequence(text: &[u8], i: usize) -> Option<usize> {
+    if text.get(i) != Some(&0x1b) || text.get(i + 1) != Some(&b'[') {
+        return None;
+    }
+    let params = text[i + 2..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit() || **b == b';')
+        .count();
+    match text.get(i + 2 + params) {
+        Some(b'm' | b'K') => Some(params + 3),
+        _ => None,
+    }
+}
+
+/// `styled` with weft's style sequences kept (`keep`) or dropped, and everything else
+/// neutralised; with `keep`, a carriage return is kept anywhere (the status line redraws
+/// its line with one).
+fn styled_text(styled: &str, keep: bool) -> Cow<'_, str> {
+    let bytes = styled.as_bytes();
+    let mut out = String::new();
+    // The start of the run not yet copied into `out`.
+    let mut copied = 0;
+    let mut i = 0;
+    while let Some(found) = first_escape(&bytes[i..], None) {
+        let at = i + found;
+        let (len, keep_it) = match style_sequence(bytes, at) {
+            Some(len) => (len, keep),
+            None if keep && bytes[at] == b'\r' => (1, true),
+            None => {
+                i = at + styled[at..].chars().next().map_or(1, char::len_utf8);
+                continue;
+            }
+        };
+        push_neutralised(&styled[copied..at], Some(bytes[at]), &mut out);
+        if keep_it {
+            out.push_str(&styled[at..at + len]);
+        }
+        i = at + len;
+        copied = i;
+    }
+    if copied == 0 && first_escape(bytes, None).is_none() {
+        return Cow::Borrowed(styled);
+    }
+    push_neutralised(&styled[copied..], None, &mut out);
+    Cow::Owned(out)
+}
+
+/// Styled text as a terminal gets it: weft's own style sequences (SGR colours and
+/// attributes, erase in line) and carriage returns as they are, every other control
+/// neutralised. Text whose content was neutralised first is unchanged; a caller that forgot
+/// to neutralise lets at most a colour through, never a title, a clipboard write or a
+/// cursor movement.
+///
+/// ```
+/// use weft_term::neutralise_styled;
+///
+/// assert_eq!(neutralise_styled("\r\x1b[2K\x1b[2m⠋ wait\x1b[22m"), "\r\x1b[2K\x1b[2m⠋ wait\x1b[22m");
+/// assert_eq!(neutralise_styled("\x1b[1mok\x1b]52;c;eA==\x07"), "\x1b[1mok\\x1b]52;c;eA==\\x07");
+/// ```
+pub fn neutralise_styled(styled: &str) -> Cow<'_, str> {
+    styled_text(styled, true)
+}
+
+/// Styled text as a pipe or a file gets it: weft's own style sequences dropped, every other
+/// control neutralised as [`neutralise`] does.
+///
+/// ```
+/// use weft_term::unstyle;
+///
+/// assert_eq!(unstyle("\x1b[1;31merror:\x1b[22;39m no\x1b[2J"), "error: no\\x1b[2J");
+/// assert_eq!(unstyle("plain"), "plain");
+/// ```
+pub fn unstyle(styled: &str) -> Cow<'_, str> {
+    styled_text(styled, false)
+}
+
 /// JSON text with every terminal control inside its strings written as a `\uXXXX` escape:
 /// the same JSON value, and nothing that drives a terminal. `serde_json` already escapes
 /// C0 controls; this adds DEL, C1 and the bidirectional controls, which it writes raw.
@@ -143,6 +228,15 @@ impl<W: Write> Neutralising<W> {
     pub fn finish(&mut self) -> io::Result<()> {
         self.write_pending()?;
         self.inner.flush()
+    }
+
+    /// The wrapped writer, once what is waiting has been written (as [`finish`](Self::finish)
+    /// writes it): for text that must reach it past the neutraliser — weft's own styling,
+    /// neutralised by [`neutralise_styled`] instead (weft-cli's output module is the one
+    /// caller).
+    pub fn past_neutraliser(&mut self) -> io::Result<&mut W> {
+        self.write_pending()?;
+        Ok(&mut self.inner)
     }
 
     fn write_pending(&mut self) -> io::Result<()> {
@@ -315,6 +409,48 @@ mod tests {
         // Bytes that are not UTF-8, and a character cut off at the very end.
         assert_eq!(through_writer(&[b"a\xff\x9bb"]), "a\\xff\\x9bb");
         assert_eq!(through_writer(&[b"end\xe2\x80"]), "end\\xe2\\x80");
+    }
+
+    #[test]
+    fn implicit_directional_marks_are_kept() {
+        // LRM, RLM and ALM only steer neutral characters; Hebrew and Arabic text uses them.
+        for mark in ["\u{200e}", "\u{200f}", "\u{61c}"] {
+            let text = format!("שלום{mark} (1)");
+            assert_eq!(neutralise(&text), text);
+        }
+    }
+
+    #[test]
+    fn styled_text_keeps_only_weft_sequences_on_a_terminal_and_none_through_a_pipe() {
+        let styled = "\r\x1b[2K\x1b[1;31merror:\x1b[22;39m a\x1b[2Jb\x1b]0;t\x07\u{9b}c\x1b[1m";
+        assert_eq!(
+            neutralise_styled(styled),
+            "\r\x1b[2K\x1b[1;31merror:\x1b[22;39m a\\x1b[2Jb\\x1b]0;t\\x07\\u{9b}c\x1b[1m"
+        );
+        assert_eq!(
+            unstyle(styled),
+            "\\x0derror: a\\x1b[2Jb\\x1b]0;t\\x07\\u{9b}c"
+        );
+        // A lone ESC, an unfinished sequence, a sequence with other parameters.
+        for foreign in ["\x1b", "\x1b[", "\x1b[31", "\x1b[?25l", "\x1b[1A"] {
+            let shown = neutralise_styled(foreign);
+            assert!(!shown.contains('\x1b'), "{foreign:?}: {shown:?}");
+            assert!(!unstyle(foreign).contains('\x1b'), "{foreign:?}");
+        }
+        assert!(matches!(neutralise_styled("plain é"), Cow::Borrowed(_)));
+        assert_eq!(unstyle("line\r\n"), "line\r\n");
+    }
+
+    #[test]
+    fn past_the_neutraliser_comes_after_what_was_waiting() {
+        let mut out = Vec::new();
+        {
+            let mut w = Neutralising::new(&mut out);
+            w.write_all(b"a\xe2").unwrap();
+            w.past_neutraliser().unwrap().write_all(b"\x1b[1m").unwrap();
+            w.write_all(b"b").unwrap();
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), "a\\xe2\x1b[1mb");
     }
 
     #[test]

@@ -1,5 +1,11 @@
 //! Aligned columns. Widths count characters, cells are two spaces apart, and the last
-//! column is never padded (no trailing spaces).
+//! column is never padded (no trailing spaces). Cells come from files and servers weft did
+//! not write: control characters are shown visibly and line breaks become spaces, so no cell
+//! can break the layout or drive the terminal.
+
+use std::borrow::Cow;
+
+use crate::neutral::neutralise;
 
 /// Rows as aligned columns under a header.
 ///
@@ -25,6 +31,77 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     layout(&all)
 }
 
+/// [`table`] fitted to `width` characters: when the rows are wider, the widest columns are
+/// narrowed first (never below [`MIN_COLUMN`] characters or the header; the first column, which
+/// names the row, only when the others cannot give enough) and cells longer than
+/// their column are [cut](crate::cut) with `…`. `None` (output to a pipe) keeps every cell
+/// whole.
+///
+/// ```
+/// use weft_term::fit_table;
+///
+/// let rows = vec![vec!["pdf".to_owned(), "Extract text and tables from PDF files".to_owned()]];
+/// assert_eq!(
+///     fit_table(&["NAME", "DESCRIPTION"], &rows, Some(30)),
+///     "NAME  DESCRIPTION\npdf   Extract text and tables…\n"
+/// );
+/// assert_eq!(fit_table(&["NAME", "DESCRIPTION"], &rows, None), weft_term::table(&["NAME", "DESCRIPTION"], &rows));
+/// ```
+pub fn fit_table(header: &[&str], rows: &[Vec<String>], width: Option<usize>) -> String {
+    let Some(width) = width else {
+        return table(header, rows);
+    };
+    // Measured as they will be shown.
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| clean(c).into_owned()).collect())
+        .collect();
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let floors: Vec<usize> = header
+        .iter()
+        .map(|h| h.chars().count().max(MIN_COLUMN))
+        .collect();
+    let gaps = 2 * widths.len().saturating_sub(1);
+    // The first column names the row (a skill, an agent): it is cut only when cutting the
+    // others is not enough.
+    for first in [1, 0] {
+        while widths.iter().sum::<usize>() + gaps > width {
+            // The widest column that may still shrink (the rightmost of equals: descriptions).
+            let Some(widest) = (first..widths.len())
+                .filter(|&i| widths[i] > floors[i])
+                .max_by_key(|&i| (widths[i], i))
+            else {
+                break;
+            };
+            widths[widest] -= 1;
+        }
+    }
+    let fitted: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .zip(&widths)
+                .map(|(cell, &w)| {
+                    if cell.chars().count() > w {
+                        crate::cut(cell, w)
+                    } else {
+                        cell.clone()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    table(header, &fitted)
+}
+
+/// The narrowest a column is made by [`fit_table`].
+pub const MIN_COLUMN: usize = 8;
+
 /// Rows as aligned columns, without a header.
 ///
 /// ```
@@ -44,7 +121,27 @@ pub fn columns(rows: &[Vec<String>]) -> String {
     layout(&all)
 }
 
+/// A cell as it is laid out: one line (a line end, CR-LF included, or a tab is a space),
+/// nothing a terminal would obey.
+fn clean(cell: &str) -> Cow<'_, str> {
+    if cell.contains(['\n', '\t']) {
+        let one_line = cell.replace("\r\n", " ").replace(['\n', '\t'], " ");
+        Cow::Owned(neutralise(&one_line).into_owned())
+    } else {
+        neutralise(cell)
+    }
+}
+
 fn layout(rows: &[Vec<&str>]) -> String {
+    let cleaned: Vec<Vec<Cow<'_, str>>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| clean(c)).collect())
+        .collect();
+    let rows: Vec<Vec<&str>> = cleaned
+        .iter()
+        .map(|r| r.iter().map(AsRef::as_ref).collect())
+        .collect();
+    let rows = rows.as_slice();
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
     let mut widths = vec![0; cols];
     for row in rows {
@@ -83,5 +180,37 @@ mod tests {
             "A   B  C\né      z\nab  c\n"
         );
         assert_eq!(columns(&[]), "");
+        let hostile = vec![vec![
+            "a\x1b[2Jb".to_owned(),
+            "two\nlines\r\nend\r".to_owned(),
+        ]];
+        assert_eq!(columns(&hostile), "a\\x1b[2Jb  two lines end\\x0d\n");
+    }
+
+    #[test]
+    fn fitting_narrows_the_widest_column_and_never_below_the_floor() {
+        let rows = vec![
+            vec![
+                "a-rather-long-skill-name".to_owned(),
+                "project".to_owned(),
+                "A description that goes on and on".to_owned(),
+            ],
+            vec!["x".to_owned(), "user".to_owned(), "Short".to_owned()],
+        ];
+        let header = ["NAME", "SCOPE", "DESCRIPTION"];
+        for width in [20, 40, 50, 60, 80] {
+            let out = fit_table(&header, &rows, Some(width));
+            let widest = out.lines().map(|l| l.chars().count()).max().unwrap();
+            // 8 (NAME floor) + 2 + 7 (SCOPE: its cells are shorter than the floor) + 2
+            // + 11 (DESCRIPTION's header) is the narrowest possible line.
+            assert!(widest <= width.max(30), "{width}: {out}");
+            assert!(out.lines().all(|l| l == l.trim_end()), "{out}");
+        }
+        assert_eq!(
+            fit_table(&header, &rows, Some(50)),
+            "NAME                      SCOPE    DESCRIPTION\n\
+             a-rather-long-skill-name  project  A description …\n\
+             x                         user     Short\n"
+        );
     }
 }

@@ -65,6 +65,18 @@ fn cut_plain_ascii(text: &str, max: usize) -> Option<String> {
     Some(out)
 }
 
+/// `text` on one line: runs of whitespace (newlines included) become one space, and the ends
+/// are trimmed. What a table cell holds when nothing needs cutting.
+///
+/// ```
+/// use weft_term::one_line;
+///
+/// assert_eq!(one_line(" Review\n  the diff.\t"), "Review the diff.");
+/// ```
+pub fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// The first line of `text`, trimmed and cut to `max` characters with `…`.
 ///
 /// ```

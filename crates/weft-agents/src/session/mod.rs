@@ -18,7 +18,9 @@ mod view;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use weft_llm::{ChatRequest, LlmError, Message, ModelError, ModelRef, TextSink, ToolCall, Usage};
+use weft_llm::{
+    ChatRequest, LlmError, Message, ModelError, ModelRef, RetryNotice, TextSink, ToolCall, Usage,
+};
 use weft_permissions::ToolGate;
 use weft_registry::SkillRegistry;
 use weft_registry::catalog::CatalogFormat;
@@ -194,6 +196,14 @@ pub trait SessionEvents: Send {
     /// Something the user should know that changes how the turn runs (a model alias that no
     /// provider serves, replaced by the session's model); one line.
     fn notice(&mut self, _text: &str) {}
+    /// A request is going to `model`; until [`model_call_finished`](Self::model_call_finished)
+    /// (or the first [`text`](Self::text)) the user is waiting for it.
+    fn model_call_started(&mut self, _model: &ModelRef) {}
+    /// The model's answer is complete, or the request failed. Not called when the turn is
+    /// cancelled while waiting (the caller knows it cancelled).
+    fn model_call_finished(&mut self) {}
+    /// The request failed and is about to be sent again.
+    fn retrying(&mut self, _notice: &RetryNotice) {}
 }
 
 /// Events that go nowhere.
@@ -207,6 +217,10 @@ struct TextEvents<'a>(&'a mut dyn SessionEvents);
 impl TextSink for TextEvents<'_> {
     fn text(&mut self, delta: &str) {
         self.0.text(delta);
+    }
+
+    fn retrying(&mut self, notice: &RetryNotice) {
+        self.0.retrying(notice);
     }
 }
 
@@ -594,9 +608,12 @@ impl Session {
             // Per round: a skill activated by the model (`use_skill`) may switch the model.
             let client = self.models.client(self.turn_model())?;
             let request = self.request();
+            events.model_call_started(self.turn_model());
             let response = client
                 .chat(&request, self.options.stream, &mut TextEvents(events))
-                .await?;
+                .await;
+            events.model_call_finished();
+            let response = response?;
             outcome.model_calls += 1;
             events.model_reply(&response.message, &response.usage);
             outcome.usage += response.usage;

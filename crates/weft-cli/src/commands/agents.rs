@@ -8,11 +8,12 @@ use weft_agents::{AgentEntry, is_trust_warning};
 use weft_types::AgentDefinition;
 
 use crate::cli::{AgentsListArgs, AgentsShowArgs, ListFormat};
+use crate::environment::stdout_terminal;
 use crate::output::{eprint_diagnostics, eprint_discovery_diagnostics};
 use crate::output::{out, outln};
 use weft_runtime::Workspace;
 use weft_runtime::{Runtime, unknown_agent};
-use weft_term::{cut, scope_label, table, tilde};
+use weft_term::{fit_table, one_line, scope_label, tilde};
 use weft_types::Diagnostic;
 
 fn model_label(agent: &AgentDefinition) -> String {
@@ -120,7 +121,7 @@ pub fn list(workspace: &Workspace, args: &AgentsListArgs, verbose: bool) -> Resu
                 .map(|e| {
                     vec![
                         e.agent.name.clone(),
-                        cut(&e.agent.description, 48),
+                        one_line(&e.agent.description),
                         model_label(&e.agent),
                         scope_label(e.agent.source.scope).to_owned(),
                     ]
@@ -128,7 +129,11 @@ pub fn list(workspace: &Workspace, args: &AgentsListArgs, verbose: bool) -> Resu
                 .collect();
             out!(
                 "{}",
-                table(&["NAME", "DESCRIPTION", "MODEL", "SCOPE"], &rows)
+                fit_table(
+                    &["NAME", "DESCRIPTION", "MODEL", "SCOPE"],
+                    &rows,
+                    stdout_terminal().width
+                )
             );
         }
     }

@@ -60,10 +60,12 @@ fn help_data(workspace: &Workspace) -> HelpData {
     }
 }
 
-/// `weft help [topic]`.
-pub fn help(workspace: &Workspace, name: Option<&str>) -> Result<ExitCode> {
+/// `weft help [topic...]`: a slash command (`/agent`), a topic (`skills`), a command
+/// (`agent`, `skills list`: its `--help`), or a slash command named without its slash
+/// (`model`, when no command has that name).
+pub fn help(workspace: &Workspace, words: &[String]) -> Result<ExitCode> {
     let registry = CommandRegistry::builtin();
-    let Some(name) = name else {
+    let Some(first) = words.first() else {
         let cli = Cli::command();
         let commands: Vec<(String, String)> = cli
             .get_subcommands()
@@ -76,25 +78,77 @@ pub fn help(workspace: &Workspace, name: Option<&str>) -> Result<ExitCode> {
         out!("{}", general(&registry, &commands));
         return Ok(ExitCode::SUCCESS);
     };
-    match topic(name, &registry, &help_data(workspace)) {
+    let is_topic = TOPICS.iter().any(|(n, _)| n == first);
+    if words.len() == 1 && (first.starts_with('/') || is_topic) {
+        return print_topic(first, &registry, workspace);
+    }
+    if let Some(text) = command_help(words) {
+        out!("{text}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    if words.len() == 1 && registry.get(first).is_some() {
+        return print_topic(first, &registry, workspace);
+    }
+    Err(unknown(&words.join(" "), &registry))
+}
+
+/// What `weft <words> --help` prints, when `words` name a command.
+fn command_help(words: &[String]) -> Option<String> {
+    let mut cmd = crate::cli::command();
+    let mut at = &mut cmd;
+    for word in words {
+        at = at.find_subcommand_mut(word).filter(|s| !s.is_hide_set())?;
+    }
+    // Parsing `--help` renders exactly what the flag shows (long or short layout).
+    let argv = std::iter::once("weft")
+        .chain(words.iter().map(String::as_str))
+        .chain(["--help"]);
+    match cmd.try_get_matches_from(argv) {
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => Some(e.render().to_string()),
+        _ => None,
+    }
+}
+
+fn print_topic(name: &str, registry: &CommandRegistry, workspace: &Workspace) -> Result<ExitCode> {
+    match topic(name, registry, &help_data(workspace)) {
         Some(text) => {
             out!("{text}");
             Ok(ExitCode::SUCCESS)
         }
-        None => {
-            let names: Vec<&str> = TOPICS.iter().map(|(n, _)| *n).collect();
-            let known = names
-                .iter()
-                .copied()
-                .chain(registry.iter().map(|c| c.name()));
-            Err(UsageError(format!(
-                "no help topic `{name}`; topics: {} (or a slash command name){}",
-                names.join(", "),
-                did_you_mean(&closest_names(name.trim_start_matches('/'), known))
-            ))
-            .into())
-        }
+        None => Err(unknown(name, registry)),
     }
+}
+
+/// No topic, command or slash command has this name: the ways to ask, and the closest names
+/// among all three.
+fn unknown(name: &str, registry: &CommandRegistry) -> anyhow::Error {
+    let names: Vec<&str> = TOPICS.iter().map(|(n, _)| *n).collect();
+    let cli = Cli::command();
+    let known = names
+        .iter()
+        .copied()
+        .chain(registry.iter().map(|c| c.name()))
+        .chain(
+            cli.get_subcommands()
+                .filter(|c| !c.is_hide_set())
+                .map(clap::Command::get_name),
+        );
+    UsageError(format!(
+        "no help for `{name}`; topics: {}; or a command (`weft help agent`) or a slash command (`weft help /agent`){}",
+        names.join(", "),
+        did_you_mean(&closest_names(name.trim_start_matches('/'), known))
+    ))
+    .into()
+}
+
+/// Bare `weft`: the interactive session on a terminal; otherwise the help on stdout and
+/// status 2 (nothing was asked for: a script calling `weft` alone is a mistake to surface).
+pub fn bare(workspace: &Workspace) -> Result<ExitCode> {
+    if crate::output::stdin_is_terminal() && crate::output::stdout_is_terminal() {
+        return crate::commands::repl::run(workspace, &crate::cli::RunArgs::default());
+    }
+    out!("{}", crate::cli::command().render_long_help());
+    Ok(ExitCode::from(2))
 }
 
 /// `weft completions <shell>`: the shell completion script on stdout.

@@ -8,10 +8,12 @@ use weft_tools::McpServerStatus;
 use weft_types::tool_names::mcp_tool_part;
 
 use crate::cli::{ListFormat, McpListArgs};
+use crate::commands::run::{start_mcp, status_line};
+use crate::environment::stderr_terminal;
 use crate::output::{out, outln};
 use weft_runtime::Runtime;
 use weft_runtime::Workspace;
-use weft_term::table;
+use weft_term::fit_table;
 
 /// One tool of a server: `name` as the server calls it (the table's DETAIL column), and
 /// `qualified_name` as the model, permission patterns and transcripts call it
@@ -75,6 +77,9 @@ fn state_label(status: &McpServerStatus) -> &'static str {
 /// `weft mcp list`.
 pub fn list(workspace: &Workspace, args: &McpListArgs) -> Result<ExitCode> {
     let runtime = Runtime::load(workspace)?;
+    let status = status_line(stderr_terminal());
+    start_mcp(&runtime, status.as_ref());
+    drop(status);
     let servers = runtime.mcp();
     let status = servers.manager().status();
     let disabled = servers.disabled();
@@ -123,7 +128,14 @@ pub fn list(workspace: &Workspace, args: &McpListArgs) -> Result<ExitCode> {
                     String::new(),
                 ]
             }));
-            out!("{}", table(&["NAME", "STATUS", "TOOLS", "DETAIL"], &rows));
+            out!(
+                "{}",
+                fit_table(
+                    &["NAME", "STATUS", "TOOLS", "DETAIL"],
+                    &rows,
+                    crate::environment::stdout_terminal().width
+                )
+            );
         }
     }
     Ok(if healthy {

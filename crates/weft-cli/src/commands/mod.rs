@@ -2,6 +2,8 @@
 
 pub mod agents;
 pub mod compose;
+pub mod config;
+pub mod doctor;
 pub mod help;
 pub mod install;
 pub mod mcp;

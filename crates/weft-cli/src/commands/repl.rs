@@ -9,9 +9,10 @@ use anyhow::{Context, Result};
 use weft_repl::{LineEditor, Repl, ReplEnv, WorkspaceInfo};
 
 use crate::cli::{RunArgs, RunFormat};
-use crate::commands::run::{start, tokio_runtime};
+use crate::commands::run::{start, start_mcp, status_line, tokio_runtime};
+use crate::environment::{stderr_terminal, stdout_terminal};
 use weft_runtime::Workspace;
-use weft_runtime::{Runtime, UsageError};
+use weft_runtime::{EffectiveConfig, Runtime, UsageError};
 
 use crate::signals::{Exits, kill_groups_on_exit};
 
@@ -44,6 +45,8 @@ pub fn run(workspace: &Workspace, run: &RunArgs) -> Result<ExitCode> {
         .into());
     }
     let runtime = Runtime::load(workspace)?;
+    let status = status_line(stderr_terminal());
+    start_mcp(&runtime, status.as_ref());
     let session = start(&runtime, run, !run.no_stream)?;
     if run.resume.is_some() || run.continue_latest {
         crate::output::outln!(
@@ -55,18 +58,24 @@ pub fn run(workspace: &Workspace, run: &RunArgs) -> Result<ExitCode> {
         );
     }
     let base = runtime.base_dir()?;
+    let effective = EffectiveConfig::of(&runtime)?;
     let env = ReplEnv {
         agents: runtime.agents.clone(),
         models: Arc::clone(&runtime.models),
-        config: runtime.config.value.clone(),
+        config: effective.to_json(),
+        config_origins: crate::commands::config::origin_rows(
+            &effective.settings.iter().collect::<Vec<_>>(),
+            workspace.home.as_deref(),
+        ),
         workspace: workspace_info(workspace, &runtime.memory_file(&base)),
     };
     let history = env.workspace.history_file.clone();
-    let mut repl = Repl::new(session, env);
+    let mut repl = Repl::new(session, env).with_terminal(stdout_terminal(), status);
     let mut editor =
         LineEditor::new(repl.commands.clone(), history).context("cannot start the line editor")?;
-    // Everything the session prints (answers, tool lines, listings) is neutralised.
-    let mut out = crate::output::unlocked_stdout();
+    // Everything the session prints (answers, tool lines, listings) is neutralised; only the
+    // answer's Markdown and the activity's colours are styled, on a terminal only.
+    let mut out = crate::output::styled_stdout();
     // Ctrl-C cancels a turn (and kills its command's group); SIGTERM and SIGHUP end weft.
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnTerminate)?;
     tokio_runtime()?

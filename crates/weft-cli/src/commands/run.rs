@@ -10,9 +10,12 @@ use weft_agents::{ModelPool, Session, SessionError, SkillInvocationError};
 use weft_llm::{ChatModel, ChatRequest, ChatResponse, LlmError, ModelError, TextSink};
 use weft_runtime::{Resume, Runtime, RuntimeError, SessionSettings, UsageError};
 
+use weft_term::{StatusLine, Terminal};
+
 use crate::cli::{AgentArgs, RunArgs, RunFormat, SkillRunArgs};
 use crate::commands::turn_output::TurnOutput;
-use crate::output::outln;
+use crate::environment::{stderr_terminal, stdout_terminal};
+use crate::output::{Styled, outln};
 use weft_runtime::Workspace;
 
 use crate::signals::{Exits, kill_groups_on_exit};
@@ -33,6 +36,71 @@ impl ChatModel for Offline {
         _sink: &mut dyn TextSink,
     ) -> Result<ChatResponse, LlmError> {
         Err(LlmError::Config("dry run: nothing is sent".to_owned()))
+    }
+}
+
+/// Where a one-shot run shows its turn: the answer on stdout, tool activity, retries and the
+/// status line on stderr, each as its stream allows.
+pub(crate) struct Screen {
+    /// Standard output: the answer.
+    pub(crate) out: Styled<std::io::Stdout>,
+    /// Standard error: tool activity, retries, notices.
+    pub(crate) err: Styled<std::io::Stderr>,
+    /// What stdout can show.
+    pub(crate) stdout: Terminal,
+    /// What stderr can show.
+    pub(crate) stderr: Terminal,
+    /// The status line, on a live stderr only.
+    pub(crate) status: Option<StatusLine>,
+}
+
+impl Screen {
+    /// The screen of a run in `format`: JSON formats never get a status line.
+    fn new(format: RunFormat) -> Self {
+        let stderr = stderr_terminal();
+        Self {
+            out: crate::output::styled_stdout(),
+            err: crate::output::styled_stderr(),
+            stdout: stdout_terminal(),
+            status: (format == RunFormat::Text)
+                .then(|| status_line(stderr))
+                .flatten(),
+            stderr,
+        }
+    }
+}
+
+/// A status line on stderr when stderr is a live terminal.
+pub(crate) fn status_line(stderr: Terminal) -> Option<StatusLine> {
+    stderr.live.then(|| {
+        StatusLine::new(
+            Box::new(crate::output::styled_stderr()),
+            stderr.color,
+            stderr.width,
+        )
+    })
+}
+
+/// Starts the configured MCP servers now rather than inside the session, so the wait has a
+/// status line (a first `npx -y` run downloads the server).
+pub(crate) fn start_mcp(runtime: &Runtime, status: Option<&StatusLine>) {
+    let names: Vec<&str> = runtime
+        .config
+        .file
+        .mcp_servers
+        .iter()
+        .filter(|(_, server)| server.enabled)
+        .map(|(name, _)| name.as_str())
+        .collect();
+    if names.is_empty() {
+        return;
+    }
+    if let Some(status) = status {
+        status.show(&format!("starting MCP servers ({})", names.join(", ")));
+    }
+    let _ = runtime.mcp();
+    if let Some(status) = status {
+        status.clear();
     }
 }
 
@@ -173,12 +241,11 @@ fn streams(run: &RunArgs) -> bool {
         }
 }
 
-/// The output of a one-shot run; tool activity goes to stderr for a person (text on a
-/// terminal, or `-v`).
-fn turn_output(run: &RunArgs, verbose: bool) -> TurnOutput {
-    let show_tools =
-        verbose || (run.format == RunFormat::Text && crate::output::stderr_is_terminal());
-    TurnOutput::new(run.format, streams(run), show_tools)
+/// The output of a one-shot run on `screen`; tool activity goes to stderr for a person
+/// (text on a terminal, or `-v`).
+fn turn_output<'s>(run: &RunArgs, verbose: bool, screen: &'s mut Screen) -> TurnOutput<'s> {
+    let show_tools = verbose || (run.format == RunFormat::Text && screen.stderr.tty);
+    TurnOutput::new(run.format, streams(run), show_tools, screen)
 }
 
 /// What a one-shot run sends: a message, or a skill with its arguments.
@@ -219,7 +286,10 @@ pub fn skill_run(workspace: &Workspace, args: &SkillRunArgs, verbose: bool) -> R
 /// follow-up turn, if any.
 fn one_shot(workspace: &Workspace, run: &RunArgs, send: Send, verbose: bool) -> Result<ExitCode> {
     let runtime = Runtime::load(workspace)?;
-    let mut output = turn_output(run, verbose);
+    let mut screen = Screen::new(run.format);
+    if !run.dry_run {
+        start_mcp(&runtime, screen.status.as_ref());
+    }
     let mut session = start(&runtime, run, streams(run))?;
     if run.dry_run {
         let text = match send {
@@ -235,6 +305,7 @@ fn one_shot(workspace: &Workspace, run: &RunArgs, send: Send, verbose: bool) -> 
     }
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
+    let mut output = turn_output(run, verbose, &mut screen);
     output.started(&session, run.resume.is_some() || run.continue_latest);
     let turn = rt.block_on(async {
         let outcome = match send {
@@ -264,7 +335,7 @@ fn one_shot(workspace: &Workspace, run: &RunArgs, send: Send, verbose: bool) -> 
 /// bounded by its timeout), then gives the model one more turn with their results.
 async fn finish_background(
     session: &mut Session,
-    output: &mut TurnOutput,
+    output: &mut TurnOutput<'_>,
     verbose: bool,
 ) -> Result<Option<ExitCode>, SessionError> {
     let running = session.running_children();
@@ -275,7 +346,6 @@ async fn finish_background(
         crate::output::errln!("waiting for {running} background subagent(s)...");
         session.wait_for_children().await;
     }
-    output.new_turn();
     let outcome = session
         .send(
             "The background subagents have finished; their results are above. Continue.",

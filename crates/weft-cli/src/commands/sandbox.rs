@@ -53,7 +53,7 @@ fn available(yes: bool) -> &'static str {
     if yes { "available" } else { "unavailable" }
 }
 
-fn landlock_text(landlock: LandlockSupport) -> String {
+pub(crate) fn landlock_text(landlock: LandlockSupport) -> String {
     match landlock {
         LandlockSupport::Available { abi } => format!("available, ABI {abi}"),
         LandlockSupport::NotEnabled => "built in but not enabled".to_owned(),

@@ -13,7 +13,7 @@ use crate::cli::{ListFormat, ReportFormat, SessionsListArgs, SessionsShowArgs};
 use crate::output::outln;
 use weft_runtime::Workspace;
 use weft_runtime::{UsageError, lookup_session};
-use weft_term::{cut, table, utc_datetime};
+use weft_term::{cut, fit_table, utc_datetime};
 
 /// One session as `sessions list --format json` prints it (and the first fields of
 /// `sessions show --format json`).
@@ -89,7 +89,7 @@ pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> 
                 .collect();
             crate::output::out!(
                 "{}",
-                table(
+                fit_table(
                     &[
                         "ID",
                         "STARTED (UTC)",
@@ -98,7 +98,8 @@ pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> 
                         "MESSAGES",
                         "SUBAGENTS"
                     ],
-                    &rows
+                    &rows,
+                    crate::environment::stdout_terminal().width
                 )
             );
         }

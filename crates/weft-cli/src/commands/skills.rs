@@ -19,9 +19,10 @@ use crate::cli::{
 };
 use crate::commands::skill_json::{SkillDetailJson, SkillJson};
 use crate::commands::verify::{InstallIndex, Installed};
+use crate::environment::stdout_terminal;
 use crate::output::{eprint_diagnostics, eprint_discovery_diagnostics};
 use weft_runtime::Workspace;
-use weft_term::{cut, table};
+use weft_term::{fit_table, one_line};
 
 fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
     match filter {
@@ -86,7 +87,7 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
                 };
                 let mut row = vec![
                     e.skill.name.clone(),
-                    cut(&description, 60),
+                    one_line(&description),
                     e.skill.source.scope.to_string(),
                     e.skill.source.format.to_string(),
                 ];
@@ -102,7 +103,7 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
                     for s in &e.shadows {
                         let mut row = vec![
                             format!("  {}", e.skill.name),
-                            cut(&format!("(shadowed) {}", s.description), 60),
+                            one_line(&format!("(shadowed) {}", s.description)),
                             s.scope.to_string(),
                             s.format.to_string(),
                         ];
@@ -120,7 +121,7 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
                 if any_installed {
                     header.push("INSTALLED");
                 }
-                out.write_all(table(&header, &rows).as_bytes())?;
+                out.write_all(fit_table(&header, &rows, stdout_terminal().width).as_bytes())?;
             }
         }
     }
@@ -456,7 +457,14 @@ pub fn match_text(workspace: &Workspace, args: &MatchArgs) -> anyhow::Result<Exi
                         ]
                     })
                     .collect();
-                out.write_all(table(&["NAME", "CONFIDENCE", "NOTE", "MATCHED"], &rows).as_bytes())?;
+                out.write_all(
+                    fit_table(
+                        &["NAME", "CONFIDENCE", "NOTE", "MATCHED"],
+                        &rows,
+                        stdout_terminal().width,
+                    )
+                    .as_bytes(),
+                )?;
             }
             let verdict = match &outcome {
                 MatchOutcome::None => format!(

@@ -1,38 +1,51 @@
 //! How `weft agent -m` and `weft skills run` show a turn: as text (the answer on stdout,
-//! streamed on a terminal, tool activity on stderr), as one JSON object when it ends
-//! (`--format json`), or as one JSON event per line while it goes (`--format stream-json`).
-//! docs/OUTPUT.md documents the events; the `result` event is the `json` object.
+//! streamed on a terminal and rendered as Markdown when it has colour; tool activity,
+//! retries, notices and a status line on stderr: weft-repl's [`TurnPrinter`], shared with the
+//! interactive session), as one JSON object when it ends (`--format json`), or as one JSON
+//! event per line while it goes (`--format stream-json`). JSON is never rendered and never
+//! has a status line; notices and retries go to stderr in every format, so stdout keeps its
+//! schema. docs/OUTPUT.md documents the events; the `result` event is the `json` object.
 
-use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
 use serde::Serialize;
 use weft_agents::{Session, SessionEvents, TurnOutcome, TurnStop};
-use weft_llm::{Message, ToolCall, Usage};
+use weft_llm::{Message, ModelRef, RetryNotice, ToolCall, Usage};
+use weft_repl::{Activity, TurnPrinter};
 
 use crate::cli::RunFormat;
+use crate::commands::run::Screen;
 use crate::output::{errln, outln, write_stdout};
 
 /// Prints a turn as it happens, in the chosen format.
-pub(crate) enum TurnOutput {
+pub(crate) enum TurnOutput<'s> {
     /// Text for a person.
-    Text(Console),
+    Text(TurnPrinter<'s>),
     /// JSON for a program: collected for the `result`, and with `stream` printed as events.
     Json(JsonTurn),
 }
 
-impl TurnOutput {
-    /// The output for `format`. `stream_text` streams the answer (text on a terminal,
-    /// `text` events for stream-json); `show_tools` prints tool activity on stderr.
-    pub(crate) fn new(format: RunFormat, stream_text: bool, show_tools: bool) -> Self {
+impl<'s> TurnOutput<'s> {
+    /// The output for `format` on `screen`. `stream_text` streams the answer (text on a
+    /// terminal, `text` events for stream-json); `show_tools` prints tool activity on stderr.
+    pub(crate) fn new(
+        format: RunFormat,
+        stream_text: bool,
+        show_tools: bool,
+        screen: &'s mut Screen,
+    ) -> Self {
         match format {
-            RunFormat::Text => Self::Text(Console {
-                stream: stream_text,
-                show_tools,
-                streamed: false,
-                out: crate::output::unlocked_stdout(),
-            }),
+            RunFormat::Text => Self::Text(
+                TurnPrinter::new(
+                    &mut screen.out,
+                    screen.stdout,
+                    Activity::Separate(&mut screen.err, screen.stderr),
+                    stream_text,
+                )
+                .with_tools(show_tools)
+                .with_status(screen.status.clone()),
+            ),
             RunFormat::Json | RunFormat::StreamJson => Self::Json(JsonTurn {
                 stream: format == RunFormat::StreamJson,
                 show_tools,
@@ -85,7 +98,7 @@ impl TurnOutput {
         verbose: bool,
     ) -> ExitCode {
         match self {
-            Self::Text(console) => console.report(outcome, session, verbose),
+            Self::Text(printer) => report(printer, outcome, session, verbose),
             Self::Json(j) => {
                 j.text.clone_from(&outcome.text);
                 j.stop = outcome.stop;
@@ -111,19 +124,12 @@ impl TurnOutput {
             outln!("{text}");
         }
     }
-
-    /// A new turn starts (the follow-up after background subagents): nothing streamed yet.
-    pub(crate) fn new_turn(&mut self) {
-        if let Self::Text(console) = self {
-            console.streamed = false;
-        }
-    }
 }
 
-impl SessionEvents for TurnOutput {
+impl SessionEvents for TurnOutput<'_> {
     fn text(&mut self, delta: &str) {
         match self {
-            Self::Text(c) => c.text(delta),
+            Self::Text(p) => p.text(delta),
             Self::Json(j) if j.stream && !delta.is_empty() => event(&Event::Text { text: delta }),
             Self::Json(_) => {}
         }
@@ -131,14 +137,14 @@ impl SessionEvents for TurnOutput {
 
     fn tool_call(&mut self, call: &ToolCall) {
         match self {
-            Self::Text(c) => c.tool_call(call),
+            Self::Text(p) => p.tool_call(call),
             Self::Json(j) => j.tool_call(call),
         }
     }
 
     fn tool_result(&mut self, call: &ToolCall, result: &Message) {
         match self {
-            Self::Text(c) => c.tool_result(result),
+            Self::Text(p) => p.tool_result(call, result),
             Self::Json(j) => j.tool_result(call, result),
         }
     }
@@ -146,10 +152,31 @@ impl SessionEvents for TurnOutput {
     /// Notices (a model alias replaced by the session's model...) go to stderr in every
     /// format, so JSON on stdout keeps its schema.
     fn notice(&mut self, text: &str) {
-        if let Self::Text(c) = self {
-            c.end_line();
+        match self {
+            Self::Text(p) => p.notice(text),
+            Self::Json(_) => errln!("weft: {text}"),
         }
-        errln!("weft: {text}");
+    }
+
+    /// Retries are announced on stderr in every format (a wait needs explaining).
+    fn retrying(&mut self, notice: &RetryNotice) {
+        match self {
+            Self::Text(p) => p.retrying(notice),
+            Self::Json(_) => errln!("weft: {notice}"),
+        }
+    }
+
+    /// Text drives the status line; JSON has none.
+    fn model_call_started(&mut self, model: &ModelRef) {
+        if let Self::Text(p) = self {
+            p.model_call_started(model);
+        }
+    }
+
+    fn model_call_finished(&mut self) {
+        if let Self::Text(p) = self {
+            p.model_call_finished();
+        }
     }
 
     fn model_reply(&mut self, message: &Message, usage: &Usage) {
@@ -227,80 +254,36 @@ fn event(event: &Event<'_>) {
     }
 }
 
-/// Text output: streamed text to stdout, tool activity to stderr.
-pub(crate) struct Console {
-    stream: bool,
-    show_tools: bool,
-    streamed: bool,
-    /// One neutralising writer for the whole answer (the model's text cannot drive the
-    /// terminal), so a carriage return and its line feed split across two deltas still count
-    /// as a line end.
-    out: weft_term::Neutralising<std::io::Stdout>,
-}
-
-impl Console {
-    fn text(&mut self, delta: &str) {
-        if self.stream {
-            let _ = self.out.write_all(delta.as_bytes());
-            let _ = self.out.flush();
-            self.streamed |= !delta.is_empty();
+/// The end of a turn in text: the answer (unless it was streamed), with `verbose` the
+/// counts, and the exit status the way it stopped deserves.
+fn report(
+    printer: &mut TurnPrinter<'_>,
+    outcome: &TurnOutcome,
+    session: &Session,
+    verbose: bool,
+) -> ExitCode {
+    printer.finish(Some(&outcome.text));
+    if verbose {
+        if let Some(path) = session.transcript_path() {
+            errln!("transcript: {}", path.display());
         }
+        errln!(
+            "{} model call(s), {} tool call(s), {} input + {} output tokens",
+            outcome.model_calls,
+            outcome.tool_calls,
+            outcome.usage.input_tokens,
+            outcome.usage.output_tokens
+        );
     }
-
-    /// Ends the streamed line, if one is open.
-    fn end_line(&mut self) {
-        if self.streamed {
-            let _ = self.out.write_all(b"\n");
-            let _ = self.out.finish();
-            self.streamed = false;
+    match outcome.stop {
+        TurnStop::Answered => ExitCode::SUCCESS,
+        TurnStop::MaxTokens => {
+            errln!("warning: the answer was cut off at the output token limit");
+            ExitCode::SUCCESS
         }
-    }
-
-    fn tool_call(&mut self, call: &ToolCall) {
-        if self.show_tools {
-            self.end_line();
-            errln!(
-                "→ {} {}",
-                call.name,
-                weft_term::cut(&call.arguments.to_string(), 100)
-            );
-        }
-    }
-
-    fn tool_result(&mut self, result: &Message) {
-        if self.show_tools && result.is_error {
-            errln!("  ✗ {}", weft_term::cut(&result.content, 160));
-        }
-    }
-
-    fn report(&mut self, outcome: &TurnOutcome, session: &Session, verbose: bool) -> ExitCode {
-        if self.stream {
-            self.end_line();
-        } else if !outcome.text.is_empty() {
-            outln!("{}", outcome.text);
-        }
-        if verbose {
-            if let Some(path) = session.transcript_path() {
-                errln!("transcript: {}", path.display());
-            }
-            errln!(
-                "{} model call(s), {} tool call(s), {} input + {} output tokens",
-                outcome.model_calls,
-                outcome.tool_calls,
-                outcome.usage.input_tokens,
-                outcome.usage.output_tokens
-            );
-        }
-        match outcome.stop {
-            TurnStop::Answered => ExitCode::SUCCESS,
-            TurnStop::MaxTokens => {
-                errln!("warning: the answer was cut off at the output token limit");
-                ExitCode::SUCCESS
-            }
-            TurnStop::IterationLimit { limit } => {
-                errln!("error: {}", iteration_limit(limit));
-                ExitCode::FAILURE
-            }
+        TurnStop::IterationLimit { limit } => {
+            errln!("error: {}", iteration_limit(limit));
+            ExitCode::FAILURE
         }
     }
 }

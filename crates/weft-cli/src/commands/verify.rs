@@ -11,7 +11,7 @@ use weft_install::{InstallTarget, LockEntry, Lockfile, VerifyStatus, verify_skil
 use crate::cli::{InstallScope, ReportFormat, VerifyArgs};
 use crate::commands::install::target;
 use weft_runtime::Workspace;
-use weft_term::table;
+use weft_term::fit_table;
 
 /// An installed skill's lock entry and how its files compare with it.
 pub struct Installed {
@@ -175,7 +175,14 @@ pub fn verify(workspace: &Workspace, args: &VerifyArgs) -> anyhow::Result<ExitCo
             writeln!(out, "No installed skills (no skills.lock).")?;
         }
         ReportFormat::Text => {
-            out.write_all(table(&["SCOPE", "NAME", "STATUS"], &rows).as_bytes())?;
+            out.write_all(
+                fit_table(
+                    &["SCOPE", "NAME", "STATUS"],
+                    &rows,
+                    crate::environment::stdout_terminal().width,
+                )
+                .as_bytes(),
+            )?;
         }
     }
     Ok(if differs {

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::classify::{excerpt, json_kind};
 use crate::http::{Failure, ReadResponse};
-use crate::{ChatResponse, Message, StopReason, TextSink, ToolCall, Usage};
+use crate::{ChatResponse, Message, RetryNotice, StopReason, TextSink, ToolCall, Usage};
 
 /// Reads one attempt's answer, streaming text to the sink when asked to.
 pub(super) struct Reader<'s> {
@@ -142,6 +142,10 @@ impl ReadResponse for Reader<'_> {
 
     fn committed(&self) -> bool {
         self.committed
+    }
+
+    fn retrying(&mut self, notice: &RetryNotice) {
+        self.sink.retrying(notice);
     }
 }
 

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::classify::{excerpt, json_kind};
 use crate::http::{Failure, ReadResponse};
-use crate::{ChatResponse, Message, StopReason, TextSink, ToolCall, Usage};
+use crate::{ChatResponse, Message, RetryNotice, StopReason, TextSink, ToolCall, Usage};
 
 /// Reads one attempt's answer, streaming text to the sink when asked to.
 pub(super) struct Reader<'s> {
@@ -101,6 +101,10 @@ impl ReadResponse for Reader<'_> {
 
     fn committed(&self) -> bool {
         self.committed
+    }
+
+    fn retrying(&mut self, notice: &RetryNotice) {
+        self.sink.retrying(notice);
     }
 }
 

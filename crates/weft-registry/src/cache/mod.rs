@@ -40,6 +40,48 @@ pub struct CacheConfig {
     pub fingerprint: String,
 }
 
+/// What the cache file holds, as a health check sees it (`weft doctor`). The cache can only
+/// make listings faster: every state but [`Unreadable`](Self::Unreadable) is healthy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CacheHealth {
+    /// No cache file yet: the next listing writes one.
+    Missing,
+    /// Written by this build with these limits: entries and size in bytes.
+    Valid {
+        /// Skills remembered.
+        entries: usize,
+        /// The file's size.
+        bytes: u64,
+    },
+    /// Written by another build (or damaged): discarded and rewritten by the next listing.
+    Rebuilt {
+        /// The file's size.
+        bytes: u64,
+    },
+    /// Cannot be read (a FIFO, a link to `/proc`, too large, no permission): why.
+    Unreadable(String),
+}
+
+impl CacheConfig {
+    /// Reads the cache file as discovery with `limits` would, without using it.
+    pub fn health(&self, limits: &Limits) -> CacheHealth {
+        let bytes = match weft_fs::read_regular(&self.path, CACHE_CAP) {
+            Ok(bytes) => bytes,
+            Err(e) if e.is_not_found() => return CacheHealth::Missing,
+            Err(e) => return CacheHealth::Unreadable(e.to_string()),
+        };
+        let size = bytes.len() as u64;
+        let fingerprint = format!("{}|{limits:?}", self.fingerprint);
+        match format::decode(&bytes, &fingerprint) {
+            Some(entries) => CacheHealth::Valid {
+                entries: entries.len(),
+                bytes: size,
+            },
+            None => CacheHealth::Rebuilt { bytes: size },
+        }
+    }
+}
+
 /// The most a cache file may hold (about 100,000 skills).
 const CACHE_CAP: Cap = Cap::new(256 * 1024 * 1024, "skill caches");
 

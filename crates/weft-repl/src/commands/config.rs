@@ -1,20 +1,25 @@
-//! `/config [key]`: the merged configuration, or one value by dot path; keys redacted.
+//! `/config [--origin] [key]`: the configuration in effect (as `weft config show`), or one
+//! value by dot path; with `--origin`, where each value came from.
 
 use async_trait::async_trait;
 use serde_json::Value;
+
+use weft_term::table;
 
 use crate::command::{CommandContext, CommandError, CompletionContext, Dispatch, SlashCommand};
 
 /// What a secret is shown as.
 const REDACTED: &str = "<redacted>";
 
-/// `value` with every `api_key` replaced by a placeholder (keys never appear in output).
+/// `value` with every `api_key` replaced by a placeholder (keys never appear in output). A
+/// key already masked (`sk-…wxyz`, as the effective configuration shows keys) is kept.
 pub fn redact(value: &Value) -> Value {
     match value {
         Value::Object(map) => Value::Object(
             map.iter()
                 .map(|(k, v)| {
-                    let v = if k == "api_key" && !v.is_null() {
+                    let masked = v.as_str().is_some_and(|s| s.contains('…'));
+                    let v = if k == "api_key" && !v.is_null() && !masked {
                         Value::String(REDACTED.to_owned())
                     } else {
                         redact(v)
@@ -69,17 +74,19 @@ impl SlashCommand for ConfigCommand {
     }
 
     fn description(&self) -> &str {
-        "Show the configuration, or one key (dot path)"
+        "Show the configuration in effect, or one key (dot path)"
     }
 
     fn usage(&self) -> &str {
-        "[key]"
+        "[--origin] [key]"
     }
 
     fn help(&self) -> &str {
-        "Prints the merged configuration files as JSON (API keys redacted), or the value at a \
-         dot path such as `agent.temperature` or `providers.local.base_url`. The model in \
-         effect is shown by /session."
+        "Prints the configuration in effect as JSON, as `weft config show` does: the files, the \
+         environment (OPENAI_API_KEY, WEFT_MODEL, ...) and the defaults merged, API keys masked; \
+         or the value at a dot path such as `agent.temperature` or `providers.local.base_url`. \
+         With --origin, a table of each value and the file, environment variable or default it \
+         came from. The model of this session is shown by /session."
     }
 
     async fn execute(
@@ -87,6 +94,9 @@ impl SlashCommand for ConfigCommand {
         args: &str,
         ctx: &mut CommandContext<'_>,
     ) -> Result<Dispatch, CommandError> {
+        if let Some(key) = args.strip_prefix("--origin") {
+            return origins(key.trim(), ctx);
+        }
         let shown = redact(&ctx.env.config);
         let value = if args.is_empty() {
             &shown
@@ -104,9 +114,40 @@ impl SlashCommand for ConfigCommand {
     }
 
     fn completions(&self, partial: &str, names: &CompletionContext) -> Vec<String> {
+        if let Some(rest) = partial.strip_prefix("--origin ") {
+            return crate::command::starting_with(
+                rest,
+                names.config_keys.iter().map(String::as_str),
+            )
+            .into_iter()
+            .map(|k| format!("--origin {k}"))
+            .collect();
+        }
         crate::command::starting_with(partial, names.config_keys.iter().map(String::as_str))
     }
 }
+
+/// `/config --origin [key]`: the rows the CLI prepared (`weft config show --origin`'s).
+fn origins(key: &str, ctx: &mut CommandContext<'_>) -> Result<Dispatch, CommandError> {
+    let rows: Vec<Vec<String>> = ctx
+        .env
+        .config_origins
+        .iter()
+        .filter(|row| {
+            let k = row.first().map(String::as_str).unwrap_or_default();
+            key.is_empty() || k == key || k.starts_with(&format!("{key}."))
+        })
+        .cloned()
+        .collect();
+    if rows.is_empty() {
+        return Err(CommandError::Usage(format!("no configuration key `{key}`")));
+    }
+    write!(ctx.out, "{}", table(&ORIGIN_HEADER, &rows))?;
+    Ok(Dispatch::Handled)
+}
+
+/// The columns of `/config --origin`.
+const ORIGIN_HEADER: [&str; 3] = ["KEY", "VALUE", "ORIGIN"];
 
 #[cfg(test)]
 mod tests {

@@ -167,6 +167,18 @@ pub fn fixture_with(interrupt: Interrupt) -> Fixture {
             "agent": {"temperature": 0.2},
             "providers": {"fake": {"base_url": "http://127.0.0.1:9", "api_key": "sk-secret"}}
         }),
+        config_origins: vec![
+            vec![
+                "agent.temperature".to_owned(),
+                "0.2".to_owned(),
+                "~/.clawft/config.json".to_owned(),
+            ],
+            vec![
+                "model".to_owned(),
+                "fake/m".to_owned(),
+                "env WEFT_MODEL".to_owned(),
+            ],
+        ],
         workspace: WorkspaceInfo {
             project: Some(project),
             home: Some(tmp.path().to_path_buf()),

@@ -39,6 +39,7 @@ impl WebFetch {
                 Err(reason) => attempt.error(format!("redirect refused: {reason}")),
             }
         });
+        install_crypto_provider();
         let client = reqwest::Client::builder()
             .timeout(config.timeout)
             .redirect(policy)
@@ -250,6 +251,17 @@ fn request_error(err: &reqwest::Error, url: &Url, timeout: std::time::Duration) 
     ToolError::Failed(message)
 }
 
+/// Makes sure rustls has a crypto provider before a client is built: reqwest is compiled
+/// without one (`rustls-no-provider`, to keep aws-lc's C build out) and would panic. Installs
+/// `ring` as the process default unless a provider is installed already (by the embedding
+/// program or another weft crate), which is then kept.
+pub(crate) fn install_crypto_provider() {
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        // Losing a race to another thread installing one is fine: a provider is in place.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -269,6 +281,14 @@ mod tests {
         assert!(!allowed("https://example.com.evil.io", &["example.com"]));
         assert!(!allowed("https://example.org", &["example.com", ""]));
         assert!(allowed("http://127.0.0.1:8080/", &["127.0.0.1"]));
+    }
+
+    #[test]
+    fn the_client_builds_with_a_crypto_provider() {
+        // reqwest has no provider of its own: without one installed, building panics.
+        let fetch = WebFetch::new(WebFetchConfig::default());
+        assert!(fetch.client.is_ok(), "{:?}", fetch.client.err());
+        assert!(rustls::crypto::CryptoProvider::get_default().is_some());
     }
 
     #[test]

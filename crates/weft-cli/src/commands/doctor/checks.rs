@@ -1,0 +1,399 @@
+//! The checks of `weft doctor`, one function per area. Each returns what it found with the fix
+//! in the detail; none prints.
+
+use std::path::Path;
+use std::time::Instant;
+
+use weft_llm::{ChatRequest, Message, NoStream, ProviderConfig, ProviderKind};
+use weft_registry::CacheHealth;
+use weft_runtime::sandbox::{ShellMode, current_mode};
+use weft_runtime::{Config, EffectiveConfig, Runtime, Workspace};
+use weft_term::{StatusLine, first_line, tilde};
+
+use super::{Check, Status};
+use crate::commands::config::origin_label;
+
+/// One line per configuration file.
+pub fn config_files(config: &EffectiveConfig, home: Option<&Path>) -> Vec<Check> {
+    config
+        .files
+        .iter()
+        .map(|f| {
+            let path = tilde(&f.path, home);
+            let subject = format!("config ({})", f.role.label());
+            match (f.found, f.trusted, f.ignored.is_empty()) {
+                (false, _, _) => Check::new(subject, Status::Skip, format!("{path}: not found")),
+                (true, true, _) => Check::new(subject, Status::Ok, format!("{path}: read")),
+                (true, false, true) => Check::new(
+                    subject,
+                    Status::Ok,
+                    format!("{path}: read (untrusted project; sets nothing that needs trust)"),
+                ),
+                (true, false, false) => Check::new(
+                    subject,
+                    Status::Warn,
+                    format!(
+                        "{path}: untrusted project, ignored: {} (--trust-project accepts them)",
+                        f.ignored.join(", ")
+                    ),
+                ),
+            }
+        })
+        .collect()
+}
+
+/// Whether a base URL points at this machine (a local server needs no key).
+fn is_local(base_url: &str) -> bool {
+    let rest = base_url.split_once("://").map_or(base_url, |(_, r)| r);
+    ["localhost", "127.", "[::1]", "0.0.0.0"]
+        .iter()
+        .any(|host| rest.starts_with(host))
+}
+
+/// The variable a provider of this kind reads its key from by default.
+fn key_variable(kind: ProviderKind) -> &'static str {
+    match kind {
+        ProviderKind::Anthropic => "ANTHROPIC_API_KEY",
+        _ => "OPENAI_API_KEY",
+    }
+}
+
+/// One line per provider: where it is and whether its key is there (masked).
+pub fn providers(runtime: &Runtime, config: &EffectiveConfig) -> Vec<Check> {
+    let catalog = runtime.models.catalog();
+    if catalog.is_empty() {
+        return vec![Check::new(
+            "provider",
+            Status::Fail,
+            "none configured: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or add `providers` to \
+             ~/.clawft/config.json (docs/CONFIG.md)",
+        )];
+    }
+    let home = runtime.workspace.home.as_deref();
+    catalog
+        .providers()
+        .map(|p| provider(p, config, home))
+        .collect()
+}
+
+fn provider(p: &ProviderConfig, config: &EffectiveConfig, home: Option<&Path>) -> Check {
+    let subject = format!("provider {}", p.name);
+    if p.kind == ProviderKind::Replay {
+        return match &p.replay_file {
+            Some(file) if file.is_file() => Check::new(
+                subject,
+                Status::Ok,
+                format!("replay of {}", tilde(file, home)),
+            ),
+            Some(file) => Check::new(
+                subject,
+                Status::Fail,
+                format!("replay file {} is missing", tilde(file, home)),
+            ),
+            None => Check::new(subject, Status::Fail, "replay provider without a file"),
+        };
+    }
+    let key = config.get(&format!("providers.{}.api_key", p.name));
+    match (key, &p.api_key) {
+        (Some(key), Some(_)) => Check::new(
+            subject,
+            Status::Ok,
+            format!(
+                "{}, key {} ({})",
+                p.base_url,
+                key.value.as_str().unwrap_or("set"),
+                origin_label(&key.origin, home)
+            ),
+        ),
+        _ if is_local(&p.base_url) => Check::new(
+            subject,
+            Status::Ok,
+            format!("{}, no key (a local server)", p.base_url),
+        ),
+        _ => Check::new(
+            subject,
+            Status::Fail,
+            format!(
+                "{}: no API key (set {} or providers.{}.api_key_env)",
+                p.base_url,
+                key_variable(p.kind),
+                p.name
+            ),
+        ),
+    }
+}
+
+/// The model a session uses when none is chosen.
+pub fn model(runtime: &Runtime) -> Check {
+    let catalog = runtime.models.catalog();
+    if catalog.is_empty() {
+        return Check::new("model", Status::Skip, "needs a provider");
+    }
+    match catalog.resolve_default() {
+        Ok(model) => Check::new("model", Status::Ok, model.to_string()),
+        Err(e @ weft_llm::ModelError::NoDefault) => Check::new(
+            "model",
+            Status::Fail,
+            format!("{e} (set `model` in ~/.clawft/config.json or WEFT_MODEL)"),
+        ),
+        Err(e) => Check::new("model", Status::Fail, e.to_string()),
+    }
+}
+
+/// With `--online`, one short request to the default model.
+pub fn online(runtime: &Runtime, enabled: bool, status: Option<&StatusLine>) -> Check {
+    let subject = "online";
+    if !enabled {
+        return Check::new(
+            subject,
+            Status::Skip,
+            "not checked (--online sends the model one short request)",
+        );
+    }
+    let Ok(model) = runtime.models.catalog().resolve_default() else {
+        return Check::new(subject, Status::Skip, "no default model to ask");
+    };
+    let client = match runtime.models.client(&model) {
+        Ok(client) => client,
+        Err(e) => return Check::new(subject, Status::Fail, e.to_string()),
+    };
+    let request = ChatRequest {
+        model: model.model.clone(),
+        system: None,
+        messages: vec![Message::user("Reply with the single word OK.")],
+        tools: Vec::new(),
+        temperature: None,
+        max_tokens: Some(16),
+        reasoning_effort: None,
+    };
+    if let Some(status) = status {
+        status.show(&format!("asking {model}"));
+    }
+    let started = Instant::now();
+    let answer = crate::commands::run::tokio_runtime()
+        .map_err(|e| e.to_string())
+        .and_then(|rt| {
+            rt.block_on(client.chat(&request, false, &mut NoStream))
+                .map_err(|e| e.to_string())
+        });
+    if let Some(status) = status {
+        status.clear();
+    }
+    match answer {
+        Ok(response) => Check::new(
+            subject,
+            Status::Ok,
+            format!(
+                "{model} answered in {:.1} s: {}",
+                started.elapsed().as_secs_f64(),
+                first_line(&response.message.content, 40)
+            ),
+        ),
+        Err(e) => Check::new(subject, Status::Fail, e),
+    }
+}
+
+/// One line per MCP server: running with its tools, or why not.
+pub fn mcp(runtime: &Runtime) -> Vec<Check> {
+    let servers = runtime.mcp();
+    let mut checks: Vec<Check> = servers
+        .manager()
+        .status()
+        .into_iter()
+        .map(|s| {
+            let subject = format!("mcp {}", s.name);
+            match s.state.reason() {
+                None => Check::new(
+                    subject,
+                    Status::Ok,
+                    format!("running, {} tools", s.tools.len()),
+                ),
+                Some(reason) => Check::new(
+                    subject,
+                    Status::Fail,
+                    format!("{}: {reason}", s.state.label()),
+                ),
+            }
+        })
+        .collect();
+    checks.extend(
+        servers
+            .disabled()
+            .iter()
+            .map(|name| Check::new(format!("mcp {name}"), Status::Skip, "disabled")),
+    );
+    if checks.is_empty() {
+        checks.push(Check::new(
+            "mcp",
+            Status::Skip,
+            "no servers configured (`mcp_servers` in ~/.clawft/config.json)",
+        ));
+    }
+    checks
+}
+
+/// What `exec_shell` does on this machine with this configuration.
+pub fn sandbox(workspace: &Workspace, config: &Config) -> Check {
+    let probe = weft_sandbox::probe();
+    let landlock = crate::commands::sandbox::landlock_text(probe.landlock);
+    let mode = workspace
+        .base_dir()
+        .map_err(|e| e.to_string())
+        .and_then(|base| current_mode(workspace, config, &base).map_err(|e| e.to_string()));
+    match mode {
+        Ok(ShellMode::Sandboxed { .. }) => Check::new(
+            "sandbox",
+            Status::Ok,
+            format!("exec_shell runs sandboxed (Landlock {landlock})"),
+        ),
+        Ok(ShellMode::Unsandboxed(why)) => Check::new(
+            "sandbox",
+            Status::Ok,
+            format!(
+                "exec_shell runs unsandboxed: {why} (Landlock {landlock}; weft sandbox status)"
+            ),
+        ),
+        Ok(ShellMode::Refused(why)) => Check::new(
+            "sandbox",
+            Status::Fail,
+            format!("exec_shell is refused: {why}"),
+        ),
+        Err(e) => Check::new("sandbox", Status::Fail, e),
+    }
+}
+
+/// Skills: how many, files with errors, names shadowed.
+pub fn skills(runtime: &Runtime) -> Check {
+    let snapshot = runtime.skills.snapshot();
+    let diagnostics = snapshot.diagnostics();
+    let errors: Vec<_> = diagnostics.iter().filter(|d| d.is_error()).collect();
+    let warnings = diagnostics.len() - errors.len();
+    let shadowed: Vec<&str> = snapshot
+        .entries()
+        .iter()
+        .filter(|e| !e.shadows.is_empty())
+        .map(|e| e.skill.name.as_str())
+        .collect();
+    let mut detail = format!(
+        "{}; {}, {}",
+        plural(snapshot.len(), "skill"),
+        plural(errors.len(), "error"),
+        plural(warnings, "warning")
+    );
+    if !shadowed.is_empty() {
+        detail.push_str(&format!("; shadowed: {}", shadowed.join(", ")));
+    }
+    match errors.first() {
+        None => Check::new("skills", Status::Ok, detail),
+        Some(first) => {
+            let home = runtime.workspace.home.as_deref();
+            let place = first
+                .path
+                .as_deref()
+                .map(|p| format!("{}: ", tilde(p, home)))
+                .unwrap_or_default();
+            detail.push_str(&format!(
+                "; first: {place}{} (weft skills list -v)",
+                first_line(&first.message, 80)
+            ));
+            Check::new("skills", Status::Warn, detail)
+        }
+    }
+}
+
+/// Agents: how many, broken files, shadowed names, and models the providers cannot serve.
+pub fn agents(runtime: &Runtime) -> Vec<Check> {
+    let registry = &runtime.agents;
+    let shadowed: Vec<&str> = registry
+        .list()
+        .filter(|e| !e.shadows.is_empty())
+        .map(|e| e.agent.name.as_str())
+        .collect();
+    let broken = registry
+        .diagnostics()
+        .iter()
+        .filter(|d| d.is_error())
+        .count();
+    let mut detail = format!(
+        "{}; {}",
+        plural(registry.list().count(), "agent"),
+        plural(broken, "broken file")
+    );
+    if !shadowed.is_empty() {
+        detail.push_str(&format!("; shadowed: {}", shadowed.join(", ")));
+    }
+    let status = if broken > 0 { Status::Warn } else { Status::Ok };
+    let mut checks = vec![Check::new("agents", status, detail)];
+    let catalog = runtime.models.catalog();
+    if catalog.is_empty() {
+        return checks;
+    }
+    let unavailable: Vec<String> = registry
+        .list()
+        .filter_map(|e| {
+            let model = e.agent.model.as_deref().filter(|m| *m != "inherit")?;
+            let err = catalog.resolve(model, None).err()?;
+            Some(format!("{} (`{model}`: {err})", e.agent.name))
+        })
+        .collect();
+    if !unavailable.is_empty() {
+        checks.push(Check::new(
+            "agent models",
+            Status::Warn,
+            format!("not available: {}", unavailable.join("; ")),
+        ));
+    }
+    checks
+}
+
+/// The skill header cache.
+pub fn cache(workspace: &Workspace) -> Check {
+    let registry = workspace.registry_config();
+    let Some(cache) = &registry.cache else {
+        return Check::new(
+            "cache",
+            Status::Skip,
+            "off (--no-cache, or no home directory)",
+        );
+    };
+    let path = tilde(&cache.path, workspace.home.as_deref());
+    match cache.health(&registry.parse.limits) {
+        CacheHealth::Missing => Check::new("cache", Status::Ok, format!("{path}: not written yet")),
+        CacheHealth::Valid { entries, bytes } => Check::new(
+            "cache",
+            Status::Ok,
+            format!("{path}: {}, {}", plural(entries, "skill"), size(bytes)),
+        ),
+        CacheHealth::Rebuilt { bytes } => Check::new(
+            "cache",
+            Status::Ok,
+            format!(
+                "{path}: {} from another build, rewritten by the next listing",
+                size(bytes)
+            ),
+        ),
+        CacheHealth::Unreadable(why) => Check::new(
+            "cache",
+            Status::Warn,
+            format!("{why} (listings work, without the cache; remove the file)"),
+        ),
+    }
+}
+
+/// `1 skill`, `2 skills`.
+pub fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `512 B`, `12.3 KiB`, `4.0 MiB`.
+fn size(bytes: u64) -> String {
+    #[allow(clippy::cast_precision_loss)] // a display value
+    let b = bytes as f64;
+    if bytes < 1024 {
+        format!("{bytes} B")
+    } else if bytes < 1024 * 1024 {
+        format!("{:.1} KiB", b / 1024.0)
+    } else {
+        format!("{:.1} MiB", b / (1024.0 * 1024.0))
+    }
+}

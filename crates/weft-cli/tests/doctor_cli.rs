@@ -1,0 +1,186 @@
+//! `weft doctor` and `weft config show` on the real binary: a bare set-up fails and says what
+//! to do; a working one (a loopback provider asked with --online, the MCP reference server)
+//! passes with its warnings (an untrusted project file, a broken skill, an agent whose model no
+//! provider serves); the effective configuration names the origin of every value and never
+//! shows a key.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod sandbox;
+
+use sandbox::server::{ScriptServer, openai_text};
+use sandbox::{Sandbox, stdout, write_skill};
+use serde_json::{Value, json};
+
+const KEY: &str = "sk-test-0123456789abcdefWXYZ";
+
+/// The parts of a report that depend on the machine or the moment, replaced: the version,
+/// the kernel's sandbox support, the cache's size, the time an answer took.
+fn redact_report(s: &Sandbox, text: &str) -> String {
+    s.redact(text)
+        .lines()
+        .map(|line| {
+            let fields: Vec<&str> = line.splitn(2, "  ").collect();
+            match line.split_whitespace().nth(1) {
+                Some("weft") => "✓  weft  version [VERSION]".to_owned(),
+                Some("sandbox") => format!("{}  sandbox  [KERNEL]", fields[0]),
+                Some("cache")
+                    if line
+                        .rsplit_once(", ")
+                        .is_some_and(|(_, t)| t.ends_with('B')) =>
+                {
+                    let (head, _) = line.rsplit_once(", ").unwrap();
+                    format!("{head}, [SIZE]")
+                }
+                Some("online") if line.contains("answered in") => {
+                    let (head, tail) = line.split_once("answered in ").unwrap();
+                    let (_, answer) = tail.split_once(':').unwrap();
+                    format!("{head}answered in [TIME]:{answer}")
+                }
+                _ => line.to_owned(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_bare_set_up_fails_and_says_what_to_do() {
+    let s = Sandbox::new();
+    let out = s.weft().arg("doctor").output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "no provider is a failed check");
+    insta::assert_snapshot!("bare", redact_report(&s, &stdout(&out)));
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("error"),
+        "a failed check is a report, not an error"
+    );
+}
+
+#[test]
+fn a_working_set_up_passes_with_its_warnings() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(ScriptServer::openai(vec![openai_text("OK")]));
+    let s = Sandbox::new();
+    s.user_config(&json!({
+        "providers": {"local": {"base_url": format!("{}/v1", server.url), "api_key": KEY, "max_retries": 0}},
+        "model": "local/m",
+        "mcp_servers": {
+            "everything": {"command": "node", "args": [weft_testkit::mcp::everything_server(), "stdio"], "startup_timeout_secs": 30},
+            "off": {"command": "x", "enabled": false}
+        }
+    }));
+    // Warnings: an untrusted project file, a skill that does not parse, an agent whose model
+    // no configured provider serves.
+    s.project_config(&json!({"providers": {"evil": {"base_url": "http://evil.example/v1"}}}));
+    write_skill(
+        &s.project.join(".clawft/skills"),
+        "fine",
+        "A skill that parses.",
+    );
+    s.file(
+        ".clawft/skills/broken/SKILL.md",
+        "---\nname: [unclosed\n---\n",
+    );
+    s.file(
+        ".clawft/agents/scout.md",
+        "---\nname: scout\ndescription: Looks around.\nmodel: haiku\n---\nLook.\n",
+    );
+
+    let out = s.weft().args(["doctor", "--online"]).output().unwrap();
+    let report = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    let report_shown = redact_report(&s, &report).replace(&server.url, "http://[SERVER]");
+    insta::assert_snapshot!("working", report_shown);
+    assert!(!report.contains(KEY));
+    assert_eq!(server.count(), 1, "--online sent one request");
+
+    let out = s
+        .weft()
+        .args(["doctor", "--format", "json"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["failed"], 0);
+    let status = |check: &str| {
+        doc["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["check"] == check)
+            .unwrap_or_else(|| panic!("no {check}: {doc:#}"))["status"]
+            .clone()
+    };
+    assert_eq!(status("provider local"), "ok");
+    assert_eq!(status("mcp everything"), "ok");
+    assert_eq!(status("mcp off"), "skip");
+    assert_eq!(status("online"), "skip");
+    assert_eq!(status("config (project)"), "warn");
+    assert_eq!(server.count(), 1, "no request without --online");
+}
+
+#[test]
+fn a_server_that_does_not_start_and_a_missing_key_fail() {
+    let s = Sandbox::new();
+    s.user_config(&json!({
+        "providers": {"openai": {}},
+        "model": "openai/gpt-4o-mini",
+        "mcp_servers": {"broken": {"command": "/nonexistent/server"}}
+    }));
+    let out = s.weft().arg("doctor").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report = stdout(&out);
+    let line = |subject: &str| {
+        report
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(subject))
+            .unwrap_or_else(|| panic!("no {subject}:\n{report}"))
+            .to_owned()
+    };
+    assert!(line("provider").starts_with("✗"), "{report}");
+    assert!(
+        line("provider").contains("no API key (set OPENAI_API_KEY"),
+        "{report}"
+    );
+    assert!(line("mcp").starts_with("✗"), "{report}");
+    assert!(line("mcp").contains("/nonexistent/server"), "{report}");
+    assert!(report.ends_with("2 checks failed.\n"), "{report}");
+}
+
+#[test]
+fn config_show_names_the_origin_of_every_value() {
+    let s = Sandbox::new();
+    s.user_config(&json!({"agent": {"temperature": 0.2}, "providers": {"local": {"base_url": "http://127.0.0.1:9/v1", "api_key": KEY}}}));
+    s.project_config(&json!({"model": "local/m", "mcp_servers": {"x": {"command": "/tmp/x"}}}));
+    let with_env = |args: &[&str]| {
+        s.weft()
+            .args(args)
+            .env("OPENAI_API_KEY", "sk-env-0123456789abcdefENVK")
+            .env("WEFT_MODEL", "openai/gpt-4o-mini")
+            .output()
+            .unwrap()
+    };
+
+    let out = with_env(&["config", "show", "--origin"]);
+    assert!(out.status.success());
+    insta::assert_snapshot!("config_origin", s.redact(&stdout(&out)));
+
+    let out = with_env(&["config", "show"]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["model"], "openai/gpt-4o-mini");
+    assert_eq!(doc["providers"]["openai"]["api_key"], "sk-…ENVK");
+    assert_eq!(doc["providers"]["local"]["api_key"], "sk-…WXYZ");
+    assert_eq!(doc["agent"]["temperature"], 0.2);
+    assert!(!stdout(&out).contains(KEY));
+
+    let out = with_env(&["config", "show", "providers.local.api_key"]);
+    assert_eq!(stdout(&out), "\"sk-…WXYZ\"\n");
+    let out = with_env(&["config", "show", "--origin", "--format", "json", "model"]);
+    let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        rows,
+        json!([{"key": "model", "value": "openai/gpt-4o-mini", "origin": {"kind": "env", "var": "WEFT_MODEL"}}])
+    );
+    let out = with_env(&["config", "show", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no configuration key `nope`"));
+}
