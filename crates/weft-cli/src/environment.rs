@@ -67,6 +67,13 @@ pub fn stderr_terminal() -> Terminal {
     terminal(output::stderr_is_terminal(), output::stderr_columns())
 }
 
+/// `CLICOLOR_FORCE` without `NO_COLOR`: weft's colours reach pipes and files too.
+#[allow(clippy::disallowed_methods)]
+pub fn colour_forced() -> bool {
+    let env = ColorEnv::from_vars(|name| std::env::var(name).ok());
+    env.force && !env.no_color
+}
+
 /// The decision for one stream (`NO_COLOR`, `CLICOLOR_FORCE`, `CLICOLOR`, `TERM`: see
 /// [`ColorEnv`]). The width is `COLUMNS` when set (also through a pipe: it is an explicit
 /// request, and how the tests fix a width), else the terminal's own; a pipe without

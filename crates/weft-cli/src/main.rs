@@ -37,6 +37,7 @@ fn main() -> ExitCode {
         return commands::sandbox::exec(args);
     }
     let stderr = environment::stderr_terminal();
+    output::force_colour(environment::colour_forced());
     init_tracing(cli.verbose, stderr.color);
     if cli.json
         && let Some(command) = &mut cli.command

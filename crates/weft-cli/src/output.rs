@@ -114,16 +114,30 @@ impl<S: io::Write + Send> StyledWrite for Styled<S> {
     }
 }
 
+/// Colour forced through pipes and files (`CLICOLOR_FORCE`, without `NO_COLOR`): set once by
+/// `main` from the environment.
+static COLOUR_FORCED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Lets weft's styling reach pipes and files too (`CLICOLOR_FORCE`). Content is neutralised
+/// all the same, and only weft's own style sequences pass.
+pub fn force_colour(forced: bool) {
+    COLOUR_FORCED.store(forced, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn styles_reach(is_terminal: bool) -> bool {
+    is_terminal || COLOUR_FORCED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Standard output for content and weft's styling, not locked (the line editor writes to the
-/// terminal too); the styling reaches it only when it is a terminal.
+/// terminal too); the styling reaches it only when it is a terminal (or colour is forced).
 pub fn styled_stdout() -> Styled<io::Stdout> {
-    Styled::new(io::stdout(), stdout_is_terminal())
+    Styled::new(io::stdout(), styles_reach(stdout_is_terminal()))
 }
 
 /// Standard error for content and weft's styling (tool activity, retries, the status line,
-/// `error:`); the styling reaches it only when it is a terminal.
+/// `error:`); the styling reaches it only when it is a terminal (or colour is forced).
 pub fn styled_stderr() -> Styled<io::Stderr> {
-    Styled::new(io::stderr(), stderr_is_terminal())
+    Styled::new(io::stderr(), styles_reach(stderr_is_terminal()))
 }
 
 /// Standard error for the log subscriber, which asks for a writer per event and writes the

@@ -1,7 +1,8 @@
 //! Terminal etiquette through pipes (the pseudo-terminal side, colour included, is in
 //! `repl_pty.rs`): tables keep full text unless `COLUMNS` asks for a width; no escape
-//! sequence at all, whatever `CLICOLOR_FORCE` says (logs and errors included); retries
-//! announced on stderr; no status line; answers printed as written, neutralised.
+//! sequence unless `CLICOLOR_FORCE` asks for colours (logs and errors included), and then only
+//! colours; retries announced on stderr; no status line; answers printed as written,
+//! neutralised.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -51,13 +52,27 @@ fn warning_sandbox() -> Sandbox {
     s
 }
 
+/// The escape sequences of `text`: each from ESC up to its final byte.
+fn escapes(text: &str) -> Vec<&str> {
+    text.match_indices('\u{1b}')
+        .map(|(i, _)| {
+            let rest = &text[i..];
+            let end = rest[1..]
+                .find(|c: char| c.is_ascii_alphabetic())
+                .map_or(rest.len(), |e| e + 2);
+            &rest[..end]
+        })
+        .collect()
+}
+
 #[test]
 fn logs_and_errors_get_no_escape_sequence_through_a_pipe() {
     let s = warning_sandbox();
-    for vars in [
-        &[][..],
-        &[("CLICOLOR_FORCE", "1")],
-        &[("CLICOLOR_FORCE", "1"), ("TERM", "xterm-256color")],
+    for (vars, coloured) in [
+        (&[][..], false),
+        (&[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")], false),
+        (&[("CLICOLOR_FORCE", "1")], true),
+        (&[("CLICOLOR_FORCE", "1"), ("TERM", "xterm-256color")], true),
     ] {
         let mut cmd = s.weft();
         cmd.args(["agents", "show", "nope"]);
@@ -68,11 +83,22 @@ fn logs_and_errors_get_no_escape_sequence_through_a_pipe() {
         let out = cmd.output().unwrap();
         assert_eq!(out.status.code(), Some(2));
         let stderr = String::from_utf8(out.stderr).unwrap();
+        let found = escapes(&stderr);
+        let plain = found.iter().fold(stderr.clone(), |t, e| t.replace(e, ""));
         assert!(
-            stderr.contains(" WARN") && stderr.contains("error: "),
+            plain.contains(" WARN") && plain.contains("error: "),
             "{vars:?}: {stderr}"
         );
-        assert!(!stderr.contains('\u{1b}'), "{vars:?}: {stderr:?}");
+        if coloured {
+            // CLICOLOR_FORCE: weft's colours (SGR, ending in `m`) and nothing else.
+            assert!(!found.is_empty(), "{vars:?}: {stderr:?}");
+            assert!(
+                found.iter().all(|e| e.ends_with('m')),
+                "{vars:?}: {found:?}"
+            );
+        } else {
+            assert!(found.is_empty(), "{vars:?}: {stderr:?}");
+        }
     }
 }
 
@@ -95,17 +121,21 @@ fn retries_are_announced_and_answers_are_neutralised_through_a_pipe() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
-    // As the model wrote it (no Markdown rendering, no colour even when forced), with its
-    // control characters made visible.
+    // As the model wrote it (no Markdown rendering through a pipe, even with colour forced),
+    // with its control characters made visible.
     assert_eq!(stdout(&out), "# Title\n**bold** \\x1b[2J\n");
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
         stderr.contains("weft: rate limited, retrying in 500 ms (1/2)"),
         "{stderr:?}"
     );
-    // No status line through a pipe: nothing rewrites a line.
+    // No status line through a pipe: nothing rewrites a line; colours at most.
     assert!(
-        !stderr.contains('\r') && !stderr.contains("waiting for") && !stderr.contains('\u{1b}'),
+        !stderr.contains('\r') && !stderr.contains("waiting for"),
+        "{stderr:?}"
+    );
+    assert!(
+        escapes(&stderr).iter().all(|e| e.ends_with('m')),
         "{stderr:?}"
     );
 }

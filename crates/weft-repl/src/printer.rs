@@ -57,7 +57,9 @@ impl<'a> TurnPrinter<'a> {
             activity,
             show_tools: true,
             stream,
-            markdown: answer.color.then(MarkdownStream::new),
+            // Rendered for a person only: through a pipe the answer stays as written, even
+            // when colour is forced.
+            markdown: (answer.color && answer.tty).then(MarkdownStream::new),
             status: None,
             at_line_start: true,
             streamed: false,

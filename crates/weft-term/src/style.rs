@@ -3,13 +3,13 @@
 //! say), ANSI styling that is a no-op when colour is off, and [`StyledWrite`], the writer
 //! that keeps content and weft's own styling apart.
 //!
-//! The rules, in order: nothing but a terminal gets colour — a pipe or a file never gets an
-//! escape sequence, whatever the variables say (what weft prints there is data for another
-//! program, and text from a hostile checkout must not smuggle sequences through it);
-//! `NO_COLOR` set to anything non-empty turns colour off (<https://no-color.org>);
-//! `CLICOLOR_FORCE` set to anything but `0` turns it on for a terminal that `CLICOLOR=0` or
-//! `TERM=dumb` would leave plain (<https://bixense.com/clicolors/>); otherwise colour is on
-//! for a terminal whose `TERM` is not `dumb` and `CLICOLOR` is not `0`. A live status line
+//! The rules, in order: `NO_COLOR` set to anything non-empty turns colour off
+//! (<https://no-color.org>); `CLICOLOR_FORCE` set to anything but `0` turns it on, for a
+//! terminal that `CLICOLOR=0` or `TERM=dumb` would leave plain and for a pipe or a file
+//! (<https://bixense.com/clicolors/>: `weft skills list | less -R`); otherwise colour is on
+//! for a terminal whose `TERM` is not `dumb` and `CLICOLOR` is not `0`, and a pipe or a file
+//! gets no escape sequence at all. Whatever the variables say, content (text from a hostile
+//! checkout, a model, a server) is neutralised: only weft's own style sequences get through. A live status line
 //! (it rewrites its own line) needs a real terminal that is not `dumb`, colour or not.
 
 use std::io::{self, Write};
@@ -57,16 +57,16 @@ impl ColorEnv {
     /// let dumb = ColorEnv { dumb: true, ..ColorEnv::default() };
     /// let forced = ColorEnv { force: true, ..dumb };
     /// assert!(!dumb.color(true) && forced.color(true));
-    /// // A pipe never gets colour.
-    /// assert!(!forced.color(false));
+    /// // A pipe gets colour only when it is forced (`CLICOLOR_FORCE`, for `| less -R`).
+    /// assert!(!plain.color(false) && forced.color(false));
     /// let both = ColorEnv { no_color: true, ..forced };
     /// assert!(!both.color(true));
     /// ```
     pub fn color(&self, is_terminal: bool) -> bool {
-        if self.no_color || !is_terminal {
+        if self.no_color {
             false
         } else {
-            self.force || (!self.clicolor_off && !self.dumb)
+            self.force || (is_terminal && !self.clicolor_off && !self.dumb)
         }
     }
 }
@@ -239,12 +239,12 @@ mod tests {
     fn the_variables_decide_in_the_documented_order() {
         /// Variables, colour on a terminal, colour through a pipe.
         type Case<'a> = (&'a [(&'a str, &'a str)], bool, bool);
-        // A pipe never gets colour, CLICOLOR_FORCE or not.
+        // A pipe gets colour only when CLICOLOR_FORCE forces it (and NO_COLOR does not win).
         let cases: [Case<'_>; 10] = [
             (&[], true, false),
             (&[("NO_COLOR", "1")], false, false),
             (&[("NO_COLOR", "")], true, false),
-            (&[("CLICOLOR_FORCE", "1")], true, false),
+            (&[("CLICOLOR_FORCE", "1")], true, true),
             (&[("CLICOLOR_FORCE", "0")], true, false),
             (
                 &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "yes")],
@@ -252,9 +252,9 @@ mod tests {
                 false,
             ),
             (&[("CLICOLOR", "0")], false, false),
-            (&[("CLICOLOR", "0"), ("CLICOLOR_FORCE", "1")], true, false),
+            (&[("CLICOLOR", "0"), ("CLICOLOR_FORCE", "1")], true, true),
             (&[("TERM", "dumb")], false, false),
-            (&[("TERM", "dumb"), ("CLICOLOR_FORCE", "1")], true, false),
+            (&[("TERM", "dumb"), ("CLICOLOR_FORCE", "1")], true, true),
         ];
         for (vars, tty, pipe) in cases {
             let e = env(vars);
