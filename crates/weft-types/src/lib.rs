@@ -2,8 +2,8 @@
 //!
 //! Plain data only: skills ([`Skill`]), agent definitions ([`AgentDefinition`]), tool policies in
 //! string form ([`ToolPolicy`]), invocation values for templates ([`InvocationContext`]), open-ended
-//! values ([`Value`]), diagnostics ([`Diagnostic`]) and the names of the built-in tools
-//! ([`tool_names`]). Every other weft crate speaks in these types.
+//! values ([`Value`]), diagnostics ([`Diagnostic`]), permission modes ([`PermissionMode`]) and
+//! the names of the built-in tools ([`tool_names`]). Every other weft crate speaks in these types.
 //!
 //! The crate has no dependencies. With the `serde` feature every type implements serde's
 //! `Serialize` and `Deserialize` (the other weft crates turn it on).
@@ -19,6 +19,7 @@
 mod agent;
 mod diagnostic;
 mod invocation;
+mod permission_mode;
 mod scope;
 mod skill;
 pub mod tool_names;
@@ -30,6 +31,7 @@ mod value_serde;
 pub use agent::AgentDefinition;
 pub use diagnostic::{Diagnostic, Position, Severity, has_errors};
 pub use invocation::InvocationContext;
+pub use permission_mode::{PermissionMode, UnknownPermissionMode};
 pub use scope::{AgentFormat, Scope, SkillFormat, Source};
 pub use skill::{
     CompatibilityKind, CompatibilityRule, ComposabilityKind, ComposabilityRule, DescriptionSource,
