@@ -85,6 +85,17 @@ pub enum TranscriptRecord {
         /// `provider/model`.
         model: String,
     },
+    /// A person answered an approval prompt for a tool call.
+    Approval {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// The tool as called.
+        tool: String,
+        /// `allowed once`, `allowed for the session` or `denied`.
+        answer: String,
+        /// Why it needed approval.
+        reason: String,
+    },
     /// Token use of one model call.
     Usage {
         /// Milliseconds since the Unix epoch.

@@ -10,6 +10,7 @@ mod cli;
 mod commands;
 mod environment;
 mod output;
+mod permissions;
 mod signals;
 
 use std::process::ExitCode;
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
     }
     init_tracing(cli.verbose);
     let workspace = environment::workspace(&cli.locations);
+    let mode = cli.permission_mode.map(weft_types::PermissionMode::from);
     let result = match cli.command {
         Command::Skills { command } => match command {
             SkillsCommand::Validate(args) => commands::validate::run(&args),
@@ -46,7 +48,7 @@ fn main() -> ExitCode {
             }
             SkillsCommand::Select(args) => commands::compose::select(&workspace, &args),
             SkillsCommand::Run(args) => {
-                commands::run::skill_run(&workspace, &args, cli.verbose > 0)
+                commands::run::skill_run(&workspace, &args, mode, cli.verbose > 0)
             }
             SkillsCommand::Install(args) => commands::install::install(&workspace, &args),
             SkillsCommand::Update(args) => commands::install::update(&workspace, &args),
@@ -58,7 +60,7 @@ fn main() -> ExitCode {
             AgentsCommand::List(args) => commands::agents::list(&workspace, &args, cli.verbose > 0),
             AgentsCommand::Show(args) => commands::agents::show(&workspace, &args),
         },
-        Command::Agent(args) => commands::run::agent(&workspace, &args, cli.verbose > 0),
+        Command::Agent(args) => commands::run::agent(&workspace, &args, mode, cli.verbose > 0),
         Command::Help { topic } => commands::help::help(&workspace, topic.as_deref()),
         Command::Completions { shell } => commands::help::completions(shell),
         Command::Sessions { command } => match command {
@@ -69,7 +71,7 @@ fn main() -> ExitCode {
             McpCommand::List(args) => commands::mcp::list(&workspace, &args),
         },
         Command::Sandbox { command } => match command {
-            SandboxCommand::Status(args) => commands::sandbox::status(&workspace, &args),
+            SandboxCommand::Status(args) => commands::sandbox::status(&workspace, &args, mode),
             SandboxCommand::Exec(args) => Ok(commands::sandbox::exec(&args)),
         },
     };

@@ -161,6 +161,9 @@ pub struct ConfigFile {
     /// The OS sandbox for `exec_shell` (docs/SANDBOX.md).
     #[serde(default)]
     pub sandbox: weft_sandbox::SandboxSettings,
+    /// The permission mode and pre-approval patterns (docs/PERMISSIONS.md).
+    #[serde(default)]
+    pub permissions: crate::permissions::PermissionSettings,
 }
 
 /// Where config files are.
@@ -255,6 +258,9 @@ impl Config {
             };
             if is_project && !sources.trust_project {
                 strip_untrusted(&mut value, path);
+            }
+            if is_project {
+                crate::permissions::drop_project_bypass(&mut value, path);
             }
             let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
             if let Some(providers) = value.get("providers").and_then(Value::as_object) {
@@ -408,8 +414,8 @@ fn single_provider_default(catalog: &ModelCatalog) -> Option<String> {
 }
 
 /// Drops what an untrusted project file may not set: providers (they could send the user's
-/// keys and prompts elsewhere), MCP servers (programs to run), the sandbox settings and extra
-/// file-tool paths.
+/// keys and prompts elsewhere), MCP servers (programs to run), the sandbox settings, the
+/// permission settings and extra file-tool paths.
 fn strip_untrusted(value: &mut Value, path: &Path) {
     let Some(obj) = value.as_object_mut() else {
         return;
@@ -425,6 +431,10 @@ fn strip_untrusted(value: &mut Value, path: &Path) {
     // The sandbox is the user's boundary around commands: a project must not loosen it.
     if obj.remove("sandbox").is_some() {
         tracing::warn!(file = %path.display(), "project config `sandbox` ignored; pass --trust-project-skills to accept it");
+    }
+    // What runs without asking is the user's decision, not the checkout's.
+    if obj.remove("permissions").is_some() {
+        tracing::warn!(file = %path.display(), "project config `permissions` ignored; pass --trust-project-skills to accept it");
     }
     if let Some(tools) = obj.get_mut("tools").and_then(Value::as_object_mut)
         && tools.remove("allow_paths").is_some()

@@ -29,6 +29,7 @@ mod config;
 mod env;
 mod error;
 mod mcp;
+mod permissions;
 mod runtime;
 pub mod sandbox;
 mod workspace;
@@ -40,5 +41,6 @@ pub use config::{
 pub use env::EnvSnapshot;
 pub use error::{ConfigError, RuntimeError, UsageError};
 pub use mcp::{INHERITED_ENV, McpServers, server_configs};
+pub use permissions::PermissionSettings;
 pub use runtime::{NO_PROVIDER, Runtime, SessionSettings};
 pub use workspace::{Locations, Workspace, detect_project};

@@ -11,27 +11,38 @@ use crate::ToolError;
 const MAX_LINK_HOPS: u32 = 40;
 
 /// The directories file tools may touch: a base directory (where relative paths start) and
-/// any extra roots. Every path is canonicalized before it is checked, so a symlink cannot lead
-/// a tool outside.
+/// any extra roots. A path must lie inside as spelled and as it resolves: it is canonicalized
+/// before it is checked, so a symlink cannot lead a tool outside, and a path spelled outside
+/// does not come in through a link either.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FsScope {
     base: PathBuf,
     roots: Vec<PathBuf>,
+    /// The roots as given (absolute, `.` and `..` applied), for paths spelled through a
+    /// linked spelling of a root.
+    spelled_roots: Vec<PathBuf>,
 }
 
 impl FsScope {
     /// A scope rooted at `base` plus `extra_roots`; all of them must exist (they are
     /// canonicalized here, so later checks compare real paths). `base` is always a root.
     pub fn new(base: PathBuf, extra_roots: Vec<PathBuf>) -> io::Result<Self> {
-        let base = std::fs::canonicalize(&base)?;
-        let mut roots = vec![base.clone()];
-        for root in extra_roots {
-            let root = std::fs::canonicalize(&root)?;
+        let mut spelled_roots: Vec<PathBuf> = Vec::new();
+        let mut roots: Vec<PathBuf> = Vec::new();
+        for root in std::iter::once(&base).chain(&extra_roots) {
+            if root.is_absolute() {
+                spelled_roots.push(normalize(root));
+            }
+            let root = std::fs::canonicalize(root)?;
             if !roots.contains(&root) {
                 roots.push(root);
             }
         }
-        Ok(Self { base, roots })
+        Ok(Self {
+            base: roots[0].clone(),
+            roots,
+            spelled_roots,
+        })
     }
 
     /// The canonical base directory.
@@ -52,14 +63,19 @@ impl FsScope {
     /// Resolves a model-supplied path to a canonical path inside the scope.
     ///
     /// Relative paths start at the base; `~` is an ordinary name; `.` and `..` are applied
-    /// lexically; then the deepest existing ancestor is canonicalized (following symlinks,
-    /// also for a file that does not exist yet) and the result must lie inside a root.
+    /// lexically, and that spelling must lie inside a root (as canonicalized or as given);
+    /// then the deepest existing ancestor is canonicalized (following symlinks, also for a
+    /// file that does not exist yet) and the result must lie inside a root too.
     pub fn resolve(&self, path: &str) -> Result<PathBuf, ToolError> {
         if path.is_empty() {
             return Err(ToolError::InvalidInput("path is empty".to_owned()));
         }
-        let joined = self.base.join(path);
-        let lexical = normalize(&joined);
+        let lexical = normalize(&self.base.join(path));
+        let spelled_inside =
+            self.contains(&lexical) || self.spelled_roots.iter().any(|r| lexical.starts_with(r));
+        if !spelled_inside {
+            return Err(self.outside(path));
+        }
         let resolved = canonicalize_lenient(&lexical, 0).map_err(|source| ToolError::Io {
             path: PathBuf::from(path),
             source,
@@ -93,6 +109,14 @@ impl FsScope {
             Err(_) => path.display().to_string(),
         }
     }
+}
+
+/// The real path of `path` (relative paths start at `base`): `.` and `..` applied, then
+/// every symbolic link resolved, also for a file that does not exist yet (where a dangling
+/// link would create it). Nothing is checked: the caller compares the result (permission
+/// rules judge a call on its spelled and its real path).
+pub fn real_path(base: &Path, path: &str) -> io::Result<PathBuf> {
+    canonicalize_lenient(&normalize(&base.join(path)), 0)
 }
 
 /// Applies `.` and `..` without touching the file system; `..` at the root stays at the root.
@@ -265,6 +289,43 @@ mod tests {
             .unwrap();
         assert!(secret.ends_with("secret.txt"));
         assert!(scope.display(&secret).starts_with('/'));
+    }
+
+    #[test]
+    fn a_path_spelled_outside_is_refused_even_when_it_leads_inside() {
+        let (inside, outside, scope) = setup();
+        symlink(inside.path().join("src"), outside.path().join("in")).unwrap();
+        assert_outside(scope.resolve(outside.path().join("in/a.txt").to_str().unwrap()));
+        // The base spelled through a link of its own is still the base.
+        let link = outside.path().join("base-link");
+        symlink(inside.path(), &link).unwrap();
+        let linked = FsScope::new(link.clone(), vec![]).unwrap();
+        assert_eq!(
+            linked
+                .resolve(link.join("src/a.txt").to_str().unwrap())
+                .unwrap(),
+            linked.base().join("src/a.txt")
+        );
+    }
+
+    #[test]
+    fn real_paths_resolve_links_without_judging() {
+        let (inside, outside, _) = setup();
+        symlink(
+            outside.path().join("secret.txt"),
+            inside.path().join("src/notes.txt"),
+        )
+        .unwrap();
+        let real = real_path(inside.path(), "src/notes.txt").unwrap();
+        assert_eq!(
+            real,
+            outside.path().canonicalize().unwrap().join("secret.txt")
+        );
+        let new = real_path(inside.path(), "src/new/x.rs").unwrap();
+        assert_eq!(
+            new,
+            inside.path().canonicalize().unwrap().join("src/new/x.rs")
+        );
     }
 
     #[test]

@@ -7,9 +7,12 @@
 //! or `max_tool_iterations` rounds have run. Every message is appended to the transcript the
 //! moment it exists.
 
+mod approval;
 mod children;
 mod dispatch;
+mod permissions;
 mod prompt;
+mod real_path;
 mod skill;
 mod spawn;
 mod subagent_error;
@@ -29,6 +32,7 @@ use crate::ModelPool;
 use crate::transcript::{Transcript, TranscriptRecord, now_millis};
 
 pub use children::{ChildError, ChildStatus, ChildSummary};
+pub use permissions::{ApprovalAnswer, ApprovalRequest, Approver, Permissions, RefusedCall};
 pub use skill::{Invoker, SkillInvocationError, USE_SKILL};
 pub use spawn::ChildPlan;
 pub use spawn::{
@@ -69,6 +73,9 @@ pub struct SessionOptions {
     pub skill_filter: Option<Vec<String>>,
     /// Subagents: who can be spawned, how deep, how many at once.
     pub spawn: SpawnSettings,
+    /// The permission mode, pre-approval and who is asked (default: `ask`, nothing
+    /// pre-approved, no one to ask: every call that may change something is refused).
+    pub permissions: Permissions,
 }
 
 impl Default for SessionOptions {
@@ -87,6 +94,7 @@ impl Default for SessionOptions {
             ceiling: ToolGate::unrestricted(),
             skill_filter: None,
             spawn: SpawnSettings::default(),
+            permissions: Permissions::default(),
         }
     }
 }
@@ -146,6 +154,14 @@ pub enum SessionError {
     /// The model call failed.
     #[error(transparent)]
     Llm(#[from] LlmError),
+    /// The agent's `permissionMode` is not a mode.
+    #[error("agent `{agent}`: permissionMode: {message}")]
+    AgentPermissionMode {
+        /// Agent name.
+        agent: String,
+        /// What is wrong.
+        message: String,
+    },
     /// The agent's tool lists do not compile.
     #[error("agent `{agent}`: {message}")]
     AgentTools {
@@ -238,6 +254,13 @@ impl Session {
             model,
             options,
         } = parts;
+        let mut options = options;
+        // Paths are compared after symbolic links are resolved: the project's too.
+        if let Some(dir) = &options.project_dir
+            && let Ok(real) = std::fs::canonicalize(dir)
+        {
+            options.project_dir = Some(real);
+        }
         let view = AgentView::build(agent, model.as_deref(), None, &models, &options)?;
         let explicit_model = model;
         let mut transcript =

@@ -4,7 +4,7 @@
 
 use weft_llm::ModelRef;
 use weft_permissions::{PatternContext, Policy, ShellContext, ToolGate};
-use weft_types::AgentDefinition;
+use weft_types::{AgentDefinition, PermissionMode};
 
 use super::{SessionError, SessionOptions};
 use crate::ModelPool;
@@ -24,6 +24,9 @@ pub struct AgentView {
     pub max_tool_iterations: u32,
     /// The agent's context window, else the session's.
     pub context_window: Option<u64>,
+    /// The session's permission mode narrowed by the agent's `permissionMode` (which can
+    /// never widen it).
+    pub mode: PermissionMode,
 }
 
 impl AgentView {
@@ -42,6 +45,15 @@ impl AgentView {
             agent: agent.name.clone(),
             message: e.to_string(),
         })?;
+        let mode = match agent.permission_mode.as_deref() {
+            None => options.permissions.mode,
+            Some(text) => options.permissions.mode.narrow(text.parse().map_err(
+                |e: weft_types::UnknownPermissionMode| SessionError::AgentPermissionMode {
+                    agent: agent.name.clone(),
+                    message: e.to_string(),
+                },
+            )?),
+        };
         let mut gate = options.ceiling.clone().with_layer(policy);
         if ctx.project_dir().is_some() {
             // Shell commands are judged against the project: writes outside it need approval.
@@ -55,6 +67,7 @@ impl AgentView {
                 .max_tool_iterations
                 .unwrap_or(options.max_tool_iterations),
             context_window: agent.context_window.or(options.context_window),
+            mode,
             agent,
         })
     }

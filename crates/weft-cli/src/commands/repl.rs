@@ -6,12 +6,13 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use weft_repl::{LineEditor, Repl, ReplEnv, WorkspaceInfo};
+use weft_repl::{LineEditor, PromptApprover, Repl, ReplEnv, WorkspaceInfo};
+use weft_types::PermissionMode;
 
 use crate::cli::RunArgs;
-use crate::commands::run::{start, tokio_runtime};
+use crate::commands::run::{load_runtime, start, tokio_runtime};
+use weft_runtime::UsageError;
 use weft_runtime::Workspace;
-use weft_runtime::{Runtime, UsageError};
 
 use crate::signals::{Exits, kill_groups_on_exit};
 
@@ -28,16 +29,20 @@ pub fn workspace_info(workspace: &Workspace, memory_file: &Path) -> WorkspaceInf
     }
 }
 
-/// Runs the interactive session until `/exit` or Ctrl-D.
-pub fn run(workspace: &Workspace, run: &RunArgs) -> Result<ExitCode> {
+/// Runs the interactive session until `/exit` or Ctrl-D; calls that need approval are asked
+/// about on the terminal.
+pub fn run(workspace: &Workspace, run: &RunArgs, mode: Option<PermissionMode>) -> Result<ExitCode> {
     if run.dry_run {
         return Err(UsageError(
             "--dry-run needs a message: pass -m MESSAGE or pipe it on stdin".to_owned(),
         )
         .into());
     }
-    let runtime = Runtime::load(workspace)?;
-    let session = start(&runtime, run, !run.no_stream)?;
+    let runtime = load_runtime(workspace, mode)?;
+    let mut session = start(&runtime, run, !run.no_stream)?;
+    session.set_approver(Some(Arc::new(PromptApprover::terminal(Box::new(
+        std::io::stderr(),
+    )))));
     let base = runtime.base_dir()?;
     let env = ReplEnv {
         agents: runtime.agents.clone(),

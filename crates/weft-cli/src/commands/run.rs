@@ -11,6 +11,7 @@ use weft_llm::{
     ChatModel, ChatRequest, ChatResponse, LlmError, Message, ModelError, TextSink, ToolCall,
 };
 use weft_runtime::{Runtime, RuntimeError, SessionSettings, UsageError};
+use weft_types::PermissionMode;
 
 use crate::cli::{AgentArgs, RunArgs, SkillRunArgs};
 use crate::output::outln;
@@ -78,9 +79,9 @@ impl SessionEvents for Console {
 pub(crate) fn session_error(e: SessionError) -> anyhow::Error {
     match e {
         SessionError::Model(m) => UsageError(m.to_string()).into(),
-        SessionError::AgentTools { .. } | SessionError::Skill(_) => {
-            UsageError(e.to_string()).into()
-        }
+        SessionError::AgentTools { .. }
+        | SessionError::AgentPermissionMode { .. }
+        | SessionError::Skill(_) => UsageError(e.to_string()).into(),
         other => other.into(),
     }
 }
@@ -193,8 +194,30 @@ fn console(run: &RunArgs, verbose: bool) -> Console {
     }
 }
 
+/// The runtime of a run in permission mode `mode` (the command line's), with the bypass
+/// banner printed when that is the mode in effect.
+pub(crate) fn load_runtime(workspace: &Workspace, mode: Option<PermissionMode>) -> Result<Runtime> {
+    let mut runtime = Runtime::load(workspace)?;
+    runtime.set_permission_mode(mode);
+    crate::permissions::announce(runtime.permission_mode()?);
+    Ok(runtime)
+}
+
+/// Prints the summary of refused calls (stderr), then passes `result` on.
+fn with_refusals<T>(session: &Session, result: Result<T>) -> Result<T> {
+    if let Some(line) = crate::permissions::refusal_summary(session) {
+        eprintln!("{line}");
+    }
+    result
+}
+
 /// `weft agent`.
-pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<ExitCode> {
+pub fn agent(
+    workspace: &Workspace,
+    args: &AgentArgs,
+    mode: Option<PermissionMode>,
+    verbose: bool,
+) -> Result<ExitCode> {
     let message = match &args.message {
         Some(m) => m.clone(),
         None if !std::io::stdin().is_terminal() => {
@@ -204,12 +227,12 @@ pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<E
                 .context("cannot read the message from stdin")?;
             text
         }
-        None => return crate::commands::repl::run(workspace, &args.run),
+        None => return crate::commands::repl::run(workspace, &args.run, mode),
     };
     if message.trim().is_empty() {
         return Err(UsageError("the message is empty".to_owned()).into());
     }
-    let runtime = Runtime::load(workspace)?;
+    let runtime = load_runtime(workspace, mode)?;
     let mut console = console(&args.run, verbose);
     let mut session = start(&runtime, &args.run, console.stream)?;
     if args.run.dry_run {
@@ -217,17 +240,25 @@ pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<E
     }
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
-    let outcome = rt
+    let result = rt
         .block_on(session.send(message, &mut console))
-        .map_err(session_error)?;
-    let code = report(&outcome, &console, &session, verbose);
-    rt.block_on(finish_background(&mut session, &mut console, verbose))
-        .map(|c| c.unwrap_or(code))
+        .map_err(session_error)
+        .and_then(|outcome| {
+            let code = report(&outcome, &console, &session, verbose);
+            rt.block_on(finish_background(&mut session, &mut console, verbose))
+                .map(|c| c.unwrap_or(code))
+        });
+    with_refusals(&session, result)
 }
 
 /// `weft skills run`.
-pub fn skill_run(workspace: &Workspace, args: &SkillRunArgs, verbose: bool) -> Result<ExitCode> {
-    let runtime = Runtime::load(workspace)?;
+pub fn skill_run(
+    workspace: &Workspace,
+    args: &SkillRunArgs,
+    mode: Option<PermissionMode>,
+    verbose: bool,
+) -> Result<ExitCode> {
+    let runtime = load_runtime(workspace, mode)?;
     let mut console = console(&args.run, verbose);
     let mut session = start(&runtime, &args.run, console.stream)?;
     if args.run.dry_run {
@@ -238,12 +269,15 @@ pub fn skill_run(workspace: &Workspace, args: &SkillRunArgs, verbose: bool) -> R
     }
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
-    let outcome = rt
+    let result = rt
         .block_on(session.run_skill(&args.name, args.args.clone(), &mut console))
-        .map_err(session_error)?;
-    let code = report(&outcome, &console, &session, verbose);
-    rt.block_on(finish_background(&mut session, &mut console, verbose))
-        .map(|c| c.unwrap_or(code))
+        .map_err(session_error)
+        .and_then(|outcome| {
+            let code = report(&outcome, &console, &session, verbose);
+            rt.block_on(finish_background(&mut session, &mut console, verbose))
+                .map(|c| c.unwrap_or(code))
+        });
+    with_refusals(&session, result)
 }
 
 /// A one-shot run does not end while background subagents work: it waits for them (each is

@@ -192,6 +192,7 @@ fn describe(record: &TranscriptRecord) -> Option<String> {
             format!("[skill {skill} {}]", args.join(" ")).replace(" ]", "]")
         }
         TranscriptRecord::Agent { agent, model, .. } => format!("[agent {agent} ({model})]"),
+        TranscriptRecord::Approval { tool, answer, .. } => format!("[approval: {tool} {answer}]"),
         TranscriptRecord::Spawn {
             child_id,
             agent,

@@ -1,0 +1,254 @@
+//! The approval prompt: when a call needs a person's yes, the REPL asks on the terminal —
+//! allow once, allow for the rest of the session, or deny (optionally saying what to do
+//! instead).
+//!
+//! The answer is read from the terminal's input without the line editor, by a thread that
+//! polls with a short timeout and stops as soon as the question is withdrawn: Ctrl-C cancels
+//! the turn (and so the question), and a later line typed at the REPL's prompt is never
+//! swallowed by a reader left behind.
+
+use std::io::{self, Write};
+use std::os::fd::BorrowedFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use weft_agents::{ApprovalAnswer, ApprovalRequest, Approver};
+
+/// How often the reader checks whether the question was withdrawn.
+const POLL_INTERVAL: Duration = Duration::from_millis(50);
+
+/// The longest answer read; the rest of a longer line is ignored.
+const MAX_ANSWER: usize = 4096;
+
+/// Where answers come from.
+#[async_trait]
+pub trait AnswerSource: Send + Sync {
+    /// One line (without its newline); `None` at the end of the input. Cancel-safe: dropping
+    /// the future stops reading without consuming anything more.
+    async fn read_line(&self) -> io::Result<Option<String>>;
+}
+
+/// The terminal's input (standard input), read line by line without the line editor.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct TerminalInput;
+
+#[async_trait]
+impl AnswerSource for TerminalInput {
+    async fn read_line(&self) -> io::Result<Option<String>> {
+        let withdrawn = Arc::new(AtomicBool::new(false));
+        let guard = Withdraw(Arc::clone(&withdrawn));
+        let read = tokio::task::spawn_blocking(move || read_line_polling(&withdrawn));
+        let line = read.await.map_err(io::Error::other)?;
+        drop(guard);
+        line
+    }
+}
+
+/// Sets the flag when the question is withdrawn (the future dropped) or answered.
+struct Withdraw(Arc<AtomicBool>);
+
+impl Drop for Withdraw {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Reads one line from standard input, giving up (returning `Ok(None)`) once `withdrawn` is
+/// set. A terminal in canonical mode hands over whole lines, so nothing is read before the
+/// person presses Enter.
+fn read_line_polling(withdrawn: &AtomicBool) -> io::Result<Option<String>> {
+    let stdin = rustix::stdio::stdin();
+    let mut line: Vec<u8> = Vec::new();
+    let timeout = rustix::event::Timespec {
+        tv_sec: 0,
+        tv_nsec: i64::try_from(POLL_INTERVAL.as_nanos()).unwrap_or(50_000_000),
+    };
+    loop {
+        if withdrawn.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        if !readable(stdin, &timeout)? {
+            continue;
+        }
+        let mut buf = [0u8; 512];
+        let n = rustix::io::read(stdin, &mut buf).map_err(io::Error::from)?;
+        if n == 0 {
+            return Ok((!line.is_empty()).then(|| text(&line)));
+        }
+        let chunk = &buf[..n];
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(end) => {
+                extend_capped(&mut line, &chunk[..end]);
+                return Ok(Some(text(&line)));
+            }
+            None => extend_capped(&mut line, chunk),
+        }
+    }
+}
+
+fn readable(fd: BorrowedFd<'_>, timeout: &rustix::event::Timespec) -> io::Result<bool> {
+    use rustix::event::{PollFd, PollFlags, poll};
+    let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+    match poll(&mut fds, Some(timeout)) {
+        Ok(0) => Ok(false),
+        Ok(_) => Ok(true),
+        Err(rustix::io::Errno::INTR) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn extend_capped(line: &mut Vec<u8>, bytes: &[u8]) {
+    let room = MAX_ANSWER.saturating_sub(line.len());
+    line.extend_from_slice(&bytes[..bytes.len().min(room)]);
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).trim().to_owned()
+}
+
+/// Asks on a writer, answers from an [`AnswerSource`].
+pub struct PromptApprover {
+    input: Arc<dyn AnswerSource>,
+    output: Mutex<Box<dyn Write + Send>>,
+}
+
+impl std::fmt::Debug for PromptApprover {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PromptApprover").finish_non_exhaustive()
+    }
+}
+
+impl PromptApprover {
+    /// Questions go to `output`, answers come from `input`.
+    pub fn new(input: Arc<dyn AnswerSource>, output: Box<dyn Write + Send>) -> Self {
+        Self {
+            input,
+            output: Mutex::new(output),
+        }
+    }
+
+    /// The terminal: standard input, and `output` (the CLI passes standard error).
+    pub fn terminal(output: Box<dyn Write + Send>) -> Self {
+        Self::new(Arc::new(TerminalInput), output)
+    }
+
+    fn say(&self, text: &str) {
+        let mut out = self
+            .output
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
+}
+
+/// The question, every piece of text from the model or a file made printable.
+pub fn question(request: &ApprovalRequest) -> String {
+    let clean = |t: &str| weft_term::printable(t);
+    let mut text = format!("  ? {}", clean(&weft_term::cut(&request.summary, 300)));
+    if request.session_id.contains('.') {
+        text.push_str(&format!(
+            "  (subagent {}, agent {})",
+            clean(&request.session_id),
+            clean(&request.agent)
+        ));
+    }
+    text.push_str(&format!(
+        "\n    needs approval: {}\n    [y] allow once   [a] allow always: {}   [n] deny (`n <what to do instead>`)\n",
+        clean(&weft_term::cut(&request.reason, 300)),
+        clean(&weft_term::cut(&request.always, 200)),
+    ));
+    text
+}
+
+/// What a line answers; `None` when it is not an answer.
+pub fn parse_answer(line: &str) -> Option<ApprovalAnswer> {
+    let line = line.trim();
+    let (word, rest) = line
+        .split_once(char::is_whitespace)
+        .map_or((line, ""), |(w, r)| (w, r.trim()));
+    match word.to_ascii_lowercase().as_str() {
+        "y" | "yes" | "once" if rest.is_empty() => Some(ApprovalAnswer::AllowOnce),
+        "a" | "always" if rest.is_empty() => Some(ApprovalAnswer::AllowAlways),
+        "n" | "no" | "deny" => Some(ApprovalAnswer::Deny {
+            message: (!rest.is_empty()).then(|| rest.to_owned()),
+        }),
+        _ => None,
+    }
+}
+
+#[async_trait]
+impl Approver for PromptApprover {
+    async fn ask(&self, request: &ApprovalRequest) -> ApprovalAnswer {
+        self.say(&question(request));
+        loop {
+            self.say("  allow? [y/a/n] ");
+            match self.input.read_line().await {
+                Ok(Some(line)) => match parse_answer(&line) {
+                    Some(answer) => return answer,
+                    None => self.say("  please answer y (once), a (always) or n (deny)\n"),
+                },
+                Ok(None) => {
+                    self.say("\n");
+                    return ApprovalAnswer::Deny { message: None };
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot read the answer; the call is denied");
+                    return ApprovalAnswer::Deny { message: None };
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers() {
+        assert_eq!(parse_answer("y"), Some(ApprovalAnswer::AllowOnce));
+        assert_eq!(parse_answer(" YES "), Some(ApprovalAnswer::AllowOnce));
+        assert_eq!(parse_answer("a"), Some(ApprovalAnswer::AllowAlways));
+        assert_eq!(
+            parse_answer("n"),
+            Some(ApprovalAnswer::Deny { message: None })
+        );
+        assert_eq!(
+            parse_answer("n   use cargo check instead "),
+            Some(ApprovalAnswer::Deny {
+                message: Some("use cargo check instead".into())
+            })
+        );
+        assert_eq!(parse_answer(""), None);
+        assert_eq!(parse_answer("maybe"), None);
+        assert_eq!(parse_answer("y please"), None);
+    }
+
+    #[test]
+    fn the_question_is_printable() {
+        let request = ApprovalRequest {
+            session_id: "s1.1".into(),
+            agent: "general-purpose".into(),
+            tool: "exec_shell".into(),
+            input: serde_json::json!({}),
+            summary: "exec_shell: echo \u{1b}]0;pwned\u{7}".into(),
+            reason: "`exec_shell` may change something".into(),
+            always: "exactly this command (`echo`)".into(),
+        };
+        let text = question(&request);
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{7}'),
+            "{text:?}"
+        );
+        assert!(
+            text.starts_with(
+                "  ? exec_shell: echo \\e]0;pwned\\a  (subagent s1.1, agent general-purpose)\n"
+            ),
+            "{text:?}"
+        );
+        assert!(text.contains("[a] allow always: exactly this command (`echo`)"));
+    }
+}
