@@ -2,7 +2,9 @@
 //! person would use it, against a loopback OpenAI-compatible server: `/help`, `/skills`,
 //! `/skill <name> args` (the request carries the rendered body), a plain message, `/agent
 //! explore` then `/tools`, an unknown command (never sent), Ctrl-C during a slow answer (the
-//! REPL goes on), and `/exit`; then the history file.
+//! REPL goes on), and `/exit`; then the history file. And the approval prompt of `ask` mode:
+//! allow once, allow always (the same call does not ask again), deny with a message, and
+//! Ctrl-C while it waits.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -13,7 +15,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use common::{Reply, ScriptServer, openai_messages, openai_stream};
+use common::{
+    Reply, ScriptServer, openai_messages, openai_stream, openai_tool, openai_tool_result,
+};
 use expectrl::session::OsSession as Session;
 use expectrl::{ControlCode, Eof, Expect};
 use serde_json::json;
@@ -184,6 +188,113 @@ fn an_interactive_session_through_a_pseudo_terminal() {
     let history = std::fs::read_to_string(home.join(".clawft/workspace/history")).unwrap();
     assert!(history.contains("/skill greet Ada Lovelace"), "{history}");
     assert!(history.contains("/exit"), "{history}");
+}
+
+/// Waits for `text` and returns what came before it.
+fn expect_before(p: &mut Session, text: &str) -> String {
+    match p.expect(text) {
+        Ok(found) => String::from_utf8_lossy(found.before()).into_owned(),
+        Err(e) => panic!("expected {text:?}: {e}"),
+    }
+}
+
+#[test]
+fn the_approval_prompt_allows_once_always_and_denies() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let touch = |id: &str, file: &str| {
+        openai_tool(
+            id,
+            "exec_shell",
+            json!({"command": format!("touch {file}")}),
+        )
+    };
+    let server = rt.block_on(ScriptServer::openai(vec![
+        touch("c1", "once"),
+        openai_stream(&["ran once"]),
+        touch("c2", "always"),
+        touch("c3", "always"),
+        openai_stream(&["ran twice"]),
+        touch("c4", "denied"),
+        openai_stream(&["not done"]),
+        touch("c5", "never"),
+    ]));
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let project = tmp.path().join("project");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(project.join(".clawft")).unwrap();
+    let config = tmp.path().join("config.json");
+    write(
+        &config,
+        &json!({
+            "providers": {"local": {"kind": "openai", "base_url": format!("{}/v1", server.url), "max_retries": 0}},
+            "model": "local/m"
+        })
+        .to_string(),
+    );
+    let prompt = "default (local/m)> ";
+    let question = "allow? [y/a/n] ";
+    let mut p = spawn_repl(&home, &project, &config);
+    expect(&mut p, "permission mode ask.");
+    expect(&mut p, prompt);
+
+    // Allow once.
+    type_line(&mut p, "make one");
+    expect(&mut p, "? exec_shell: touch once");
+    expect(
+        &mut p,
+        "[a] allow always: exactly this command (`touch once`)",
+    );
+    expect(&mut p, question);
+    type_line(&mut p, "y");
+    expect(&mut p, "ran once");
+    expect(&mut p, prompt);
+    assert!(project.join("once").exists());
+
+    // Allow always: the same command, asked for again in the same turn, runs without asking.
+    type_line(&mut p, "make two");
+    expect(&mut p, question);
+    type_line(&mut p, "a");
+    let between = expect_before(&mut p, "ran twice");
+    assert!(!between.contains(question), "asked again: {between}");
+    expect(&mut p, prompt);
+    assert_eq!(server.count(), 5);
+    assert_eq!(
+        openai_tool_result(&server.bodies()[4], "c3"),
+        "exit code: 0"
+    );
+
+    // Deny, saying why: the model reads it; nothing ran.
+    type_line(&mut p, "make three");
+    expect(&mut p, question);
+    type_line(&mut p, "maybe");
+    expect(&mut p, "please answer y (once), a (always) or n (deny)");
+    expect(&mut p, question);
+    type_line(&mut p, "n use ls instead");
+    expect(&mut p, "not done");
+    expect(&mut p, prompt);
+    assert!(!project.join("denied").exists());
+    assert_eq!(
+        openai_tool_result(&server.bodies()[6], "c4"),
+        "the user denied this call and said: use ls instead. The tool did not run."
+    );
+
+    // Ctrl-C while the question waits cancels the turn; the next line goes to the REPL, not
+    // to a reader left behind.
+    type_line(&mut p, "make four");
+    expect(&mut p, question);
+    p.send(ControlCode::EndOfText).unwrap();
+    expect(&mut p, "[cancelled]");
+    expect(&mut p, prompt);
+    type_line(&mut p, "/permissions");
+    expect(&mut p, "Permission mode: ask");
+    expect(&mut p, "the command `touch always`");
+    expect(&mut p, prompt);
+    assert!(!project.join("never").exists());
+    assert_eq!(server.count(), 8);
+
+    type_line(&mut p, "/exit");
+    expect_eof(&mut p);
 }
 
 fn expect_eof(p: &mut Session) {

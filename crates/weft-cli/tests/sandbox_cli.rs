@@ -46,7 +46,9 @@ impl Setup {
     }
 
     /// A config with `sandbox` and `extra` merged in, and a recording that makes one
-    /// exec_shell call per turn, then answers `done`.
+    /// exec_shell call per turn, then answers `done`. Every command is pre-approved
+    /// (`permissions.allow: ["Bash"]`), so the run never needs to ask and the sandbox is what
+    /// the configuration says (tests/permissions_cli.rs tests the modes).
     fn config(&self, sandbox: Value, extra: Value, calls: &[Value]) -> PathBuf {
         let recording = self.tmp.path().join("recording.jsonl");
         let mut lines: Vec<String> = calls
@@ -63,6 +65,7 @@ impl Setup {
             "providers": {"demo": {"kind": "replay", "file": recording}},
             "model": "demo/recorded",
             "sandbox": sandbox,
+            "permissions": {"allow": ["Bash"]},
         });
         for (key, value) in extra.as_object().unwrap() {
             config[key] = value.clone();
@@ -452,6 +455,7 @@ fn status_reports_this_machine_and_the_policy() {
             "Landlock         available, ABI {abi}
 seccomp          available
 user namespaces  {namespaces}
+permission mode  ask
 exec_shell       sandboxed
   writable       {p}, {tmp}, {h}/.cache
   unreadable     {h}/.ssh, {h}/.aws, {h}/.gnupg, {h}/.clawft/config.json, {p}/.env

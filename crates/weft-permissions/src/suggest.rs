@@ -21,6 +21,7 @@ use crate::spec::domain::host;
 /// let bash = |c: &str| json!({ "command": c });
 /// assert_eq!(suggest_allow("Bash", &bash("cargo test --all 2>&1 | tail -5"), &ctx), ["Bash(cargo test:*)"]);
 /// assert_eq!(suggest_allow("exec_shell", &bash("mkdir -p out && rm -rf out/x"), &ctx), ["Bash(mkdir:*)", "Bash(rm:*)"]);
+/// assert_eq!(suggest_allow("Bash", &bash("touch notes"), &ctx), ["Bash(touch:*)"]);
 /// assert!(suggest_allow("Bash", &bash("git -c core.pager=sh log"), &ctx).is_empty());
 /// assert_eq!(suggest_allow("write_file", &json!({"path": "src/a.rs"}), &ctx), ["Write(src/a.rs)"]);
 /// ```
@@ -69,7 +70,7 @@ fn shell_patterns(command: &str, ctx: &ShellContext) -> Vec<String> {
         if let Some(sub) = simple
             .args()
             .first()
-            .filter(|w| is_subcommand(w.text(), w.is_literal()))
+            .filter(|w| is_subcommand(simple.program(), w.text(), w.is_literal()))
         {
             pattern.push(' ');
             pattern.push_str(sub.text());
@@ -82,9 +83,17 @@ fn shell_patterns(command: &str, ctx: &ShellContext) -> Vec<String> {
     out
 }
 
-/// A word that reads as a subcommand (`test`, `run-script`), not an option or a path.
-fn is_subcommand(word: &str, literal: bool) -> bool {
-    literal
+/// Programs whose first argument is a subcommand (`cargo test`, `git status`): a pattern for
+/// them names it; for others the program alone is suggested (`Bash(touch:*)`).
+const SUBCOMMAND_PROGRAMS: [&str; 22] = [
+    "apt", "apt-get", "brew", "bun", "bundle", "cargo", "deno", "docker", "dotnet", "gem", "git",
+    "go", "gradle", "just", "kubectl", "make", "mvn", "npm", "pnpm", "poetry", "rustup", "yarn",
+];
+
+/// A word that reads as a subcommand (`test`, `run-script`) of a program that has them.
+fn is_subcommand(program: &str, word: &str, literal: bool) -> bool {
+    SUBCOMMAND_PROGRAMS.contains(&program)
+        && literal
         && word.len() <= 32
         && word.starts_with(|c: char| c.is_ascii_lowercase())
         && word
@@ -108,6 +117,7 @@ mod tests {
                 json!({"command": "cargo test --all 2>&1 | tail -5"}),
             ),
             ("Bash", json!({"command": "npm run build && git status"})),
+            ("Bash", json!({"command": "touch made-by-model notes"})),
             ("Bash", json!({"command": "/usr/bin/make -j4"})),
             ("write_file", json!({"path": "notes/todo.md"})),
             ("Edit", json!({"file_path": "src/lib.rs"})),
