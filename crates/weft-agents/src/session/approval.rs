@@ -78,8 +78,9 @@ impl Session {
         decision: &Decision,
         real: Option<&RealPath>,
     ) -> Result<(), String> {
-        let needs_pre = !decision.is_denied() && !(kind.is_harmless() && decision.is_allowed());
-        let pre = if needs_pre {
+        // Pre-approval matters unless the gate denied the call or it is harmless and allowed.
+        let settled = decision.is_denied() || (kind.is_harmless() && decision.is_allowed());
+        let pre = if !settled {
             self.pre_approval(name, &call.arguments, kind, real)
         } else {
             Approval::NotPreApproved {
