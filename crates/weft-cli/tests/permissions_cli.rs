@@ -316,3 +316,59 @@ fn an_agent_permission_mode_narrows_the_command_lines_and_never_widens_it() {
         assert!(!offered.contains(&hidden.to_owned()), "{offered:?}");
     }
 }
+
+#[test]
+fn under_bypass_a_subagent_whose_agent_says_auto_runs_commands_in_the_sandbox() {
+    let rt = runtime();
+    let s = Sandbox::new();
+    s.file(
+        ".clawft/agents/boxed.md",
+        "---\nname: boxed\ndescription: Runs commands in the sandbox\npermissionMode: auto\n---\n\nWork.\n",
+    );
+    let outside = s.tmp.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let touch = |name: &str| json!({"command": format!("touch {}/{name}", outside.display())});
+    let server = rt.block_on(ScriptServer::openai(vec![
+        // The parent spawns the child; the child tries to write outside; the parent does.
+        openai_tools(&[(
+            "spawn",
+            "sessions_spawn",
+            json!({"task": "write", "agent": "boxed"}),
+        )]),
+        openai_tools(&[("child", "exec_shell", touch("from-child"))]),
+        openai_text("child done"),
+        openai_tools(&[("parent", "exec_shell", touch("from-parent"))]),
+        openai_text("ok"),
+    ]));
+    let config = s.config(&provider_config(&server, json!({})));
+    let temp = s.tmp.path().join("tmp");
+    std::fs::create_dir_all(&temp).unwrap();
+    let output = s
+        .weft()
+        .env("TMPDIR", &temp)
+        .arg("--config")
+        .arg(&config)
+        .args([
+            "--permission-mode",
+            "bypass",
+            "agent",
+            "-m",
+            "go",
+            "--no-transcript",
+        ])
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        !outside.join("from-child").exists(),
+        "the child escaped the sandbox"
+    );
+    assert!(
+        outside.join("from-parent").exists(),
+        "bypass runs without the sandbox"
+    );
+    let bodies = server.bodies();
+    let child = openai_tool_result(&bodies[2], "child");
+    assert!(child.contains("Permission denied"), "{child}");
+}

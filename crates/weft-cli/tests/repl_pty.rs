@@ -42,6 +42,11 @@ fn write(path: &Path, text: &str) {
 
 /// `weft agent` in a pseudo-terminal with a temporary home and project.
 fn spawn_repl(home: &Path, project: &Path, config: &Path) -> Session {
+    spawn_weft(home, project, config, &["agent"])
+}
+
+/// `weft <args>` in a pseudo-terminal with a temporary home and project.
+fn spawn_weft(home: &Path, project: &Path, config: &Path, args: &[&str]) -> Session {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
     cmd.current_dir(project)
         .env("HOME", home)
@@ -50,7 +55,7 @@ fn spawn_repl(home: &Path, project: &Path, config: &Path) -> Session {
         .args(["--home", home.to_str().unwrap()])
         .args(["--project", project.to_str().unwrap()])
         .args(["--config", config.to_str().unwrap()])
-        .arg("agent");
+        .args(args);
     for var in PROVIDER_VARS {
         cmd.env_remove(var);
     }
@@ -295,6 +300,36 @@ fn the_approval_prompt_allows_once_always_and_denies() {
 
     type_line(&mut p, "/exit");
     expect_eof(&mut p);
+}
+
+#[test]
+fn a_one_shot_run_on_a_terminal_asks_too() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(ScriptServer::openai(vec![
+        openai_tool("c1", "exec_shell", json!({"command": "touch asked"})),
+        openai_stream(&["made it"]),
+    ]));
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let project = tmp.path().join("project");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(project.join(".clawft")).unwrap();
+    let config = tmp.path().join("config.json");
+    write(
+        &config,
+        &json!({
+            "providers": {"local": {"kind": "openai", "base_url": format!("{}/v1", server.url), "max_retries": 0}},
+            "model": "local/m"
+        })
+        .to_string(),
+    );
+    let mut p = spawn_weft(&home, &project, &config, &["agent", "-m", "make it"]);
+    expect(&mut p, "? exec_shell: touch asked");
+    expect(&mut p, "allow? [y/a/n] ");
+    type_line(&mut p, "y");
+    expect(&mut p, "made it");
+    expect_eof(&mut p);
+    assert!(project.join("asked").exists());
 }
 
 fn expect_eof(p: &mut Session) {

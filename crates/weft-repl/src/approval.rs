@@ -2,22 +2,19 @@
 //! allow once, allow for the rest of the session, or deny (optionally saying what to do
 //! instead).
 //!
-//! The answer is read from the terminal's input without the line editor, by a thread that
-//! polls with a short timeout and stops as soon as the question is withdrawn: Ctrl-C cancels
-//! the turn (and so the question), and a later line typed at the REPL's prompt is never
-//! swallowed by a reader left behind.
+//! The answer is read from the terminal's input without the line editor, and only while the
+//! question is pending: the turn's task waits for the terminal to become readable (through the
+//! runtime's poller) and then reads what is there, at once. Ctrl-C cancels the turn, and with it
+//! the wait, so no reader is ever left behind to swallow a line typed at the REPL's prompt.
 
 use std::io::{self, Write};
-use std::os::fd::BorrowedFd;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use async_trait::async_trait;
+use tokio::io::Interest;
+use tokio::io::unix::AsyncFd;
 use weft_agents::{ApprovalAnswer, ApprovalRequest, Approver};
-
-/// How often the reader checks whether the question was withdrawn.
-const POLL_INTERVAL: Duration = Duration::from_millis(50);
 
 /// The longest answer read; the rest of a longer line is ignored.
 const MAX_ANSWER: usize = 4096;
@@ -37,63 +34,50 @@ pub struct TerminalInput;
 #[async_trait]
 impl AnswerSource for TerminalInput {
     async fn read_line(&self) -> io::Result<Option<String>> {
-        let withdrawn = Arc::new(AtomicBool::new(false));
-        let guard = Withdraw(Arc::clone(&withdrawn));
-        let read = tokio::task::spawn_blocking(move || read_line_polling(&withdrawn));
-        let line = read.await.map_err(io::Error::other)?;
-        drop(guard);
-        line
-    }
-}
-
-/// Sets the flag when the question is withdrawn (the future dropped) or answered.
-struct Withdraw(Arc<AtomicBool>);
-
-impl Drop for Withdraw {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
-/// Reads one line from standard input, giving up (returning `Ok(None)`) once `withdrawn` is
-/// set. A terminal in canonical mode hands over whole lines, so nothing is read before the
-/// person presses Enter.
-fn read_line_polling(withdrawn: &AtomicBool) -> io::Result<Option<String>> {
-    let stdin = rustix::stdio::stdin();
-    let mut line: Vec<u8> = Vec::new();
-    let timeout = rustix::event::Timespec {
-        tv_sec: 0,
-        tv_nsec: i64::try_from(POLL_INTERVAL.as_nanos()).unwrap_or(50_000_000),
-    };
-    loop {
-        if withdrawn.load(Ordering::Relaxed) {
-            return Ok(None);
-        }
-        if !readable(stdin, &timeout)? {
-            continue;
-        }
-        let mut buf = [0u8; 512];
-        let n = rustix::io::read(stdin, &mut buf).map_err(io::Error::from)?;
-        if n == 0 {
-            return Ok((!line.is_empty()).then(|| text(&line)));
-        }
-        let chunk = &buf[..n];
-        match chunk.iter().position(|&b| b == b'\n') {
-            Some(end) => {
-                extend_capped(&mut line, &chunk[..end]);
-                return Ok(Some(text(&line)));
+        // A descriptor of our own for the poller; it is dropped (and unregistered) with the
+        // future, so nothing waits on the terminal once the question is gone.
+        let fd: OwnedFd = rustix::io::dup(rustix::stdio::stdin())?;
+        // Deprecated because an `AsRawFd` that closes its descriptor while registered is
+        // unsound; an `OwnedFd` moved in cannot. The replacement is `unsafe`, which the
+        // workspace forbids.
+        #[allow(deprecated)]
+        let input = AsyncFd::with_interest(fd, Interest::READABLE)?;
+        let mut line: Vec<u8> = Vec::new();
+        loop {
+            let mut ready = input.readable().await?;
+            if !readable_now(ready.get_inner().as_fd())? {
+                ready.clear_ready();
+                continue;
             }
-            None => extend_capped(&mut line, chunk),
+            // Readable: a terminal in canonical mode has a whole line (or the end of input)
+            // waiting, so this read does not block.
+            let mut buf = [0u8; 512];
+            let n = rustix::io::read(ready.get_inner(), &mut buf).map_err(io::Error::from)?;
+            if n == 0 {
+                return Ok((!line.is_empty()).then(|| text(&line)));
+            }
+            let chunk = &buf[..n];
+            match chunk.iter().position(|&b| b == b'\n') {
+                Some(end) => {
+                    extend_capped(&mut line, &chunk[..end]);
+                    return Ok(Some(text(&line)));
+                }
+                None => extend_capped(&mut line, chunk),
+            }
         }
     }
 }
 
-fn readable(fd: BorrowedFd<'_>, timeout: &rustix::event::Timespec) -> io::Result<bool> {
-    use rustix::event::{PollFd, PollFlags, poll};
+/// True when `fd` has input right now (the poller's readiness may be stale).
+fn readable_now(fd: BorrowedFd<'_>) -> io::Result<bool> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
     let mut fds = [PollFd::new(&fd, PollFlags::IN)];
-    match poll(&mut fds, Some(timeout)) {
-        Ok(0) => Ok(false),
-        Ok(_) => Ok(true),
+    let zero = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    match poll(&mut fds, Some(&zero)) {
+        Ok(n) => Ok(n > 0),
         Err(rustix::io::Errno::INTR) => Ok(false),
         Err(e) => Err(e.into()),
     }

@@ -1,4 +1,5 @@
-//! `weft agent -m MSG` and `weft skills run NAME ARGS`: one turn of the agent loop, printed.
+//! `weft agent -m MSG` and `weft skills run NAME ARGS`: one turn of the agent loop, printed;
+//! calls that need approval are asked about on the terminal, or refused without one.
 
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
@@ -203,6 +204,16 @@ pub(crate) fn load_runtime(workspace: &Workspace, mode: Option<PermissionMode>) 
     Ok(runtime)
 }
 
+/// A one-shot run asks on the terminal when one is attached (standard input and error);
+/// otherwise calls that need approval are refused.
+fn ask_on_terminal(session: &mut Session) {
+    if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
+        session.set_approver(Some(Arc::new(weft_repl::PromptApprover::terminal(
+            Box::new(std::io::stderr()),
+        ))));
+    }
+}
+
 /// Prints the summary of refused calls (stderr), then passes `result` on.
 fn with_refusals<T>(session: &Session, result: Result<T>) -> Result<T> {
     if let Some(line) = crate::permissions::refusal_summary(session) {
@@ -238,6 +249,7 @@ pub fn agent(
     if args.run.dry_run {
         return print_request(&mut session, &message);
     }
+    ask_on_terminal(&mut session);
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
     let result = rt
@@ -267,6 +279,7 @@ pub fn skill_run(
             .map_err(session_error)?;
         return print_request(&mut session, &text);
     }
+    ask_on_terminal(&mut session);
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
     let result = rt
