@@ -10,6 +10,7 @@
 mod approval;
 mod children;
 mod dispatch;
+mod error;
 mod permissions;
 mod prompt;
 mod real_path;
@@ -21,7 +22,7 @@ mod view;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use weft_llm::{ChatRequest, LlmError, Message, ModelError, ModelRef, TextSink, ToolCall, Usage};
+use weft_llm::{ChatRequest, Message, ModelRef, TextSink, ToolCall, Usage};
 use weft_permissions::ToolGate;
 use weft_registry::SkillRegistry;
 use weft_registry::catalog::CatalogFormat;
@@ -32,6 +33,7 @@ use crate::ModelPool;
 use crate::transcript::{Transcript, TranscriptRecord, now_millis};
 
 pub use children::{ChildError, ChildStatus, ChildSummary};
+pub use error::SessionError;
 pub use permissions::{ApprovalAnswer, ApprovalRequest, Approver, Permissions, RefusedCall};
 pub use skill::{Invoker, SkillInvocationError, USE_SKILL};
 pub use spawn::ChildPlan;
@@ -143,48 +145,6 @@ pub struct TurnOutcome {
     pub tool_calls: usize,
     /// Model calls made.
     pub model_calls: u32,
-}
-
-/// A session failure. The conversation up to the failure is kept (and in the transcript).
-#[derive(Debug, thiserror::Error)]
-pub enum SessionError {
-    /// The model string cannot be used.
-    #[error(transparent)]
-    Model(#[from] ModelError),
-    /// The model call failed.
-    #[error(transparent)]
-    Llm(#[from] LlmError),
-    /// The agent's `permissionMode` is not a mode.
-    #[error("agent `{agent}`: permissionMode: {message}")]
-    AgentPermissionMode {
-        /// Agent name.
-        agent: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// The agent's tool lists do not compile.
-    #[error("agent `{agent}`: {message}")]
-    AgentTools {
-        /// Agent name.
-        agent: String,
-        /// The pattern error.
-        message: String,
-    },
-    /// A skill run by the user cannot be run.
-    #[error(transparent)]
-    Skill(#[from] SkillInvocationError),
-    /// A subagent (a fork skill run by the user) could not start or did not finish.
-    #[error(transparent)]
-    Subagent(#[from] SubagentError),
-    /// The transcript cannot be written.
-    #[error("transcript {path}: {source}")]
-    Transcript {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        #[source]
-        source: std::io::Error,
-    },
 }
 
 /// Observes a turn as it happens (the CLI prints from here).
