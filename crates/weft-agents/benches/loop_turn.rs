@@ -10,11 +10,13 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use weft_agents::{AgentRegistry, ModelPool, Quiet, Session, SessionOptions, SessionParts};
+use weft_agents::{
+    AgentRegistry, ModelPool, Permissions, Quiet, Session, SessionOptions, SessionParts,
+};
 use weft_llm::{ModelCatalog, ReplayModel, ReplayToolCall, ReplayTurn};
 use weft_registry::{RegistryConfig, SkillRegistry, SkillRoot};
 use weft_tools::{Tool, ToolError, ToolOutput, ToolRegistry};
-use weft_types::Scope;
+use weft_types::{PermissionMode, Scope};
 
 /// The same generator `cargo xtask fixtures` uses.
 #[allow(dead_code, missing_docs, unused_imports)]
@@ -91,8 +93,11 @@ fn session(skills: &Arc<SkillRegistry>, transcript_dir: Option<PathBuf>) -> Sess
             .agent
             .clone(),
         model: Some("replay/bench".into()),
+        // The tool runs without asking, as it would in `auto` (the default, `ask`, would refuse
+        // it: no one can be asked here).
         options: SessionOptions {
             transcript_dir,
+            permissions: Permissions::new(PermissionMode::Auto),
             ..SessionOptions::default()
         },
     })

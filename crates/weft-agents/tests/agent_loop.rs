@@ -18,8 +18,8 @@ use common::{
 use serde_json::{Value, json};
 use weft_agents::transcript::{SessionHistory, Transcript, TranscriptRecord};
 use weft_agents::{
-    AgentRegistry, ModelPool, Quiet, Session, SessionError, SessionEvents, SessionOptions,
-    SessionParts, SkillInvocationError, TurnStop,
+    AgentRegistry, ModelPool, Permissions, Quiet, Session, SessionError, SessionEvents,
+    SessionOptions, SessionParts, SkillInvocationError, TurnStop,
 };
 use weft_llm::{
     Message, ModelCatalog, ModelError, ProviderConfig, ProviderKind, RetryPolicy, Role, ToolCall,
@@ -27,7 +27,7 @@ use weft_llm::{
 };
 use weft_registry::{RegistryConfig, SkillRegistry, SkillRoot};
 use weft_tools::{BuiltinConfig, ExecConfig, FsScope, ToolRegistry};
-use weft_types::{AgentDefinition, AgentFormat, Scope, Source};
+use weft_types::{AgentDefinition, AgentFormat, PermissionMode, Scope, Source};
 
 // --- Fixture ----------------------------------------------------------------------------------
 
@@ -110,10 +110,14 @@ impl Env {
         })
     }
 
+    /// The loop's own behaviour is under test here, so calls run without asking (`auto`;
+    /// the tools run unsandboxed: sandboxing is the runtime's launcher). tests/approval.rs
+    /// tests the other modes.
     fn options(&self) -> SessionOptions {
         SessionOptions {
             transcript_dir: Some(self.sessions.clone()),
             project_dir: Some(self.project.clone()),
+            permissions: Permissions::new(PermissionMode::Auto),
             ..SessionOptions::default()
         }
     }

@@ -11,6 +11,7 @@ mod commands;
 mod environment;
 mod json_alias;
 mod output;
+mod permissions;
 mod signals;
 
 use std::process::ExitCode;
@@ -46,8 +47,9 @@ fn main() -> ExitCode {
         return finish(Err(e.into()), stderr);
     }
     let workspace = environment::workspace(&cli.locations);
+    let mode = cli.permission_mode.map(weft_types::PermissionMode::from);
     let Some(command) = cli.command else {
-        return finish(commands::help::bare(&workspace), stderr);
+        return finish(commands::help::bare(&workspace, mode), stderr);
     };
     let result = match command {
         Command::Skills { command } => match command {
@@ -62,7 +64,7 @@ fn main() -> ExitCode {
             }
             SkillsCommand::Select(args) => commands::compose::select(&workspace, &args),
             SkillsCommand::Run(args) => {
-                commands::run::skill_run(&workspace, &args, cli.verbose > 0)
+                commands::run::skill_run(&workspace, &args, mode, cli.verbose > 0)
             }
             SkillsCommand::Install(args) => commands::install::install(&workspace, &args),
             SkillsCommand::Update(args) => commands::install::update(&workspace, &args),
@@ -74,7 +76,7 @@ fn main() -> ExitCode {
             AgentsCommand::List(args) => commands::agents::list(&workspace, &args, cli.verbose > 0),
             AgentsCommand::Show(args) => commands::agents::show(&workspace, &args),
         },
-        Command::Agent(args) => commands::run::agent(&workspace, &args, cli.verbose > 0),
+        Command::Agent(args) => commands::run::agent(&workspace, &args, mode, cli.verbose > 0),
         Command::Help { topic } => commands::help::help(&workspace, &topic),
         Command::Completions { shell } => commands::help::completions(shell),
         Command::Sessions { command } => match command {
@@ -89,7 +91,7 @@ fn main() -> ExitCode {
         },
         Command::Doctor(args) => commands::doctor::run(&workspace, &args),
         Command::Sandbox { command } => match command {
-            SandboxCommand::Status(args) => commands::sandbox::status(&workspace, &args),
+            SandboxCommand::Status(args) => commands::sandbox::status(&workspace, &args, mode),
             SandboxCommand::Exec(args) => Ok(commands::sandbox::exec(&args)),
         },
     };

@@ -2,7 +2,9 @@
 //! person would use it, against a loopback OpenAI-compatible server: `/help`, `/skills`,
 //! `/skill <name> args` (the request carries the rendered body), a plain message, `/agent
 //! explore` then `/tools`, an unknown command (never sent), Ctrl-C during a slow answer (the
-//! REPL goes on), and `/exit`; then the history file.
+//! REPL goes on), and `/exit`; then the history file. And the approval prompt of `ask` mode:
+//! allow once, allow always (the same call does not ask again), deny with a message, and
+//! Ctrl-C while it waits.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -11,7 +13,9 @@ mod sandbox;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::{Reply, ScriptServer, openai_messages, openai_stream};
+use common::{
+    Reply, ScriptServer, openai_messages, openai_stream, openai_tool, openai_tool_result,
+};
 use expectrl::session::OsSession as Session;
 use expectrl::{ControlCode, Eof, Expect};
 use sandbox::Sandbox;
@@ -198,6 +202,119 @@ fn exit_cleanly(p: &mut Session) {
         matches!(status, expectrl::process::unix::WaitStatus::Exited(_, 0)),
         "{status:?}"
     );
+}
+
+/// Waits for `text` and returns what came before it.
+fn expect_before(p: &mut Session, text: &str) -> String {
+    match p.expect(text) {
+        Ok(found) => String::from_utf8_lossy(found.before()).into_owned(),
+        Err(e) => panic!("expected {text:?}: {e}"),
+    }
+}
+
+#[test]
+fn the_approval_prompt_allows_once_always_and_denies() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let touch = |id: &str, file: &str| {
+        openai_tool(
+            id,
+            "exec_shell",
+            json!({"command": format!("touch {file}")}),
+        )
+    };
+    let server = rt.block_on(ScriptServer::openai(vec![
+        touch("c1", "once"),
+        openai_stream(&["ran once"]),
+        touch("c2", "always"),
+        touch("c3", "always"),
+        openai_stream(&["ran twice"]),
+        touch("c4", "denied"),
+        openai_stream(&["not done"]),
+        touch("c5", "never"),
+    ]));
+    let s = Sandbox::new();
+    let config = provider_config(&s, &server, &json!({}));
+    let prompt = "default (local/m)> ";
+    let question = "allow? [y/a/n] ";
+    let mut p = spawn_repl(&s, &config);
+    expect(&mut p, "permission mode ask.");
+    expect(&mut p, prompt);
+
+    // Allow once.
+    type_line(&mut p, "make one");
+    expect(&mut p, "? exec_shell: touch once");
+    expect(
+        &mut p,
+        "[a] allow always: exactly this command (`touch once`)",
+    );
+    expect(&mut p, question);
+    type_line(&mut p, "y");
+    expect(&mut p, "ran once");
+    expect(&mut p, prompt);
+    assert!(s.project.join("once").exists());
+
+    // Allow always: the same command, asked for again in the same turn, runs without asking.
+    type_line(&mut p, "make two");
+    expect(&mut p, question);
+    type_line(&mut p, "a");
+    let between = expect_before(&mut p, "ran twice");
+    assert!(!between.contains(question), "asked again: {between}");
+    expect(&mut p, prompt);
+    assert_eq!(server.count(), 5);
+    assert_eq!(
+        openai_tool_result(&server.bodies()[4], "c3"),
+        "exit code: 0"
+    );
+
+    // Deny, saying why: the model reads it; nothing ran.
+    type_line(&mut p, "make three");
+    expect(&mut p, question);
+    type_line(&mut p, "maybe");
+    expect(&mut p, "please answer y (once), a (always) or n (deny)");
+    expect(&mut p, question);
+    type_line(&mut p, "n use ls instead");
+    expect(&mut p, "not done");
+    expect(&mut p, prompt);
+    assert!(!s.project.join("denied").exists());
+    assert_eq!(
+        openai_tool_result(&server.bodies()[6], "c4"),
+        "the user denied this call and said: use ls instead. The tool did not run."
+    );
+
+    // Ctrl-C while the question waits cancels the turn; the next line goes to the REPL, not
+    // to a reader left behind.
+    type_line(&mut p, "make four");
+    expect(&mut p, question);
+    p.send(ControlCode::EndOfText).unwrap();
+    expect(&mut p, "[cancelled]");
+    expect(&mut p, prompt);
+    type_line(&mut p, "/permissions");
+    expect(&mut p, "Permission mode: ask");
+    expect(&mut p, "the command `touch always`");
+    expect(&mut p, prompt);
+    assert!(!s.project.join("never").exists());
+    assert_eq!(server.count(), 8);
+
+    type_line(&mut p, "/exit");
+    expect_eof(&mut p);
+}
+
+#[test]
+fn a_one_shot_run_on_a_terminal_asks_too() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(ScriptServer::openai(vec![
+        openai_tool("c1", "exec_shell", json!({"command": "touch asked"})),
+        openai_stream(&["made it"]),
+    ]));
+    let s = Sandbox::new();
+    let config = provider_config(&s, &server, &json!({}));
+    let mut p = spawn_weft(&s, &config, &["agent", "-m", "make it"]);
+    expect(&mut p, "? exec_shell: touch asked");
+    expect(&mut p, "allow? [y/a/n] ");
+    type_line(&mut p, "y");
+    expect(&mut p, "made it");
+    expect_eof(&mut p);
+    assert!(s.project.join("asked").exists());
 }
 
 fn expect_eof(p: &mut Session) {

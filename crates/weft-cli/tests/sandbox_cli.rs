@@ -34,7 +34,9 @@ fn outside(s: &Sandbox) -> PathBuf {
 }
 
 /// A config with `sandbox` and `extra` merged in, and a recording that makes one exec_shell
-/// call per turn, then answers `done`.
+/// call per turn, then answers `done`. Every command is pre-approved (`permissions.allow:
+/// ["Bash"]`), so the run never needs to ask and the sandbox is what the configuration says
+/// (tests/permissions_cli.rs tests the modes).
 fn replay_config(s: &Sandbox, sandbox: Value, extra: Value, calls: &[Value]) -> PathBuf {
     let mut turns: Vec<Value> = calls
         .iter()
@@ -49,6 +51,7 @@ fn replay_config(s: &Sandbox, sandbox: Value, extra: Value, calls: &[Value]) -> 
         "providers": {"demo": {"kind": "replay", "file": recording}},
         "model": "demo/recorded",
         "sandbox": sandbox,
+        "permissions": {"allow": ["Bash"]},
     });
     for (key, value) in extra.as_object().unwrap() {
         config[key] = value.clone();

@@ -411,7 +411,8 @@ fn read_limits(f: &mut Fields<'_>, agent: &mut AgentDefinition, report: &mut Rep
     }
 }
 
-/// `permissionMode`, flagged when unknown.
+/// `permissionMode`, flagged when it is none of Claude Code's or weft's spellings
+/// ([`weft_types::PermissionMode`]).
 fn read_permission_mode(f: &mut Fields<'_>, agent: &mut AgentDefinition, report: &mut Report<'_>) {
     let Some(field) = f.take(
         report,
@@ -421,11 +422,11 @@ fn read_permission_mode(f: &mut Fields<'_>, agent: &mut AgentDefinition, report:
     };
     agent.permission_mode = fields::string(report, &field, Rule::WrongType);
     if let Some(mode) = agent.permission_mode.as_deref()
-        && !PERMISSION_MODES.contains(&mode)
+        && mode.parse::<weft_types::PermissionMode>().is_err()
     {
         report.emit(Rule::AgentUnknownPermissionMode, field.pos(), || {
             format!(
-                "unknown permissionMode `{}`; expected one of {}",
+                "unknown permissionMode `{}`; expected one of {} (or weft's ask, accept-edits, dont-ask, bypass)",
                 shorten(mode),
                 PERMISSION_MODES.join(", ")
             )

@@ -138,6 +138,32 @@ impl PreApproval {
     }
 }
 
+impl PreApproval {
+    /// [`check`](Self::check) on the path as spelled in `input` and on `real`, the same input
+    /// with the path replaced by its real path (see
+    /// [`ToolGate::check_resolved`](crate::ToolGate::check_resolved)): both must be
+    /// pre-approved, so `Edit(src/**)` does not approve a link in `src` that leads elsewhere.
+    pub fn check_resolved(&self, tool: &str, input: &Value, real: Option<&Value>) -> Approval {
+        let spelled = self.check(tool, input);
+        let Some(real) = real.filter(|r| *r != input) else {
+            return spelled;
+        };
+        if !spelled.is_pre_approved() {
+            return spelled;
+        }
+        match self.check(tool, real) {
+            Approval::NotPreApproved { reason } => Approval::NotPreApproved {
+                reason: format!(
+                    "`{}` resolves to `{}`: {reason}",
+                    crate::gate::path_of(input).unwrap_or(""),
+                    crate::gate::path_of(real).unwrap_or("")
+                ),
+            },
+            approved => approved,
+        }
+    }
+}
+
 fn approved(set: &PatternSet, indices: &[usize]) -> Approval {
     Approval::PreApproved {
         rule: shell::rules(set, indices),

@@ -18,7 +18,10 @@
 //! * [`analyse_command`]: the shell-command analyser behind `Bash(...)` patterns: every
 //!   [`SimpleCommand`] of a command (through pipelines, lists, substitutions, `sh -c`, `eval`,
 //!   wrappers such as `env` or `sudo`), what cannot be analysed, and what is risky.
-//! * [`PreApproval`]: which calls run without asking (`permissions.allow`), on the same rules.
+//! * [`PreApproval`]: which calls run without asking (`permissions.allow`), on the same rules;
+//!   [`suggest_allow`] proposes the patterns that would pre-approve a call.
+//! * [`decide`]: what a [`PermissionMode`](weft_types::PermissionMode) makes of a call of a
+//!   [`CallKind`] given the gate's decision and pre-approval: run, ask a person, or refuse.
 //!
 //! Rules worth knowing:
 //!
@@ -66,6 +69,7 @@ mod compose;
 mod context;
 mod error;
 mod gate;
+mod mode;
 mod name;
 mod origin;
 mod pattern;
@@ -73,6 +77,7 @@ mod policy;
 mod set;
 mod shell;
 mod spec;
+mod suggest;
 mod validate;
 mod wildcard;
 
@@ -83,7 +88,8 @@ pub use compose::{
 };
 pub use context::PatternContext;
 pub use error::{PatternError, PatternErrorKind, PolicyError};
-pub use gate::{CommandRulings, Decision, Explanation, ToolGate};
+pub use gate::{CommandRulings, Decision, Explanation, PATH_KEYS, ToolGate, path_of};
+pub use mode::{CallKind, Step, decide, offered_in};
 pub use name::{
     ALIASES, BACKGROUND_TOOLS, BUILTIN_TOOLS, MCP_PREFIX, MCP_SEPARATOR, aliases_of,
     canonical_tool_name, is_builtin_tool, is_mcp_tool, mcp_parts,
@@ -96,6 +102,7 @@ pub use shell::{
     CommandAnalysis, Context, Helper, READ_ONLY_HELPERS, Risk, ShellContext, SimpleCommand,
     Unanalysable, Word, analyse_command, wrapper_names,
 };
+pub use suggest::suggest_allow;
 pub use validate::{
     ValidationCode, ValidationError, ValidationResult, validate_and_compose, validate_skill_set,
 };

@@ -122,3 +122,24 @@ fn the_shell_context_can_be_replaced() {
     );
     assert_eq!(p.patterns().len(), 5);
 }
+
+#[test]
+fn path_pre_approval_needs_the_spelled_and_the_real_path() {
+    let ctx = PatternContext::new().with_working_dir("/p");
+    let approved = PreApproval::compile(["Edit(src/**)"], &Origin::Session, &ctx).unwrap();
+    let spelled = json!({"file_path": "src/link.rs"});
+    assert!(approved.check("Edit", &spelled).is_pre_approved());
+    let outside = json!({"file_path": "/etc/cron.d/x"});
+    assert_eq!(
+        approved.check_resolved("Edit", &spelled, Some(&outside)),
+        Approval::NotPreApproved {
+            reason: "`src/link.rs` resolves to `/etc/cron.d/x`: no pre-approval pattern matches this `Edit` call".into()
+        }
+    );
+    let inside = json!({"file_path": "/p/src/real.rs"});
+    assert!(
+        approved
+            .check_resolved("Edit", &spelled, Some(&inside))
+            .is_pre_approved()
+    );
+}

@@ -362,6 +362,10 @@ fn config(data: &HelpData) -> String {
             "sandbox.*",
             "enabled, required, writable_roots, deny_read, network, env_passthrough",
         ),
+        (
+            "permissions.*",
+            "mode (ask, accept-edits, plan, auto, bypass, dont-ask), allow (pre-approved calls)",
+        ),
     ];
     let rows: Vec<Vec<String>> = keys
         .iter()
@@ -389,7 +393,10 @@ fn tools(data: &HelpData) -> String {
         "Tools are what the model can call. An agent's tools and disallowed_tools narrow them,\n\
          an active skill's allowed-tools narrows them further until its request is answered,\n\
          and the configuration's tools.deny is a ceiling over everything. Every call is checked\n\
-         by the gate before it runs; a refused call returns the reason to the model.\n",
+         by the gate before it runs; a refused call returns the reason to the model.\n\
+         Then the permission mode (--permission-mode, permissions.mode) decides whether it runs\n\
+         at once or asks you first: in ask, the default, anything that may change something\n\
+         asks unless permissions.allow pre-approves it. /permissions shows the mode.\n",
     );
     if !data.tools.is_empty() {
         out.push_str("\nTools of this runtime:\n");

@@ -5,8 +5,10 @@
 //!   [`Dispatch::SkillInvocation`] or [`Dispatch::Fork`], completion and hints;
 //! * the built-in commands: `/help [topic]`, `/skills [name]`, `/skill <name> [args]`,
 //!   `/<skill> [args]`, `/agents`, `/agent <name>`, `/tools`, `/memory [search q]`,
-//!   `/config [key]`, `/model <name>`, `/session`, `/workspace`, `/reload`, `/clear`,
-//!   `/exit`, `/quit`;
+//!   `/config [key]`, `/model <name>`, `/permissions`, `/session`, `/workspace`, `/reload`,
+//!   `/clear`, `/exit`, `/quit`;
+//! * [`PromptApprover`]: the approval prompt (allow once, allow always, deny) for calls the
+//!   permission mode does not let run without asking;
 //! * [`help`]: the help topics shared with `weft help <topic>`;
 //! * [`Repl`]: the loop, with Ctrl-C cancelling the running turn;
 //! * [`LineEditor`]: the rustyline front end (completion, hints, history file, multi-line
@@ -16,6 +18,7 @@
 //! without a terminal. Like every weft library, this crate never reads the environment: the
 //! CLI passes paths and configuration in ([`ReplEnv`], [`WorkspaceInfo`]).
 
+mod approval;
 mod command;
 mod commands;
 mod dispatch;
@@ -25,6 +28,7 @@ mod printer;
 mod registry;
 mod repl;
 
+pub use approval::{AnswerSource, PromptApprover, TerminalInput, parse_answer, question};
 pub use command::{
     CommandContext, CommandError, CompletionContext, Dispatch, ReplEnv, SkillName, SlashCommand,
     WorkspaceInfo, starting_with,

@@ -144,9 +144,10 @@ impl Repl {
         install_interrupt_handler(&self.interrupt);
         writeln!(
             out,
-            "weft: agent {} ({}). /help for commands, Ctrl-C cancels an answer, Ctrl-D exits.",
+            "weft: agent {} ({}), permission mode {}. /help for commands, Ctrl-C cancels an answer, Ctrl-D exits.",
             self.session.agent().name,
-            self.session.model()
+            self.session.model(),
+            self.session.permission_mode()
         )?;
         loop {
             let names = self.completion_context();

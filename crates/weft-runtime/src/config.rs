@@ -205,6 +205,9 @@ pub struct ConfigFile {
     /// whole configuration (read from the user's files only; a project cannot list itself).
     #[serde(default)]
     pub projects: BTreeMap<String, crate::trust::ProjectSettings>,
+    /// The permission mode and pre-approval patterns (docs/PERMISSIONS.md).
+    #[serde(default)]
+    pub permissions: crate::permissions::PermissionSettings,
 }
 
 /// Where config files are.
@@ -333,6 +336,9 @@ impl Config {
                     );
                     ignored_project_keys.push(ignored);
                 }
+            }
+            if is_project {
+                crate::permissions::drop_project_bypass(&mut value, path);
             }
             let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
             if let Some(providers) = value.get("providers").and_then(Value::as_object) {

@@ -35,6 +35,7 @@ mod effective;
 mod env;
 mod error;
 mod mcp;
+mod permissions;
 mod resume;
 mod runtime;
 pub mod sandbox;
@@ -51,6 +52,7 @@ pub use effective::{
 pub use env::EnvSnapshot;
 pub use error::{ConfigError, RuntimeError, UsageError};
 pub use mcp::{INHERITED_ENV, McpServers, server_configs};
+pub use permissions::PermissionSettings;
 pub use resume::{Resume, lookup_session};
 pub use runtime::{NO_PROVIDER, Runtime, SessionSettings, unknown_agent};
 pub use trust::{IgnoredKey, KeyType, PROJECT_KEYS, ProjectSettings, ProjectTrust, TrustLevel};

@@ -6,17 +6,18 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use weft_agents::{
-    AgentLimits, AgentRegistry, CreateSkill, ModelPool, Session, SessionOptions, SessionParts,
-    is_trust_warning,
+    AgentLimits, AgentRegistry, CreateSkill, ModelPool, Permissions, Session, SessionOptions,
+    SessionParts, is_trust_warning,
 };
 use weft_parse::{ParseOptions, Profile};
 use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
 use weft_registry::SkillRegistry;
 use weft_tools::{
-    BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ReadGrants, ToolRegistry, WebFetchConfig,
+    BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ReadGrants, ShellLauncher, ToolRegistry,
+    WebFetchConfig,
 };
-use weft_types::AgentDefinition;
 use weft_types::suggest::{closest_names, did_you_mean};
+use weft_types::{AgentDefinition, PermissionMode};
 
 use crate::config::Config;
 use crate::error::{RuntimeError, UsageError};
@@ -75,6 +76,8 @@ pub struct Runtime {
     groups: ProcessGroups,
     /// Skill directories the file tools may read while a session has the skill loaded.
     read_grants: ReadGrants,
+    /// The permission mode chosen on the command line, beating the configuration's.
+    cli_mode: Option<PermissionMode>,
 }
 
 impl Runtime {
@@ -108,7 +111,20 @@ impl Runtime {
             mcp: OnceLock::new(),
             groups: ProcessGroups::new(),
             read_grants: ReadGrants::new(),
+            cli_mode: None,
         })
+    }
+
+    /// Sets the permission mode chosen on the command line (`--permission-mode`), which beats
+    /// `permissions.mode` in the configuration.
+    pub fn set_permission_mode(&mut self, mode: Option<PermissionMode>) {
+        self.cli_mode = mode;
+    }
+
+    /// The permission mode of new sessions: the command line's, else the configuration's,
+    /// else `ask`. An agent's `permissionMode` can only narrow it.
+    pub fn permission_mode(&self) -> Result<PermissionMode, UsageError> {
+        self.config.file.permissions.mode(self.cli_mode)
     }
 
     /// The agent called `name` (else the configured default agent, else `default`).
@@ -157,27 +173,15 @@ impl Runtime {
     }
 
     /// Built-in tools plus `create_skill` (when there is a home for user skills); no MCP
-    /// server is started.
+    /// server is started. `exec_shell` runs as the permission mode and the sandbox settings
+    /// say (`auto`: sandboxed; `bypass`: directly).
     pub fn local_tools(&self) -> Result<ToolRegistry, RuntimeError> {
         let settings = &self.config.file.tools;
         let base = self.base_dir()?;
-        let scope = FsScope::new(base.clone(), settings.allow_paths.clone())
-            .map_err(|source| RuntimeError::Scope {
-                path: base.clone(),
-                source,
-            })?
-            .with_grants(self.read_grants.clone());
-        let mut exec = ExecConfig::default();
-        if let Some(secs) = settings.exec_timeout_secs {
-            exec.timeout = Duration::from_secs(secs.max(1));
-        }
-        if let Some(cap) = settings.output_cap {
-            exec.output_cap = cap;
-        }
-        exec.env = crate::sandbox::child_env(&self.config, &self.workspace.env);
-        exec.launcher =
-            crate::sandbox::current_mode(&self.workspace, &self.config, &base)?.launcher()?;
-        exec.groups = self.groups.clone();
+        let mode = self.permission_mode()?;
+        let launcher =
+            crate::sandbox::mode_for_permissions(mode, &self.workspace, &self.config, &base)?
+                .launcher()?;
         let web_fetch = settings.web_fetch.as_ref().filter(|w| w.enabled).map(|w| {
             let mut c = WebFetchConfig::default();
             c.allowed_domains.clone_from(&w.allowed_domains);
@@ -191,15 +195,64 @@ impl Runtime {
         });
         let memory_file = self.memory_file(&base);
         let mut tools = weft_tools::builtin_registry(&BuiltinConfig {
-            scope,
+            scope: self.scope(&base)?,
             memory_file,
-            exec,
+            exec: self.exec_config(launcher),
             web_fetch,
         });
         if let Some(dir) = self.workspace.user_skills_dir() {
             tools.register(Arc::new(CreateSkill::new(Arc::clone(&self.skills), dir)));
         }
         Ok(tools)
+    }
+
+    /// The directories file tools may touch: `base` and `tools.allow_paths`.
+    fn scope(&self, base: &std::path::Path) -> Result<FsScope, RuntimeError> {
+        let paths = self.config.file.tools.allow_paths.clone();
+        Ok(FsScope::new(base.to_path_buf(), paths)
+            .map_err(|source| RuntimeError::Scope {
+                path: base.to_path_buf(),
+                source,
+            })?
+            .with_grants(self.read_grants.clone()))
+    }
+
+    /// `exec_shell`'s settings from the configuration, started by `launcher`.
+    fn exec_config(&self, launcher: ShellLauncher) -> ExecConfig {
+        let settings = &self.config.file.tools;
+        let mut exec = ExecConfig::default();
+        if let Some(secs) = settings.exec_timeout_secs {
+            exec.timeout = Duration::from_secs(secs.max(1));
+        }
+        if let Some(cap) = settings.output_cap {
+            exec.output_cap = cap;
+        }
+        exec.env = crate::sandbox::child_env(&self.config, &self.workspace.env);
+        exec.launcher = launcher;
+        exec.groups = self.groups.clone();
+        exec
+    }
+
+    /// The session's permissions: the mode, `permissions.allow`, and under `bypass` a
+    /// sandboxed `exec_shell` for subagents whose agent narrows the mode to `auto`.
+    fn permissions(&self, base: &std::path::Path) -> Result<Permissions, RuntimeError> {
+        let mode = self.permission_mode()?;
+        let mut permissions = Permissions::new(mode);
+        permissions.pre_approval = self.config.file.permissions.pre_approval(base)?;
+        if mode == PermissionMode::Bypass {
+            let launcher = crate::sandbox::mode_for_permissions(
+                PermissionMode::Auto,
+                &self.workspace,
+                &self.config,
+                base,
+            )?
+            .launcher()?;
+            permissions.sandboxed_shell = Some(weft_tools::exec_shell_tool(
+                self.scope(base)?,
+                self.exec_config(launcher),
+            ));
+        }
+        Ok(permissions)
     }
 
     /// The configured MCP servers (`mcp_servers`), started on first use: in parallel, each
@@ -216,19 +269,23 @@ impl Runtime {
         })
     }
 
-    /// Session options from the configuration.
+    /// Session options from the configuration. The project directory of the session is
+    /// where file tools work (the project, else the current directory): relative paths in
+    /// permission rules start there, and edits there count as inside the project.
     pub fn session_options(
         &self,
         transcripts: bool,
         stream: bool,
-    ) -> Result<SessionOptions, UsageError> {
+    ) -> Result<SessionOptions, RuntimeError> {
         let agent = &self.config.file.agent;
+        let base = self.base_dir()?;
         let mut options = SessionOptions {
             stream,
             temperature: agent.temperature,
             max_tokens: agent.max_tokens,
             context_window: agent.context_window,
-            project_dir: self.workspace.project.clone(),
+            permissions: self.permissions(&base)?,
+            project_dir: Some(base),
             read_grants: self.read_grants.clone(),
             ..SessionOptions::default()
         };

@@ -1,7 +1,8 @@
-//! `exec_shell`'s environment and sandbox, wired from the configuration: the commands'
-//! environment without secrets (always), and how they start: directly, through weft's own
-//! hidden `weft sandbox exec` helper (the sandbox enabled and available), or not at all (the
-//! sandbox required but unavailable).
+//! `exec_shell`'s environment and sandbox, wired from the configuration and the permission
+//! mode: the commands' environment without secrets (always), and how they start: directly,
+//! through weft's own hidden `weft sandbox exec` helper (the sandbox enabled, or `auto` mode,
+//! and available), or not at all (the sandbox required but unavailable). `bypass` mode runs
+//! commands directly.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -9,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use weft_sandbox::{PolicyBase, SandboxPolicy, SandboxSettings, SandboxStatus};
 use weft_tools::ShellLauncher;
+use weft_types::PermissionMode;
 
 use crate::config::Config;
 use crate::env::EnvSnapshot;
@@ -64,7 +66,9 @@ pub fn shell_mode(
         None => "cannot find weft's own executable to run the sandbox helper: the caller did not say which executable it is".to_owned(),
     };
     if settings.required() {
-        Ok(ShellMode::Refused(missing))
+        Ok(ShellMode::Refused(format!(
+            "the sandbox is required (sandbox.required) but unavailable: {missing}"
+        )))
     } else {
         Ok(ShellMode::Unsandboxed(format!(
             "the sandbox is unavailable and sandbox.required is false: {missing}"
@@ -80,9 +84,9 @@ impl ShellMode {
                 tracing::debug!("exec_shell runs unsandboxed: {why}");
                 ShellLauncher::Direct
             }
-            ShellMode::Refused(why) => ShellLauncher::Refuse(format!(
-                "exec_shell is refused: the sandbox is required (sandbox.required) but unavailable: {why}"
-            )),
+            ShellMode::Refused(why) => {
+                ShellLauncher::Refuse(format!("exec_shell is refused: {why}"))
+            }
             ShellMode::Sandboxed { policy, exe } => {
                 let json = policy
                     .to_json()
@@ -140,18 +144,57 @@ pub fn current_mode(
     config: &Config,
     base: &Path,
 ) -> Result<ShellMode, UsageError> {
+    mode_with(&config.file.sandbox, workspace, base)
+}
+
+/// The mode in permission mode `permissions`: `auto` switches the sandbox on (and, where it
+/// is unavailable, refuses commands unless `sandbox.required` is false), `bypass` switches it
+/// off; the other modes follow the configuration ([`current_mode`]).
+pub fn mode_for_permissions(
+    permissions: PermissionMode,
+    workspace: &Workspace,
+    config: &Config,
+    base: &Path,
+) -> Result<ShellMode, UsageError> {
+    match permissions {
+        PermissionMode::Bypass => Ok(ShellMode::Unsandboxed(
+            "bypass mode runs commands without the sandbox".to_owned(),
+        )),
+        PermissionMode::Auto => {
+            let settings = weft_sandbox::SandboxSettings {
+                enabled: true,
+                ..config.file.sandbox.clone()
+            };
+            Ok(auto_mode(mode_with(&settings, workspace, base)?))
+        }
+        _ => current_mode(workspace, config, base),
+    }
+}
+
+/// `auto` mode's reading of a mode: why commands are refused or unsandboxed names the mode.
+fn auto_mode(mode: ShellMode) -> ShellMode {
+    match mode {
+        ShellMode::Refused(why) => ShellMode::Refused(format!(
+            "auto mode runs commands only in the sandbox, and {why}; set `sandbox.required: false` to run them unsandboxed, or use another permission mode"
+        )),
+        ShellMode::Unsandboxed(why) => ShellMode::Unsandboxed(format!("auto mode: {why}")),
+        sandboxed => sandboxed,
+    }
+}
+
+/// The mode for these sandbox settings, probing the kernel.
+fn mode_with(
+    settings: &weft_sandbox::SandboxSettings,
+    workspace: &Workspace,
+    base: &Path,
+) -> Result<ShellMode, UsageError> {
     let temp = workspace.env.temp_dir();
     let base = PolicyBase {
         project: base,
         home: workspace.home.as_deref(),
         temp_dir: &temp,
     };
-    shell_mode(
-        &config.file.sandbox,
-        &base,
-        &weft_sandbox::probe(),
-        workspace.env.exe(),
-    )
+    shell_mode(settings, &base, &weft_sandbox::probe(), workspace.env.exe())
 }
 
 #[cfg(test)]
@@ -231,12 +274,24 @@ mod tests {
         let ShellMode::Refused(why) = &mode else {
             panic!("{mode:?}")
         };
-        assert!(why.starts_with("this kernel has no Landlock"), "{why}");
+        assert!(
+            why.starts_with(
+                "the sandbox is required (sandbox.required) but unavailable: this kernel has no Landlock"
+            ),
+            "{why}"
+        );
         assert_eq!(
             mode.launcher().unwrap(),
-            ShellLauncher::Refuse(format!(
-                "exec_shell is refused: the sandbox is required (sandbox.required) but unavailable: {why}"
-            ))
+            ShellLauncher::Refuse(format!("exec_shell is refused: {why}"))
+        );
+        // auto mode says so.
+        let ShellMode::Refused(auto) = auto_mode(mode.clone()) else {
+            panic!()
+        };
+        assert!(
+            auto.starts_with("auto mode runs commands only in the sandbox, and the sandbox is required")
+                && auto.ends_with("set `sandbox.required: false` to run them unsandboxed, or use another permission mode"),
+            "{auto}"
         );
         let optional = shell_mode(
             &settings(r#"{"enabled":true,"required":false}"#),

@@ -34,7 +34,7 @@ pub use markdown::{MarkdownStream, render_markdown};
 pub use neutral::{Neutralising, escape_json_controls, neutralise, neutralise_styled, unstyle};
 pub use path::tilde;
 pub use scope::{scope_label, scope_root_label};
-pub use status::{StatusLine, status_frame};
+pub use status::{StatusLine, StatusPause, status_frame};
 pub use style::{ColorEnv, Style, StyledWrite, Terminal, paint};
 pub use table::{columns, fit_table, table};
 pub use text::{cut, first_line, one_line};

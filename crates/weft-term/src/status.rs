@@ -47,6 +47,8 @@ struct State {
     since: Instant,
     tick: usize,
     drawn: bool,
+    /// Held [`StatusPause`]s: while any is, nothing is drawn.
+    paused: u32,
     stop: bool,
 }
 
@@ -55,6 +57,9 @@ impl State {
         let Some(label) = &self.label else {
             return;
         };
+        if self.paused > 0 {
+            return;
+        }
         // Never wider than the terminal: a wrapped line cannot be erased with `\r`.
         let room = self.width.map_or(usize::MAX, |w| w.saturating_sub(12));
         // The label may quote a configuration (a model's name): neutralised like any content.
@@ -144,6 +149,7 @@ impl StatusLine {
                 since: Instant::now(),
                 tick: 0,
                 drawn: false,
+                paused: 0,
                 stop: false,
             }),
             wake: Condvar::new(),
@@ -202,6 +208,36 @@ impl StatusLine {
     /// Whether a label is set (drawn or about to be).
     pub fn is_active(&self) -> bool {
         self.shared.lock().label.is_some()
+    }
+
+    /// Erases the line and draws nothing until the returned guard is dropped, keeping the
+    /// label: for a question on the terminal (an approval prompt), which a redrawn line would
+    /// overwrite. The line comes back, still counting, once the guard is gone.
+    pub fn pause(&self) -> StatusPause {
+        let mut state = self.shared.lock();
+        state.paused += 1;
+        state.erase();
+        StatusPause {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+}
+
+/// Keeps a [`StatusLine`] hidden while it lives ([`StatusLine::pause`]).
+pub struct StatusPause {
+    shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for StatusPause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StatusPause").finish_non_exhaustive()
+    }
+}
+
+impl Drop for StatusPause {
+    fn drop(&mut self) {
+        let mut state = self.shared.lock();
+        state.paused = state.paused.saturating_sub(1);
     }
 }
 
@@ -277,6 +313,34 @@ mod tests {
         assert!(text.ends_with("(1/3)\n"), "{text:?}");
         drop(status);
         assert!(screen.text().ends_with("(1/3)\n"));
+    }
+
+    #[test]
+    fn a_paused_line_is_erased_never_drawn_and_comes_back_with_its_label() {
+        let screen = Screen::default();
+        let status = StatusLine::new(Box::new(screen.clone()), false, Some(80));
+        status.show("running exec_shell");
+        status.shared.lock().draw();
+        let pause = status.pause();
+        let paused_at = screen.text();
+        assert!(
+            paused_at.contains("running exec_shell") && paused_at.ends_with("s\r\x1b[2K"),
+            "{paused_at:?}"
+        );
+        // Draw by hand (no timing in tests): nothing appears while a question is asked.
+        status.shared.lock().draw();
+        let second = status.pause();
+        drop(pause);
+        status.shared.lock().draw();
+        assert_eq!(screen.text(), paused_at);
+        assert!(status.is_active());
+        drop(second);
+        status.shared.lock().draw();
+        assert!(
+            screen.text()[paused_at.len()..].contains(" running exec_shell "),
+            "{:?}",
+            screen.text()
+        );
     }
 
     #[test]

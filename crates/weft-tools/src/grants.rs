@@ -10,9 +10,18 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// grants and the file tools that check hold the same one.
 #[derive(Debug, Clone, Default)]
 pub struct ReadGrants {
-    /// Canonical directories, one entry per live [`ReadGrant`] (a directory granted twice
-    /// stays readable until both grants are dropped).
-    dirs: Arc<Mutex<Vec<PathBuf>>>,
+    /// Directories, one entry per live [`ReadGrant`] (a directory granted twice stays
+    /// readable until both grants are dropped).
+    dirs: Arc<Mutex<Vec<Granted>>>,
+}
+
+/// A granted directory: where it really is, and how it was named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Granted {
+    /// Canonical: links resolved.
+    real: PathBuf,
+    /// As named when granted (absolute, `.` and `..` applied), when it was absolute.
+    spelled: Option<PathBuf>,
 }
 
 impl ReadGrants {
@@ -24,31 +33,43 @@ impl ReadGrants {
     /// Makes `dir` (canonicalized: links resolved) readable until the returned grant is
     /// dropped. Fails when `dir` cannot be resolved.
     pub fn grant(&self, dir: &Path) -> io::Result<ReadGrant> {
-        let dir = std::fs::canonicalize(dir)?;
-        self.lock().push(dir.clone());
+        let granted = Granted {
+            real: std::fs::canonicalize(dir)?,
+            spelled: dir.is_absolute().then(|| crate::scope::normalize(dir)),
+        };
+        self.lock().push(granted.clone());
         Ok(ReadGrant {
             grants: self.clone(),
-            dir,
+            granted,
         })
     }
 
     /// True when the canonical `path` lies inside a granted directory.
     pub fn contains(&self, path: &Path) -> bool {
-        self.lock().iter().any(|dir| path.starts_with(dir))
+        self.lock().iter().any(|g| path.starts_with(&g.real))
+    }
+
+    /// True when `path` as spelled (absolute, `.` and `..` applied, links not resolved) lies
+    /// inside a granted directory as it was named or as it really is. Its real path must lie
+    /// inside one as well ([`contains`](Self::contains)): both are checked.
+    pub fn contains_spelled(&self, path: &Path) -> bool {
+        self.lock().iter().any(|g| {
+            path.starts_with(&g.real) || g.spelled.as_ref().is_some_and(|s| path.starts_with(s))
+        })
     }
 
     /// The granted directories, each once, in the order they were granted.
     pub fn dirs(&self) -> Vec<PathBuf> {
         let mut dirs: Vec<PathBuf> = Vec::new();
-        for dir in self.lock().iter() {
-            if !dirs.contains(dir) {
-                dirs.push(dir.clone());
+        for granted in self.lock().iter() {
+            if !dirs.contains(&granted.real) {
+                dirs.push(granted.real.clone());
             }
         }
         dirs
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<PathBuf>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Granted>> {
         // The list stays consistent whatever a panicking holder was doing: every change is a
         // single push or remove.
         self.dirs.lock().unwrap_or_else(PoisonError::into_inner)
@@ -59,20 +80,20 @@ impl ReadGrants {
 #[derive(Debug)]
 pub struct ReadGrant {
     grants: ReadGrants,
-    dir: PathBuf,
+    granted: Granted,
 }
 
 impl ReadGrant {
     /// The canonical directory.
     pub fn dir(&self) -> &Path {
-        &self.dir
+        &self.granted.real
     }
 }
 
 impl Drop for ReadGrant {
     fn drop(&mut self) {
         let mut dirs = self.grants.lock();
-        if let Some(i) = dirs.iter().position(|d| *d == self.dir) {
+        if let Some(i) = dirs.iter().position(|g| *g == self.granted) {
             dirs.remove(i);
         }
     }

@@ -27,7 +27,7 @@ mod tool;
 pub use builtins::MEMORY_CAP;
 pub use builtins::{
     BUILTIN_TOOL_NAMES, BuiltinConfig, ExecConfig, READ_ONLY_TOOLS, ShellLauncher, WebFetchConfig,
-    builtin_registry, builtin_tools,
+    builtin_registry, builtin_tools, exec_shell_tool,
 };
 pub use grants::{ReadGrant, ReadGrants};
 pub use mcp::{
@@ -36,5 +36,5 @@ pub use mcp::{
 };
 pub use process_group::ProcessGroups;
 pub use registry::ToolRegistry;
-pub use scope::FsScope;
+pub use scope::{FsScope, real_path};
 pub use tool::{Tool, ToolError, ToolOutput};

@@ -12,12 +12,16 @@ const MAX_LINK_HOPS: u32 = 40;
 
 /// The directories file tools may touch: a base directory (where relative paths start) and
 /// any extra roots, plus directories granted for reading only ([`ReadGrants`]: a loaded
-/// skill's own files). Every path is canonicalized before it is checked, so a symlink cannot
-/// lead a tool outside.
+/// skill's own files). A path must lie inside as spelled and as it resolves: it is
+/// canonicalized before it is checked, so a symlink cannot lead a tool outside, and a path
+/// spelled outside does not come in through a link either. Grants are judged the same way.
 #[derive(Debug, Clone)]
 pub struct FsScope {
     base: PathBuf,
     roots: Vec<PathBuf>,
+    /// The roots as given (absolute, `.` and `..` applied), for paths spelled through a
+    /// linked spelling of a root.
+    spelled_roots: Vec<PathBuf>,
     grants: ReadGrants,
 }
 
@@ -25,17 +29,21 @@ impl FsScope {
     /// A scope rooted at `base` plus `extra_roots`; all of them must exist (they are
     /// canonicalized here, so later checks compare real paths). `base` is always a root.
     pub fn new(base: PathBuf, extra_roots: Vec<PathBuf>) -> io::Result<Self> {
-        let base = std::fs::canonicalize(&base)?;
-        let mut roots = vec![base.clone()];
-        for root in extra_roots {
-            let root = std::fs::canonicalize(&root)?;
+        let mut spelled_roots: Vec<PathBuf> = Vec::new();
+        let mut roots: Vec<PathBuf> = Vec::new();
+        for root in std::iter::once(&base).chain(&extra_roots) {
+            if root.is_absolute() {
+                spelled_roots.push(normalize(root));
+            }
+            let root = std::fs::canonicalize(root)?;
             if !roots.contains(&root) {
                 roots.push(root);
             }
         }
         Ok(Self {
-            base,
+            base: roots[0].clone(),
             roots,
+            spelled_roots,
             grants: ReadGrants::new(),
         })
     }
@@ -74,10 +82,15 @@ impl FsScope {
     /// Resolves a model-supplied path to a canonical path inside the scope, for writing.
     ///
     /// Relative paths start at the base; `~` is an ordinary name; `.` and `..` are applied
-    /// lexically; then the deepest existing ancestor is canonicalized (following symlinks,
-    /// also for a file that does not exist yet) and the result must lie inside a root.
+    /// lexically, and that spelling must lie inside a root (as canonicalized or as given);
+    /// then the deepest existing ancestor is canonicalized (following symlinks, also for a
+    /// file that does not exist yet) and the result must lie inside a root too.
     pub fn resolve(&self, path: &str) -> Result<PathBuf, ToolError> {
-        let resolved = self.canonical(path)?;
+        let lexical = self.spelled(path)?;
+        if !self.spelled_inside(&lexical) {
+            return Err(self.outside(path));
+        }
+        let resolved = real(path, &lexical)?;
         if self.contains(&resolved) {
             Ok(resolved)
         } else {
@@ -85,9 +98,15 @@ impl FsScope {
         }
     }
 
-    /// As [`resolve`](Self::resolve), for reading: a granted directory counts too.
+    /// As [`resolve`](Self::resolve), for reading: a granted directory counts too, as
+    /// spelled and as resolved (a link inside a skill's directory that leads out of it is
+    /// refused, and so is a path spelled outside that leads into it).
     pub fn resolve_read(&self, path: &str) -> Result<PathBuf, ToolError> {
-        let resolved = self.canonical(path)?;
+        let lexical = self.spelled(path)?;
+        if !self.spelled_inside(&lexical) && !self.grants.contains_spelled(&lexical) {
+            return Err(self.outside(path));
+        }
+        let resolved = real(path, &lexical)?;
         if self.readable(&resolved) {
             Ok(resolved)
         } else {
@@ -95,16 +114,17 @@ impl FsScope {
         }
     }
 
-    fn canonical(&self, path: &str) -> Result<PathBuf, ToolError> {
+    /// `path` from the base with `.` and `..` applied: the path as spelled.
+    fn spelled(&self, path: &str) -> Result<PathBuf, ToolError> {
         if path.is_empty() {
             return Err(ToolError::InvalidInput("path is empty".to_owned()));
         }
-        let joined = self.base.join(path);
-        let lexical = normalize(&joined);
-        canonicalize_lenient(&lexical, 0).map_err(|source| ToolError::Io {
-            path: PathBuf::from(path),
-            source,
-        })
+        Ok(normalize(&self.base.join(path)))
+    }
+
+    /// True when the spelled `lexical` path lies inside a root, canonical or as given.
+    fn spelled_inside(&self, lexical: &Path) -> bool {
+        self.contains(lexical) || self.spelled_roots.iter().any(|r| lexical.starts_with(r))
     }
 
     /// The error for `path` lying outside every root.
@@ -131,8 +151,24 @@ impl FsScope {
     }
 }
 
+/// The real path of `path` (relative paths start at `base`): `.` and `..` applied, then
+/// every symbolic link resolved, also for a file that does not exist yet (where a dangling
+/// link would create it). Nothing is checked: the caller compares the result (permission
+/// rules judge a call on its spelled and its real path).
+pub fn real_path(base: &Path, path: &str) -> io::Result<PathBuf> {
+    canonicalize_lenient(&normalize(&base.join(path)), 0)
+}
+
+/// The real path of the spelled (normalized) `lexical`; `path` names it in the error.
+fn real(path: &str, lexical: &Path) -> Result<PathBuf, ToolError> {
+    canonicalize_lenient(lexical, 0).map_err(|source| ToolError::Io {
+        path: PathBuf::from(path),
+        source,
+    })
+}
+
 /// Applies `.` and `..` without touching the file system; `..` at the root stays at the root.
-fn normalize(path: &Path) -> PathBuf {
+pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
@@ -325,6 +361,70 @@ mod tests {
         assert!(inside.path().join("src/a.txt").is_file());
         drop(grant);
         assert_outside(scope.resolve_read(doc));
+    }
+
+    #[test]
+    fn a_grant_is_judged_as_spelled_and_as_resolved() {
+        let (_inside, outside, scope) = setup();
+        let skill = outside.path().join("skill");
+        std::fs::create_dir_all(skill.join("refs")).unwrap();
+        std::fs::write(skill.join("refs/doc.md"), "d").unwrap();
+        // A skill directory named through a link (~/.clawft/skills -> elsewhere) is readable
+        // under either name.
+        let linked = outside.path().join("skills-link");
+        symlink(&skill, &linked).unwrap();
+        let grants = ReadGrants::new();
+        let scope = scope.with_grants(grants.clone());
+        let _grant = grants.grant(&linked).unwrap();
+        for spelled in [linked.join("refs/doc.md"), skill.join("refs/doc.md")] {
+            assert!(
+                scope
+                    .resolve_read(spelled.to_str().unwrap())
+                    .unwrap()
+                    .ends_with("skill/refs/doc.md")
+            );
+        }
+        // A path spelled outside every grant does not come in through a link into one.
+        let side_door = outside.path().join("side-door");
+        symlink(&skill, &side_door).unwrap();
+        assert_outside(scope.resolve_read(side_door.join("refs/doc.md").to_str().unwrap()));
+    }
+
+    #[test]
+    fn a_path_spelled_outside_is_refused_even_when_it_leads_inside() {
+        let (inside, outside, scope) = setup();
+        symlink(inside.path().join("src"), outside.path().join("in")).unwrap();
+        assert_outside(scope.resolve(outside.path().join("in/a.txt").to_str().unwrap()));
+        // The base spelled through a link of its own is still the base.
+        let link = outside.path().join("base-link");
+        symlink(inside.path(), &link).unwrap();
+        let linked = FsScope::new(link.clone(), vec![]).unwrap();
+        assert_eq!(
+            linked
+                .resolve(link.join("src/a.txt").to_str().unwrap())
+                .unwrap(),
+            linked.base().join("src/a.txt")
+        );
+    }
+
+    #[test]
+    fn real_paths_resolve_links_without_judging() {
+        let (inside, outside, _) = setup();
+        symlink(
+            outside.path().join("secret.txt"),
+            inside.path().join("src/notes.txt"),
+        )
+        .unwrap();
+        let real = real_path(inside.path(), "src/notes.txt").unwrap();
+        assert_eq!(
+            real,
+            outside.path().canonicalize().unwrap().join("secret.txt")
+        );
+        let new = real_path(inside.path(), "src/new/x.rs").unwrap();
+        assert_eq!(
+            new,
+            inside.path().canonicalize().unwrap().join("src/new/x.rs")
+        );
     }
 
     #[test]

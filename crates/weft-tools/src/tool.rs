@@ -20,6 +20,14 @@ pub trait Tool: Send + Sync {
     /// JSON Schema of the input object.
     fn input_schema(&self) -> serde_json::Value;
 
+    /// True when the tool says it only reads: an MCP server's `readOnlyHint` annotation
+    /// (trusted because the user configured the server). Permission modes let a read-only tool
+    /// run without asking. Built-in tools are classified by their name
+    /// (`weft_permissions::CallKind`), not by this.
+    fn read_only_hint(&self) -> bool {
+        false
+    }
+
     /// Runs the tool.
     async fn call(&self, input: serde_json::Value) -> Result<ToolOutput, ToolError>;
 }

@@ -2,10 +2,10 @@
 //!
 //! Plain data only: skills ([`Skill`]), agent definitions ([`AgentDefinition`]), tool policies in
 //! string form ([`ToolPolicy`]), invocation values for templates ([`InvocationContext`]), open-ended
-//! values ([`Value`]), diagnostics ([`Diagnostic`]), the names of the built-in tools
-//! ([`tool_names`]) and which characters can drive a terminal ([`is_terminal_control`]).
-//! Every other weft crate speaks in these types. [`suggest`] ranks the names closest to a
-//! mistyped one, for the "did you mean" of every error.
+//! values ([`Value`]), diagnostics ([`Diagnostic`]), permission modes ([`PermissionMode`]), the
+//! names of the built-in tools ([`tool_names`]) and which characters can drive a terminal
+//! ([`is_terminal_control`]). Every other weft crate speaks in these types. [`suggest`] ranks
+//! the names closest to a mistyped one, for the "did you mean" of every error.
 //!
 //! The crate has no dependencies. With the `serde` feature every type implements serde's
 //! `Serialize` and `Deserialize` (the other weft crates turn it on).
@@ -22,6 +22,7 @@ mod agent;
 mod control;
 mod diagnostic;
 mod invocation;
+mod permission_mode;
 mod scope;
 mod skill;
 pub mod suggest;
@@ -35,6 +36,7 @@ pub use agent::AgentDefinition;
 pub use control::is_terminal_control;
 pub use diagnostic::{Diagnostic, Position, Severity, has_errors};
 pub use invocation::InvocationContext;
+pub use permission_mode::{PermissionMode, UnknownPermissionMode};
 pub use scope::{AgentFormat, Scope, SkillFormat, Source};
 pub use skill::{
     CompatibilityKind, CompatibilityRule, ComposabilityKind, ComposabilityRule, DescriptionSource,

@@ -1,8 +1,13 @@
-//! Executing one tool call: the gate first, then the tool. A refused or failed call becomes
-//! an error result the model reads; it never ends the turn.
+//! Executing one tool call: the gate first (on the path as spelled and as it resolves), then
+//! the permission mode and approval (`approval.rs`), then the tool. A refused or failed call
+//! becomes an error result the model reads; it never ends the turn.
+
+use std::sync::Arc;
 
 use weft_llm::{Message, ToolCall};
-use weft_permissions::{Decision, canonical_tool_name};
+use weft_permissions::{CallKind, Decision, canonical_tool_name};
+use weft_tools::Tool;
+use weft_types::{PermissionMode, tool_names};
 
 use super::Session;
 use super::skill::USE_SKILL;
@@ -53,64 +58,45 @@ impl Session {
         } else {
             call.name.as_str()
         };
-        match self.gate.check(gate_name, &call.arguments) {
-            Decision::Allowed => {}
-            Decision::Denied { reason } => {
-                tracing::info!(tool = %call.name, %reason, "tool call denied");
-                let reason = reason.strip_prefix("denied: ").unwrap_or(&reason);
-                return reply(
-                    format!("permission denied: {reason}. The tool did not run."),
-                    true,
-                );
-            }
-            // No one can be asked yet (approval prompts come with permission modes): refuse,
-            // and say what would make the call acceptable.
-            Decision::Ask { reason } => {
-                tracing::info!(tool = %call.name, %reason, "tool call needs approval");
-                let reason = reason.strip_prefix("ask: ").unwrap_or(&reason);
-                return reply(
-                    format!(
-                        "approval needed: {reason}. The tool did not run: this session cannot ask for approval, so run a simpler command (no options that run other programs, no writes outside the project) or ask the user to run it."
-                    ),
-                    true,
-                );
-            }
+        let real = self.real_path(name, &call.arguments);
+        let decision =
+            self.gate
+                .check_resolved(gate_name, &call.arguments, real.as_ref().map(|r| &r.input));
+        if let Decision::Denied { reason } = &decision {
+            tracing::info!(tool = %call.name, %reason, "tool call denied");
+            let reason = reason.strip_prefix("denied: ").unwrap_or(reason);
+            return reply(
+                format!("permission denied: {reason}. The tool did not run."),
+                true,
+            );
         }
-        if name == USE_SKILL && !self.tools.contains(USE_SKILL) {
+        let session_tool = !self.tools.contains(name) && (spawn_tool || name == USE_SKILL);
+        let tool = self.tool_for(name);
+        if tool.is_none() && !session_tool {
+            return reply(self.unknown_tool(&call.name), true);
+        }
+        let read_only_hint = tool.as_ref().is_some_and(|t| t.read_only_hint());
+        let kind = CallKind::of(name, read_only_hint, || self.inside_project(real.as_ref()));
+        if let Err(text) = self
+            .authorize(call, name, kind, &decision, real.as_ref())
+            .await
+        {
+            return reply(text, true);
+        }
+        if name == USE_SKILL && session_tool {
             return match self.use_skill(&call.arguments).await {
                 Ok(text) => reply(text, false),
                 Err(e) => reply(e.to_string(), true),
             };
         }
         if spawn_tool {
-            if !self.can_spawn() {
-                let blocked = SubagentError::SpawnBlocked {
-                    id: self.id().to_owned(),
-                    reason: "subagents cannot spawn subagents at this depth (max_spawn_depth)"
-                        .to_owned(),
-                };
-                return reply(blocked.to_string(), true);
-            }
-            let name = name.to_owned();
-            return match self.spawn_tool(&name, &call.arguments).await {
+            return match self.run_spawn_tool(name, &call.arguments).await {
                 Ok(text) => reply(text, false),
-                Err(e) => reply(e.to_string(), true),
+                Err(text) => reply(text, true),
             };
         }
-        let Some(tool) = self.tools.get(name).cloned() else {
-            let available: Vec<String> = self.offered_tools().into_iter().map(|t| t.name).collect();
-            return reply(
-                format!(
-                    "unknown tool `{}`; available tools: {}",
-                    call.name,
-                    if available.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        available.join(", ")
-                    }
-                ),
-                true,
-            );
+        let Some(tool) = tool else {
+            return reply(format!("unknown tool `{}`", call.name), true);
         };
         tracing::debug!(tool = %call.name, "tool call");
         match tool.call(call.arguments.clone()).await {
@@ -124,5 +110,49 @@ impl Session {
             }
             Err(e) => reply(format!("tool `{}` failed: {e}", call.name), true),
         }
+    }
+
+    /// The error text for a call of a tool that does not exist.
+    fn unknown_tool(&self, called: &str) -> String {
+        let available: Vec<String> = self.offered_tools().into_iter().map(|t| t.name).collect();
+        format!(
+            "unknown tool `{called}`; available tools: {}",
+            if available.is_empty() {
+                "none".to_owned()
+            } else {
+                available.join(", ")
+            }
+        )
+    }
+
+    /// A spawn tool, unless this session cannot spawn; `Err` is an error result's text.
+    async fn run_spawn_tool(
+        &mut self,
+        name: &str,
+        input: &serde_json::Value,
+    ) -> Result<String, String> {
+        if !self.can_spawn() {
+            let blocked = SubagentError::SpawnBlocked {
+                id: self.id().to_owned(),
+                reason: "subagents cannot spawn subagents at this depth (max_spawn_depth)"
+                    .to_owned(),
+            };
+            return Err(blocked.to_string());
+        }
+        self.spawn_tool(name, input)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// The tool that runs a call of `name`: the registry's, except `exec_shell` in `auto` mode
+    /// when the session keeps a sandboxed one (its tools were built for `bypass`).
+    fn tool_for(&self, name: &str) -> Option<Arc<dyn Tool>> {
+        if name == tool_names::EXEC_SHELL
+            && self.permission_mode() == PermissionMode::Auto
+            && let Some(sandboxed) = &self.options.permissions.sandboxed_shell
+        {
+            return Some(Arc::clone(sandboxed));
+        }
+        self.tools.get(name).cloned()
     }
 }

@@ -7,9 +7,13 @@
 //! or `max_tool_iterations` rounds have run. Every message is appended to the transcript the
 //! moment it exists.
 
+mod approval;
 mod children;
 mod dispatch;
+mod error;
+mod permissions;
 mod prompt;
+mod real_path;
 mod skill;
 mod spawn;
 mod subagent_error;
@@ -18,9 +22,7 @@ mod view;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use weft_llm::{
-    ChatRequest, LlmError, Message, ModelError, ModelRef, RetryNotice, TextSink, ToolCall, Usage,
-};
+use weft_llm::{ChatRequest, Message, ModelRef, RetryNotice, TextSink, ToolCall, Usage};
 use weft_permissions::ToolGate;
 use weft_registry::SkillRegistry;
 use weft_registry::catalog::CatalogFormat;
@@ -33,6 +35,8 @@ use crate::transcript::{
 };
 
 pub use children::{ChildError, ChildStatus, ChildSummary};
+pub use error::SessionError;
+pub use permissions::{ApprovalAnswer, ApprovalRequest, Approver, Permissions, RefusedCall};
 pub use skill::{Invoker, SkillInvocationError, USE_SKILL};
 pub use spawn::ChildPlan;
 pub use spawn::{
@@ -83,6 +87,9 @@ pub struct SessionOptions {
     /// skill is loaded; the file tools' [`FsScope`](weft_tools::FsScope) must share it
     /// ([`FsScope::with_grants`](weft_tools::FsScope::with_grants)).
     pub read_grants: ReadGrants,
+    /// The permission mode, pre-approval and who is asked (default: `ask`, nothing
+    /// pre-approved, no one to ask: every call that may change something is refused).
+    pub permissions: Permissions,
 }
 
 impl Default for SessionOptions {
@@ -104,6 +111,7 @@ impl Default for SessionOptions {
             spawn: SpawnSettings::default(),
             effort: None,
             read_grants: ReadGrants::new(),
+            permissions: Permissions::default(),
         }
     }
 }
@@ -152,34 +160,6 @@ pub struct TurnOutcome {
     pub tool_calls: usize,
     /// Model calls made.
     pub model_calls: u32,
-}
-
-/// A session failure. The conversation up to the failure is kept (and in the transcript).
-#[derive(Debug, thiserror::Error)]
-pub enum SessionError {
-    /// The model string cannot be used.
-    #[error(transparent)]
-    Model(#[from] ModelError),
-    /// The model call failed.
-    #[error(transparent)]
-    Llm(#[from] LlmError),
-    /// The agent's tool lists do not compile.
-    #[error("agent `{agent}`: {message}")]
-    AgentTools {
-        /// Agent name.
-        agent: String,
-        /// The pattern error.
-        message: String,
-    },
-    /// A skill run by the user cannot be run.
-    #[error(transparent)]
-    Skill(#[from] SkillInvocationError),
-    /// A subagent (a fork skill run by the user) could not start or did not finish.
-    #[error(transparent)]
-    Subagent(#[from] SubagentError),
-    /// The transcript cannot be written.
-    #[error(transparent)]
-    Transcript(#[from] TranscriptWriteError),
 }
 
 /// Observes a turn as it happens (the CLI prints from here).
@@ -314,6 +294,13 @@ impl Session {
             model,
             options,
         } = parts;
+        let mut options = options;
+        // Paths are compared after symbolic links are resolved: the project's too.
+        if let Some(dir) = &options.project_dir
+            && let Ok(real) = std::fs::canonicalize(dir)
+        {
+            options.project_dir = Some(real);
+        }
         let view = AgentView::build(agent, model.as_deref(), None, &models, &options)?;
         let explicit_model = model;
         let transcript = options

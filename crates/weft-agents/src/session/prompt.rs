@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use weft_llm::ToolSpec;
+use weft_permissions::{CallKind, offered_in};
 use weft_registry::SkillEntry;
 use weft_registry::catalog::budget_for;
 use weft_types::InvocationContext;
@@ -26,13 +27,16 @@ pub(super) struct PromptCache {
 }
 
 impl Session {
-    /// The tools offered to the model now: registered tools the gate lets the agent see,
-    /// plus `use_skill` when it is visible and some skill can be invoked by the model.
+    /// The tools offered to the model now: registered tools the gate lets the agent see (in
+    /// `plan` mode only those that cannot change anything), plus `use_skill` when it is
+    /// visible and some skill can be invoked by the model.
     pub fn offered_tools(&self) -> Vec<ToolSpec> {
+        let mode = self.permission_mode();
         let mut specs: Vec<ToolSpec> = self
             .tools
             .iter()
             .filter(|t| self.gate.tool_visible(t.name()))
+            .filter(|t| offered_in(mode, CallKind::of(t.name(), t.read_only_hint(), || true)))
             .map(|t| ToolSpec {
                 name: t.name().to_owned(),
                 description: t.description().to_owned(),

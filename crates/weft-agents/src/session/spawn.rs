@@ -315,7 +315,7 @@ impl Session {
             self.options.session_id,
             self.children.next_number()
         );
-        let options = self.child_options(&child_id, ceiling, &request, &skill_names);
+        let options = self.child_options(&child_id, ceiling, &request, &skill_names, background);
         let session = Session::new(SessionParts {
             models: Arc::clone(&self.models),
             skills: Arc::clone(&self.skills),
@@ -454,18 +454,24 @@ impl Session {
     }
 
     /// The child's session options: this session's, one level deeper, without streaming,
-    /// under `ceiling` and, when skills were injected, limited to them.
+    /// under `ceiling`, in this session's permission mode (its agent can only narrow it),
+    /// asking no one in the background and, when skills were injected, limited to them.
     fn child_options(
         &self,
         child_id: &str,
         ceiling: ToolGate,
         request: &SpawnRequest,
         skill_names: &[String],
+        background: bool,
     ) -> SessionOptions {
         let mut options = self.options.clone();
         options.session_id = child_id.to_owned();
         options.stream = false;
         options.ceiling = ceiling;
+        options.permissions.mode = self.permission_mode();
+        if background {
+            options.permissions.approver = None;
+        }
         if request.skills.is_some() {
             options.skill_filter = Some(skill_names.to_vec());
         }

@@ -4,7 +4,7 @@
 
 use weft_llm::ModelRef;
 use weft_permissions::{PatternContext, Policy, ShellContext, ToolGate};
-use weft_types::AgentDefinition;
+use weft_types::{AgentDefinition, PermissionMode};
 
 use super::{SessionError, SessionOptions};
 use crate::ModelPool;
@@ -26,6 +26,9 @@ pub struct AgentView {
     pub context_window: Option<u64>,
     /// Why the model is not the agent's own (an alias no provider serves), for the user.
     pub notice: Option<String>,
+    /// The session's permission mode narrowed by the agent's `permissionMode` (which can
+    /// never widen it).
+    pub mode: PermissionMode,
 }
 
 impl AgentView {
@@ -49,6 +52,15 @@ impl AgentView {
             agent: agent.name.clone(),
             message: e.to_string(),
         })?;
+        let mode = match agent.permission_mode.as_deref() {
+            None => options.permissions.mode,
+            Some(text) => options.permissions.mode.narrow(text.parse().map_err(
+                |e: weft_types::UnknownPermissionMode| SessionError::AgentPermissionMode {
+                    agent: agent.name.clone(),
+                    message: e.to_string(),
+                },
+            )?),
+        };
         let mut gate = options.ceiling.clone().with_layer(policy);
         if ctx.project_dir().is_some() {
             // Shell commands are judged against the project: writes outside it need approval.
@@ -63,6 +75,7 @@ impl AgentView {
                 .unwrap_or(options.max_tool_iterations),
             context_window: agent.context_window.or(options.context_window),
             notice,
+            mode,
             agent,
         })
     }

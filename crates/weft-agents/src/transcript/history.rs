@@ -89,7 +89,8 @@ impl SessionHistory {
             TranscriptRecord::Spawn { .. } => self.children += 1,
             TranscriptRecord::Session { .. }
             | TranscriptRecord::ChildResult { .. }
-            | TranscriptRecord::Skill { .. } => {}
+            | TranscriptRecord::Skill { .. }
+            | TranscriptRecord::Approval { .. } => {}
         }
     }
 }

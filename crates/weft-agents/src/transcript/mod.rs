@@ -130,6 +130,17 @@ pub enum TranscriptRecord {
         /// Milliseconds since the Unix epoch.
         at: u64,
     },
+    /// A person answered an approval prompt for a tool call.
+    Approval {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// The tool as called.
+        tool: String,
+        /// `allowed once`, `allowed for the session` or `denied`.
+        answer: String,
+        /// Why it needed approval.
+        reason: String,
+    },
     /// Token use of one model call.
     Usage {
         /// Milliseconds since the Unix epoch.
@@ -151,6 +162,7 @@ impl TranscriptRecord {
             | Self::Skill { at, .. }
             | Self::Agent { at, .. }
             | Self::Clear { at }
+            | Self::Approval { at, .. }
             | Self::Usage { at, .. } => *at,
         }
     }

@@ -6,13 +6,14 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use weft_repl::{LineEditor, Repl, ReplEnv, WorkspaceInfo};
+use weft_repl::{LineEditor, PromptApprover, Repl, ReplEnv, WorkspaceInfo};
+use weft_types::PermissionMode;
 
 use crate::cli::{RunArgs, RunFormat};
-use crate::commands::run::{start, start_mcp, status_line, tokio_runtime};
+use crate::commands::run::{load_runtime, start, start_mcp, status_line, tokio_runtime};
 use crate::environment::{stderr_terminal, stdout_terminal};
 use weft_runtime::Workspace;
-use weft_runtime::{EffectiveConfig, Runtime, UsageError};
+use weft_runtime::{EffectiveConfig, UsageError};
 
 use crate::signals::{Exits, kill_groups_on_exit};
 
@@ -29,8 +30,9 @@ pub fn workspace_info(workspace: &Workspace, memory_file: &Path) -> WorkspaceInf
     }
 }
 
-/// Runs the interactive session until `/exit` or Ctrl-D.
-pub fn run(workspace: &Workspace, run: &RunArgs) -> Result<ExitCode> {
+/// Runs the interactive session until `/exit` or Ctrl-D; calls that need approval are asked
+/// about on the terminal.
+pub fn run(workspace: &Workspace, run: &RunArgs, mode: Option<PermissionMode>) -> Result<ExitCode> {
     if run.dry_run {
         return Err(UsageError(
             "--dry-run needs a message: pass -m MESSAGE or pipe it on stdin".to_owned(),
@@ -44,10 +46,14 @@ pub fn run(workspace: &Workspace, run: &RunArgs) -> Result<ExitCode> {
         )
         .into());
     }
-    let runtime = Runtime::load(workspace)?;
+    let runtime = load_runtime(workspace, mode)?;
     let status = status_line(stderr_terminal());
     start_mcp(&runtime, status.as_ref());
-    let session = start(&runtime, run, !run.no_stream)?;
+    let mut session = start(&runtime, run, !run.no_stream)?;
+    // The question goes where the session's answers go, the status line paused meanwhile.
+    let approver = PromptApprover::terminal(Box::new(crate::output::styled_stdout()))
+        .with_status(status.clone());
+    session.set_approver(Some(Arc::new(approver)));
     if run.resume.is_some() || run.continue_latest {
         crate::output::outln!(
             "Resumed session {} ({} messages, agent {}, model {}). /session shows it.",

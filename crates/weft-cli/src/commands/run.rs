@@ -1,4 +1,5 @@
-//! `weft agent -m MSG` and `weft skills run NAME ARGS`: one turn of the agent loop, printed.
+//! `weft agent -m MSG` and `weft skills run NAME ARGS`: one turn of the agent loop, printed;
+//! calls that need approval are asked about on the terminal, or refused without one.
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -9,13 +10,14 @@ use async_trait::async_trait;
 use weft_agents::{ModelPool, Session, SessionError, SkillInvocationError};
 use weft_llm::{ChatModel, ChatRequest, ChatResponse, LlmError, ModelError, TextSink};
 use weft_runtime::{Resume, Runtime, RuntimeError, SessionSettings, UsageError};
+use weft_types::PermissionMode;
 
 use weft_term::{StatusLine, Terminal};
 
 use crate::cli::{AgentArgs, RunArgs, RunFormat, SkillRunArgs};
 use crate::commands::turn_output::TurnOutput;
 use crate::environment::{stderr_terminal, stdout_terminal};
-use crate::output::{Styled, outln};
+use crate::output::{Styled, errln, outln};
 use weft_runtime::Workspace;
 
 use crate::signals::{Exits, kill_groups_on_exit};
@@ -111,9 +113,9 @@ pub(crate) fn session_error(e: SessionError) -> anyhow::Error {
     match e {
         SessionError::Skill(SkillInvocationError::DoesNotLoad { .. }) => e.into(),
         SessionError::Model(m) => UsageError(m.to_string()).into(),
-        SessionError::AgentTools { .. } | SessionError::Skill(_) => {
-            UsageError(e.to_string()).into()
-        }
+        SessionError::AgentTools { .. }
+        | SessionError::AgentPermissionMode { .. }
+        | SessionError::Skill(_) => UsageError(e.to_string()).into(),
         other => other.into(),
     }
 }
@@ -254,8 +256,42 @@ enum Send {
     Skill { name: String, args: Vec<String> },
 }
 
+/// The runtime of a run in permission mode `mode` (the command line's), with the bypass
+/// banner printed when that is the mode in effect.
+pub(crate) fn load_runtime(workspace: &Workspace, mode: Option<PermissionMode>) -> Result<Runtime> {
+    let mut runtime = Runtime::load(workspace)?;
+    runtime.set_permission_mode(mode);
+    crate::permissions::announce(runtime.permission_mode()?);
+    Ok(runtime)
+}
+
+/// A one-shot run asks on the terminal when one is attached (standard input and error), on
+/// stderr with the status line paused while it waits; otherwise calls that need approval are
+/// refused.
+fn ask_on_terminal(session: &mut Session, status: Option<StatusLine>) {
+    if crate::output::stdin_is_terminal() && crate::output::stderr_is_terminal() {
+        let approver = weft_repl::PromptApprover::terminal(Box::new(
+            crate::output::styled_stderr(),
+        ))
+        .with_status(status);
+        session.set_approver(Some(Arc::new(approver)));
+    }
+}
+
+/// Prints the summary of the calls refused for want of approval on stderr, if there were any.
+fn print_refusals(session: &Session) {
+    if let Some(line) = crate::permissions::refusal_summary(session) {
+        errln!("{line}");
+    }
+}
+
 /// `weft agent`.
-pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<ExitCode> {
+pub fn agent(
+    workspace: &Workspace,
+    args: &AgentArgs,
+    mode: Option<PermissionMode>,
+    verbose: bool,
+) -> Result<ExitCode> {
     let message = match &args.message {
         Some(m) => m.clone(),
         None if !crate::output::stdin_is_terminal() => {
@@ -265,27 +301,39 @@ pub fn agent(workspace: &Workspace, args: &AgentArgs, verbose: bool) -> Result<E
                 .context("cannot read the message from stdin")?;
             text
         }
-        None => return crate::commands::repl::run(workspace, &args.run),
+        None => return crate::commands::repl::run(workspace, &args.run, mode),
     };
     if message.trim().is_empty() {
         return Err(UsageError("the message is empty".to_owned()).into());
     }
-    one_shot(workspace, &args.run, Send::Message(message), verbose)
+    one_shot(workspace, &args.run, Send::Message(message), mode, verbose)
 }
 
 /// `weft skills run`.
-pub fn skill_run(workspace: &Workspace, args: &SkillRunArgs, verbose: bool) -> Result<ExitCode> {
+pub fn skill_run(
+    workspace: &Workspace,
+    args: &SkillRunArgs,
+    mode: Option<PermissionMode>,
+    verbose: bool,
+) -> Result<ExitCode> {
     let send = Send::Skill {
         name: args.name.clone(),
         args: args.args.clone(),
     };
-    one_shot(workspace, &args.run, send, verbose)
+    one_shot(workspace, &args.run, send, mode, verbose)
 }
 
-/// One message or skill run, printed in the run's format; then the background subagents'
-/// follow-up turn, if any.
-fn one_shot(workspace: &Workspace, run: &RunArgs, send: Send, verbose: bool) -> Result<ExitCode> {
-    let runtime = Runtime::load(workspace)?;
+/// One message or skill run in permission mode `mode` (the command line's), printed in the
+/// run's format; then the background subagents' follow-up turn, if any; then the summary of
+/// the calls refused for want of approval, on stderr in every format.
+fn one_shot(
+    workspace: &Workspace,
+    run: &RunArgs,
+    send: Send,
+    mode: Option<PermissionMode>,
+    verbose: bool,
+) -> Result<ExitCode> {
+    let runtime = load_runtime(workspace, mode)?;
     let mut screen = Screen::new(run.format);
     if !run.dry_run {
         start_mcp(&runtime, screen.status.as_ref());
@@ -303,6 +351,7 @@ fn one_shot(workspace: &Workspace, run: &RunArgs, send: Send, verbose: bool) -> 
         };
         return print_request(&mut session, &text);
     }
+    ask_on_terminal(&mut session, screen.status.clone());
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
     let mut output = turn_output(run, verbose, &mut screen);
@@ -319,7 +368,7 @@ fn one_shot(workspace: &Workspace, run: &RunArgs, send: Send, verbose: bool) -> 
                 .unwrap_or(code),
         )
     });
-    match turn {
+    let result = match turn {
         Ok(code) => {
             output.finish(&session, None);
             Ok(code)
@@ -328,7 +377,9 @@ fn one_shot(workspace: &Workspace, run: &RunArgs, send: Send, verbose: bool) -> 
             output.finish(&session, Some(&e.to_string()));
             Err(session_error(e))
         }
-    }
+    };
+    print_refusals(&session);
+    result
 }
 
 /// A one-shot run does not end while background subagents work: it waits for them (each is

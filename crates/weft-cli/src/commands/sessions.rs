@@ -213,6 +213,7 @@ fn describe(record: &TranscriptRecord) -> Option<String> {
             format!("[resumed {} UTC: {agent} ({model})]", utc_datetime(*at))
         }
         TranscriptRecord::Clear { .. } => "[conversation cleared]".to_owned(),
+        TranscriptRecord::Approval { tool, answer, .. } => format!("[approval: {tool} {answer}]"),
         TranscriptRecord::Spawn {
             child_id,
             agent,

@@ -8,6 +8,7 @@
 
 mod explain;
 mod reason;
+mod resolved;
 pub(crate) mod shell;
 
 use std::borrow::Cow;
@@ -17,6 +18,7 @@ use std::sync::{Arc, LazyLock};
 use serde_json::Value;
 
 pub use explain::{CommandRulings, Explanation};
+pub use resolved::{PATH_KEYS, path_of};
 
 use crate::name::{BUILTIN_TOOLS, ToolName, fx_hash};
 use crate::shell::{CommandAnalysis, ShellContext};

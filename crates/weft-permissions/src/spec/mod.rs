@@ -16,7 +16,7 @@
 //! not match and a scoped deny does: the gate fails closed either way.
 
 pub(crate) mod command;
-mod domain;
+pub(crate) mod domain;
 mod field;
 mod path;
 

@@ -4,6 +4,7 @@ mod agents;
 mod config;
 mod help;
 mod memory;
+mod permissions;
 mod session;
 pub(crate) mod skills;
 mod tools;
@@ -25,6 +26,7 @@ pub fn builtin_commands() -> Vec<Arc<dyn SlashCommand>> {
         Arc::new(agents::AgentCommand),
         Arc::new(agents::Model),
         Arc::new(tools::Tools),
+        Arc::new(permissions::PermissionsCommand),
         Arc::new(memory::Memory),
         Arc::new(config::ConfigCommand),
         Arc::new(session::SessionInfo),

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use serde_json::json;
-use weft_agents::{AgentRegistry, ModelPool, Session, SessionOptions, SessionParts};
+use weft_agents::{AgentRegistry, ModelPool, Permissions, Session, SessionOptions, SessionParts};
 use weft_llm::{
     ChatModel, ChatRequest, ChatResponse, LlmError, Message, ModelCatalog, Role, StopReason,
     TextSink, ToolCall, Usage,
@@ -16,7 +16,7 @@ use weft_llm::{
 use weft_registry::{RegistryConfig, SkillRegistry, SkillRoot};
 use weft_repl::{CommandContext, Dispatch, Interrupt, Repl, ReplEnv, WorkspaceInfo};
 use weft_tools::{BuiltinConfig, ExecConfig, FsScope};
-use weft_types::Scope;
+use weft_types::{PermissionMode, Scope};
 
 /// Answers `echo: <last user message>`; hangs on "hang", fails on "fail", calls `exec_shell`
 /// with the rest of a message starting `shell: `; records requests.
@@ -153,8 +153,10 @@ pub fn fixture_with(interrupt: Interrupt) -> Fixture {
         tools,
         agent: agents.get("default").unwrap().agent.clone(),
         model: Some("fake/m".to_owned()),
+        // Commands run without asking (the approval prompt has its own PTY test in weft-cli).
         options: SessionOptions {
             project_dir: Some(project.clone()),
+            permissions: Permissions::new(PermissionMode::Auto),
             ..SessionOptions::default()
         },
     })

@@ -143,6 +143,12 @@ pub fn builtin_tools(config: &BuiltinConfig) -> Vec<Arc<dyn Tool>> {
     tools
 }
 
+/// `exec_shell` alone, with its own configuration (the runtime keeps a sandboxed one for
+/// sessions that run in `auto` mode under a `bypass` parent).
+pub fn exec_shell_tool(scope: FsScope, exec: ExecConfig) -> Arc<dyn Tool> {
+    Arc::new(shell::ExecShell::new(Arc::new(scope), exec))
+}
+
 /// A registry holding [`builtin_tools`].
 pub fn builtin_registry(config: &BuiltinConfig) -> ToolRegistry {
     let mut registry = ToolRegistry::new();

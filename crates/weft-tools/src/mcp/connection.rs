@@ -106,6 +106,8 @@ pub(crate) struct RemoteTool {
     pub(crate) description: Option<String>,
     /// Its input schema.
     pub(crate) input_schema: serde_json::Value,
+    /// The server annotates it `readOnlyHint: true`.
+    pub(crate) read_only: bool,
 }
 
 /// The last lines the server wrote to stderr.
@@ -252,6 +254,11 @@ impl Connection {
                 name: t.name.into_owned(),
                 description: t.description.map(|d| d.into_owned()),
                 input_schema: serde_json::Value::Object((*t.input_schema).clone()),
+                read_only: t
+                    .annotations
+                    .as_ref()
+                    .and_then(|a| a.read_only_hint)
+                    .unwrap_or(false),
             })
             .collect())
     }

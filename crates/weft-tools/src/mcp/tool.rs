@@ -29,6 +29,7 @@ pub struct McpTool {
     remote: String,
     description: String,
     input_schema: Value,
+    read_only: bool,
 }
 
 impl std::fmt::Debug for McpTool {
@@ -72,6 +73,7 @@ impl McpTool {
                 )
             }),
             input_schema: normalise_schema(remote.input_schema),
+            read_only: remote.read_only,
             name,
             remote: remote.name,
         })
@@ -112,6 +114,10 @@ impl Tool for McpTool {
 
     fn input_schema(&self) -> Value {
         self.input_schema.clone()
+    }
+
+    fn read_only_hint(&self) -> bool {
+        self.read_only
     }
 
     async fn call(&self, input: Value) -> Result<ToolOutput, ToolError> {

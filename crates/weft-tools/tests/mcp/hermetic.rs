@@ -37,6 +37,10 @@ async fn lists_tools_with_the_servers_descriptions_and_schemas() {
     assert_eq!(names, status[0].tools);
     let echo = registry.get("hermetic__echo").unwrap();
     assert_eq!(echo.description(), "Echoes the text back.");
+    // The server's readOnlyHint is kept (a permission mode lets such a tool run unasked);
+    // a tool without it is not read-only.
+    assert!(echo.read_only_hint());
+    assert!(!registry.get("hermetic__fail").unwrap().read_only_hint());
     assert_eq!(
         echo.input_schema(),
         json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]})

@@ -1,6 +1,6 @@
 //! A small MCP server for weft's hermetic MCP tests, built with rmcp's server side.
 //!
-//! Tools: `echo {text}` answers `echo: <text>`; `fail` returns `isError: true`; `slow {ms}`
+//! Tools: `echo {text}` answers `echo: <text>` (annotated `readOnlyHint: true`); `fail` returns `isError: true`; `slow {ms}`
 //! sleeps, then answers `slept <ms> ms`; `crash` exits the process in the middle of the call.
 //!
 //! Flags: `--slow-start MS` sleeps before answering the handshake; `--once FILE` refuses to
@@ -17,6 +17,7 @@ use std::time::Duration;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -54,7 +55,8 @@ fn tools() -> Vec<Tool> {
             schema(
                 json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}),
             ),
-        ),
+        )
+        .annotate(ToolAnnotations::new().read_only(true)),
         Tool::new(
             "fail",
             "Always fails (isError).",

@@ -1,0 +1,137 @@
+//! A session's permission settings: the mode, the pre-approval patterns, who can be asked, and
+//! what was answered (shared with foreground subagents, so an answer holds for them too).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use async_trait::async_trait;
+use serde_json::Value;
+use weft_permissions::PreApproval;
+use weft_tools::Tool;
+use weft_types::PermissionMode;
+
+/// One call a person is asked about.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApprovalRequest {
+    /// The session asking (a subagent's id is `<parent>.<n>`).
+    pub session_id: String,
+    /// The agent making the call.
+    pub agent: String,
+    /// The tool as the model called it.
+    pub tool: String,
+    /// The call's input.
+    pub input: Value,
+    /// What the call does, on one line: the command, the path, the URL.
+    pub summary: String,
+    /// Why it needs approval.
+    pub reason: String,
+    /// What "allow always" would allow for the rest of the session.
+    pub always: String,
+}
+
+/// A person's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApprovalAnswer {
+    /// Run this call.
+    AllowOnce,
+    /// Run this call and, for the rest of the session, what [`ApprovalRequest::always`] says.
+    AllowAlways,
+    /// Do not run it; the model is told, with the person's words if any.
+    Deny {
+        /// What the person said (e.g. "use cargo check instead").
+        message: Option<String>,
+    },
+}
+
+/// Someone who can approve a call: the REPL's prompt, a test's script. A session without one
+/// refuses every call that would ask.
+#[async_trait]
+pub trait Approver: Send + Sync {
+    /// Asks about one call. Cancel-safe: the turn may be dropped (Ctrl-C) while it waits.
+    async fn ask(&self, request: &ApprovalRequest) -> ApprovalAnswer;
+}
+
+/// A call that was refused because it needed approval and no one could be asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefusedCall {
+    /// The session that refused it.
+    pub session_id: String,
+    /// The tool as called.
+    pub tool: String,
+    /// What the call does, on one line.
+    pub summary: String,
+    /// `permissions.allow` patterns that would pre-approve it (empty when none can).
+    pub suggestions: Vec<String>,
+}
+
+/// What "allow always" answers remembered.
+#[derive(Debug, Default)]
+pub(super) struct Remembered {
+    /// Exact `exec_shell` commands.
+    pub(super) commands: Vec<String>,
+    /// Tools allowed for every call (canonical names).
+    pub(super) tools: Vec<String>,
+    /// Edits inside the project run without asking.
+    pub(super) edits_inside: bool,
+    /// Real paths edits may write without asking.
+    pub(super) edit_paths: Vec<PathBuf>,
+}
+
+/// State shared by a session and its subagents.
+#[derive(Debug, Default)]
+pub(super) struct ApprovalState {
+    remembered: Mutex<Remembered>,
+    refused: Mutex<Vec<RefusedCall>>,
+}
+
+impl ApprovalState {
+    pub(super) fn remembered(&self) -> MutexGuard<'_, Remembered> {
+        self.remembered
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    pub(super) fn refused(&self) -> MutexGuard<'_, Vec<RefusedCall>> {
+        self.refused
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// How a session decides whether a call runs without asking.
+#[derive(Clone, Default)]
+pub struct Permissions {
+    /// The mode (the agent's `permissionMode` can only narrow it). Default `ask`.
+    pub mode: PermissionMode,
+    /// `permissions.allow`: calls that run without asking.
+    pub pre_approval: PreApproval,
+    /// Who is asked; `None`: no one (calls that would ask are refused, and listed in
+    /// [`Session::refused_calls`](super::Session::refused_calls)).
+    pub approver: Option<Arc<dyn Approver>>,
+    /// An `exec_shell` that runs in the sandbox, for a session in `auto` mode whose tools were
+    /// built for `bypass` (a subagent whose agent narrows `bypass` to `auto`).
+    pub sandboxed_shell: Option<Arc<dyn Tool>>,
+    /// Answers and refusals, shared with subagents.
+    pub(super) state: Arc<ApprovalState>,
+}
+
+impl std::fmt::Debug for Permissions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Permissions")
+            .field("mode", &self.mode)
+            .field("pre_approval", &self.pre_approval)
+            .field("approver", &self.approver.is_some())
+            .field("sandboxed_shell", &self.sandboxed_shell.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Permissions {
+    /// `mode` with no pre-approval and no one to ask.
+    pub fn new(mode: PermissionMode) -> Self {
+        Self {
+            mode,
+            ..Self::default()
+        }
+    }
+}

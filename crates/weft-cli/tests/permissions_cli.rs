@@ -1,0 +1,374 @@
+//! Permission modes through the real `weft` binary against a loopback OpenAI-compatible server:
+//! a non-interactive run in `ask` refuses what needs approval, tells the model how it could be
+//! allowed and prints a one-line summary; `auto` runs commands without asking, inside the
+//! sandbox; where a mode may come from (the command line, the user's file, never a project's
+//! `bypass`); an agent's `permissionMode` only narrows.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../../weft-agents/tests/common/mod.rs"]
+mod common;
+mod sandbox;
+
+use std::path::Path;
+use std::process::Output;
+use std::time::Duration;
+
+use common::{ScriptServer, openai_text, openai_tool_names, openai_tool_result, openai_tools};
+use sandbox::Sandbox;
+use serde_json::{Value, json};
+
+/// The summary line's start.
+const SUMMARY: &str = "weft: ";
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A server that answers with `calls` (one round), then `ok`.
+fn script(rt: &tokio::runtime::Runtime, calls: &[(&str, &str, Value)]) -> ScriptServer {
+    rt.block_on(ScriptServer::openai(vec![
+        openai_tools(calls),
+        openai_text("ok"),
+    ]))
+}
+
+/// A provider at the server; `extra` merged in.
+fn provider_config(server: &ScriptServer, extra: Value) -> Value {
+    let mut config = json!({
+        "providers": {"local": {"kind": "openai", "base_url": format!("{}/v1", server.url), "max_retries": 0}},
+        "model": "local/m",
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        config[k] = v.clone();
+    }
+    config
+}
+
+/// `weft [flags] agent -m go` with stdin closed (no one to ask), `--config` at `config`.
+fn run(s: &Sandbox, config: &Path, flags: &[&str]) -> Output {
+    s.weft()
+        .arg("--config")
+        .arg(config)
+        .args(flags)
+        .args(["agent", "-m", "go", "--no-transcript"])
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The lines of stderr that are the refusal summary.
+fn summaries(output: &Output) -> Vec<String> {
+    stderr(output)
+        .lines()
+        .filter(|l| l.starts_with(SUMMARY))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn non_interactive_ask_refuses_tells_the_model_and_prints_one_summary_line() {
+    let rt = runtime();
+    let s = Sandbox::new();
+    let server = script(
+        &rt,
+        &[
+            ("r", "read_file", json!({"path": "README.md"})),
+            ("t", "exec_shell", json!({"command": "touch made-by-model"})),
+            (
+                "w",
+                "write_file",
+                json!({"path": "notes.md", "content": "x"}),
+            ),
+        ],
+    );
+    s.file("README.md", "readme");
+    let config = s.config(&provider_config(&server, json!({})));
+    let output = run(&s, &config, &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "ok\n");
+    assert!(!s.project.join("made-by-model").exists());
+    assert!(!s.project.join("notes.md").exists());
+    let second = &server.bodies()[1];
+    assert_eq!(openai_tool_result(second, "r"), "readme");
+    assert_eq!(
+        openai_tool_result(second, "t"),
+        "approval needed: `exec_shell` may change something (no pre-approval pattern matches this `exec_shell` call). The tool did not run: no one can approve calls in this session (it is not interactive). Do not retry it; the user can allow such calls with the permission mode `auto` (`--permission-mode auto`) or the `permissions.allow` pattern `Bash(touch:*)`."
+    );
+    assert!(
+        openai_tool_result(second, "w").starts_with("approval needed: `write_file` changes a file")
+    );
+    assert_eq!(
+        summaries(&output),
+        [
+            "weft: 2 tool call(s) needed approval and were refused (`exec_shell: touch made-by-model`, `write_file: notes.md`); allow them with --permission-mode auto (accept-edits for file edits), or with permissions.allow: `Bash(touch:*)`, `Write(notes.md)`"
+        ]
+    );
+}
+
+#[test]
+fn skills_run_without_a_terminal_refuses_too_and_pre_approved_calls_run() {
+    let rt = runtime();
+    let s = Sandbox::new();
+    s.file(
+        ".clawft/skills/tidy/SKILL.md",
+        "---\nname: tidy\ndescription: Tidy up\n---\n\nTidy the project.\n",
+    );
+    let server = script(
+        &rt,
+        &[
+            (
+                "a",
+                "exec_shell",
+                json!({"command": "mkdir -p out && touch out/a"}),
+            ),
+            ("b", "exec_shell", json!({"command": "rm -f out/a"})),
+        ],
+    );
+    let config = s.config(&provider_config(
+        &server,
+        json!({"permissions": {"allow": ["Bash(mkdir:*)", "Bash(touch:*)"]}}),
+    ));
+    let output = s
+        .weft()
+        .arg("--config")
+        .arg(&config)
+        .args(["skills", "run", "tidy", "--no-transcript"])
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        s.project.join("out/a").exists(),
+        "the pre-approved call ran"
+    );
+    let second = &server.bodies()[1];
+    assert!(openai_tool_result(second, "b").starts_with("approval needed: `exec_shell` may change something (`rm -f out/a` matches none of the allowed"));
+    assert_eq!(
+        summaries(&output),
+        [
+            "weft: 1 tool call(s) needed approval and were refused (`exec_shell: rm -f out/a`); allow them with --permission-mode auto (accept-edits for file edits), or with permissions.allow: `Bash(rm:*)`"
+        ]
+    );
+}
+
+#[test]
+fn auto_runs_commands_without_asking_inside_the_sandbox() {
+    let rt = runtime();
+    let s = Sandbox::new();
+    let outside = s.tmp.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let escape = format!("touch {}/escaped", outside.display());
+    let server = script(
+        &rt,
+        &[
+            ("in", "exec_shell", json!({"command": "touch inside"})),
+            ("out", "exec_shell", json!({"command": escape})),
+        ],
+    );
+    let config = s.config(&provider_config(&server, json!({})));
+    // The sandbox's writable temporary directory: not the system's, which holds `outside`.
+    let temp = s.tmp.path().join("tmp");
+    std::fs::create_dir_all(&temp).unwrap();
+    let output = s
+        .weft()
+        .env("TMPDIR", &temp)
+        .arg("--config")
+        .arg(&config)
+        .args([
+            "--permission-mode",
+            "auto",
+            "agent",
+            "-m",
+            "go",
+            "--no-transcript",
+        ])
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(summaries(&output).is_empty(), "{}", stderr(&output));
+    assert!(s.project.join("inside").exists());
+    assert!(!outside.join("escaped").exists());
+    let first = &server.bodies()[0];
+    let shell = first["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["function"]["name"] == "exec_shell")
+        .unwrap();
+    assert!(
+        shell["function"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("It runs in a sandbox"),
+        "{shell}"
+    );
+    let bodies = server.bodies();
+    let result = openai_tool_result(&bodies[1], "out");
+    assert!(result.contains("Permission denied"), "{result}");
+}
+
+#[test]
+fn bypass_comes_only_from_the_command_line_or_the_users_own_file() {
+    let rt = runtime();
+    let banner = "warning: permission mode bypass: every tool call the tool rules allow runs without asking, and exec_shell runs without the sandbox";
+    // A trusted project's file cannot choose bypass: the run asks (and refuses here).
+    let s = Sandbox::new();
+    let server = script(&rt, &[("t", "exec_shell", json!({"command": "touch p"}))]);
+    s.project_config(&json!({"permissions": {"mode": "bypass"}}));
+    let config = s.config(&provider_config(&server, json!({})));
+    let output = run(&s, &config, &["--trust-project-skills"]);
+    let err = stderr(&output);
+    assert!(
+        err.contains("project config `permissions.mode: bypass` ignored"),
+        "{err}"
+    );
+    assert!(!err.contains(banner), "{err}");
+    assert!(!s.project.join("p").exists());
+    assert_eq!(summaries(&output).len(), 1);
+    // An untrusted project cannot pre-approve anything either.
+    let s = Sandbox::new();
+    let server = script(&rt, &[("t", "exec_shell", json!({"command": "touch p"}))]);
+    s.project_config(&json!({"permissions": {"allow": ["Bash"]}}));
+    let config = s.config(&provider_config(&server, json!({})));
+    let output = run(&s, &config, &[]);
+    assert!(stderr(&output).contains("project config `permissions` ignored"));
+    assert!(!s.project.join("p").exists());
+    // The user's own file may.
+    let s = Sandbox::new();
+    let server = script(&rt, &[("t", "exec_shell", json!({"command": "touch p"}))]);
+    s.user_config(&provider_config(
+        &server,
+        json!({"permissions": {"mode": "bypass"}}),
+    ));
+    let output = s
+        .weft()
+        .args(["agent", "-m", "go", "--no-transcript"])
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stderr(&output).lines().next(), Some(banner));
+    assert!(s.project.join("p").exists());
+    // So may the command line, which also beats the file.
+    let s = Sandbox::new();
+    let server = script(&rt, &[("t", "exec_shell", json!({"command": "touch p"}))]);
+    let config = s.config(&provider_config(
+        &server,
+        json!({"permissions": {"mode": "plan"}}),
+    ));
+    let output = run(&s, &config, &["--permission-mode", "bypass"]);
+    assert!(stderr(&output).starts_with(banner));
+    assert!(s.project.join("p").exists());
+}
+
+#[test]
+fn an_agent_permission_mode_narrows_the_command_lines_and_never_widens_it() {
+    let rt = runtime();
+    let s = Sandbox::new();
+    s.file(
+        ".clawft/agents/wide.md",
+        "---\nname: wide\ndescription: Wants everything\npermissionMode: bypassPermissions\n---\n\nGo.\n",
+    );
+    s.file(
+        ".clawft/agents/planner.md",
+        "---\nname: planner\ndescription: Plans\npermissionMode: plan\n---\n\nPlan.\n",
+    );
+    // `wide` under the default `ask`: still asks (refused without a terminal).
+    let server = script(&rt, &[("t", "exec_shell", json!({"command": "touch w"}))]);
+    let config = s.config(&provider_config(&server, json!({})));
+    let output = s
+        .weft()
+        .arg("--config")
+        .arg(&config)
+        .args(["agent", "--agent", "wide", "-m", "go", "--no-transcript"])
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!s.project.join("w").exists());
+    assert_eq!(summaries(&output).len(), 1);
+    // `planner` under `auto`: only read-only tools are offered.
+    let server = rt.block_on(ScriptServer::openai(vec![openai_text("planned")]));
+    let config = s.config(&provider_config(&server, json!({})));
+    let output = s
+        .weft()
+        .arg("--config")
+        .arg(&config)
+        .args(["--permission-mode", "auto"])
+        .args(["agent", "--agent", "planner", "-m", "go", "--no-transcript"])
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let offered = openai_tool_names(&server.bodies()[0]);
+    assert!(offered.contains(&"read_file".to_owned()), "{offered:?}");
+    for hidden in ["exec_shell", "write_file", "edit_file", "memory_write"] {
+        assert!(!offered.contains(&hidden.to_owned()), "{offered:?}");
+    }
+}
+
+#[test]
+fn under_bypass_a_subagent_whose_agent_says_auto_runs_commands_in_the_sandbox() {
+    let rt = runtime();
+    let s = Sandbox::new();
+    s.file(
+        ".clawft/agents/boxed.md",
+        "---\nname: boxed\ndescription: Runs commands in the sandbox\npermissionMode: auto\n---\n\nWork.\n",
+    );
+    let outside = s.tmp.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let touch = |name: &str| json!({"command": format!("touch {}/{name}", outside.display())});
+    let server = rt.block_on(ScriptServer::openai(vec![
+        // The parent spawns the child; the child tries to write outside; the parent does.
+        openai_tools(&[(
+            "spawn",
+            "sessions_spawn",
+            json!({"task": "write", "agent": "boxed"}),
+        )]),
+        openai_tools(&[("child", "exec_shell", touch("from-child"))]),
+        openai_text("child done"),
+        openai_tools(&[("parent", "exec_shell", touch("from-parent"))]),
+        openai_text("ok"),
+    ]));
+    let config = s.config(&provider_config(&server, json!({})));
+    let temp = s.tmp.path().join("tmp");
+    std::fs::create_dir_all(&temp).unwrap();
+    let output = s
+        .weft()
+        .env("TMPDIR", &temp)
+        .arg("--config")
+        .arg(&config)
+        .args([
+            "--permission-mode",
+            "bypass",
+            "agent",
+            "-m",
+            "go",
+            "--no-transcript",
+        ])
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        !outside.join("from-child").exists(),
+        "the child escaped the sandbox"
+    );
+    assert!(
+        outside.join("from-parent").exists(),
+        "bypass runs without the sandbox"
+    );
+    let bodies = server.bodies();
+    let child = openai_tool_result(&bodies[2], "child");
+    assert!(child.contains("Permission denied"), "{child}");
+}

@@ -1,0 +1,361 @@
+//! What a permission mode makes of one call: run it, ask a person, or refuse it.
+//!
+//! Three knobs meet here. Restriction has already spoken (the gate's [`Decision`]: a denial
+//! is final in every mode); pre-approval (`permissions.allow`, remembered answers) says
+//! whether the call may skip the question; the [`PermissionMode`] says what needs a question
+//! at all. [`decide`] is the whole rule, a pure function of the four.
+
+use weft_types::{PermissionMode, tool_names};
+
+use crate::name::canonical_tool_name;
+use crate::{Approval, Decision};
+
+/// What a call may do, as far as asking is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallKind {
+    /// It only reads: `read_file`, `grep`, `glob`, `list_directory`, `memory_read`,
+    /// `sessions_result`, `sessions_list`, an MCP tool its server annotates `readOnlyHint`.
+    ReadOnly,
+    /// It changes nothing itself; what it starts is checked call by call: `use_skill`,
+    /// `sessions_spawn` (the subagent inherits the mode), `sessions_cancel`.
+    Control,
+    /// A file edit (`write_file`, `edit_file`); `inside_project` when its real path (symbolic
+    /// links resolved) lies in the project.
+    Edit {
+        /// The real path lies in the project.
+        inside_project: bool,
+    },
+    /// Anything else may change something: `exec_shell`, `web_fetch`, `memory_write`,
+    /// `create_skill`, MCP tools not annotated read-only, unknown tools.
+    Mutating,
+}
+
+impl CallKind {
+    /// The kind of a call of `tool` (any spelling: `Bash`, `mcp__github__x`). `mcp_read_only`
+    /// is the server's `readOnlyHint` for a tool outside weft's vocabulary; `edit_inside`
+    /// says whether an edit's real path lies in the project (asked only for edits).
+    pub fn of(tool: &str, mcp_read_only: bool, edit_inside: impl FnOnce() -> bool) -> CallKind {
+        use tool_names::*;
+        match canonical_tool_name(tool) {
+            READ_FILE | GREP | GLOB | LIST_DIRECTORY | MEMORY_READ | SESSIONS_RESULT
+            | SESSIONS_LIST => CallKind::ReadOnly,
+            USE_SKILL | SESSIONS_SPAWN | SESSIONS_CANCEL => CallKind::Control,
+            WRITE_FILE | EDIT_FILE => CallKind::Edit {
+                inside_project: edit_inside(),
+            },
+            name if !tool_names::BUILTIN_TOOLS.contains(&name) && mcp_read_only => {
+                CallKind::ReadOnly
+            }
+            _ => CallKind::Mutating,
+        }
+    }
+
+    /// True for kinds that never change anything themselves.
+    pub fn is_harmless(self) -> bool {
+        matches!(self, CallKind::ReadOnly | CallKind::Control)
+    }
+}
+
+/// The next step for a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// Run it.
+    Run,
+    /// A person must approve it first; `reason` says what needs approval.
+    Ask {
+        /// E.g. "`exec_shell` may change things, and no `permissions.allow` pattern
+        /// pre-approves it".
+        reason: String,
+    },
+    /// It must not run; `reason` says why (the model reads it).
+    Refuse {
+        /// E.g. "plan mode: only read-only tools run".
+        reason: String,
+    },
+}
+
+/// True when a tool of this kind is offered to the model in `mode`: in `plan` only what
+/// cannot change anything is.
+pub fn offered_in(mode: PermissionMode, kind: CallKind) -> bool {
+    mode != PermissionMode::Plan || kind.is_harmless()
+}
+
+/// What `mode` makes of a call of `tool` of `kind` that the gate judged `gate` and that
+/// pre-approval judged `pre`.
+///
+/// * The gate's `denied` is final in every mode.
+/// * Pre-approval stands for a person's yes: it lets through whatever a person could approve.
+/// * `plan` refuses anything that may change something; `dont-ask` and `bypass` refuse where
+///   they would have to ask (a gate `ask` comes from a skill's or agent's restriction, which no
+///   mode lifts without a person); `auto` and `bypass` run everything else the gate allows;
+///   `accept-edits` runs edits inside the project; `ask` runs only what cannot change anything.
+///
+/// ```
+/// use weft_permissions::{Approval, CallKind, Decision, Step, decide};
+/// use weft_types::PermissionMode;
+///
+/// let no = Approval::NotPreApproved { reason: "no pattern".into() };
+/// let edit = CallKind::Edit { inside_project: true };
+/// assert_eq!(decide(PermissionMode::AcceptEdits, "write_file", edit, &Decision::Allowed, &no), Step::Run);
+/// assert!(matches!(decide(PermissionMode::Ask, "write_file", edit, &Decision::Allowed, &no), Step::Ask { .. }));
+/// assert!(matches!(decide(PermissionMode::Plan, "write_file", edit, &Decision::Allowed, &no), Step::Refuse { .. }));
+/// ```
+pub fn decide(
+    mode: PermissionMode,
+    tool: &str,
+    kind: CallKind,
+    gate: &Decision,
+    pre: &Approval,
+) -> Step {
+    let gate_ask = match gate {
+        Decision::Denied { reason } => {
+            return Step::Refuse {
+                reason: strip(reason, "denied: ").to_owned(),
+            };
+        }
+        Decision::Ask { reason } => Some(strip(reason, "ask: ")),
+        Decision::Allowed => None,
+    };
+    if mode == PermissionMode::Plan && !kind.is_harmless() {
+        return Step::Refuse {
+            reason: format!(
+                "plan mode: only read-only tools run, and `{tool}` may change something"
+            ),
+        };
+    }
+    let free = match (mode, kind) {
+        _ if gate_ask.is_some() => false,
+        (_, CallKind::ReadOnly | CallKind::Control) => true,
+        (PermissionMode::Auto | PermissionMode::Bypass, _) => true,
+        (
+            PermissionMode::AcceptEdits,
+            CallKind::Edit {
+                inside_project: true,
+            },
+        ) => true,
+        _ => false,
+    };
+    if free || pre.is_pre_approved() {
+        return Step::Run;
+    }
+    let reason = match (gate_ask, pre) {
+        (Some(why), _) => why.to_owned(),
+        (None, Approval::NotPreApproved { reason }) => what_changes(tool, kind, reason),
+        (None, Approval::PreApproved { .. }) => String::new(),
+    };
+    match mode {
+        PermissionMode::DontAsk => Step::Refuse {
+            reason: format!("{reason}; dont-ask mode refuses what it would have to ask"),
+        },
+        PermissionMode::Bypass => Step::Refuse {
+            reason: format!(
+                "{reason}; this restriction comes from a skill or agent, and bypass mode does not ask"
+            ),
+        },
+        _ => Step::Ask { reason },
+    }
+}
+
+/// "`write_file` writes outside the project" and the like, with why no pattern approves it.
+fn what_changes(tool: &str, kind: CallKind, not_approved: &str) -> String {
+    let what = match kind {
+        CallKind::Edit {
+            inside_project: false,
+        } => format!("`{tool}` writes outside the project"),
+        CallKind::Edit { .. } => format!("`{tool}` changes a file"),
+        _ => format!("`{tool}` may change something"),
+    };
+    format!("{what} ({not_approved})")
+}
+
+fn strip<'a>(reason: &'a str, prefix: &str) -> &'a str {
+    reason.strip_prefix(prefix).unwrap_or(reason)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use PermissionMode::*;
+
+    /// The expected step per mode, in [`PermissionMode::ALL`] order (plan, dont-ask, ask,
+    /// accept-edits, auto, bypass): `R` run, `A` ask, `X` refuse.
+    fn expect(kind: CallKind, gate: &Decision, pre: bool) -> [char; 6] {
+        let edit_in = CallKind::Edit {
+            inside_project: true,
+        };
+        let edit_out = CallKind::Edit {
+            inside_project: false,
+        };
+        let row: &str = match (kind, gate, pre) {
+            (_, Decision::Denied { .. }, _) => "XXXXXX",
+            (k, Decision::Allowed, _) if k.is_harmless() => "RRRRRR",
+            (k, Decision::Ask { .. }, false) if k.is_harmless() => "AXAAAX",
+            (k, Decision::Ask { .. }, true) if k.is_harmless() => "RRRRRR",
+            (_, _, true) => "XRRRRR",
+            (k, Decision::Allowed, false) if k == edit_in => "XXARRR",
+            (k, Decision::Allowed, false) if k == edit_out => "XXAARR",
+            (CallKind::Mutating, Decision::Allowed, false) => "XXAARR",
+            (_, Decision::Ask { .. }, false) => "XXAAAX",
+            _ => unreachable!("{kind:?} {gate:?} {pre}"),
+        };
+        let mut out = ['?'; 6];
+        for (slot, c) in out.iter_mut().zip(row.chars()) {
+            *slot = c;
+        }
+        out
+    }
+
+    #[test]
+    fn the_whole_table() {
+        let kinds = [
+            CallKind::ReadOnly,
+            CallKind::Control,
+            CallKind::Edit {
+                inside_project: true,
+            },
+            CallKind::Edit {
+                inside_project: false,
+            },
+            CallKind::Mutating,
+        ];
+        let gates = [
+            Decision::Allowed,
+            Decision::Ask {
+                reason: "ask: `git -c` can run other programs".into(),
+            },
+            Decision::Denied {
+                reason: "denied: `rm` is forbidden".into(),
+            },
+        ];
+        let mut rows = 0;
+        for kind in kinds {
+            for gate in &gates {
+                for pre in [false, true] {
+                    let approval = if pre {
+                        Approval::PreApproved {
+                            rule: "`Bash(cargo:*)`".into(),
+                        }
+                    } else {
+                        Approval::NotPreApproved {
+                            reason: "no pattern matches".into(),
+                        }
+                    };
+                    let want = expect(kind, gate, pre);
+                    for (mode, want) in PermissionMode::ALL.into_iter().zip(want) {
+                        let got = match decide(mode, "tool", kind, gate, &approval) {
+                            Step::Run => 'R',
+                            Step::Ask { .. } => 'A',
+                            Step::Refuse { .. } => 'X',
+                        };
+                        assert_eq!(got, want, "{mode} {kind:?} {gate:?} pre={pre}");
+                        rows += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(rows, 5 * 3 * 2 * 6);
+    }
+
+    #[test]
+    fn reasons_say_what_and_why() {
+        let no = Approval::NotPreApproved {
+            reason: "no pre-approval pattern matches this `exec_shell` call".into(),
+        };
+        assert_eq!(
+            decide(Ask, "exec_shell", CallKind::Mutating, &Decision::Allowed, &no),
+            Step::Ask {
+                reason: "`exec_shell` may change something (no pre-approval pattern matches this `exec_shell` call)".into()
+            }
+        );
+        let gate_ask = Decision::Ask {
+            reason: "ask: `git -c` can run other programs, in `git -c x=y log`".into(),
+        };
+        assert_eq!(
+            decide(Auto, "exec_shell", CallKind::Mutating, &gate_ask, &no),
+            Step::Ask {
+                reason: "`git -c` can run other programs, in `git -c x=y log`".into()
+            }
+        );
+        assert_eq!(
+            decide(
+                Bypass,
+                "exec_shell",
+                CallKind::Mutating,
+                &Decision::Denied {
+                    reason: "denied: `rm x` matches `Bash(rm:*)`".into()
+                },
+                &no
+            ),
+            Step::Refuse {
+                reason: "`rm x` matches `Bash(rm:*)`".into()
+            }
+        );
+        assert_eq!(
+            decide(
+                Plan,
+                "write_file",
+                CallKind::Edit {
+                    inside_project: true
+                },
+                &Decision::Allowed,
+                &no
+            ),
+            Step::Refuse {
+                reason:
+                    "plan mode: only read-only tools run, and `write_file` may change something"
+                        .into()
+            }
+        );
+        let Step::Refuse { reason } = decide(
+            DontAsk,
+            "write_file",
+            CallKind::Edit {
+                inside_project: false,
+            },
+            &Decision::Allowed,
+            &no,
+        ) else {
+            panic!()
+        };
+        assert!(
+            reason.starts_with("`write_file` writes outside the project (")
+                && reason.ends_with("; dont-ask mode refuses what it would have to ask"),
+            "{reason}"
+        );
+    }
+
+    #[test]
+    fn kinds_of_tools() {
+        let never = || panic!("only edits ask where they are");
+        assert_eq!(CallKind::of("Read", false, never), CallKind::ReadOnly);
+        assert_eq!(
+            CallKind::of("memory_read", false, never),
+            CallKind::ReadOnly
+        );
+        assert_eq!(CallKind::of("Task", false, never), CallKind::Control);
+        assert_eq!(CallKind::of("Bash", true, never), CallKind::Mutating);
+        assert_eq!(CallKind::of("web_fetch", false, never), CallKind::Mutating);
+        assert_eq!(
+            CallKind::of("create_skill", true, never),
+            CallKind::Mutating
+        );
+        assert_eq!(
+            CallKind::of("MultiEdit", false, || false),
+            CallKind::Edit {
+                inside_project: false
+            }
+        );
+        assert_eq!(
+            CallKind::of("mcp__github__get_issue", true, never),
+            CallKind::ReadOnly
+        );
+        assert_eq!(
+            CallKind::of("github__create_issue", false, never),
+            CallKind::Mutating
+        );
+        assert!(offered_in(Plan, CallKind::Control));
+        assert!(!offered_in(Plan, CallKind::Mutating));
+        assert!(offered_in(DontAsk, CallKind::Mutating));
+    }
+}

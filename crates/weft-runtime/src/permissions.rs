@@ -1,0 +1,185 @@
+//! The `permissions` section of the configuration: the permission mode and the pre-approval
+//! patterns, and where each may come from (docs/PERMISSIONS.md).
+//!
+//! `bypass` turns prompts and the sandbox off, so only the person running weft may choose it:
+//! on the command line (`--permission-mode`, `--config FILE`) or in their own
+//! `~/.clawft/config.json`, never in a project's file, trusted or not. An untrusted project
+//! cannot set `permissions` at all: it is not among the keys `trust.rs` lets one set.
+
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::Value;
+use weft_permissions::{Origin, PatternContext, PreApproval};
+use weft_types::PermissionMode;
+
+use crate::error::UsageError;
+
+/// `permissions` in `config.json`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PermissionSettings {
+    /// `ask` (the default), `accept-edits`, `plan`, `auto`, `bypass` or `dont-ask` (Claude
+    /// Code's spellings too); `--permission-mode` beats it.
+    pub mode: Option<String>,
+    /// Calls that run without asking: tool patterns (`Bash(cargo test:*)`, `Edit(src/**)`,
+    /// `WebFetch(domain:docs.rs)`, `github__get_issue`), judged by the same analyser as
+    /// `tools.deny`.
+    #[serde(default)]
+    pub allow: Vec<String>,
+}
+
+impl PermissionSettings {
+    /// The mode in effect: `cli` (the command line) beats the configuration, else `ask`.
+    pub fn mode(&self, cli: Option<PermissionMode>) -> Result<PermissionMode, UsageError> {
+        if let Some(mode) = cli {
+            return Ok(mode);
+        }
+        match &self.mode {
+            None => Ok(PermissionMode::default()),
+            Some(text) => text
+                .parse()
+                .map_err(|e| UsageError(format!("config `permissions.mode`: {e}"))),
+        }
+    }
+
+    /// `allow` compiled; relative path patterns start at `base` (the project).
+    pub fn pre_approval(&self, base: &Path) -> Result<PreApproval, UsageError> {
+        let mut ctx = PatternContext::new();
+        if let Some(dir) = base.to_str() {
+            ctx = ctx.with_project_dir(dir).with_working_dir(dir);
+        }
+        let origin = Origin::Other("`permissions.allow` in the configuration".to_owned());
+        PreApproval::compile(&self.allow, &origin, &ctx)
+            .map_err(|e| UsageError(format!("config `permissions.allow`: {e}")))
+    }
+}
+
+/// Drops `permissions.mode: bypass` from a project's configuration file, trusted or not:
+/// bypass is the user's choice alone.
+pub(crate) fn drop_project_bypass(value: &mut Value, path: &Path) {
+    let Some(permissions) = value.get_mut("permissions").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let bypass = permissions
+        .get("mode")
+        .and_then(Value::as_str)
+        .and_then(|m| m.parse::<PermissionMode>().ok())
+        == Some(PermissionMode::Bypass);
+    if bypass {
+        permissions.remove("mode");
+        tracing::warn!(
+            file = %path.display(),
+            "project config `permissions.mode: bypass` ignored: bypass is accepted only from the command line or ~/.clawft/config.json"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::{Config, ConfigSources};
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    fn load(sources: &ConfigSources) -> PermissionSettings {
+        Config::load(sources).unwrap().file.permissions
+    }
+
+    #[test]
+    fn a_project_file_never_sets_bypass_and_an_untrusted_one_sets_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let user = write(
+            tmp.path(),
+            "u.json",
+            r#"{"permissions":{"mode":"accept-edits","allow":["Bash(git status:*)"]}}"#,
+        );
+        let project = write(
+            tmp.path(),
+            "p.json",
+            r#"{"permissions":{"mode":"bypassPermissions","allow":["Bash"]}}"#,
+        );
+        let untrusted = ConfigSources {
+            user: Some(user.clone()),
+            project: Some(project.clone()),
+            ..Default::default()
+        };
+        let settings = load(&untrusted);
+        assert_eq!(settings.mode.as_deref(), Some("accept-edits"));
+        assert_eq!(settings.allow, ["Bash(git status:*)"]);
+        // Trusted: its patterns count, its bypass does not.
+        let trusted = load(&ConfigSources {
+            trust_project: true,
+            ..untrusted.clone()
+        });
+        assert_eq!(trusted.mode.as_deref(), Some("accept-edits"));
+        assert_eq!(trusted.allow, ["Bash"]);
+        // A trusted project may choose another mode.
+        let plan = write(
+            tmp.path(),
+            "plan.json",
+            r#"{"permissions":{"mode":"plan"}}"#,
+        );
+        let planned = load(&ConfigSources {
+            project: Some(plan),
+            trust_project: true,
+            ..untrusted.clone()
+        });
+        assert_eq!(planned.mode(None).unwrap(), PermissionMode::Plan);
+        // The user's own file and `--config FILE` may choose bypass.
+        let explicit = write(tmp.path(), "x.json", r#"{"permissions":{"mode":"bypass"}}"#);
+        let chosen = load(&ConfigSources {
+            explicit: Some(explicit),
+            ..untrusted
+        });
+        assert_eq!(chosen.mode(None).unwrap(), PermissionMode::Bypass);
+        let own = write(
+            tmp.path(),
+            "own.json",
+            r#"{"permissions":{"mode":"bypass"}}"#,
+        );
+        let mine = load(&ConfigSources {
+            user: Some(own),
+            ..Default::default()
+        });
+        assert_eq!(mine.mode(None).unwrap(), PermissionMode::Bypass);
+    }
+
+    #[test]
+    fn the_command_line_beats_the_configuration_and_bad_values_are_usage_errors() {
+        let settings = PermissionSettings {
+            mode: Some("auto".into()),
+            allow: vec!["Bash(git log:*".into()],
+        };
+        assert_eq!(settings.mode(None).unwrap(), PermissionMode::Auto);
+        assert_eq!(
+            settings.mode(Some(PermissionMode::Plan)).unwrap(),
+            PermissionMode::Plan
+        );
+        assert_eq!(
+            PermissionSettings::default().mode(None).unwrap(),
+            PermissionMode::Ask
+        );
+        let bad = PermissionSettings {
+            mode: Some("yolo".into()),
+            allow: Vec::new(),
+        };
+        assert!(
+            bad.mode(None)
+                .unwrap_err()
+                .to_string()
+                .starts_with("config `permissions.mode`: unknown permission mode `yolo`")
+        );
+        let err = settings
+            .pre_approval(Path::new("/p"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("config `permissions.allow`: "), "{err}");
+    }
+}
