@@ -164,8 +164,9 @@ pub enum Command {
         #[command(subcommand)]
         command: ConfigCommand,
     },
-    /// Check the set-up: configuration files, providers and keys, the model (--online), MCP
-    /// servers, the sandbox, skills, agents and the cache. Exits 1 when a check fails.
+    /// Check the set-up: configuration files, providers and keys, the permission mode, the model
+    /// (--online), MCP servers, the sandbox, skills, agents and the cache. Exits 1 when a check
+    /// fails.
     Doctor(DoctorArgs),
 }
 
@@ -420,7 +421,8 @@ pub struct LocationArgs {
     ///     (programs weft starts), `sandbox`, `permissions`, `tools` (`allow_paths`,
     ///     `web_fetch`, `deny`, `exec_timeout_secs`, `output_cap`), the agent limits
     ///     (`max_tool_iterations`, `max_spawn_depth`, `max_concurrent_subagents`,
-    ///     `subagent_timeout_secs`), `agent.transcripts`, `skills.max_prompt_bytes`;
+    ///     `subagent_timeout_secs`), `agent.transcripts`, `skills.max_prompt_bytes`.
+    ///     Even trusted, a project never sets `permissions.mode` to `bypass`;
     ///   - project agents above your limits (`max_tool_iterations`), lowered otherwise;
     ///   - project skills and agents overriding yours without a warning.
     #[arg(

@@ -87,9 +87,9 @@ fn main() -> ExitCode {
             McpCommand::List(args) => commands::mcp::list(&workspace, &args),
         },
         Command::Config { command } => match command {
-            ConfigCommand::Show(args) => commands::config::show(&workspace, &args),
+            ConfigCommand::Show(args) => commands::config::show(&workspace, &args, mode),
         },
-        Command::Doctor(args) => commands::doctor::run(&workspace, &args),
+        Command::Doctor(args) => commands::doctor::run(&workspace, &args, mode),
         Command::Sandbox { command } => match command {
             SandboxCommand::Status(args) => commands::sandbox::status(&workspace, &args, mode),
             SandboxCommand::Exec(args) => Ok(commands::sandbox::exec(&args)),

@@ -549,7 +549,15 @@ fn item_5_create_skill_never_shadows() {
         openai_text("Done."),
     ]));
     c.use_server(&server);
-    let run = c.weft(&["agent", "-m", "Make a trusted skill"]);
+    // The person lets create_skill run without asking (it would be refused for want of
+    // approval otherwise): what is tested is what the tool itself refuses.
+    let run = c.weft(&[
+        "--permission-mode",
+        "auto",
+        "agent",
+        "-m",
+        "Make a trusted skill",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let bodies = server.bodies();
     let written = c.home_path(".clawft/skills/trusted/SKILL.md");

@@ -6,8 +6,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../../weft-agents/tests/common/mod.rs"]
-mod common;
 mod sandbox;
 
 use std::path::Path;
@@ -16,6 +14,7 @@ use std::time::Duration;
 
 use common::{ScriptServer, openai_text, openai_tool_names, openai_tool_result, openai_tools};
 use sandbox::Sandbox;
+use sandbox::server as common;
 use serde_json::{Value, json};
 
 /// The summary line's start.
@@ -164,8 +163,7 @@ fn skills_run_without_a_terminal_refuses_too_and_pre_approved_calls_run() {
 fn auto_runs_commands_without_asking_inside_the_sandbox() {
     let rt = runtime();
     let s = Sandbox::new();
-    let outside = s.tmp.path().join("outside");
-    std::fs::create_dir_all(&outside).unwrap();
+    let outside = s.dir("outside");
     let escape = format!("touch {}/escaped", outside.display());
     let server = script(
         &rt,
@@ -176,8 +174,7 @@ fn auto_runs_commands_without_asking_inside_the_sandbox() {
     );
     let config = s.config(&provider_config(&server, json!({})));
     // The sandbox's writable temporary directory: not the system's, which holds `outside`.
-    let temp = s.tmp.path().join("tmp");
-    std::fs::create_dir_all(&temp).unwrap();
+    let temp = s.temp();
     let output = s
         .weft()
         .env("TMPDIR", &temp)
@@ -241,7 +238,12 @@ fn bypass_comes_only_from_the_command_line_or_the_users_own_file() {
     s.project_config(&json!({"permissions": {"allow": ["Bash"]}}));
     let config = s.config(&provider_config(&server, json!({})));
     let output = run(&s, &config, &[]);
-    assert!(stderr(&output).contains("project config `permissions` ignored"));
+    assert!(
+        stderr(&output)
+            .contains("project config key `permissions` ignored: the project is not trusted"),
+        "{}",
+        stderr(&output)
+    );
     assert!(!s.project.join("p").exists());
     // The user's own file may.
     let s = Sandbox::new();
@@ -325,8 +327,7 @@ fn under_bypass_a_subagent_whose_agent_says_auto_runs_commands_in_the_sandbox() 
         ".clawft/agents/boxed.md",
         "---\nname: boxed\ndescription: Runs commands in the sandbox\npermissionMode: auto\n---\n\nWork.\n",
     );
-    let outside = s.tmp.path().join("outside");
-    std::fs::create_dir_all(&outside).unwrap();
+    let outside = s.dir("outside");
     let touch = |name: &str| json!({"command": format!("touch {}/{name}", outside.display())});
     let server = rt.block_on(ScriptServer::openai(vec![
         // The parent spawns the child; the child tries to write outside; the parent does.
@@ -341,8 +342,7 @@ fn under_bypass_a_subagent_whose_agent_says_auto_runs_commands_in_the_sandbox() 
         openai_text("ok"),
     ]));
     let config = s.config(&provider_config(&server, json!({})));
-    let temp = s.tmp.path().join("tmp");
-    std::fs::create_dir_all(&temp).unwrap();
+    let temp = s.temp();
     let output = s
         .weft()
         .env("TMPDIR", &temp)
@@ -371,4 +371,166 @@ fn under_bypass_a_subagent_whose_agent_says_auto_runs_commands_in_the_sandbox() 
     let bodies = server.bodies();
     let child = openai_tool_result(&bodies[2], "child");
     assert!(child.contains("Permission denied"), "{child}");
+}
+
+/// The `permissions` row of `weft doctor --format json`: status and detail.
+fn doctor_permissions(s: &Sandbox, flags: &[&str]) -> (String, String) {
+    let output = s
+        .weft()
+        .args(flags)
+        .args(["doctor", "--format", "json"])
+        .output()
+        .unwrap();
+    let report = sandbox::stdout_json(&output);
+    let row = report["checks"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{report}"))
+        .iter()
+        .find(|c| c["check"] == "permissions")
+        .unwrap_or_else(|| panic!("{report}"))
+        .clone();
+    (
+        row["status"].as_str().unwrap().to_owned(),
+        row["detail"].as_str().unwrap().to_owned(),
+    )
+}
+
+#[test]
+fn the_mode_in_effect_is_shown_by_doctor_sandbox_status_and_config_show() {
+    let s = Sandbox::new();
+    s.user_config(
+        &json!({"permissions": {"mode": "acceptEdits", "allow": ["Bash(git status:*)"]}}),
+    );
+    let user = "~/.clawft/config.json";
+    assert_eq!(
+        doctor_permissions(&s, &[]),
+        (
+            "ok".to_owned(),
+            format!("mode accept-edits ({user}); 1 pattern pre-approved (permissions.allow)")
+        )
+    );
+    // The command line beats the file, and is named as the origin.
+    assert_eq!(
+        doctor_permissions(&s, &["--permission-mode", "plan"]).1,
+        "mode plan (--permission-mode); 1 pattern pre-approved (permissions.allow)"
+    );
+    // bypass is worth a warning.
+    let (status, detail) = doctor_permissions(&s, &["--permission-mode", "bypass"]);
+    assert_eq!(status, "warn", "{detail}");
+    assert!(detail.ends_with("no call asks and exec_shell runs without the sandbox"));
+
+    let status = s
+        .weft()
+        .args([
+            "--permission-mode",
+            "bypass",
+            "sandbox",
+            "status",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let doc = sandbox::stdout_json(&status);
+    assert_eq!(doc["permission_mode"], "bypass");
+    assert_eq!(doc["exec_shell"]["mode"], "unsandboxed", "{doc}");
+
+    let shown = s
+        .weft()
+        .args([
+            "config",
+            "show",
+            "permissions",
+            "--origin",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    let rows = sandbox::stdout_json(&shown);
+    let home_config = s.home.join(".clawft/config.json");
+    assert_eq!(
+        rows,
+        json!([
+            {"key": "permissions.allow", "value": ["Bash(git status:*)"], "origin": {"kind": "file", "path": home_config}},
+            {"key": "permissions.mode", "value": "accept-edits", "origin": {"kind": "file", "path": home_config}},
+        ])
+    );
+    let flagged = s
+        .weft()
+        .args([
+            "--permission-mode",
+            "auto",
+            "config",
+            "show",
+            "permissions.mode",
+            "--origin",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        sandbox::stdout_json(&flagged),
+        json!([{"key": "permissions.mode", "value": "auto", "origin": {"kind": "flag", "flag": "--permission-mode"}}])
+    );
+}
+
+#[test]
+fn json_runs_carry_the_refused_calls_in_their_results_and_the_summary_goes_to_stderr() {
+    let rt = runtime();
+    for format in ["json", "stream-json"] {
+        let s = Sandbox::new();
+        let server = script(&rt, &[("t", "exec_shell", json!({"command": "touch x"}))]);
+        let config = s.config(&provider_config(&server, json!({})));
+        let output = s
+            .weft()
+            .arg("--config")
+            .arg(&config)
+            .args(["agent", "-m", "go", "--no-transcript", "--format", format])
+            .timeout(Duration::from_secs(30))
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{format}: {}", stderr(&output));
+        assert!(!s.project.join("x").exists());
+        let text = String::from_utf8_lossy(&output.stdout).into_owned();
+        // json: one object; stream-json: the last line is the result.
+        let last = if format == "stream-json" {
+            text.lines().last().unwrap()
+        } else {
+            text.as_str()
+        };
+        let result: Value = serde_json::from_str(last).unwrap();
+        assert_eq!(result["type"], "result", "{format}: {text}");
+        let call = &result["tool_calls"][0];
+        assert_eq!(call["name"], "exec_shell", "{format}: {result}");
+        assert_eq!(call["is_error"], true);
+        assert!(
+            call["content"]
+                .as_str()
+                .unwrap()
+                .starts_with("approval needed: "),
+            "{format}: {call}"
+        );
+        if format == "stream-json" {
+            assert!(
+                text.lines().any(
+                    |l| l.contains("\"type\":\"tool_result\"") && l.contains("approval needed")
+                ),
+                "{text}"
+            );
+        }
+        assert!(
+            !text.contains("tool call(s) needed approval"),
+            "{format}: {text}"
+        );
+        assert_eq!(
+            summaries(&output),
+            [
+                "weft: 1 tool call(s) needed approval and were refused (`exec_shell: touch x`); allow them with --permission-mode auto (accept-edits for file edits), or with permissions.allow: `Bash(touch:*)`"
+            ],
+            "{format}"
+        );
+    }
 }

@@ -292,6 +292,12 @@ fn the_approval_prompt_allows_once_always_and_denies() {
     expect(&mut p, "Permission mode: ask");
     expect(&mut p, "the command `touch always`");
     expect(&mut p, prompt);
+    // /config shows the permission settings too, with where they come from.
+    type_line(&mut p, "/config --origin permissions");
+    expect(&mut p, "permissions.mode");
+    expect(&mut p, "ask");
+    expect(&mut p, "default");
+    expect(&mut p, prompt);
     assert!(!s.project.join("never").exists());
     assert_eq!(server.count(), 8);
 

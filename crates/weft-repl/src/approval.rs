@@ -205,6 +205,7 @@ impl Approver for PromptApprover {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -226,6 +227,44 @@ mod tests {
         assert_eq!(parse_answer(""), None);
         assert_eq!(parse_answer("maybe"), None);
         assert_eq!(parse_answer("y please"), None);
+    }
+
+    /// Answers `y`, noting whether the status line was paused while it was asked.
+    struct Watching(StatusLine, Mutex<Vec<bool>>);
+
+    #[async_trait]
+    impl AnswerSource for Watching {
+        async fn read_line(&self) -> io::Result<Option<String>> {
+            self.1.lock().unwrap().push(self.0.is_paused());
+            Ok(Some("y".to_owned()))
+        }
+    }
+
+    #[tokio::test]
+    async fn the_status_line_is_paused_while_the_question_waits() {
+        let status = StatusLine::new(Box::new(Vec::new()), false, Some(80));
+        status.show("running exec_shell");
+        let watching = Arc::new(Watching(status.clone(), Mutex::new(Vec::new())));
+        let input: Arc<dyn AnswerSource> = watching.clone();
+        let approver =
+            PromptApprover::new(input, Box::new(Vec::new())).with_status(Some(status.clone()));
+        let answer = approver.ask(&request("exec_shell: ls")).await;
+        assert_eq!(answer, ApprovalAnswer::AllowOnce);
+        assert_eq!(*watching.1.lock().unwrap(), [true]);
+        // Back, with its label, once answered.
+        assert!(!status.is_paused() && status.is_active());
+    }
+
+    fn request(summary: &str) -> ApprovalRequest {
+        ApprovalRequest {
+            session_id: "s1".into(),
+            agent: "default".into(),
+            tool: "exec_shell".into(),
+            input: serde_json::json!({}),
+            summary: summary.into(),
+            reason: "`exec_shell` may change something".into(),
+            always: "exactly this command".into(),
+        }
     }
 
     #[test]

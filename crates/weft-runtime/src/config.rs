@@ -834,7 +834,7 @@ mod tests {
         assert_eq!(
             err,
             format!(
-                "{}:1: `modle`: unknown field `modle`, expected one of `model`, `providers`, `aliases`, `default_agent`, `agent`, `tools`, `skills`, `mcp_servers`, `sandbox`, `projects`; did you mean `model`?",
+                "{}:1: `modle`: unknown field `modle`, expected one of `model`, `providers`, `aliases`, `default_agent`, `agent`, `tools`, `skills`, `mcp_servers`, `sandbox`, `projects`, `permissions`; did you mean `model`?",
                 tmp.path().join("typo.json").display()
             )
         );

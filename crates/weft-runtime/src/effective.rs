@@ -1,6 +1,6 @@
 //! The configuration in effect, value by value, with where each value came from: a
-//! configuration file, an environment variable, or weft's default (`weft config show
-//! --origin`, `/config`, `weft doctor`). Secrets are masked here, once, so no caller can
+//! configuration file, an environment variable, the command line (`--permission-mode`), or
+//! weft's default (`weft config show --origin`, `/config`, `weft doctor`). Secrets are masked here, once, so no caller can
 //! forget to.
 //!
 //! Values set in files are attributed by loading each file alone through [`Config::load`]
@@ -37,6 +37,8 @@ pub enum Origin {
     File(PathBuf),
     /// An environment variable.
     Env(String),
+    /// A command-line option (`--permission-mode`), which beats the files.
+    Flag(String),
     /// weft's built-in default (or a value derived from other settings).
     Default,
 }
@@ -46,6 +48,7 @@ impl fmt::Display for Origin {
         match self {
             Self::File(path) => write!(f, "{}", path.display()),
             Self::Env(name) => write!(f, "env {name}"),
+            Self::Flag(flag) => f.write_str(flag),
             Self::Default => f.write_str("default"),
         }
     }
@@ -482,6 +485,7 @@ impl View {
             json!(file.sandbox.enabled),
             d.clone(),
         );
+        self.permissions(runtime);
         let base = runtime.base_dir().unwrap_or_default();
         let env = |name: &str| runtime.workspace.env.var(name);
         let (servers, _) = crate::mcp::server_configs(&file.mcp_servers, &base, &env);
@@ -496,6 +500,29 @@ impl View {
             }
             self.effective(&["mcp_servers", name, "enabled"], json!(true), d.clone());
         }
+    }
+
+    /// `permissions.mode` as the sessions get it (`--permission-mode` beats the files; a
+    /// project file's `bypass` was dropped when it was read) and `permissions.allow`.
+    fn permissions(&mut self, runtime: &Runtime) {
+        let file = &runtime.config.file.permissions;
+        // A mode the files misspell stays as written: loading a session reports it.
+        if let Ok(mode) = runtime.permission_mode() {
+            let value = json!(mode.as_str());
+            match runtime.command_line_permission_mode() {
+                Some(_) => self.force(
+                    path(&["permissions", "mode"]),
+                    value,
+                    Origin::Flag("--permission-mode".to_owned()),
+                ),
+                None => self.effective(&["permissions", "mode"], value, Origin::Default),
+            }
+        }
+        self.effective(
+            &["permissions", "allow"],
+            json!(file.allow),
+            Origin::Default,
+        );
     }
 
     fn finish(self) -> Vec<Setting> {

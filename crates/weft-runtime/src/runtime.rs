@@ -121,6 +121,11 @@ impl Runtime {
         self.cli_mode = mode;
     }
 
+    /// The permission mode the command line chose, if it chose one.
+    pub fn command_line_permission_mode(&self) -> Option<PermissionMode> {
+        self.cli_mode
+    }
+
     /// The permission mode of new sessions: the command line's, else the configuration's,
     /// else `ask`. An agent's `permissionMode` can only narrow it.
     pub fn permission_mode(&self) -> Result<PermissionMode, UsageError> {

@@ -200,3 +200,52 @@ fn without_any_file_or_variable_everything_is_a_default() {
     assert_eq!(value(&config, "model"), serde_json::Value::Null);
     assert!(config.get("providers").is_none());
 }
+
+#[test]
+fn the_permission_mode_names_the_file_or_the_command_line_and_a_project_never_sets_bypass() {
+    let s = setup();
+    // Without a word about permissions: ask, nothing pre-approved, both defaults.
+    let config = EffectiveConfig::of(&runtime(&s, &[])).unwrap();
+    assert_eq!(value(&config, "permissions.mode"), json!("ask"));
+    assert_eq!(origin(&config, "permissions.mode"), Origin::Default);
+    assert_eq!(value(&config, "permissions.allow"), json!([]));
+    assert_eq!(origin(&config, "permissions.allow"), Origin::Default);
+
+    // The user's file, in Claude Code's spelling: shown as weft spells it, from that file.
+    let user = s.home.join(".clawft/config.json");
+    write(
+        &user,
+        &json!({"permissions": {"mode": "acceptEdits", "allow": ["Bash(git status:*)"]}}),
+    );
+    // A project file (here trusted by the explicit file's list) cannot choose bypass.
+    write(
+        &s.explicit,
+        &json!({"projects": {s.project.to_str().unwrap(): {"trust_level": "trusted"}}}),
+    );
+    write(
+        &s.project.join(".clawft/config.json"),
+        &json!({"permissions": {"mode": "bypass"}}),
+    );
+    let mut runtime = runtime(&s, &[]);
+    let config = EffectiveConfig::of(&runtime).unwrap();
+    assert!(config.files[1].found && config.files[1].trusted);
+    assert_eq!(value(&config, "permissions.mode"), json!("accept-edits"));
+    assert_eq!(
+        origin(&config, "permissions.mode"),
+        Origin::File(user.clone())
+    );
+    assert_eq!(
+        value(&config, "permissions.allow"),
+        json!(["Bash(git status:*)"])
+    );
+    assert_eq!(origin(&config, "permissions.allow"), Origin::File(user));
+
+    // The command line beats the files, and says so.
+    runtime.set_permission_mode(Some(weft_types::PermissionMode::Plan));
+    let config = EffectiveConfig::of(&runtime).unwrap();
+    assert_eq!(value(&config, "permissions.mode"), json!("plan"));
+    assert_eq!(
+        origin(&config, "permissions.mode"),
+        Origin::Flag("--permission-mode".to_owned())
+    );
+}

@@ -210,6 +210,11 @@ impl StatusLine {
         self.shared.lock().label.is_some()
     }
 
+    /// Whether a [`StatusPause`] holds the line hidden.
+    pub fn is_paused(&self) -> bool {
+        self.shared.lock().paused > 0
+    }
+
     /// Erases the line and draws nothing until the returned guard is dropped, keeping the
     /// label: for a question on the terminal (an approval prompt), which a redrawn line would
     /// overwrite. The line comes back, still counting, once the guard is gone.

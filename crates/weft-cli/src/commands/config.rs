@@ -12,6 +12,7 @@ use weft_runtime::{
     settings_json,
 };
 use weft_term::{fit_table, tilde};
+use weft_types::PermissionMode;
 
 use crate::cli::{ConfigShowArgs, ListFormat};
 use crate::environment::stdout_terminal;
@@ -20,7 +21,8 @@ use crate::output::out;
 /// The header of the origin table.
 pub const ORIGIN_HEADER: [&str; 3] = ["KEY", "VALUE", "ORIGIN"];
 
-/// An origin as a person reads it: `~/.clawft/config.json`, `env OPENAI_API_KEY`, `default`.
+/// An origin as a person reads it: `~/.clawft/config.json`, `env OPENAI_API_KEY`,
+/// `--permission-mode`, `default`.
 pub fn origin_label(origin: &Origin, home: Option<&Path>) -> String {
     match origin {
         Origin::File(path) => tilde(path, home),
@@ -77,8 +79,13 @@ fn selected<'c>(config: &'c EffectiveConfig, key: Option<&str>) -> Vec<&'c Setti
 }
 
 /// `weft config show`.
-pub fn show(workspace: &Workspace, args: &ConfigShowArgs) -> Result<ExitCode> {
-    let runtime = Runtime::load(workspace)?;
+pub fn show(
+    workspace: &Workspace,
+    args: &ConfigShowArgs,
+    mode: Option<PermissionMode>,
+) -> Result<ExitCode> {
+    let mut runtime = Runtime::load(workspace)?;
+    runtime.set_permission_mode(mode);
     let config = EffectiveConfig::of(&runtime)?;
     let settings = selected(&config, args.key.as_deref());
     if let Some(key) = &args.key
@@ -120,11 +127,12 @@ pub fn show(workspace: &Workspace, args: &ConfigShowArgs) -> Result<ExitCode> {
 }
 
 /// An origin for scripts: `{"kind": "file", "path": ...}`, `{"kind": "env", "var": ...}`,
-/// `{"kind": "default"}`.
+/// `{"kind": "flag", "flag": "--permission-mode"}`, `{"kind": "default"}`.
 fn origin_json(origin: &Origin) -> Value {
     match origin {
         Origin::File(path) => json!({"kind": "file", "path": path}),
         Origin::Env(var) => json!({"kind": "env", "var": var}),
+        Origin::Flag(flag) => json!({"kind": "flag", "flag": flag}),
         Origin::Default => json!({"kind": "default"}),
     }
 }

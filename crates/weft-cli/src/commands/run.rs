@@ -270,10 +270,9 @@ pub(crate) fn load_runtime(workspace: &Workspace, mode: Option<PermissionMode>) 
 /// refused.
 fn ask_on_terminal(session: &mut Session, status: Option<StatusLine>) {
     if crate::output::stdin_is_terminal() && crate::output::stderr_is_terminal() {
-        let approver = weft_repl::PromptApprover::terminal(Box::new(
-            crate::output::styled_stderr(),
-        ))
-        .with_status(status);
+        let approver =
+            weft_repl::PromptApprover::terminal(Box::new(crate::output::styled_stderr()))
+                .with_status(status);
         session.set_approver(Some(Arc::new(approver)));
     }
 }

@@ -6,9 +6,10 @@ use std::time::Instant;
 
 use weft_llm::{ChatRequest, Message, NoStream, ProviderConfig, ProviderKind};
 use weft_registry::CacheHealth;
-use weft_runtime::sandbox::{ShellMode, current_mode};
-use weft_runtime::{Config, EffectiveConfig, Runtime, Workspace};
+use weft_runtime::sandbox::{ShellMode, mode_for_permissions};
+use weft_runtime::{EffectiveConfig, Runtime, Workspace};
 use weft_term::{StatusLine, first_line, tilde};
+use weft_types::PermissionMode;
 
 use super::{Check, Status};
 use crate::commands::config::origin_label;
@@ -233,13 +234,18 @@ pub fn mcp(runtime: &Runtime) -> Vec<Check> {
 }
 
 /// What `exec_shell` does on this machine with this configuration.
-pub fn sandbox(workspace: &Workspace, config: &Config) -> Check {
+pub fn sandbox(workspace: &Workspace, runtime: &Runtime) -> Check {
     let probe = weft_sandbox::probe();
     let landlock = crate::commands::sandbox::landlock_text(probe.landlock);
-    let mode = workspace
-        .base_dir()
+    // As the sessions run: `auto` switches the sandbox on, `bypass` off.
+    let mode = runtime
+        .permission_mode()
         .map_err(|e| e.to_string())
-        .and_then(|base| current_mode(workspace, config, &base).map_err(|e| e.to_string()));
+        .and_then(|permissions| {
+            let base = workspace.base_dir().map_err(|e| e.to_string())?;
+            mode_for_permissions(permissions, workspace, &runtime.config, &base)
+                .map_err(|e| e.to_string())
+        });
     match mode {
         Ok(ShellMode::Sandboxed { .. }) => Check::new(
             "sandbox",
@@ -260,6 +266,35 @@ pub fn sandbox(workspace: &Workspace, config: &Config) -> Check {
         ),
         Err(e) => Check::new("sandbox", Status::Fail, e),
     }
+}
+
+/// The permission mode sessions start in, where it comes from, and what is pre-approved;
+/// `bypass` is a warning (nothing asks, nothing is sandboxed).
+pub fn permissions(
+    runtime: &Runtime,
+    config: Option<&EffectiveConfig>,
+    home: Option<&Path>,
+) -> Check {
+    let mode = match runtime.permission_mode() {
+        Ok(mode) => mode,
+        Err(e) => return Check::new("permissions", Status::Fail, e.to_string()),
+    };
+    let origin = config
+        .and_then(|c| c.get("permissions.mode"))
+        .map_or_else(|| "default".to_owned(), |s| origin_label(&s.origin, home));
+    let allow = runtime.config.file.permissions.allow.len();
+    let mut detail = format!(
+        "mode {mode} ({origin}); {} pre-approved (permissions.allow)",
+        plural(allow, "pattern")
+    );
+    let status = match mode {
+        PermissionMode::Bypass => {
+            detail.push_str("; bypass: no call asks and exec_shell runs without the sandbox");
+            Status::Warn
+        }
+        _ => Status::Ok,
+    };
+    Check::new("permissions", status, detail)
 }
 
 /// Skills: how many, files with errors, names shadowed.

@@ -1,5 +1,5 @@
 //! `weft doctor`: is this set-up ready? One line per check (version, configuration files,
-//! providers and their keys, the default model and, with `--online`, one request to it, MCP
+//! providers and their keys, the permission mode, the default model and, with `--online`, one request to it, MCP
 //! servers, the sandbox, skills, agents, the header cache), then a summary. Exits 1 when a
 //! check fails; warnings (a skill file with errors, an agent naming an unavailable model) do
 //! not fail it.
@@ -12,6 +12,7 @@ use anyhow::Result;
 use serde_json::json;
 use weft_runtime::{EffectiveConfig, Runtime, Workspace};
 use weft_term::{Style, Terminal, columns};
+use weft_types::PermissionMode;
 
 use crate::cli::{DoctorArgs, ListFormat};
 use crate::commands::run::{start_mcp, status_line};
@@ -82,7 +83,11 @@ impl Check {
 }
 
 /// `weft doctor`.
-pub fn run(workspace: &Workspace, args: &DoctorArgs) -> Result<ExitCode> {
+pub fn run(
+    workspace: &Workspace,
+    args: &DoctorArgs,
+    mode: Option<PermissionMode>,
+) -> Result<ExitCode> {
     let mut report = vec![Check::new(
         "weft",
         Status::Ok,
@@ -90,21 +95,24 @@ pub fn run(workspace: &Workspace, args: &DoctorArgs) -> Result<ExitCode> {
     )];
     let home = workspace.home.as_deref();
     match Runtime::load(workspace) {
-        Ok(runtime) => {
+        Ok(mut runtime) => {
+            runtime.set_permission_mode(mode);
             let status = status_line(stderr_terminal());
-            match EffectiveConfig::of(&runtime) {
+            let effective = EffectiveConfig::of(&runtime);
+            match &effective {
                 Ok(config) => {
-                    report.extend(checks::config_files(&config, home));
-                    report.extend(checks::providers(&runtime, &config));
+                    report.extend(checks::config_files(config, home));
+                    report.extend(checks::providers(&runtime, config));
                 }
                 Err(e) => report.push(Check::new("config", Status::Fail, e.to_string())),
             }
+            report.push(checks::permissions(&runtime, effective.as_ref().ok(), home));
             report.push(checks::model(&runtime));
             report.push(checks::online(&runtime, args.online, status.as_ref()));
             start_mcp(&runtime, status.as_ref());
             drop(status);
             report.extend(checks::mcp(&runtime));
-            report.push(checks::sandbox(workspace, &runtime.config));
+            report.push(checks::sandbox(workspace, &runtime));
             report.push(checks::skills(&runtime));
             report.extend(checks::agents(&runtime));
         }
