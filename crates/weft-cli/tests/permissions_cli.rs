@@ -48,16 +48,22 @@ fn provider_config(server: &ScriptServer, extra: Value) -> Value {
     config
 }
 
-/// `weft [flags] agent -m go` with stdin closed (no one to ask), `--config` at `config`.
-fn run(s: &Sandbox, config: &Path, flags: &[&str]) -> Output {
+/// `weft --config CONFIG ARGS` with stdin closed (no one to ask), run to the end.
+fn weft_with(s: &Sandbox, config: &Path, args: &[&str]) -> Output {
     s.weft()
         .arg("--config")
         .arg(config)
-        .args(flags)
-        .args(["agent", "-m", "go", "--no-transcript"])
+        .args(args)
         .timeout(Duration::from_secs(30))
         .output()
         .unwrap()
+}
+
+/// `weft [flags] agent -m go` with stdin closed (no one to ask), `--config` at `config`.
+fn run(s: &Sandbox, config: &Path, flags: &[&str]) -> Output {
+    let mut args = flags.to_vec();
+    args.extend(["agent", "-m", "go", "--no-transcript"]);
+    weft_with(s, config, &args)
 }
 
 fn stderr(output: &Output) -> String {
@@ -136,14 +142,7 @@ fn skills_run_without_a_terminal_refuses_too_and_pre_approved_calls_run() {
         &server,
         json!({"permissions": {"allow": ["Bash(mkdir:*)", "Bash(touch:*)"]}}),
     ));
-    let output = s
-        .weft()
-        .arg("--config")
-        .arg(&config)
-        .args(["skills", "run", "tidy", "--no-transcript"])
-        .timeout(Duration::from_secs(30))
-        .output()
-        .unwrap();
+    let output = weft_with(&s, &config, &["skills", "run", "tidy", "--no-transcript"]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(
         s.project.join("out/a").exists(),
@@ -288,29 +287,31 @@ fn an_agent_permission_mode_narrows_the_command_lines_and_never_widens_it() {
     // `wide` under the default `ask`: still asks (refused without a terminal).
     let server = script(&rt, &[("t", "exec_shell", json!({"command": "touch w"}))]);
     let config = s.config(&provider_config(&server, json!({})));
-    let output = s
-        .weft()
-        .arg("--config")
-        .arg(&config)
-        .args(["agent", "--agent", "wide", "-m", "go", "--no-transcript"])
-        .timeout(Duration::from_secs(30))
-        .output()
-        .unwrap();
+    let output = weft_with(
+        &s,
+        &config,
+        &["agent", "--agent", "wide", "-m", "go", "--no-transcript"],
+    );
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(!s.project.join("w").exists());
     assert_eq!(summaries(&output).len(), 1);
     // `planner` under `auto`: only read-only tools are offered.
     let server = rt.block_on(ScriptServer::openai(vec![openai_text("planned")]));
     let config = s.config(&provider_config(&server, json!({})));
-    let output = s
-        .weft()
-        .arg("--config")
-        .arg(&config)
-        .args(["--permission-mode", "auto"])
-        .args(["agent", "--agent", "planner", "-m", "go", "--no-transcript"])
-        .timeout(Duration::from_secs(30))
-        .output()
-        .unwrap();
+    let output = weft_with(
+        &s,
+        &config,
+        &[
+            "--permission-mode",
+            "auto",
+            "agent",
+            "--agent",
+            "planner",
+            "-m",
+            "go",
+            "--no-transcript",
+        ],
+    );
     assert!(output.status.success(), "{}", stderr(&output));
     let offered = openai_tool_names(&server.bodies()[0]);
     assert!(offered.contains(&"read_file".to_owned()), "{offered:?}");
@@ -484,14 +485,11 @@ fn json_runs_carry_the_refused_calls_in_their_results_and_the_summary_goes_to_st
         let s = Sandbox::new();
         let server = script(&rt, &[("t", "exec_shell", json!({"command": "touch x"}))]);
         let config = s.config(&provider_config(&server, json!({})));
-        let output = s
-            .weft()
-            .arg("--config")
-            .arg(&config)
-            .args(["agent", "-m", "go", "--no-transcript", "--format", format])
-            .timeout(Duration::from_secs(30))
-            .output()
-            .unwrap();
+        let output = weft_with(
+            &s,
+            &config,
+            &["agent", "-m", "go", "--no-transcript", "--format", format],
+        );
         assert!(output.status.success(), "{format}: {}", stderr(&output));
         assert!(!s.project.join("x").exists());
         let text = String::from_utf8_lossy(&output.stdout).into_owned();

@@ -217,7 +217,7 @@ impl StatusLine {
 
     /// Erases the line and draws nothing until the returned guard is dropped, keeping the
     /// label: for a question on the terminal (an approval prompt), which a redrawn line would
-    /// overwrite. The line comes back, still counting, once the guard is gone.
+    /// overwrite. The line comes back once the guard is gone, counting from then.
     pub fn pause(&self) -> StatusPause {
         let mut state = self.shared.lock();
         state.paused += 1;
@@ -243,6 +243,10 @@ impl Drop for StatusPause {
     fn drop(&mut self) {
         let mut state = self.shared.lock();
         state.paused = state.paused.saturating_sub(1);
+        if state.paused == 0 {
+            // The wait shown from here on starts with the answer, not with the question.
+            state.since = Instant::now();
+        }
     }
 }
 
