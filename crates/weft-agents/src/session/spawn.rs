@@ -229,7 +229,7 @@ fn unique<'a>(names: impl IntoIterator<Item = &'a String>) -> Vec<String> {
 fn first_mcp_tool<'a>(lists: impl IntoIterator<Item = &'a String>) -> Option<&'a String> {
     lists.into_iter().find(|t| {
         let name = t.split('(').next().unwrap_or(t);
-        is_mcp_tool(name) || name.starts_with("mcp__")
+        is_mcp_tool(name) || name.starts_with(tool_names::MCP_PREFIX)
     })
 }
 
