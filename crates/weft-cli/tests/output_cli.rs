@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use sandbox::server::{
     Reply, ScriptServer, openai_messages, openai_stream, openai_text, openai_tool,
 };
-use sandbox::{HOST_VARS, Sandbox, redact_keys, stderr, stdout, write_skill};
+use sandbox::{Sandbox, redact_keys, stderr, stdout, write_skill};
 use serde_json::{Value, json};
 
 /// The keys whose values change from run to run.
@@ -310,9 +310,8 @@ fn exit_statuses_are_the_documented_ones() {
 
     // Ctrl-C while the model thinks: 130.
     let (rt, server) = serve(vec![Reply::Hang]);
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
-    cmd.current_dir(&s.project)
-        .env("HOME", &s.home)
+    let mut child = s
+        .process()
         .arg("--home")
         .arg(&s.home)
         .arg("--config")
@@ -320,11 +319,9 @@ fn exit_statuses_are_the_documented_ones() {
         .args(["agent", "-m", "think hard"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    for var in HOST_VARS {
-        cmd.env_remove(var);
-    }
-    let mut child = cmd.spawn().unwrap();
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
     let deadline = Instant::now() + Duration::from_secs(15);
     while server.count() == 0 {
         assert!(child.try_wait().unwrap().is_none(), "weft exited early");
