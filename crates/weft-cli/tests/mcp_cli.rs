@@ -190,7 +190,9 @@ fn readme_mcp_example() -> Value {
 #[test]
 fn the_readme_example_pins_the_server_version_the_tests_install() {
     let example = readme_mcp_example();
-    let args = example["mcp_servers"]["everything"]["args"].as_array().unwrap();
+    let args = example["mcp_servers"]["everything"]["args"]
+        .as_array()
+        .unwrap();
     let package = "@modelcontextprotocol/server-everything";
     let pinned = args
         .iter()
@@ -223,7 +225,11 @@ fn the_readme_example_pins_the_server_version_the_tests_install() {
         .weft()
         .arg("--config")
         .arg(&config)
-        .args(["config", "show", "mcp_servers.everything.startup_timeout_secs"])
+        .args([
+            "config",
+            "show",
+            "mcp_servers.everything.startup_timeout_secs",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", sandbox::stderr(&out));
