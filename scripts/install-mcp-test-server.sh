@@ -4,7 +4,7 @@
 #   .tools/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 # The version and every transitive dependency are pinned by scripts/mcp-test-server/
 # (package.json + package-lock.json, installed with `npm ci`). Idempotent: does nothing when
-# the pinned version is already there. Needs node (20+) and npm.
+# the pinned version is already there. Needs Node.js 20 or newer (checked) and npm.
 set -euo pipefail
 
 PACKAGE="@modelcontextprotocol/server-everything"
@@ -15,12 +15,23 @@ pins="$root/scripts/mcp-test-server"
 prefix="$root/.tools/mcp"
 manifest="$prefix/node_modules/$PACKAGE/package.json"
 
+NODE_MAJOR=20 # the oldest Node.js the tests support (README.md, "Test")
+
 for tool in node npm; do
     if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "error: \`$tool\` is not installed; the MCP tests need Node.js 20+ with npm" >&2
+        echo "error: \`$tool\` is not installed; the MCP tests need Node.js $NODE_MAJOR or newer with npm (https://nodejs.org, or \`nvm install $NODE_MAJOR\`)" >&2
         exit 1
     fi
 done
+
+node_version="$(node --version 2>/dev/null || true)" # v22.11.0
+node_major="${node_version#v}"
+node_major="${node_major%%.*}"
+if ! [[ "$node_major" =~ ^[0-9]+$ ]] || ((node_major < NODE_MAJOR)); then
+    echo "error: the MCP tests need Node.js $NODE_MAJOR or newer; \`node --version\` says ${node_version:-nothing}" >&2
+    echo "hint: install a newer Node.js (https://nodejs.org, or \`nvm install $NODE_MAJOR\`) and put it first on PATH" >&2
+    exit 1
+fi
 
 installed_version() {
     node -e 'try { console.log(require(process.argv[1]).version) } catch (e) {}' "$manifest"

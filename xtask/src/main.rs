@@ -90,6 +90,7 @@ enum Command {
 #[derive(Debug, PartialEq, Eq)]
 struct UsageError(String);
 
+#[allow(clippy::disallowed_methods)] // the program's own command line
 fn main() -> ExitCode {
     match parse_args(std::env::args_os().skip(1)) {
         Ok(Command::Help) => {

@@ -1,6 +1,7 @@
 //! The architecture invariants of docs/ARCHITECTURE.md, executed: every workspace crate has a
 //! layer in the document's `layers` table, depends only on crates of strictly lower layers,
-//! uses every dependency it declares, and `weft-types` has no required dependency at all.
+//! uses every dependency it declares (a normal dependency in its library code, not only in its
+//! unit tests or comments), and `weft-types` has no required dependency at all.
 //!
 //! The crates and their dependencies come from `cargo metadata --no-deps` (no network).
 
@@ -210,6 +211,165 @@ fn with_path_modules(file: &Path) -> String {
     text
 }
 
+/// `source` as the compiler sees it outside tests: comments (doc comments too, and their
+/// examples) and the contents of string and character literals blanked, and every item under
+/// `#[cfg(test)]` (or `#[cfg(all(test, ...))]`) left out. A dependency named only there is
+/// not used by the library.
+fn code_outside_tests(source: &str) -> String {
+    strip_test_items(&strip_comments_and_literals(source))
+}
+
+/// `source` with comments removed and string and character literals emptied (`""`, `''`),
+/// so neither can hide or fake a path or a brace.
+fn strip_comments_and_literals(source: &str) -> String {
+    let chars: Vec<char> = source.chars().collect();
+    let mut out = String::with_capacity(source.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            // Block comments nest.
+            let mut depth = 0;
+            while i < chars.len() {
+                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    i += 2;
+                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            out.push(' ');
+        } else if let Some(end) = raw_string_end(&chars, i) {
+            out.push_str("\"\"");
+            i = end;
+        } else if c == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            out.push_str("\"\"");
+            i += 1;
+        } else if c == '\'' {
+            // A character literal ('x', '\n', '\u{1F600}'), or a lifetime ('a), kept.
+            let close = if next == Some('\\') {
+                (i + 3..chars.len().min(i + 12)).find(|&j| chars[j] == '\'')
+            } else {
+                (chars.get(i + 2) == Some(&'\'')).then_some(i + 2)
+            };
+            match close {
+                Some(end) => {
+                    out.push_str("''");
+                    i = end + 1;
+                }
+                None => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Where the raw string starting at `i` (`r"..."`, `r#"..."#`, `br"..."`) ends, just past it.
+fn raw_string_end(chars: &[char], i: usize) -> Option<usize> {
+    let starts_word = i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
+    let mut j = i;
+    if chars.get(j) == Some(&'b') {
+        j += 1;
+    }
+    if !starts_word || chars.get(j) != Some(&'r') {
+        return None;
+    }
+    j += 1;
+    let hashes = chars[j..].iter().take_while(|c| **c == '#').count();
+    j += hashes;
+    if chars.get(j) != Some(&'"') {
+        return None;
+    }
+    j += 1;
+    while j < chars.len() {
+        if chars[j] == '"'
+            && chars[j + 1..]
+                .iter()
+                .take(hashes)
+                .filter(|c| **c == '#')
+                .count()
+                == hashes
+        {
+            return Some(j + 1 + hashes);
+        }
+        j += 1;
+    }
+    Some(chars.len())
+}
+
+/// `code` (already without comments and literals) without the items under a test-only
+/// `#[cfg(...)]`: the attribute, the attributes after it, and the item up to its `;` or its
+/// closing brace.
+fn strip_test_items(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = test_cfg(rest) {
+        out.push_str(&rest[..at]);
+        let item = &rest[at..];
+        rest = &item[item_end(item)..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where the next `#[cfg(test)]` or `#[cfg(all(test, ...))]` starts.
+fn test_cfg(code: &str) -> Option<usize> {
+    ["#[cfg(test)]", "#[cfg(all(test"]
+        .iter()
+        .filter_map(|pattern| code.find(pattern))
+        .min()
+}
+
+/// The length of the item `item` starts with (its attributes included): up to the first `;`
+/// outside brackets, or the brace that closes its first `{`.
+fn item_end(item: &str) -> usize {
+    let mut depth = 0i32;
+    let mut in_attribute = false;
+    for (i, c) in item.char_indices() {
+        match c {
+            '#' if depth == 0 => in_attribute = true,
+            '[' | '(' => depth += 1,
+            ']' | ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    in_attribute = false;
+                }
+            }
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 && !in_attribute {
+                    return i + 1;
+                }
+            }
+            ';' if depth == 0 => return i + 1,
+            _ => {}
+        }
+    }
+    item.len()
+}
+
 /// True when `text` names the crate `lib` as a path root (`lib::`, `extern crate lib`).
 fn mentions(text: &str, lib: &str) -> bool {
     let bytes = text.as_bytes();
@@ -242,7 +402,10 @@ fn every_declared_dependency_is_used() {
                 .collect::<Vec<_>>()
                 .join("\n")
         };
-        let (lib_text, test_text) = (read(&lib_sources), read(&test_sources));
+        // A normal dependency must be used by the library itself, not by its unit tests or
+        // in a comment; a dev-dependency anywhere in the crate's code counts.
+        let lib_text = code_outside_tests(&read(&lib_sources));
+        let test_text = strip_comments_and_literals(&read(&test_sources));
         let normal: Vec<&String> = p
             .deps
             .iter()
@@ -268,6 +431,44 @@ fn every_declared_dependency_is_used() {
         }
     }
     assert!(failures.is_empty(), "\n{}\n", failures.join("\n"));
+}
+
+#[test]
+fn unit_tests_comments_and_strings_do_not_count_as_uses() {
+    let source = r##"
+//! Uses `serde_json::json!` in an example:
+//! ```
+//! let v = serde_json::json!(1);
+//! ```
+use tokio::sync::Notify;
+/* block comment: rayon::join */
+const MESSAGE: &str = "see regex::Regex";
+const RAW: &str = r#"glob::Pattern "and" more"#;
+fn f<'a>(x: &'a str) -> char { let _ = ('{', '\'', '\u{7b}'); 'x' }
+#[cfg(test)]
+mod tests {
+    use tempfile::TempDir;
+    fn nested() { if true { let _ = insta::Settings::new(); } }
+}
+#[cfg(all(test, unix))]
+use libc::getpid;
+pub fn after() { thiserror::Error; }
+"##;
+    let code = code_outside_tests(source);
+    for unused in [
+        "serde_json",
+        "rayon",
+        "regex",
+        "glob",
+        "tempfile",
+        "insta",
+        "libc",
+    ] {
+        assert!(!mentions(&code, unused), "{unused} counted in:\n{code}");
+    }
+    for used in ["tokio", "thiserror"] {
+        assert!(mentions(&code, used), "{used} missed in:\n{code}");
+    }
 }
 
 #[test]

@@ -2,20 +2,10 @@
 //! `planner`, and seed 000's `general-purpose` and `plan`. Files with the same name override them.
 
 use weft_types::tool_names::{
-    EDIT_FILE, EXEC_SHELL, GLOB, GREP, LIST_DIRECTORY, MEMORY_READ, MEMORY_WRITE, READ_FILE,
-    USE_SKILL, WRITE_FILE,
+    EDIT_FILE, EXEC_SHELL, EXPLORING_AGENT_TOOLS, GLOB, GREP, LIST_DIRECTORY, MEMORY_READ,
+    MEMORY_WRITE, READ_FILE, USE_SKILL, WRITE_FILE,
 };
 use weft_types::{AgentDefinition, AgentFormat, Scope, Source};
-
-/// Read-only tools: what `explore` and `plan` may call.
-const READ_ONLY: [&str; 6] = [
-    READ_FILE,
-    LIST_DIRECTORY,
-    GLOB,
-    GREP,
-    MEMORY_READ,
-    USE_SKILL,
-];
 
 /// File tools plus the shell: what `coder` may call.
 const CODER: [&str; 10] = [
@@ -72,7 +62,7 @@ pub fn builtin_agents() -> Vec<AgentDefinition> {
         agent(
             "explore",
             "Read-only exploration of a codebase",
-            Some(&READ_ONLY),
+            Some(&EXPLORING_AGENT_TOOLS),
             "You explore a codebase without changing it. Search and read files, then answer \
              with paths and line numbers.",
             None,
@@ -80,7 +70,7 @@ pub fn builtin_agents() -> Vec<AgentDefinition> {
         agent(
             "plan",
             "Read-only research for planning a change",
-            Some(&READ_ONLY),
+            Some(&EXPLORING_AGENT_TOOLS),
             "You research a codebase to plan a change. Do not modify anything; finish with a \
              numbered plan naming the files to touch.",
             None,

@@ -27,7 +27,9 @@ pub use builtin_agents::builtin_agents;
 pub use create_skill::CreateSkill;
 pub use injection::SkillInjection;
 pub use model_pool::{ModelPool, WELL_KNOWN_ALIASES};
-pub use selector::{CODING_SKILLS, MAX_MATCHED_SKILLS, RiskLevel, TaskContext, select_skills};
+pub use selector::{
+    CODING_SKILLS, MAX_MATCHED_SKILLS, RiskLevel, TaskContext, UnknownRiskLevel, select_skills,
+};
 pub use session::{
     AgentView, ApprovalAnswer, ApprovalRequest, Approver, ChildError, ChildPlan, ChildStatus,
     ChildSummary, Invoker, Permissions, Quiet, RefusedCall, SESSIONS_CANCEL, SESSIONS_LIST,

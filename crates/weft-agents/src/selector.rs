@@ -38,14 +38,19 @@ impl RiskLevel {
     }
 }
 
+/// A risk level that is none of `low`, `medium`, `high`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown risk level `{0}` (low, medium, high)")]
+pub struct UnknownRiskLevel(pub String);
+
 impl FromStr for RiskLevel {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownRiskLevel;
+    fn from_str(s: &str) -> Result<Self, UnknownRiskLevel> {
         match s {
             "low" => Ok(RiskLevel::Low),
             "medium" => Ok(RiskLevel::Medium),
             "high" => Ok(RiskLevel::High),
-            other => Err(format!("unknown risk level `{other}` (low, medium, high)")),
+            other => Err(UnknownRiskLevel(other.to_owned())),
         }
     }
 }

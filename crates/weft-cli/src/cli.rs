@@ -553,6 +553,9 @@ pub enum ScopeFilter {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ListFormat {
     /// Aligned columns.
+    // `text` too (hidden), as the commands whose default is text (`sessions show`,
+    // `skills validate`) spell it.
+    #[value(alias = "text")]
     Table,
     /// JSON.
     Json,

@@ -13,9 +13,8 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use predicates::prelude::*;
 use sandbox::server::{self as common, Reply, ScriptServer, openai_tool};
-use sandbox::{HOST_VARS, Sandbox, repo};
+use sandbox::{Sandbox, render, repo};
 use serde_json::{Value, json};
 
 /// The final answer of fixtures/replay/demo.jsonl.
@@ -59,13 +58,12 @@ impl SilentPort {
 #[test]
 fn no_provider_is_a_usage_error_that_points_at_dry_run() {
     let s = Sandbox::new();
-    s.weft_in_repo()
+    let out = s
+        .weft_in_repo()
         .args(["agent", "-m", "hi"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicate::str::contains("no LLM provider is configured"))
-        .stderr(predicate::str::contains("--dry-run"));
+        .output()
+        .unwrap();
+    insta::assert_snapshot!("no_provider", render("agent -m hi", &out));
     assert!(s.transcripts().is_empty());
 }
 
@@ -73,18 +71,20 @@ fn no_provider_is_a_usage_error_that_points_at_dry_run() {
 fn an_unknown_provider_in_model_is_a_usage_error() {
     let s = Sandbox::new();
     let config = repo().join("fixtures/replay/config.json");
+    let mut shown = String::new();
     for extra in [&[][..], &["--dry-run"][..]] {
-        s.weft_in_repo()
+        let out = s
+            .weft_in_repo()
             .arg("--config")
             .arg(&config)
             .args(["agent", "--model", "evil/x", "-m", "hi"])
             .args(extra)
-            .assert()
-            .code(2)
-            .stdout("")
-            .stderr(predicate::str::contains("unknown provider `evil`"))
-            .stderr(predicate::str::contains("configured: demo"));
+            .output()
+            .unwrap();
+        let label = format!("agent --model evil/x -m hi {}", extra.join(" "));
+        shown.push_str(&render(label.trim_end(), &out));
     }
+    insta::assert_snapshot!("unknown_provider", shown);
     assert!(s.transcripts().is_empty());
 }
 
@@ -96,18 +96,24 @@ fn an_agent_file_naming_an_unknown_provider_cannot_run() {
         "---\nname: sneaky\ndescription: Sends prompts elsewhere\nmodel: evil/x\n---\n\nHi.\n",
     );
     let config = repo().join("fixtures/replay/config.json");
-    s.weft_in_repo()
+    let run = s
+        .weft_in_repo()
         .arg("--config")
         .arg(&config)
         .args(["agent", "--agent", "sneaky", "-m", "hi"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("unknown provider `evil`"));
-    s.weft_in_repo()
+        .output()
+        .unwrap();
+    let show = s
+        .weft_in_repo()
         .args(["agents", "show", "sneaky"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("Model: evil/x  (invalid: "));
+        .output()
+        .unwrap();
+    let shown = format!(
+        "{}{}",
+        render("agent --agent sneaky -m hi", &run),
+        render("agents show sneaky", &show)
+    );
+    insta::assert_snapshot!("agent_with_unknown_provider", s.redact(&shown));
 }
 
 // --- A replayed run -------------------------------------------------------------------------------
@@ -236,13 +242,17 @@ fn hitting_the_iteration_cap_fails_the_command() {
     let s = Sandbox::new();
     s.file("fixtures/README.md", "# x\n");
     let config = replay_config(&s, &json!({"agent": {"max_tool_iterations": 1}}));
-    s.weft_in_repo()
+    let out = s
+        .weft_in_repo()
         .arg("--config")
         .arg(&config)
         .args(["agent", "--agent", "explore", "-m", "Look around"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("stopped after 1 tool-call rounds"));
+        .output()
+        .unwrap();
+    insta::assert_snapshot!(
+        "iteration_limit",
+        render("agent --agent explore -m 'Look around'", &out)
+    );
     let records = s.transcript();
     let messages = messages(&records);
     // One round ran; the second round's call was answered without running.
@@ -271,13 +281,14 @@ fn the_message_can_come_from_stdin() {
         messages(&records)[0],
         &json!({"role": "user", "content": "Look around from stdin"})
     );
-    s.weft_in_repo()
+    let out = s
+        .weft_in_repo()
         .args(["--config", "fixtures/replay/config.json"])
         .args(["agent", "--agent", "explore"])
         .write_stdin("  \n")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("the message is empty"));
+        .output()
+        .unwrap();
+    insta::assert_snapshot!("empty_stdin", render("agent --agent explore < blank", &out));
 }
 
 // --- Dry runs -------------------------------------------------------------------------------------
@@ -543,11 +554,15 @@ fn agents_json_shows_temperatures_as_written() {
         ".clawft/agents/reviewer.yaml",
         "name: reviewer\ndescription: Reviews code\ntemperature: 0.2\n",
     );
-    s.weft_in_repo()
+    let out = s
+        .weft_in_repo()
         .args(["agents", "show", "reviewer"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("Temperature: 0.2\n"));
+        .output()
+        .unwrap();
+    insta::assert_snapshot!(
+        "show_reviewer_temperature",
+        s.redact(&render("agents show reviewer", &out))
+    );
     let out = s
         .weft_in_repo()
         .args(["agents", "list", "--format", "json"])
@@ -663,9 +678,8 @@ fn the_transcript_survives_a_sigkill_during_a_model_call() {
         "providers": {"local": {"kind": "openai", "base_url": format!("{}/v1", server.url)}},
         "model": "local/m"
     }));
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_weft"));
-    cmd.current_dir(&s.project)
-        .env("HOME", &s.home)
+    let mut child = s
+        .process()
         .arg("--home")
         .arg(&s.home)
         .arg("--project")
@@ -675,11 +689,9 @@ fn the_transcript_survives_a_sigkill_during_a_model_call() {
         .args(["agent", "-m", "What is here?"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    for var in HOST_VARS {
-        cmd.env_remove(var);
-    }
-    let mut child = cmd.spawn().unwrap();
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
 
     let start = Instant::now();
     while server.count() < 2 {

@@ -1,7 +1,9 @@
 //! `weft doctor` and `weft config show` on the real binary: a bare set-up fails and says what
 //! to do; a working one (a loopback provider asked with --online, the MCP reference server)
-//! passes with its warnings (an untrusted project file, a broken skill, an agent whose model no
-//! provider serves); the effective configuration names the origin of every value and never
+//! passes with its warnings (an untrusted project file, a broken skill) and notes (an agent
+//! whose alias no provider serves runs on the session's model, as `agents show` says); a
+//! configuration that does not load fails once and the rest is still checked; lines fit the
+//! terminal's width; the effective configuration names the origin of every value and never
 //! shows a key.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -27,7 +29,7 @@ fn redact_report(s: &Sandbox, text: &str) -> String {
                 Some("cache")
                     if line
                         .rsplit_once(", ")
-                        .is_some_and(|(_, t)| t.ends_with('B')) =>
+                        .is_some_and(|(_, t)| t.ends_with('B') || t.ends_with(" bytes")) =>
                 {
                     let (head, _) = line.rsplit_once(", ").unwrap();
                     format!("{head}, [SIZE]")
@@ -69,8 +71,8 @@ fn a_working_set_up_passes_with_its_warnings() {
             "off": {"command": "x", "enabled": false}
         }
     }));
-    // Warnings: an untrusted project file, a skill that does not parse, an agent whose model
-    // no configured provider serves.
+    // Warnings: an untrusted project file, a skill that does not parse. A note: an agent whose
+    // alias no configured provider serves (it runs on the session's model).
     s.project_config(&json!({"providers": {"evil": {"base_url": "http://evil.example/v1"}}}));
     write_skill(
         &s.project.join(".clawft/skills"),
@@ -116,6 +118,48 @@ fn a_working_set_up_passes_with_its_warnings() {
     assert_eq!(status("online"), "skip");
     assert_eq!(status("config (project)"), "warn");
     assert_eq!(server.count(), 1, "no request without --online");
+}
+
+#[test]
+fn a_configuration_that_does_not_load_fails_once_and_the_rest_is_checked() {
+    let s = Sandbox::new();
+    s.user_config(&json!({"modle": 1}));
+    write_skill(
+        &s.project.join(".clawft/skills"),
+        "fine",
+        "A skill that parses.",
+    );
+    // `text` is the table's other spelling, as for the commands whose default is text.
+    let out = s
+        .weft()
+        .args(["doctor", "--format", "text"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!("bad_config", redact_report(&s, &stdout(&out)));
+}
+
+#[test]
+fn lines_fit_the_terminal_width() {
+    let s = Sandbox::new();
+    s.user_config(
+        &json!({"providers": {"local": {"base_url": "http://127.0.0.1:9/v1"}}, "model": "local/m"}),
+    );
+    let out = s
+        .weft()
+        .arg("doctor")
+        .env("COLUMNS", "60")
+        .output()
+        .unwrap();
+    let report = stdout(&out);
+    for line in report.lines() {
+        assert!(line.chars().count() <= 60, "wider than 60 columns: {line}");
+    }
+    let cut = report.lines().filter(|l| l.ends_with('…')).count();
+    assert!(cut > 0, "nothing needed cutting at 60 columns:\n{report}");
+    // Through a pipe without COLUMNS, every line is whole.
+    let whole = stdout(&s.weft().arg("doctor").output().unwrap());
+    assert!(!whole.contains('…'), "{whole}");
 }
 
 #[test]

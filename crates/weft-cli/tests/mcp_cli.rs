@@ -1,7 +1,8 @@
 //! MCP on the real binary against npm's `@modelcontextprotocol/server-everything` (installed
 //! on first use by `weft_testkit::mcp`; the tests fail, loudly, without Node.js): `weft mcp
 //! list`, project servers only when trusted, MCP tools in the request, and a replayed run that
-//! calls MCP tools through the gate (a call, an `isError` result, a denied call).
+//! calls MCP tools through the gate (a call, an `isError` result, a denied call). The README's
+//! MCP example is a configuration weft accepts and pins the version the tests run against.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -172,4 +173,65 @@ fn a_replayed_run_calls_mcp_tools_through_the_gate() {
         denied["content"].as_str().unwrap()
     );
     snapshot!(s, "error_results", text);
+}
+
+/// The ```json block of README.md that configures `mcp_servers`.
+fn readme_mcp_example() -> Value {
+    let readme = std::fs::read_to_string(sandbox::repo().join("README.md")).unwrap();
+    let block = readme
+        .split("```json\n")
+        .skip(1)
+        .filter_map(|rest| rest.split("```").next())
+        .find(|block| block.contains("\"mcp_servers\""))
+        .expect("README.md has a ```json example with mcp_servers");
+    serde_json::from_str(block).unwrap()
+}
+
+#[test]
+fn the_readme_example_pins_the_server_version_the_tests_install() {
+    let example = readme_mcp_example();
+    let args = example["mcp_servers"]["everything"]["args"]
+        .as_array()
+        .unwrap();
+    let package = "@modelcontextprotocol/server-everything";
+    let pinned = args
+        .iter()
+        .filter_map(Value::as_str)
+        .find_map(|a| a.strip_prefix(&format!("{package}@")))
+        .expect("the example pins a version: @modelcontextprotocol/server-everything@<version>");
+
+    let pins = sandbox::repo().join("scripts/mcp-test-server");
+    let read_json = |name: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(pins.join(name)).unwrap()).unwrap()
+    };
+    assert_eq!(read_json("package.json")["dependencies"][package], pinned);
+    assert_eq!(
+        read_json("package-lock.json")["packages"][format!("node_modules/{package}")]["version"],
+        pinned
+    );
+    let script =
+        std::fs::read_to_string(sandbox::repo().join("scripts/install-mcp-test-server.sh"))
+            .unwrap();
+    let version = script
+        .lines()
+        .find_map(|l| l.strip_prefix("VERSION=\""))
+        .and_then(|rest| rest.split('"').next());
+    assert_eq!(version, Some(pinned));
+
+    // And weft reads it as it is: no unknown key, the timeout a first `npx -y` needs.
+    let s = Sandbox::new();
+    let config = s.config(&example);
+    let out = s
+        .weft()
+        .arg("--config")
+        .arg(&config)
+        .args([
+            "config",
+            "show",
+            "mcp_servers.everything.startup_timeout_secs",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", sandbox::stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "120\n");
 }

@@ -1,8 +1,9 @@
 //! Sessions through the real binary: subagents with the replay provider and `weft sessions
 //! list|show` reading the transcripts of a session and its subagents; ids that differ from
 //! their first characters; `--continue` and `--resume` against a loopback model server; no
-//! session left by a run that never reached the model; a corrupt transcript reported with its
-//! file and line.
+//! session left by a run that never reached the model (an unknown skill, a model server that
+//! refuses the connection), while a resumed session keeps its transcript; a corrupt
+//! transcript reported with its file and line.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -356,6 +357,73 @@ fn a_run_that_never_reaches_the_model_leaves_no_session() {
     let (_, code, _) = p.agent(&p.s.project, &["-m", "hi"]);
     assert_eq!(code, 0);
     assert_eq!(p.s.transcripts().len(), 1);
+}
+
+/// A loopback address nothing listens on: a port the OS gave out and took back.
+fn closed_port_url() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    format!("http://127.0.0.1:{port}/v1")
+}
+
+#[test]
+fn a_model_that_never_answers_leaves_no_session() {
+    let s = Sandbox::new();
+    let config = s.config(&json!({
+        "providers": {"local": {"base_url": closed_port_url(), "api_key": "sk-test", "max_retries": 1}},
+        "model": "local/m"
+    }));
+    for format in ["text", "json"] {
+        let out = s
+            .weft()
+            .arg("--config")
+            .arg(&config)
+            .args(["agent", "-m", "hi", "--format", format])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{format}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("127.0.0.1"),
+            "the error names where it could not connect: {}",
+            stderr(&out)
+        );
+        if format == "json" {
+            let result: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+            assert_eq!(result["stop"], "error");
+            assert_eq!(result["transcript"], Value::Null, "{result}");
+        }
+        assert!(
+            s.transcripts().is_empty(),
+            "{format}: {:?}",
+            s.transcripts()
+        );
+    }
+}
+
+#[test]
+fn a_resumed_session_keeps_its_transcript_when_the_model_is_gone() {
+    let p = Projects::new(1);
+    let (first, code, _) = p.agent(&p.s.project, &["-m", "one"]);
+    assert_eq!(code, 0);
+    let path = PathBuf::from(first["transcript"].as_str().unwrap());
+    let before = read_lines(&path).len();
+    let gone = p.s.config(&json!({
+        "providers": {"local": {"base_url": closed_port_url(), "api_key": "sk-test", "max_retries": 0}},
+        "model": "local/m"
+    }));
+    let out =
+        p.s.weft()
+            .arg("--config")
+            .arg(&gone)
+            .args(["agent", "--continue", "-m", "two"])
+            .output()
+            .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // The earlier conversation stays, with the message that got no answer after it.
+    let records = read_lines(&path);
+    assert!(records.len() > before, "{records:?}");
+    assert_eq!(records.last().unwrap()["message"]["content"], "two");
 }
 
 #[test]

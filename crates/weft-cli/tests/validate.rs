@@ -5,7 +5,7 @@
 mod sandbox;
 
 use predicates::prelude::*;
-use sandbox::{Sandbox, stdout};
+use sandbox::{Sandbox, repo, stdout};
 
 #[test]
 fn valid_fixtures_pass_strict() {
@@ -182,6 +182,46 @@ fn usage_errors_exit_2() {
         .args(["skills", "validate", "--profile", "nope", "."])
         .assert()
         .code(2);
+}
+
+/// The summary the sample's README states, between backticks after the command that prints
+/// it: `100 skills: N valid, N with warnings, N invalid`.
+fn readme_summary(readme: &str) -> String {
+    let after = readme
+        .split("`weft skills validate fixtures/corpus-sample` ends with")
+        .nth(1)
+        .expect("the sample's README states what `weft skills validate` prints");
+    after.split('`').nth(1).unwrap().to_owned()
+}
+
+#[test]
+fn the_corpus_sample_readme_states_what_validate_prints() {
+    let s = Sandbox::new();
+    let out = s
+        .weft_in_repo()
+        .args(["skills", "validate", "fixtures/corpus-sample"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let printed = String::from_utf8(out).unwrap();
+    let summary = printed.lines().last().unwrap();
+    let readme = std::fs::read_to_string(repo().join("fixtures/corpus-sample/README.md")).unwrap();
+    assert_eq!(readme_summary(&readme), summary);
+    // And the counts the corpus tests hold it to.
+    let sample = weft_testkit::Corpus::available_under(&repo())
+        .into_iter()
+        .find(|c| c.name == "sample")
+        .unwrap();
+    let (clean, warned, invalid) = sample.expected.validate;
+    assert_eq!(
+        summary,
+        format!(
+            "{} skills: {clean} valid, {warned} with warnings, {invalid} invalid",
+            sample.expected.files
+        )
+    );
 }
 
 #[test]

@@ -53,12 +53,21 @@ impl fmt::Display for Cap {
     }
 }
 
-/// `1 MiB`, `256 KiB`, `1500 bytes`: exact when the size is a whole number of units.
+/// `1 MiB`, `256 KiB`, `1000 bytes`: exact when the size is a whole number of units (as
+/// limits are), else to a tenth of the largest unit it reaches (`12.3 KiB`); below 1 KiB in
+/// bytes.
 pub fn human_size(bytes: u64) -> String {
     const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
     for (unit, name) in UNITS {
         if bytes >= unit && bytes.is_multiple_of(unit) {
             return format!("{} {name}", bytes / unit);
+        }
+    }
+    for (unit, name) in UNITS {
+        if bytes >= unit {
+            // Tenths, rounded: exact integer arithmetic (a display value, never parsed).
+            let tenths = (u128::from(bytes) * 10 + u128::from(unit) / 2) / u128::from(unit);
+            return format!("{}.{} {name}", tenths / 10, tenths % 10);
         }
     }
     format!("{bytes} bytes")
@@ -72,7 +81,10 @@ mod tests {
     fn sizes_read_naturally() {
         assert_eq!(human_size(256 * 1024), "256 KiB");
         assert_eq!(human_size(1 << 30), "1 GiB");
-        assert_eq!(human_size(1500), "1500 bytes");
+        assert_eq!(human_size(1000), "1000 bytes");
+        assert_eq!(human_size(1500), "1.5 KiB");
+        assert_eq!(human_size(12_595), "12.3 KiB");
+        assert_eq!(human_size((4 << 20) + 1), "4.0 MiB");
         assert_eq!(human_size(0), "0 bytes");
         assert_eq!(
             Cap::new(4 << 20, "agent files").to_string(),

@@ -33,12 +33,6 @@ pub enum SourceKind {
     Archive,
 }
 
-fn is_loopback_url(url: &str) -> bool {
-    let rest = url.split_once("://").map_or("", |(_, r)| r);
-    let host = rest.split(['/', ':']).next().unwrap_or("");
-    host == "localhost" || host.starts_with("127.") || host == "[::1]"
-}
-
 /// `owner/repo`: a GitHub repository.
 fn is_github_shorthand(text: &str) -> bool {
     let ok = |part: &str| {
@@ -77,7 +71,7 @@ impl Source {
         }
         let lower = text.to_ascii_lowercase();
         if lower.starts_with("https://") || lower.starts_with("http://") {
-            if lower.starts_with("http://") && !is_loopback_url(text) {
+            if lower.starts_with("http://") && !weft_types::net::is_local_url(text) {
                 return Err(InstallError::BadSource(format!(
                     "{text}: plain HTTP can be changed on the way; use https://"
                 )));

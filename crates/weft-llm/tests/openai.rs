@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Reply, TestServer, collect, config, data, refused_url};
+use common::{Reply, TestServer, collect, config, data};
 use serde_json::{Value, json};
 use weft_llm::{
     ChatModel, ChatRequest, LlmError, Message, NoStream, OpenAiClient, ProviderKind, StopReason,
@@ -270,39 +270,6 @@ async fn rate_limited_every_time() {
         "{err:?}"
     );
     assert_eq!(server.count(), 2);
-}
-
-#[tokio::test]
-async fn a_key_echoed_by_the_server_is_scrubbed() {
-    let server = TestServer::script(vec![Reply::raw(
-        403,
-        "text/plain",
-        format!("key {KEY} denied"),
-    )])
-    .await;
-    let err = client(&server.url, 0)
-        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
-        .await
-        .unwrap_err();
-    assert!(matches!(err, LlmError::Auth { status: 403, .. }), "{err:?}");
-    assert!(!format!("{err} {err:?}").contains(KEY));
-}
-
-#[tokio::test]
-async fn connection_refused_is_transport_without_credentials() {
-    let url = refused_url().replace("http://", "http://user:hunter2@");
-    let err = client(&url, 1)
-        .chat(&request(vec![Message::user("x")]), false, &mut NoStream)
-        .await
-        .unwrap_err();
-    match &err {
-        LlmError::Transport { url: shown, .. } => {
-            assert!(shown.starts_with("http://127.0.0.1:"), "{shown}");
-            assert!(shown.ends_with("/chat/completions"), "{shown}");
-        }
-        other => panic!("{other:?}"),
-    }
-    assert!(!format!("{err} {err:?}").contains("hunter2"));
 }
 
 /// Issue 15: a skill's `effort` is `reasoning_effort` for reasoning models only (`max` is

@@ -11,7 +11,7 @@ mod common;
 use std::fmt::Debug;
 use std::time::{Duration, Instant};
 
-use common::{Recorded, Reply, TestServer, collect, config};
+use common::{Recorded, Reply, TestServer, collect, config, refused_url};
 use serde_json::json;
 use weft_llm::{
     AnthropicClient, ChatModel, ChatRequest, LlmError, Message, NoStream, OpenAiClient,
@@ -30,6 +30,8 @@ trait Wire {
     const MODEL: &'static str;
     /// What the base URL adds to the server's address (OpenAI-compatible URLs end in `/v1`).
     const BASE_PATH: &'static str;
+    /// Where a request goes, after the base URL.
+    const ENDPOINT: &'static str;
     /// The output cap the requests set (`None` checks the client's default).
     const MAX_TOKENS: Option<u32>;
     /// The usage [`text_reply`](Self::text_reply) reports.
@@ -98,6 +100,7 @@ impl Wire for OpenAi {
     const KEY: &'static str = "sk-test-very-secret-4242";
     const MODEL: &'static str = "gpt-test";
     const BASE_PATH: &'static str = "/v1";
+    const ENDPOINT: &'static str = "/chat/completions";
     const MAX_TOKENS: Option<u32> = Some(100);
     const USAGE: Usage = Usage {
         input_tokens: 12,
@@ -184,6 +187,7 @@ impl Wire for Anthropic {
     const KEY: &'static str = "sk-ant-test-very-secret-4242";
     const MODEL: &'static str = "claude-test";
     const BASE_PATH: &'static str = "";
+    const ENDPOINT: &'static str = "/v1/messages";
     const MAX_TOKENS: Option<u32> = None;
     const USAGE: Usage = Usage {
         input_tokens: 30,
@@ -404,6 +408,39 @@ async fn unknown_model<W: Wire>() {
     assert_eq!(server.count(), 1);
 }
 
+async fn a_key_echoed_by_the_server_is_scrubbed<W: Wire>() {
+    let server = TestServer::script(vec![Reply::raw(
+        403,
+        "text/plain",
+        format!("key {} denied", W::KEY),
+    )])
+    .await;
+    let err = ask::<W>(&client::<W>(&server.url, 0)).await.unwrap_err();
+    assert!(matches!(err, LlmError::Auth { status: 403, .. }), "{err:?}");
+    let shown = format!("{err} {err:?}");
+    assert!(!shown.contains(W::KEY), "{shown}");
+    assert!(!shown.contains("very-secret"), "{shown}");
+}
+
+async fn connection_refused_is_transport_without_credentials<W: Wire>() {
+    let refused = refused_url();
+    // Credentials in the base URL never show in the error.
+    let url = refused.replace("http://", "http://user:hunter2@");
+    let err = ask::<W>(&client::<W>(&url, 1)).await.unwrap_err();
+    match &err {
+        LlmError::Transport {
+            url: shown,
+            provider,
+            ..
+        } => {
+            assert_eq!(shown, &format!("{refused}{}", W::ENDPOINT));
+            assert_eq!(provider, "test");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!format!("{err} {err:?}").contains("hunter2"), "{err:?}");
+}
+
 /// Instantiates each shared test for both clients.
 macro_rules! for_both_clients {
     ($($test:ident),* $(,)?) => {
@@ -437,4 +474,6 @@ for_both_clients!(
     bad_key_is_auth_and_never_shown,
     context_overflow,
     unknown_model,
+    a_key_echoed_by_the_server_is_scrubbed,
+    connection_refused_is_transport_without_credentials,
 );

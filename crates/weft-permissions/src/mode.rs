@@ -13,14 +13,14 @@ use crate::{Approval, Decision};
 /// What a call may do, as far as asking is concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallKind {
-    /// It only reads: `read_file`, `grep`, `glob`, `list_directory`, `memory_read`,
-    /// `sessions_result`, `sessions_list`, an MCP tool its server annotates `readOnlyHint`.
+    /// It only reads: the built-ins of [`READ_ONLY_CALLS`](tool_names::READ_ONLY_CALLS), an
+    /// MCP tool its server annotates `readOnlyHint`.
     ReadOnly,
-    /// It changes nothing itself; what it starts is checked call by call: `use_skill`,
-    /// `sessions_spawn` (the subagent inherits the mode), `sessions_cancel`.
+    /// It changes nothing itself; what it starts is checked call by call: the
+    /// [`CONTROL_TOOLS`](tool_names::CONTROL_TOOLS) (a subagent inherits the mode).
     Control,
-    /// A file edit (`write_file`, `edit_file`); `inside_project` when its real path (symbolic
-    /// links resolved) lies in the project.
+    /// A file edit (the [`EDIT_TOOLS`](tool_names::EDIT_TOOLS)); `inside_project` when its
+    /// real path (symbolic links resolved) lies in the project.
     Edit {
         /// The real path lies in the project.
         inside_project: bool,
@@ -35,18 +35,19 @@ impl CallKind {
     /// is the server's `readOnlyHint` for a tool outside weft's vocabulary; `edit_inside`
     /// says whether an edit's real path lies in the project (asked only for edits).
     pub fn of(tool: &str, mcp_read_only: bool, edit_inside: impl FnOnce() -> bool) -> CallKind {
-        use tool_names::*;
-        match canonical_tool_name(tool) {
-            READ_FILE | GREP | GLOB | LIST_DIRECTORY | MEMORY_READ | SESSIONS_RESULT
-            | SESSIONS_LIST => CallKind::ReadOnly,
-            USE_SKILL | SESSIONS_SPAWN | SESSIONS_CANCEL => CallKind::Control,
-            WRITE_FILE | EDIT_FILE => CallKind::Edit {
+        let name = canonical_tool_name(tool);
+        if tool_names::READ_ONLY_CALLS.contains(&name) {
+            CallKind::ReadOnly
+        } else if tool_names::CONTROL_TOOLS.contains(&name) {
+            CallKind::Control
+        } else if tool_names::EDIT_TOOLS.contains(&name) {
+            CallKind::Edit {
                 inside_project: edit_inside(),
-            },
-            name if !tool_names::BUILTIN_TOOLS.contains(&name) && mcp_read_only => {
-                CallKind::ReadOnly
             }
-            _ => CallKind::Mutating,
+        } else if !tool_names::BUILTIN_TOOLS.contains(&name) && mcp_read_only {
+            CallKind::ReadOnly
+        } else {
+            CallKind::Mutating
         }
     }
 

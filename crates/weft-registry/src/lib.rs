@@ -11,7 +11,8 @@
 //!   `reload`, each published as an immutable [`Snapshot`];
 //! - [`catalog`] fits the model-facing skill list to a budget; [`matcher`] ranks skills
 //!   against a text;
-//! - [`validate`] checks skills named by path, as `weft skills validate` does.
+//! - [`validate`] checks skills named by path, as `weft skills validate` does;
+//! - [`details`] is a skill's description for people, as `skills show` and `/skills` print it.
 //!
 //! The crate reads skill files from disk but takes every root as an argument; it never
 //! consults the environment or the home directory, and never prints.
@@ -21,6 +22,7 @@ mod cache;
 pub mod catalog;
 mod commands;
 pub mod conditional;
+pub mod details;
 mod discover;
 mod entry;
 mod error;
@@ -44,6 +46,8 @@ pub use read::{
     read_error_diagnostic, read_skill, read_skill_file, read_skill_header, skill_file_cap,
 };
 pub use registry::{SkillRegistry, Snapshot};
-pub use validate::{KnownAgents, ValidationOutcome, validate_paths, validate_paths_with};
+pub use validate::{
+    KnownAgents, ValidationOutcome, validate_paths, validate_paths_with, with_named_dir,
+};
 pub use walk::{FoundSkill, SkillFile, Walk, WalkNote, WalkOptions, Walker, walk};
 pub use watch::{DEFAULT_DEBOUNCE, RegistryWatcher};

@@ -39,9 +39,45 @@ enum Target {
 /// Files are parsed in parallel.
 ///
 /// A path's skill directory needs a name for the name-versus-directory check: pass `.` or a
-/// bare `SKILL.md` made absolute.
+/// bare `SKILL.md` through [`with_named_dir`] first.
 pub fn validate_paths(paths: &[PathBuf], profile: Profile) -> Vec<ValidationOutcome> {
     validate_paths_with(paths, profile, None)
+}
+
+/// `path` as [`validate_paths`] needs it: naming a skill directory that has a name. `.`,
+/// `..` and a bare `SKILL.md` are made absolute against `cwd` (the caller's current
+/// directory), `.` and `..` resolved lexically, so the name-versus-directory check has a
+/// directory name; any other path is returned as it is.
+///
+/// ```
+/// use std::path::Path;
+/// use weft_registry::validate::with_named_dir;
+///
+/// let cwd = Path::new("/work/skills/pdf");
+/// assert_eq!(with_named_dir(Path::new("."), cwd), Path::new("/work/skills/pdf"));
+/// assert_eq!(with_named_dir(Path::new(".."), cwd), Path::new("/work/skills"));
+/// assert_eq!(with_named_dir(Path::new("skills/pdf"), cwd), Path::new("skills/pdf"));
+/// ```
+pub fn with_named_dir(path: &Path, cwd: &Path) -> PathBuf {
+    let dir_has_name = if path.is_file() {
+        path.parent().and_then(Path::file_name).is_some()
+    } else {
+        path.file_name().is_some()
+    };
+    if dir_has_name {
+        return path.to_path_buf();
+    }
+    let mut clean = PathBuf::new();
+    for part in cwd.join(path).components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                clean.pop();
+            }
+            other => clean.push(other),
+        }
+    }
+    clean
 }
 
 /// [`validate_paths`], also checking each skill's `agent:` with `known_agent` (the agents

@@ -99,6 +99,9 @@ pub struct CommandContext<'a> {
     pub env: &'a mut ReplEnv,
     /// Where output goes.
     pub out: &'a mut (dyn Write + Send),
+    /// The width listings are fitted to (`weft_term::fit_table`): the terminal's, `None`
+    /// when the output is not a terminal (every cell whole).
+    pub width: Option<usize>,
 }
 
 impl std::fmt::Debug for CommandContext<'_> {

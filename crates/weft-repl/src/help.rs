@@ -10,7 +10,7 @@ use weft_registry::SkillRoot;
 
 use crate::command::ReplEnv;
 use crate::registry::CommandRegistry;
-use weft_term::{columns, scope_root_label, tilde};
+use weft_term::{fit_columns, scope_root_label, tilde};
 
 /// The help topics and their one-line summaries.
 pub const TOPICS: [(&str, &str); 8] = [
@@ -62,11 +62,14 @@ pub struct HelpData {
     pub project: Option<PathBuf>,
     /// The home directory (paths under it are shown with `~`).
     pub home: Option<PathBuf>,
+    /// The width lists are fitted to: the terminal's, `None` (full text) when the output is
+    /// not a terminal.
+    pub width: Option<usize>,
 }
 
 impl HelpData {
     /// The data of a running session.
-    pub fn for_session(session: &Session, env: &ReplEnv) -> Self {
+    pub fn for_session(session: &Session, env: &ReplEnv, width: Option<usize>) -> Self {
         let ws = &env.workspace;
         Self {
             skill_roots: session.skills().config().roots.clone(),
@@ -87,12 +90,14 @@ impl HelpData {
             transcripts_dir: ws.clawft_workspace.as_ref().map(|w| w.join("sessions")),
             project: ws.project.clone(),
             home: ws.home.clone(),
+            width,
         }
     }
 }
 
-/// `/help`: every command with its arguments and description, and the topics.
-pub fn commands_overview(registry: &CommandRegistry) -> String {
+/// `/help`: every command with its arguments and description, and the topics, fitted to
+/// `width` (`None`: full text).
+pub fn commands_overview(registry: &CommandRegistry, width: Option<usize>) -> String {
     let mut rows: Vec<Vec<String>> = registry
         .iter()
         .map(|c| {
@@ -110,7 +115,7 @@ pub fn commands_overview(registry: &CommandRegistry) -> String {
         "Run a user-invocable skill (same as /skill <name> [args])".to_owned(),
     ]);
     let mut out = String::from("Commands:\n");
-    out.push_str(&columns(&rows));
+    out.push_str(&fit_columns(&rows, width));
     let names: Vec<&str> = TOPICS.iter().map(|(n, _)| *n).collect();
     let _ = write!(
         out,
@@ -121,8 +126,12 @@ pub fn commands_overview(registry: &CommandRegistry) -> String {
 }
 
 /// `weft help` without a topic: what weft is, the CLI commands (`(name, about)`, from clap),
-/// the topics and the slash commands.
-pub fn general(registry: &CommandRegistry, cli_commands: &[(String, String)]) -> String {
+/// the topics and the slash commands, fitted to `width` (`None`: full text).
+pub fn general(
+    registry: &CommandRegistry,
+    cli_commands: &[(String, String)],
+    width: Option<usize>,
+) -> String {
     let mut out = String::from(
         "weft: skills and subagents for LLM agents.\n\n\
          Usage: weft [OPTIONS] [COMMAND]   (weft help <COMMAND> for its options; weft --help\n\
@@ -133,18 +142,18 @@ pub fn general(registry: &CommandRegistry, cli_commands: &[(String, String)]) ->
         .iter()
         .map(|(n, a)| vec![format!("  {n}"), a.clone()])
         .collect();
-    out.push_str(&columns(&rows));
+    out.push_str(&fit_columns(&rows, width));
     out.push_str("\nHelp topics (weft help <topic>, or /help <topic> in a session):\n");
     let rows: Vec<Vec<String>> = TOPICS
         .iter()
         .map(|(n, s)| vec![format!("  {n}"), (*s).to_owned()])
         .collect();
-    out.push_str(&columns(&rows));
+    out.push_str(&fit_columns(&rows, width));
     out.push_str(
         "\n`weft` alone (or `weft agent` without -m) on a terminal starts an interactive session;\n\
          its slash commands (weft help /<command> for one):\n\n",
     );
-    out.push_str(&commands_overview(registry));
+    out.push_str(&commands_overview(registry, width));
     out
 }
 
@@ -153,7 +162,7 @@ pub fn topic(name: &str, registry: &CommandRegistry, data: &HelpData) -> Option<
     let mut out = match name {
         "skills" => skills(data),
         "agents" => agents(data),
-        "commands" => return Some(commands(registry)),
+        "commands" => return Some(commands(registry, data.width)),
         "exit-codes" => return Some(EXIT_CODES.to_owned()),
         "config" => config(data),
         "memory" => memory(data),
@@ -191,7 +200,7 @@ pub fn topic(name: &str, registry: &CommandRegistry, data: &HelpData) -> Option<
             "Direct invocation (if user-invocable)".to_owned(),
         ]);
     }
-    out.push_str(&columns(&rows));
+    out.push_str(&fit_columns(&rows, data.width));
     Some(out)
 }
 
@@ -231,8 +240,8 @@ it started still prints its result, with \"is_error\": true and the error; docs/
 has the schema.
 ";
 
-fn commands(registry: &CommandRegistry) -> String {
-    let mut out = commands_overview(registry);
+fn commands(registry: &CommandRegistry, width: Option<usize>) -> String {
+    let mut out = commands_overview(registry, width);
     out.push_str(
         "\nA line that starts with / is a command and is never sent to the model; an unknown \
          one prints\n\"Unknown command\". A first word with a second / (a path such as \
@@ -313,9 +322,9 @@ fn agents(data: &HelpData) -> String {
         let rows: Vec<Vec<String>> = data
             .agents
             .iter()
-            .map(|(n, d)| vec![format!("  {n}"), weft_term::first_line(d, 70)])
+            .map(|(n, d)| vec![format!("  {n}"), weft_term::one_line(d)])
             .collect();
-        out.push_str(&columns(&rows));
+        out.push_str(&fit_columns(&rows, data.width));
     }
     out.push_str(
         "\nSwitching agent applies its model, tools and prompt; /agent default goes back.\n\
@@ -371,7 +380,7 @@ fn config(data: &HelpData) -> String {
         .iter()
         .map(|(k, v)| vec![format!("  {k}"), (*v).to_owned()])
         .collect();
-    out.push_str(&columns(&rows));
+    out.push_str(&fit_columns(&rows, data.width));
     out.push_str("\nAPI keys are never shown. docs/CONFIG.md has every key.\n");
     out
 }
@@ -403,9 +412,9 @@ fn tools(data: &HelpData) -> String {
         let rows: Vec<Vec<String>> = data
             .tools
             .iter()
-            .map(|(n, d)| vec![format!("  {n}"), weft_term::first_line(d, 70)])
+            .map(|(n, d)| vec![format!("  {n}"), weft_term::one_line(d)])
             .collect();
-        out.push_str(&columns(&rows));
+        out.push_str(&fit_columns(&rows, data.width));
     }
     out.push_str("  use_skill             (offered when a skill can be invoked by the model)\n");
     out

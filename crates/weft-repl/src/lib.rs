@@ -33,7 +33,7 @@ pub use command::{
     CommandContext, CommandError, CompletionContext, Dispatch, ReplEnv, SkillName, SlashCommand,
     WorkspaceInfo, starting_with,
 };
-pub use commands::{config_keys, lookup, redact};
+pub use commands::{config_keys, lookup, redact, unknown_key};
 pub use dispatch::{ParsedLine, parse_line, unknown_command};
 pub use frontend::{LineEditor, join_continuations};
 pub use printer::{Activity, TurnPrinter};

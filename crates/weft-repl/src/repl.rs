@@ -69,6 +69,9 @@ pub struct Repl {
     terminal: Terminal,
     /// The status line while the model works (only on a live terminal).
     status: Option<StatusLine>,
+    /// Measures the output's width again for each command (a terminal can be resized);
+    /// without it, `terminal`'s width.
+    width: Option<fn() -> Option<usize>>,
 }
 
 impl std::fmt::Debug for Repl {
@@ -90,6 +93,7 @@ impl Repl {
             interrupt: Interrupt::CtrlC,
             terminal: Terminal::plain(),
             status: None,
+            width: None,
         }
     }
 
@@ -99,6 +103,14 @@ impl Repl {
     pub fn with_terminal(mut self, terminal: Terminal, status: Option<StatusLine>) -> Self {
         self.terminal = terminal;
         self.status = status;
+        self
+    }
+
+    /// Fits listings to the width `measure` reports when a command runs (`None`: not a
+    /// terminal, full text), instead of the width the terminal had at the start.
+    #[must_use]
+    pub fn with_width(mut self, measure: fn() -> Option<usize>) -> Self {
+        self.width = Some(measure);
         self
     }
 
@@ -178,6 +190,7 @@ impl Repl {
                 session: &mut self.session,
                 env: &mut self.env,
                 out: &mut *out,
+                width: self.width.map_or(self.terminal.width, |measure| measure()),
             };
             self.commands.dispatch(line, &mut ctx).await?
         };

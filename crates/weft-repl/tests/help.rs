@@ -26,6 +26,7 @@ fn data() -> HelpData {
         transcripts_dir: None,
         project: Some(PathBuf::from("/p")),
         home: Some(PathBuf::from("/h")),
+        width: None,
     }
 }
 
@@ -56,7 +57,10 @@ fn every_topic_renders_and_unknown_ones_do_not() {
         "{agents}"
     );
     let tools = topic("tools", &registry, &data()).unwrap();
-    assert!(tools.contains("read_file  Reads a file.\n"), "{tools}");
+    assert!(
+        tools.contains("read_file  Reads a file. More.\n"),
+        "{tools}"
+    );
     let memory = topic("memory", &registry, &data()).unwrap();
     assert!(memory.contains("~/.clawft/workspace/MEMORY.md"), "{memory}");
     assert!(memory.contains("/memory search <q>") || memory.contains("/memory [search <q>]"));
@@ -65,9 +69,9 @@ fn every_topic_renders_and_unknown_ones_do_not() {
 #[test]
 fn the_command_lists_come_from_the_registry() {
     let registry = CommandRegistry::builtin();
-    let overview = commands_overview(&registry);
+    let overview = commands_overview(&registry, None);
     let commands = topic("commands", &registry, &data()).unwrap();
-    let everything = general(&registry, &[("agent".to_owned(), "Talk".to_owned())]);
+    let everything = general(&registry, &[("agent".to_owned(), "Talk".to_owned())], None);
     for (name, description) in registry.list() {
         for text in [&overview, &commands, &everything] {
             assert!(

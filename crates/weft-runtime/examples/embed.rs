@@ -13,6 +13,7 @@ use weft_agents::Quiet;
 use weft_permissions::{CompositionMode, PatternContext, compose_names, validate_skill_set};
 use weft_runtime::{EnvSnapshot, Locations, Runtime, SessionSettings, Workspace};
 
+#[allow(clippy::disallowed_methods)] // the example program's own command line
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let repo = std::env::args_os().nth(1).map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.."),

@@ -172,6 +172,25 @@ fn enabled_by_default() -> bool {
     true
 }
 
+/// The environment variable a provider of `kind` takes its key from by default:
+/// `ANTHROPIC_API_KEY` for Anthropic, `OPENAI_API_KEY` for OpenAI-compatible servers (and
+/// the replay provider, which needs none).
+pub fn key_variable(kind: ProviderKind) -> &'static str {
+    match kind {
+        ProviderKind::Anthropic => "ANTHROPIC_API_KEY",
+        _ => "OPENAI_API_KEY",
+    }
+}
+
+/// The environment variable that moves the official endpoint of `kind`:
+/// `ANTHROPIC_BASE_URL` or `OPENAI_BASE_URL`.
+pub fn base_url_variable(kind: ProviderKind) -> &'static str {
+    match kind {
+        ProviderKind::Anthropic => "ANTHROPIC_BASE_URL",
+        _ => "OPENAI_BASE_URL",
+    }
+}
+
 /// The merged configuration file.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -433,10 +452,7 @@ impl Config {
             "replay" => ProviderKind::Replay,
             _ => ProviderKind::OpenAi,
         });
-        let (key_var, url_var) = match kind {
-            ProviderKind::Anthropic => ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
-            _ => ("OPENAI_API_KEY", "OPENAI_BASE_URL"),
-        };
+        let (key_var, url_var) = (key_variable(kind), base_url_variable(kind));
         // `OPENAI_BASE_URL` belongs to the provider called `openai` of kind `openai` (and
         // the same for Anthropic), never to a provider that only borrows one of the names.
         let env_url = match (name, kind) {

@@ -45,15 +45,16 @@ mod workspace;
 pub use config::{
     ANTHROPIC_DEFAULT_MODEL, AgentSettings, Config, ConfigFile, ConfigSources, McpServerFile,
     OPENAI_DEFAULT_MODEL, ProviderFile, SkillSettings, ToolSettings, WebFetchSettings,
+    base_url_variable, key_variable,
 };
 pub use effective::{
     ConfigFileState, EffectiveConfig, FileRole, Origin, Setting, mask_secret, settings_json,
 };
 pub use env::EnvSnapshot;
 pub use error::{ConfigError, RuntimeError, UsageError};
-pub use mcp::{INHERITED_ENV, McpServers, server_configs};
+pub use mcp::{INHERITED_ENV, McpServers, enabled_servers, server_configs};
 pub use permissions::PermissionSettings;
 pub use resume::{Resume, lookup_session};
-pub use runtime::{NO_PROVIDER, Runtime, SessionSettings, unknown_agent};
+pub use runtime::{MEMORY_FILE_NAME, NO_PROVIDER, Runtime, SessionSettings, unknown_agent};
 pub use trust::{IgnoredKey, KeyType, PROJECT_KEYS, ProjectSettings, ProjectTrust, TrustLevel};
 pub use workspace::{Locations, Workspace, detect_project};

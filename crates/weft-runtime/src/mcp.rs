@@ -128,6 +128,14 @@ impl Drop for McpServers {
     }
 }
 
+/// The names of the servers of `file` that start (`enabled`, the default), in order.
+pub fn enabled_servers(file: &BTreeMap<String, McpServerFile>) -> Vec<&str> {
+    file.iter()
+        .filter(|(_, server)| server.enabled)
+        .map(|(name, _)| name.as_str())
+        .collect()
+}
+
 /// The server configurations of `file` (enabled ones) and the names of the disabled ones.
 pub fn server_configs(
     file: &BTreeMap<String, McpServerFile>,

@@ -25,6 +25,9 @@ use crate::mcp::McpServers;
 use crate::resume::{Resume, find_history, resumed_model, session_cwd};
 use crate::workspace::Workspace;
 
+/// The name of the memory file in the clawft workspace (see [`Runtime::memory_file`]).
+pub const MEMORY_FILE_NAME: &str = "MEMORY.md";
+
 /// The error when a run needs a model and no provider is configured.
 pub const NO_PROVIDER: &str = "no LLM provider is configured.
 Set OPENAI_API_KEY or ANTHROPIC_API_KEY (or OPENAI_BASE_URL for a local server such as
@@ -166,7 +169,7 @@ impl Runtime {
         self.workspace
             .clawft_workspace()
             .unwrap_or_else(|| base.join(".clawft/workspace"))
-            .join("MEMORY.md")
+            .join(MEMORY_FILE_NAME)
     }
 
     /// Every tool of a run: [`local_tools`](Self::local_tools) plus the tools of the

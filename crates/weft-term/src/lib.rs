@@ -1,7 +1,8 @@
 //! How weft shows things to a person, shared by the `weft` binary and the interactive session
 //! so the two never drift apart: paths under the home directory as `~/...` ([`tilde`]), scope
 //! names ([`scope_label`]), aligned columns fitted to a width ([`table`], [`fit_table`],
-//! [`columns`]), text shortened to a width ([`cut`], [`first_line`]), UTC times
+//! [`columns`], [`fit_columns`]), `Label: value` lines ([`fields`]), counted nouns
+//! ([`plural`]), text shortened to a width ([`cut`], [`first_line`]), UTC times
 //! ([`utc_datetime`]); text from files, models and servers with its terminal controls made
 //! visible ([`neutralise`], the [`Neutralising`] writer, [`escape_json_controls`] for JSON);
 //! what a stream can show ([`Terminal`], decided from [`ColorEnv`]), and weft's own styling
@@ -36,6 +37,6 @@ pub use path::tilde;
 pub use scope::{scope_label, scope_root_label};
 pub use status::{StatusLine, StatusPause, status_frame};
 pub use style::{ColorEnv, Style, StyledWrite, Terminal, paint};
-pub use table::{columns, fit_table, table};
-pub use text::{cut, first_line, one_line};
+pub use table::{columns, fit_columns, fit_table, table};
+pub use text::{cut, fields, first_line, one_line, plural};
 pub use time::utc_datetime;

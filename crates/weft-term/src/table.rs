@@ -48,24 +48,50 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
 /// assert_eq!(fit_table(&["NAME", "DESCRIPTION"], &rows, None), weft_term::table(&["NAME", "DESCRIPTION"], &rows));
 /// ```
 pub fn fit_table(header: &[&str], rows: &[Vec<String>], width: Option<usize>) -> String {
-    let Some(width) = width else {
-        return table(header, rows);
-    };
+    match width {
+        None => table(header, rows),
+        Some(width) => table(header, &fit(Some(header), rows, width)),
+    }
+}
+
+/// [`columns`] fitted to `width` as [`fit_table`] fits a table (the first column cut last);
+/// `None` keeps every cell whole.
+///
+/// ```
+/// use weft_term::fit_columns;
+///
+/// let rows = vec![vec!["  read_file".to_owned(), "Reads a file of the workspace".to_owned()]];
+/// assert_eq!(fit_columns(&rows, Some(30)), "  read_file  Reads a file of …\n");
+/// assert_eq!(fit_columns(&rows, None), weft_term::columns(&rows));
+/// ```
+pub fn fit_columns(rows: &[Vec<String>], width: Option<usize>) -> String {
+    match width {
+        None => columns(rows),
+        Some(width) => columns(&fit(None, rows, width)),
+    }
+}
+
+/// `rows` with their cells cut so that the laid-out lines (under `header`, when there is one)
+/// fit `width`.
+fn fit(header: Option<&[&str]>, rows: &[Vec<String>], width: usize) -> Vec<Vec<String>> {
     // Measured as they will be shown.
     let rows: Vec<Vec<String>> = rows
         .iter()
         .map(|r| r.iter().map(|c| clean(c).into_owned()).collect())
         .collect();
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    let count = header.map_or_else(|| rows.iter().map(Vec::len).max().unwrap_or(0), <[_]>::len);
+    let heading = |i: usize| {
+        header
+            .and_then(|h| h.get(i))
+            .map_or(0, |h| h.chars().count())
+    };
+    let mut widths: Vec<usize> = (0..count).map(heading).collect();
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let floors: Vec<usize> = header
-        .iter()
-        .map(|h| h.chars().count().max(MIN_COLUMN))
-        .collect();
+    let floors: Vec<usize> = (0..count).map(|i| heading(i).max(MIN_COLUMN)).collect();
     let gaps = 2 * widths.len().saturating_sub(1);
     // The first column names the row (a skill, an agent): it is cut only when cutting the
     // others is not enough.
@@ -81,8 +107,7 @@ pub fn fit_table(header: &[&str], rows: &[Vec<String>], width: Option<usize>) ->
             widths[widest] -= 1;
         }
     }
-    let fitted: Vec<Vec<String>> = rows
-        .iter()
+    rows.iter()
         .map(|row| {
             row.iter()
                 .zip(&widths)
@@ -95,11 +120,10 @@ pub fn fit_table(header: &[&str], rows: &[Vec<String>], width: Option<usize>) ->
                 })
                 .collect()
         })
-        .collect();
-    table(header, &fitted)
+        .collect()
 }
 
-/// The narrowest a column is made by [`fit_table`].
+/// The narrowest a column is made by [`fit_table`] and [`fit_columns`].
 pub const MIN_COLUMN: usize = 8;
 
 /// Rows as aligned columns, without a header.
@@ -212,5 +236,30 @@ mod tests {
              a-rather-long-skill-name  project  A description …\n\
              x                         user     Short\n"
         );
+    }
+
+    #[test]
+    fn columns_without_a_header_fit_the_same_way() {
+        let rows = vec![
+            vec![
+                "✓".to_owned(),
+                "skills".to_owned(),
+                "3 skills; 1 error".to_owned(),
+            ],
+            vec![
+                "!".to_owned(),
+                "agent models".to_owned(),
+                "explorer: haiku runs on openai/gpt-4.1".to_owned(),
+            ],
+            vec!["-".to_owned(), "mcp".to_owned()],
+        ];
+        assert_eq!(
+            fit_columns(&rows, Some(40)),
+            "✓  skills        3 skills; 1 error\n\
+             !  agent models  explorer: haiku runs o…\n\
+             -  mcp\n"
+        );
+        assert_eq!(fit_columns(&rows, Some(200)), columns(&rows));
+        assert_eq!(fit_columns(&[], Some(10)), "");
     }
 }

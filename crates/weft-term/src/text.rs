@@ -1,4 +1,36 @@
-//! Text shortened to fit a column.
+//! Text shortened to fit a column, counted nouns, and `Label: value` lines.
+
+/// `1 skill`, `2 skills`: `n` and `word`, with an `s` unless `n` is 1.
+///
+/// ```
+/// use weft_term::plural;
+///
+/// assert_eq!(plural(1, "skill"), "1 skill");
+/// assert_eq!(plural(0, "warning"), "0 warnings");
+/// ```
+pub fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// One `Label: value` line per field, in order (the layout of `weft skills show` and
+/// `/skills <name>`). Values are shown as they are: the caller's writer neutralises them.
+///
+/// ```
+/// use weft_term::fields;
+///
+/// let rows = vec![("Skill".to_owned(), "pdf".to_owned()), ("Context".to_owned(), "inline".to_owned())];
+/// assert_eq!(fields(&rows), "Skill: pdf\nContext: inline\n");
+/// ```
+pub fn fields(rows: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for (label, value) in rows {
+        out.push_str(label);
+        out.push_str(": ");
+        out.push_str(value);
+        out.push('\n');
+    }
+    out
+}
 
 /// `text` on one line (runs of whitespace become one space) and cut to `max` characters,
 /// ending in `…` when cut.

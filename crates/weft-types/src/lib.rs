@@ -5,7 +5,8 @@
 //! values ([`Value`]), diagnostics ([`Diagnostic`]), permission modes ([`PermissionMode`]), the
 //! names of the built-in tools ([`tool_names`]) and which characters can drive a terminal
 //! ([`is_terminal_control`]). Every other weft crate speaks in these types. [`suggest`] ranks
-//! the names closest to a mistyped one, for the "did you mean" of every error.
+//! the names closest to a mistyped one, for the "did you mean" of every error; [`time`] turns
+//! seconds into calendar dates and [`net`] says whether a URL leads to this machine.
 //!
 //! The crate has no dependencies. With the `serde` feature every type implements serde's
 //! `Serialize` and `Deserialize` (the other weft crates turn it on).
@@ -22,10 +23,12 @@ mod agent;
 mod control;
 mod diagnostic;
 mod invocation;
+pub mod net;
 mod permission_mode;
 mod scope;
 mod skill;
 pub mod suggest;
+pub mod time;
 pub mod tool_names;
 mod tools;
 mod value;

@@ -91,9 +91,63 @@ pub const BUILTIN_TOOLS: [&str; 16] = [
     CREATE_SKILL,
 ];
 
-/// The tools that only read the workspace. They are also the whole tool set of a background
-/// subagent (no MCP, no writes, no exec, no spawning).
+// Categories of built-in tools. Each names one property the crates act on; a tool's
+// category is looked up here, never listed again where it is used.
+
+/// The tools that read the workspace's files and do nothing else. They are also the whole
+/// tool set of a background subagent (no MCP, no memory, no writes, no exec, no spawning).
 pub const READ_ONLY_TOOLS: [&str; 4] = [READ_FILE, GREP, GLOB, LIST_DIRECTORY];
+
+/// Every built-in whose call only reads (the workspace, the memory file, the state of
+/// subagents): [`READ_ONLY_TOOLS`], `memory_read`, `sessions_result`, `sessions_list`. Such a
+/// call never needs approval in any permission mode.
+pub const READ_ONLY_CALLS: [&str; 7] = [
+    READ_FILE,
+    GREP,
+    GLOB,
+    LIST_DIRECTORY,
+    MEMORY_READ,
+    SESSIONS_RESULT,
+    SESSIONS_LIST,
+];
+
+/// The built-ins that change nothing themselves and start or stop something whose own calls
+/// are checked one by one: `use_skill` (a skill's instructions), `sessions_spawn` (a
+/// subagent, in its parent's mode), `sessions_cancel`.
+pub const CONTROL_TOOLS: [&str; 3] = [USE_SKILL, SESSIONS_SPAWN, SESSIONS_CANCEL];
+
+/// The built-ins that edit one file named by their `path`: `write_file`, `edit_file`.
+pub const EDIT_TOOLS: [&str; 2] = [WRITE_FILE, EDIT_FILE];
+
+/// The built-ins whose `path` (or `file_path`) names the one file they open:
+/// `read_file` and the [`EDIT_TOOLS`]. Using one reveals the conditional skills (`paths:`)
+/// that match the file.
+pub const FILE_TOOLS: [&str; 3] = [READ_FILE, WRITE_FILE, EDIT_FILE];
+
+/// The built-ins whose `path` names what they touch, a file or a directory to list or
+/// search: the [`FILE_TOOLS`], `list_directory`, `glob`, `grep`. Path rules (`Read(src/**)`)
+/// judge these calls on the real path as well as the spelled one.
+pub const PATH_TOOLS: [&str; 6] = [READ_FILE, WRITE_FILE, EDIT_FILE, LIST_DIRECTORY, GLOB, GREP];
+
+/// The subagent tools: `sessions_spawn` and its companions, which a session allows exactly
+/// when it allows `sessions_spawn`.
+pub const SUBAGENT_TOOLS: [&str; 4] = [
+    SESSIONS_SPAWN,
+    SESSIONS_RESULT,
+    SESSIONS_LIST,
+    SESSIONS_CANCEL,
+];
+
+/// What the read-only built-in agents (`explore`, `plan`) may call: the
+/// [`READ_ONLY_TOOLS`], `memory_read` and `use_skill` (no edits, no shell, no subagents).
+pub const EXPLORING_AGENT_TOOLS: [&str; 6] = [
+    READ_FILE,
+    LIST_DIRECTORY,
+    GLOB,
+    GREP,
+    MEMORY_READ,
+    USE_SKILL,
+];
 
 /// Each built-in that Claude Code spells differently, with its Claude Code names.
 pub const ALIASES_BY_TOOL: [(&str, &[&str]); 10] = [
@@ -332,6 +386,40 @@ mod tests {
             }
         }
         assert_eq!(static_name("specKit"), None);
+    }
+
+    #[test]
+    fn the_categories_nest_as_their_documents_say() {
+        let all = |set: &[&str], within: &[&str]| set.iter().all(|t| within.contains(t));
+        for set in [
+            &READ_ONLY_CALLS[..],
+            &CONTROL_TOOLS,
+            &EDIT_TOOLS,
+            &FILE_TOOLS,
+            &PATH_TOOLS,
+            &SUBAGENT_TOOLS,
+            &EXPLORING_AGENT_TOOLS,
+        ] {
+            assert!(all(set, &BUILTIN_TOOLS), "{set:?}");
+        }
+        assert!(all(&READ_ONLY_TOOLS, &READ_ONLY_CALLS));
+        assert!(all(&READ_ONLY_TOOLS, &EXPLORING_AGENT_TOOLS));
+        assert!(all(&EDIT_TOOLS, &FILE_TOOLS) && all(&FILE_TOOLS, &PATH_TOOLS));
+        // Path tools are the read-only ones and the edits, nothing else.
+        let mut paths: Vec<&str> = READ_ONLY_TOOLS.iter().chain(&EDIT_TOOLS).copied().collect();
+        paths.sort_unstable();
+        let mut expected = PATH_TOOLS.to_vec();
+        expected.sort_unstable();
+        assert_eq!(paths, expected);
+        assert!(all(&SUBAGENT_TOOLS, &SESSION_TOOLS));
+        // A call is read-only, control or an edit, never two of them.
+        for tool in BUILTIN_TOOLS {
+            let kinds = [&READ_ONLY_CALLS[..], &CONTROL_TOOLS, &EDIT_TOOLS]
+                .iter()
+                .filter(|set| set.contains(&tool))
+                .count();
+            assert!(kinds <= 1, "{tool} is in {kinds} call kinds");
+        }
     }
 
     #[test]

@@ -11,24 +11,8 @@ use weft_types::{PermissionMode, tool_names};
 
 use super::Session;
 use super::skill::USE_SKILL;
-use super::spawn::{
-    SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, SubagentError,
-};
-
-/// The tools whose `path` reveals conditional skills (`paths:`) once they succeed.
-const FILE_TOOLS: [&str; 3] = [
-    weft_types::tool_names::READ_FILE,
-    weft_types::tool_names::WRITE_FILE,
-    weft_types::tool_names::EDIT_FILE,
-];
-
-/// The session-level subagent tools.
-const SPAWN_TOOLS: [&str; 4] = [
-    SESSIONS_SPAWN,
-    SESSIONS_RESULT,
-    SESSIONS_LIST,
-    SESSIONS_CANCEL,
-];
+use super::spawn::{SESSIONS_SPAWN, SubagentError};
+use super::subagent_error::SpawnToolError;
 
 impl Session {
     /// Runs `call` and returns the tool message answering it.
@@ -51,7 +35,7 @@ impl Session {
         } else {
             canonical_tool_name(&call.name)
         };
-        let spawn_tool = !self.tools.contains(name) && SPAWN_TOOLS.contains(&name);
+        let spawn_tool = !self.tools.contains(name) && tool_names::SUBAGENT_TOOLS.contains(&name);
         // The companions of sessions_spawn (result, list, cancel) are allowed exactly when it is.
         let gate_name = if spawn_tool {
             SESSIONS_SPAWN
@@ -92,7 +76,7 @@ impl Session {
         if spawn_tool {
             return match self.run_spawn_tool(name, &call.arguments).await {
                 Ok(text) => reply(text, false),
-                Err(text) => reply(text, true),
+                Err(e) => reply(e.to_string(), true),
             };
         }
         let Some(tool) = tool else {
@@ -101,7 +85,7 @@ impl Session {
         tracing::debug!(tool = %call.name, "tool call");
         match tool.call(call.arguments.clone()).await {
             Ok(output) => {
-                if FILE_TOOLS.contains(&name)
+                if tool_names::FILE_TOOLS.contains(&name)
                     && let Some(path) = call.arguments.get("path").and_then(|p| p.as_str())
                 {
                     self.reveal_conditional_skills(path);
@@ -125,23 +109,22 @@ impl Session {
         )
     }
 
-    /// A spawn tool, unless this session cannot spawn; `Err` is an error result's text.
+    /// A spawn tool, unless this session cannot spawn; the error's text is the error result
+    /// the model reads.
     async fn run_spawn_tool(
         &mut self,
         name: &str,
         input: &serde_json::Value,
-    ) -> Result<String, String> {
+    ) -> Result<String, SpawnToolError> {
         if !self.can_spawn() {
-            let blocked = SubagentError::SpawnBlocked {
+            return Err(SubagentError::SpawnBlocked {
                 id: self.id().to_owned(),
                 reason: "subagents cannot spawn subagents at this depth (max_spawn_depth)"
                     .to_owned(),
-            };
-            return Err(blocked.to_string());
+            }
+            .into());
         }
-        self.spawn_tool(name, input)
-            .await
-            .map_err(|e| e.to_string())
+        self.spawn_tool(name, input).await
     }
 
     /// The tool that runs a call of `name`: the registry's, except `exec_shell` in `auto` mode

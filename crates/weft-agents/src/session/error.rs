@@ -2,6 +2,8 @@
 //! transcript.
 
 use weft_llm::{LlmError, ModelError};
+use weft_permissions::PolicyError;
+use weft_types::UnknownPermissionMode;
 
 use super::{SkillInvocationError, SubagentError};
 use crate::transcript::TranscriptWriteError;
@@ -16,20 +18,22 @@ pub enum SessionError {
     #[error(transparent)]
     Llm(#[from] LlmError),
     /// The agent's `permissionMode` is not a mode.
-    #[error("agent `{agent}`: permissionMode: {message}")]
+    #[error("agent `{agent}`: permissionMode: {source}")]
     AgentPermissionMode {
         /// Agent name.
         agent: String,
         /// What is wrong.
-        message: String,
+        #[source]
+        source: UnknownPermissionMode,
     },
     /// The agent's tool lists do not compile.
-    #[error("agent `{agent}`: {message}")]
+    #[error("agent `{agent}`: {source}")]
     AgentTools {
         /// Agent name.
         agent: String,
         /// The pattern error.
-        message: String,
+        #[source]
+        source: PolicyError,
     },
     /// A skill run by the user cannot be run.
     #[error(transparent)]

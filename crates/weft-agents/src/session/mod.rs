@@ -593,14 +593,20 @@ impl Session {
                 events.notice(&notice);
             }
             // Per round: a skill activated by the model (`use_skill`) may switch the model.
-            let client = self.models.client(self.turn_model())?;
+            let client = match self.models.client(self.turn_model()) {
+                Ok(client) => client,
+                Err(e) => return Err(self.unanswered(e.into())),
+            };
             let request = self.request();
             events.model_call_started(self.turn_model());
             let response = client
                 .chat(&request, self.options.stream, &mut TextEvents(events))
                 .await;
             events.model_call_finished();
-            let response = response?;
+            let response = match response {
+                Ok(response) => response,
+                Err(e) => return Err(self.unanswered(e.into())),
+            };
             outcome.model_calls += 1;
             events.model_reply(&response.message, &response.usage);
             outcome.usage += response.usage;
@@ -704,6 +710,24 @@ impl Session {
             self.active_skills.clear();
             self.gate = self.view.gate.clone();
         }
+    }
+
+    /// A model call failed with `error`. If the session never got an answer and recorded
+    /// nothing else, its transcript is taken back (a run that never reached the model leaves
+    /// no session behind); the conversation stays in memory and is written if it goes on.
+    fn unanswered(&mut self, error: SessionError) -> SessionError {
+        if let Some(t) = self.transcript.as_mut() {
+            match t.withdraw() {
+                Ok(true) => {
+                    tracing::info!(path = %t.path().display(), "no answer; transcript removed")
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    tracing::warn!(path = %t.path().display(), error = %e, "cannot remove the transcript of a session without an answer")
+                }
+            }
+        }
+        error
     }
 
     fn push(&mut self, message: Message) -> Result<(), SessionError> {

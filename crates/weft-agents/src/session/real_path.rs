@@ -9,16 +9,6 @@ use weft_types::tool_names;
 
 use super::Session;
 
-/// The tools whose `path` / `file_path` names what they touch.
-const PATH_TOOLS: [&str; 6] = [
-    tool_names::READ_FILE,
-    tool_names::WRITE_FILE,
-    tool_names::EDIT_FILE,
-    tool_names::LIST_DIRECTORY,
-    tool_names::GLOB,
-    tool_names::GREP,
-];
-
 /// A call's path resolved: the input with its path replaced by the real one, and that path.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct RealPath {
@@ -33,7 +23,7 @@ impl Session {
     /// directory; `None` for other tools, without a project directory, or when the path cannot
     /// be resolved (the tool refuses it then).
     pub(super) fn real_path(&self, tool: &str, input: &Value) -> Option<RealPath> {
-        if !PATH_TOOLS.contains(&canonical_tool_name(tool)) {
+        if !tool_names::PATH_TOOLS.contains(&canonical_tool_name(tool)) {
             return None;
         }
         let base = self.options.project_dir.as_deref()?;

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::json;
-use weft_llm::{ToolSpec, Usage};
+use weft_llm::{ModelRef, ToolSpec, Usage};
 use weft_permissions::{
     CompositionMode, PatternContext, Policy, ToolGate, compose_with, is_mcp_tool,
     validate_skill_set,
@@ -229,7 +229,7 @@ fn unique<'a>(names: impl IntoIterator<Item = &'a String>) -> Vec<String> {
 fn first_mcp_tool<'a>(lists: impl IntoIterator<Item = &'a String>) -> Option<&'a String> {
     lists.into_iter().find(|t| {
         let name = t.split('(').next().unwrap_or(t);
-        is_mcp_tool(name) || name.starts_with("mcp__")
+        is_mcp_tool(name) || name.starts_with(tool_names::MCP_PREFIX)
     })
 }
 
@@ -291,19 +291,7 @@ impl Session {
         let skill_names = unique(request.skills.iter().flatten());
         let injected = request.skills.is_some().then_some(skill_names.as_slice());
         let ceiling = self.child_ceiling(&agent, &agent_name, injected, extra, background)?;
-        // A skill's or an agent's alias that no provider serves runs on the parent's model.
-        let (model, notice) = match request.model.as_deref().or(agent.model.as_deref()) {
-            Some(spec) => self.models.resolve_or_fallback(
-                spec,
-                Some(&self.view.model),
-                &match &request.label {
-                    Some(label) => format!("subagent `{agent_name}` ({label})"),
-                    None => format!("subagent `{agent_name}`"),
-                },
-            ),
-            None => Ok((self.view.model.clone(), None)),
-        }
-        .map_err(|e| failed(&agent_name, e))?;
+        let (model, notice) = self.child_model(&request, &agent, &agent_name)?;
         // Injecting a skill means its body joins the child's system prompt.
         for name in &skill_names {
             if !agent.skills.contains(name) {
@@ -341,18 +329,43 @@ impl Session {
             duration_ms: 0,
             usage: Usage::default(),
         };
-        let timeout = request
-            .timeout_secs
-            .map_or(self.options.spawn.default_timeout, |s| {
-                Duration::from_secs(s.max(1))
-            });
         Ok(ChildPlan {
+            timeout: self.child_timeout(&request),
             session,
             task: request.task,
             summary,
-            timeout,
             notice,
         })
+    }
+
+    /// The child's model: the request's, else its agent's, else the parent's; an alias that
+    /// no provider serves runs on the parent's model, with a notice saying so.
+    fn child_model(
+        &self,
+        request: &SpawnRequest,
+        agent: &AgentDefinition,
+        agent_name: &str,
+    ) -> Result<(ModelRef, Option<String>), SubagentError> {
+        let Some(spec) = request.model.as_deref().or(agent.model.as_deref()) else {
+            return Ok((self.view.model.clone(), None));
+        };
+        let owner = match &request.label {
+            Some(label) => format!("subagent `{agent_name}` ({label})"),
+            None => format!("subagent `{agent_name}`"),
+        };
+        self.models
+            .resolve_or_fallback(spec, Some(&self.view.model), &owner)
+            .map_err(|e| failed(agent_name, e))
+    }
+
+    /// How long the child may run: the request's `timeout_secs` (at least a second), else
+    /// the session's default.
+    fn child_timeout(&self, request: &SpawnRequest) -> Duration {
+        request
+            .timeout_secs
+            .map_or(self.options.spawn.default_timeout, |s| {
+                Duration::from_secs(s.max(1))
+            })
     }
 
     /// The agent a spawn may start: this session may spawn, the task is not empty and the

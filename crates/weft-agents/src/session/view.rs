@@ -48,18 +48,23 @@ impl AgentView {
             &format!("agent `{}`", agent.name),
         )?;
         let ctx = pattern_context(options);
-        let policy = Policy::from_agent(&agent, &ctx).map_err(|e| SessionError::AgentTools {
-            agent: agent.name.clone(),
-            message: e.to_string(),
-        })?;
+        let policy =
+            Policy::from_agent(&agent, &ctx).map_err(|source| SessionError::AgentTools {
+                agent: agent.name.clone(),
+                source,
+            })?;
         let mode = match agent.permission_mode.as_deref() {
             None => options.permissions.mode,
-            Some(text) => options.permissions.mode.narrow(text.parse().map_err(
-                |e: weft_types::UnknownPermissionMode| SessionError::AgentPermissionMode {
-                    agent: agent.name.clone(),
-                    message: e.to_string(),
-                },
-            )?),
+            Some(text) => options
+                .permissions
+                .mode
+                .narrow(
+                    text.parse()
+                        .map_err(|source| SessionError::AgentPermissionMode {
+                            agent: agent.name.clone(),
+                            source,
+                        })?,
+                ),
         };
         let mut gate = options.ceiling.clone().with_layer(policy);
         if ctx.project_dir().is_some() {

@@ -182,6 +182,12 @@ impl TranscriptRecord {
     }
 }
 
+/// The transcript file of session `session_id` in `dir`: `<dir>/<session_id>.jsonl` (a
+/// subagent's id is its parent's plus `.<n>`, so its file sits beside its parent's).
+pub fn path(dir: &Path, session_id: &str) -> PathBuf {
+    dir.join(format!("{session_id}.jsonl"))
+}
+
 /// Milliseconds since the Unix epoch (0 if the clock is before it).
 pub fn now_millis() -> u64 {
     SystemTime::now()
@@ -212,7 +218,7 @@ impl Transcript {
     /// Opens (creating it and its directory) `<dir>/<session_id>.jsonl` for appending.
     pub fn open(dir: &Path, session_id: &str) -> std::io::Result<Self> {
         std::fs::create_dir_all(dir)?;
-        let path = dir.join(format!("{session_id}.jsonl"));
+        let path = path(dir, session_id);
         let file = OpenOptions::new().create(true).append(true).open(&path)?;
         Ok(Self { path, file })
     }

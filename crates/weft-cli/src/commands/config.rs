@@ -91,10 +91,13 @@ pub fn show(
     if let Some(key) = &args.key
         && settings.is_empty()
     {
-        return Err(UsageError(format!(
-            "no configuration key `{key}` (weft config show lists them all)"
-        ))
-        .into());
+        let known = config
+            .settings
+            .iter()
+            .map(Setting::dotted)
+            .collect::<Vec<_>>();
+        let message = weft_repl::unknown_key(key, known.iter().map(String::as_str));
+        return Err(UsageError(format!("{message} (weft config show lists them all)")).into());
     }
     let home = workspace.home.as_deref();
     match (args.origin, args.format) {

@@ -12,6 +12,7 @@ use weft_repl::help::{HelpData, TOPICS, general, topic};
 use weft_types::suggest::{closest_names, did_you_mean};
 
 use crate::cli::Cli;
+use crate::environment::stdout_terminal;
 use crate::output::out;
 use weft_runtime::Workspace;
 use weft_runtime::{Runtime, UsageError};
@@ -39,7 +40,9 @@ fn help_data(workspace: &Workspace) -> HelpData {
             tracing::warn!(error = %format!("{e:#}"), "configuration not loaded for help");
             (
                 Vec::new(),
-                workspace.clawft_workspace().map(|w| w.join("MEMORY.md")),
+                workspace
+                    .clawft_workspace()
+                    .map(|w| w.join(weft_runtime::MEMORY_FILE_NAME)),
             )
         }
     };
@@ -57,6 +60,7 @@ fn help_data(workspace: &Workspace) -> HelpData {
         transcripts_dir: workspace.sessions_dir(),
         project: workspace.project.clone(),
         home: workspace.home.clone(),
+        width: stdout_terminal().width,
     }
 }
 
@@ -75,7 +79,7 @@ pub fn help(workspace: &Workspace, words: &[String]) -> Result<ExitCode> {
                 (c.get_name().to_owned(), about)
             })
             .collect();
-        out!("{}", general(&registry, &commands));
+        out!("{}", general(&registry, &commands, stdout_terminal().width));
         return Ok(ExitCode::SUCCESS);
     };
     let is_topic = TOPICS.iter().any(|(n, _)| n == first);

@@ -15,10 +15,11 @@ use weft_install::{
 use weft_scan::Finding;
 
 use crate::cli::{InstallArgs, InstallScope, RemoveArgs, ReportFormat, UpdateArgs};
-use crate::commands::scan::{format_finding, known_skill_names, plural};
+use crate::commands::scan::{format_finding, known_skill_names};
 use crate::output::eprint_diagnostics;
 use weft_runtime::UsageError;
 use weft_runtime::Workspace;
+use weft_term::plural;
 
 /// The `.clawft` directory of `scope`: the project's (the current directory when there is
 /// no project yet), or the user's.

@@ -76,7 +76,10 @@ pub fn run(workspace: &Workspace, run: &RunArgs, mode: Option<PermissionMode>) -
         workspace: workspace_info(workspace, &runtime.memory_file(&base)),
     };
     let history = env.workspace.history_file.clone();
-    let mut repl = Repl::new(session, env).with_terminal(stdout_terminal(), status);
+    let mut repl = Repl::new(session, env)
+        .with_terminal(stdout_terminal(), status)
+        // Listings fit the terminal as it is when each command runs.
+        .with_width(|| stdout_terminal().width);
     let mut editor =
         LineEditor::new(repl.commands.clone(), history).context("cannot start the line editor")?;
     // Everything the session prints (answers, tool lines, listings) is neutralised; only the

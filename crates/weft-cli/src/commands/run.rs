@@ -86,14 +86,7 @@ pub(crate) fn status_line(stderr: Terminal) -> Option<StatusLine> {
 /// Starts the configured MCP servers now rather than inside the session, so the wait has a
 /// status line (a first `npx -y` run downloads the server).
 pub(crate) fn start_mcp(runtime: &Runtime, status: Option<&StatusLine>) {
-    let names: Vec<&str> = runtime
-        .config
-        .file
-        .mcp_servers
-        .iter()
-        .filter(|(_, server)| server.enabled)
-        .map(|(name, _)| name.as_str())
-        .collect();
+    let names = weft_runtime::enabled_servers(&runtime.config.file.mcp_servers);
     if names.is_empty() {
         return;
     }

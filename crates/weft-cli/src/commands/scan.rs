@@ -9,6 +9,7 @@ use serde_json::json;
 use weft_install::scan_path;
 use weft_registry::SkillRegistry;
 use weft_scan::{Finding, Severity};
+use weft_term::plural;
 
 use crate::cli::{ReportFormat, ScanArgs};
 use weft_runtime::Workspace;
@@ -113,13 +114,4 @@ pub fn scan(workspace: &Workspace, args: &ScanArgs) -> anyhow::Result<ExitCode> 
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// `1 skill`, `2 skills`.
-pub fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }

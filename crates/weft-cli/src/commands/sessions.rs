@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use serde::Serialize;
-use weft_agents::transcript::{SessionSummary, Transcript, TranscriptRecord, read_sessions};
+use weft_agents::transcript::{self, SessionSummary, Transcript, TranscriptRecord, read_sessions};
 use weft_llm::Role;
 
 use crate::cli::{ListFormat, ReportFormat, SessionsListArgs, SessionsShowArgs};
@@ -135,12 +135,10 @@ fn detail_json(dir: &Path, info: &SessionSummary) -> Result<serde_json::Value> {
     value["records"] = serde_json::to_value(Transcript::read(&info.path)?)?;
     let mut subagents = Vec::new();
     for child in &info.children {
-        subagents.push(
-            match SessionSummary::read(&dir.join(format!("{child}.jsonl"))) {
-                Some(child) => detail_json(dir, &child)?,
-                None => serde_json::json!({"id": child, "missing": true}),
-            },
-        );
+        subagents.push(match SessionSummary::read(&transcript::path(dir, child)) {
+            Some(child) => detail_json(dir, &child)?,
+            None => serde_json::json!({"id": child, "missing": true}),
+        });
     }
     value["subagents"] = serde_json::Value::Array(subagents);
     Ok(value)
@@ -167,7 +165,7 @@ fn print_session(dir: &Path, info: &SessionSummary, depth: usize, out: &mut Stri
         }
     }
     for child in &info.children {
-        let path = dir.join(format!("{child}.jsonl"));
+        let path = transcript::path(dir, child);
         match SessionSummary::read(&path) {
             Some(child) => print_session(dir, &child, depth + 1, out)?,
             None => out.push_str(&format!("{pad}    (subagent {child}: no transcript)\n")),

@@ -1,18 +1,17 @@
 //! `weft skills list|show`: what the registry sees.
 
-use std::fmt::Write as _;
 use std::io::Write;
 use std::process::ExitCode;
 
 use serde_json::json;
 use weft_registry::catalog::{CatalogFormat, budget_for};
+use weft_registry::details::{bundled_files, skill_details};
 use weft_registry::matcher::{MatchOutcome, TriggerMatcher};
-use weft_registry::resource::list_resources;
 use weft_registry::{
-    BrokenSkill, RegistryConfig, SkillEntry, SkillOrigin, SkillRegistry, Snapshot, discover_one,
+    BrokenSkill, RegistryConfig, SkillEntry, SkillRegistry, Snapshot, discover_one,
 };
+use weft_types::Scope;
 use weft_types::suggest::{closest_names, did_you_mean};
-use weft_types::{Scope, Skill};
 
 use crate::cli::{
     CatalogArgs, CatalogFormatArg, ListArgs, ListFormat, MatchArgs, ScopeFilter, ShowArgs,
@@ -22,7 +21,7 @@ use crate::commands::verify::{InstallIndex, Installed};
 use crate::environment::stdout_terminal;
 use crate::output::{eprint_diagnostics, eprint_discovery_diagnostics};
 use weft_runtime::Workspace;
-use weft_term::{fit_table, one_line};
+use weft_term::{fields, fit_table, one_line, tilde};
 
 fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
     match filter {
@@ -162,13 +161,15 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
                 &entry,
                 installed.as_ref(),
                 body.as_deref().ok(),
-                resources(&entry),
+                bundled_files(&entry),
             )
             .disabled(disabled);
             writeln!(out, "{}", crate::output::json_pretty(&detail)?)?;
         }
         ListFormat::Table => {
-            out.write_all(describe(&entry).as_bytes())?;
+            let home = workspace.home.as_deref();
+            let rows = skill_details(&entry, &|p| tilde(p, home));
+            out.write_all(fields(&rows).as_bytes())?;
             if disabled {
                 writeln!(
                     out,
@@ -230,166 +231,6 @@ impl Missing {
         }
         ExitCode::FAILURE
     }
-}
-
-fn yes_no(b: bool) -> &'static str {
-    if b { "yes" } else { "no" }
-}
-
-/// `Label: value` lines.
-#[derive(Default)]
-struct Fields(String);
-
-impl Fields {
-    fn add(&mut self, label: &str, value: &str) {
-        let _ = writeln!(self.0, "{label}: {value}");
-    }
-
-    fn add_some(&mut self, label: &str, value: Option<&String>) {
-        if let Some(value) = value {
-            self.add(label, value);
-        }
-    }
-
-    fn add_list(&mut self, label: &str, values: &[String]) {
-        if !values.is_empty() {
-            self.add(label, &values.join(", "));
-        }
-    }
-}
-
-/// The `skills show` text, in seed 002's layout plus weft's extra fields.
-fn describe(entry: &SkillEntry) -> String {
-    let mut fields = Fields::default();
-    describe_identity(&mut fields, entry);
-    describe_invocation(&mut fields, &entry.skill);
-    describe_metadata(&mut fields, &entry.skill);
-    describe_state(&mut fields, entry);
-    fields.0
-}
-
-/// Name, description, version, format, where it comes from.
-fn describe_identity(fields: &mut Fields, entry: &SkillEntry) {
-    let s = &entry.skill;
-    fields.add("Skill", &s.name);
-    fields.add("Description", &s.description);
-    fields.add_some("Version", s.version.as_ref());
-    fields.add("Format", s.source.format.as_str());
-    let location = match (&entry.origin, entry.dir()) {
-        (SkillOrigin::File(_), Some(dir)) => format!("{} ({})", s.source.scope, dir.display()),
-        (SkillOrigin::Builtin, _) => "builtin (compiled into weft)".to_owned(),
-        _ => format!("{} (registered at run time)", s.source.scope),
-    };
-    fields.add("Scope", &location);
-    if let Some(path) = entry.file() {
-        fields.add("Path", &path.display().to_string());
-    }
-}
-
-/// How it is invoked and with which tools.
-fn describe_invocation(fields: &mut Fields, s: &Skill) {
-    fields.add_list("Variables", &s.variables);
-    fields.add_some("Argument Hint", s.argument_hint.as_ref());
-    fields.add("User Invocable", yes_no(s.user_invocable));
-    fields.add("Model Invocable", yes_no(s.model_invocable()));
-    fields.add("Context", s.context.as_str());
-    fields.add_some("Agent", s.agent.as_ref());
-    fields.add_some("Model", s.model.as_ref());
-    fields.add_some("Effort", s.effort.as_ref());
-    fields.add_list("Arguments", &s.arguments);
-    if !s.paths.is_empty() {
-        fields.add(
-            "Paths",
-            &format!(
-                "{} (listed for the model once a matching file is read or edited)",
-                s.paths.join(", ")
-            ),
-        );
-    }
-    let allowed = match &s.tools.allow {
-        None => "(no restriction)".to_owned(),
-        Some(list) if list.is_empty() => "(none: the skill grants no tools)".to_owned(),
-        Some(list) => list.join(", "),
-    };
-    fields.add("Allowed Tools", &allowed);
-    fields.add_list("Forbidden Tools", &s.tools.deny);
-}
-
-/// The optional descriptive fields and the skill-injection contract.
-fn describe_metadata(fields: &mut Fields, s: &Skill) {
-    fields.add_list("Keywords", &s.keywords);
-    fields.add_some("When To Use", s.when_to_use.as_ref());
-    fields.add_some("License", s.license.as_ref());
-    fields.add_some("Compatibility", s.compatibility.as_ref());
-    if let Some(m) = &s.metadata {
-        fields.add(
-            "Metadata",
-            &serde_json::to_string(m).unwrap_or_else(|_| "(unprintable)".to_owned()),
-        );
-    }
-    let c = &s.contract;
-    if !c.execution_protocol.is_empty() {
-        fields.add("Execution Protocol", &c.execution_protocol.join(" → "));
-    }
-    for r in &c.composability_rules {
-        fields.add(
-            "Composability",
-            &format!("{:?} {}", r.kind, r.skill).to_lowercase(),
-        );
-    }
-    for r in &c.compatibility_rules {
-        fields.add(
-            "Compatibility Rule",
-            &format!("{:?} {}", r.kind, r.skill).to_lowercase(),
-        );
-    }
-}
-
-/// Readiness, size, bundled files, unknown keys and the copies it shadows.
-fn describe_state(fields: &mut Fields, entry: &SkillEntry) {
-    let ready = if entry.readiness.is_ready() {
-        "ready".to_owned()
-    } else {
-        format!("not ready: {}", entry.readiness.problems().join("; "))
-    };
-    fields.add("Readiness", &ready);
-    let tokens = entry.tokens();
-    fields.add(
-        "Tokens",
-        &format!(
-            "~{} (catalog), ~{} (instructions)",
-            tokens.metadata,
-            tokens
-                .instructions
-                .map_or_else(|| "?".to_owned(), |t| t.to_string())
-        ),
-    );
-    fields.add_list("Resources", &resources(entry));
-    for (key, value) in &entry.skill.extra {
-        fields.add(
-            &format!("Extra `{key}`"),
-            &serde_json::to_string(value).unwrap_or_default(),
-        );
-    }
-    for shadow in &entry.shadows {
-        let path = shadow
-            .path
-            .as_deref()
-            .map_or_else(|| "built in".to_owned(), |p| p.display().to_string());
-        fields.add("Shadows", &format!("{} ({path})", shadow.scope));
-    }
-}
-
-/// Files bundled with the skill (level 3), relative to its directory; at most 50. A command
-/// has none: its folder holds other commands.
-fn resources(entry: &SkillEntry) -> Vec<String> {
-    if entry.skill.source.format == weft_types::SkillFormat::Command {
-        return Vec::new();
-    }
-    entry
-        .dir()
-        .map(|dir| list_resources(dir, 50))
-        .unwrap_or_default()
 }
 
 /// `weft skills match "<text>"`.

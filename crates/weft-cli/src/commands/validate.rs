@@ -2,12 +2,12 @@
 //! problem.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use weft_agents::AgentRegistry;
 use weft_parse::{ParseOptions, Profile};
-use weft_registry::{KnownAgents, ValidationOutcome, validate_paths_with};
+use weft_registry::{KnownAgents, ValidationOutcome, validate_paths_with, with_named_dir};
 use weft_runtime::Workspace;
 
 use crate::cli::{ProfileArg, ReportFormat, ValidateArgs};
@@ -20,7 +20,13 @@ pub fn run(workspace: &Workspace, args: &ValidateArgs) -> anyhow::Result<ExitCod
         (ProfileArg::Default, true) => Profile::Strict,
         (ProfileArg::Default, false) => Profile::Validate,
     };
-    let paths: Vec<PathBuf> = args.paths.iter().map(|p| named(p)).collect();
+    // `.` and a bare `SKILL.md` name no directory: they are made absolute first.
+    let cwd = workspace.env.current_dir();
+    let paths: Vec<PathBuf> = args
+        .paths
+        .iter()
+        .map(|p| cwd.map_or_else(|| p.clone(), |cwd| with_named_dir(p, cwd)))
+        .collect();
     // `agent:` is checked against the agents this workspace has (built-ins, project, user).
     let agents =
         AgentRegistry::discover(&workspace.agent_roots(), &ParseOptions::new(Profile::Load));
@@ -43,33 +49,6 @@ pub fn run(workspace: &Workspace, args: &ValidateArgs) -> anyhow::Result<ExitCod
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// A path whose skill directory has a name: `.`, `..` and bare `SKILL.md` are made absolute
-/// (and `.`/`..` resolved lexically) so the name-versus-directory check has a directory name.
-fn named(path: &Path) -> PathBuf {
-    let dir_has_name = if path.is_file() {
-        path.parent().and_then(Path::file_name).is_some()
-    } else {
-        path.file_name().is_some()
-    };
-    if dir_has_name {
-        return path.to_path_buf();
-    }
-    let Ok(absolute) = std::path::absolute(path) else {
-        return path.to_path_buf();
-    };
-    let mut clean = PathBuf::new();
-    for part in absolute.components() {
-        match part {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                clean.pop();
-            }
-            other => clean.push(other),
-        }
-    }
-    clean
 }
 
 fn print_text(out: &mut impl Write, outcomes: &[ValidationOutcome]) -> io::Result<()> {

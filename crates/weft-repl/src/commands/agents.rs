@@ -1,14 +1,16 @@
 //! `/agents`, `/agent <name>` and `/model <name>`.
 
 use async_trait::async_trait;
-use weft_types::Scope;
 use weft_types::suggest::{closest_names, did_you_mean};
 
 use crate::command::{CommandContext, CommandError, CompletionContext, Dispatch, SlashCommand};
-use weft_term::{columns, first_line};
+use weft_term::{fit_table, one_line, scope_label};
 
 /// `/agents`: every agent, the active one marked.
 pub(crate) struct Agents;
+
+/// The columns of `/agents` (the marker of the active agent is part of the name).
+const LIST_HEADER: [&str; 4] = ["  NAME", "MODEL", "SCOPE", "DESCRIPTION"];
 
 #[async_trait]
 impl SlashCommand for Agents {
@@ -31,29 +33,24 @@ impl SlashCommand for Agents {
         ctx: &mut CommandContext<'_>,
     ) -> Result<Dispatch, CommandError> {
         let active = ctx.session.agent().name.clone();
-        let mut rows = vec![vec![
-            "  NAME".to_owned(),
-            "MODEL".to_owned(),
-            "SCOPE".to_owned(),
-            "DESCRIPTION".to_owned(),
-        ]];
-        for entry in ctx.env.agents.list() {
-            let a = &entry.agent;
-            let mark = if a.name == active { "* " } else { "  " };
-            let scope = match a.source.scope {
-                Scope::Builtin => "built-in".to_owned(),
-                other => other.to_string(),
-            };
-            rows.push(vec![
-                format!("{mark}{}", a.name),
-                a.model
-                    .clone()
-                    .unwrap_or_else(|| "(config default)".to_owned()),
-                scope,
-                first_line(&a.description, 60),
-            ]);
-        }
-        write!(ctx.out, "{}", columns(&rows))?;
+        let rows: Vec<Vec<String>> = ctx
+            .env
+            .agents
+            .list()
+            .map(|entry| {
+                let a = &entry.agent;
+                let mark = if a.name == active { "* " } else { "  " };
+                vec![
+                    format!("{mark}{}", a.name),
+                    a.model
+                        .clone()
+                        .unwrap_or_else(|| "(config default)".to_owned()),
+                    scope_label(a.source.scope).to_owned(),
+                    one_line(&a.description),
+                ]
+            })
+            .collect();
+        write!(ctx.out, "{}", fit_table(&LIST_HEADER, &rows, ctx.width))?;
         writeln!(ctx.out, "/agent <name> switches; /agent default goes back.")?;
         Ok(Dispatch::Handled)
     }

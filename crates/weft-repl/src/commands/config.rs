@@ -4,7 +4,8 @@
 use async_trait::async_trait;
 use serde_json::Value;
 
-use weft_term::table;
+use weft_term::fit_table;
+use weft_types::suggest::{closest_names, did_you_mean};
 
 use crate::command::{CommandContext, CommandError, CompletionContext, Dispatch, SlashCommand};
 
@@ -64,6 +65,37 @@ pub fn config_keys(value: &Value) -> Vec<String> {
     out
 }
 
+/// The error for a configuration key that is not in effect: `no configuration key `modle``,
+/// with the closest of `known` (dot paths; their parents are candidates too, so `agnt`
+/// finds `agent`). `weft config show` and `/config` say the same.
+///
+/// ```
+/// use weft_repl::unknown_key;
+///
+/// let known = ["model", "agent.temperature"];
+/// assert_eq!(
+///     unknown_key("modle", known),
+///     "no configuration key `modle`; did you mean `model`?"
+/// );
+/// assert_eq!(unknown_key("agnt", known), "no configuration key `agnt`; did you mean `agent`?");
+/// ```
+pub fn unknown_key<'a>(key: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    let mut candidates: Vec<&str> = Vec::new();
+    for dotted in known {
+        // `a.b.c` offers `a`, `a.b` and `a.b.c`.
+        for (i, _) in dotted.match_indices('.') {
+            candidates.push(&dotted[..i]);
+        }
+        candidates.push(dotted);
+    }
+    candidates.sort_unstable();
+    candidates.dedup();
+    format!(
+        "no configuration key `{key}`{}",
+        did_you_mean(&closest_names(key, candidates))
+    )
+}
+
 /// `/config [key]`.
 pub(crate) struct ConfigCommand;
 
@@ -101,8 +133,10 @@ impl SlashCommand for ConfigCommand {
         let value = if args.is_empty() {
             &shown
         } else {
-            lookup(&shown, args)
-                .ok_or_else(|| CommandError::Usage(format!("no configuration key `{args}`")))?
+            lookup(&shown, args).ok_or_else(|| {
+                let keys = config_keys(&shown);
+                CommandError::Usage(unknown_key(args, keys.iter().map(String::as_str)))
+            })?
         };
         let text = match value {
             Value::String(s) => s.clone(),
@@ -140,9 +174,13 @@ fn origins(key: &str, ctx: &mut CommandContext<'_>) -> Result<Dispatch, CommandE
         .cloned()
         .collect();
     if rows.is_empty() {
-        return Err(CommandError::Usage(format!("no configuration key `{key}`")));
+        let keys = ctx.env.config_origins.iter().filter_map(|row| row.first());
+        return Err(CommandError::Usage(unknown_key(
+            key,
+            keys.map(String::as_str),
+        )));
     }
-    write!(ctx.out, "{}", table(&ORIGIN_HEADER, &rows))?;
+    write!(ctx.out, "{}", fit_table(&ORIGIN_HEADER, &rows, ctx.width))?;
     Ok(Dispatch::Handled)
 }
 

@@ -34,10 +34,10 @@ impl SlashCommand for Help {
         ctx: &mut CommandContext<'_>,
     ) -> Result<Dispatch, CommandError> {
         if args.is_empty() {
-            write!(ctx.out, "{}", commands_overview(ctx.commands))?;
+            write!(ctx.out, "{}", commands_overview(ctx.commands, ctx.width))?;
             return Ok(Dispatch::Handled);
         }
-        let data = HelpData::for_session(ctx.session, ctx.env);
+        let data = HelpData::for_session(ctx.session, ctx.env, ctx.width);
         match topic(args, ctx.commands, &data) {
             Some(text) => write!(ctx.out, "{text}")?,
             None => {

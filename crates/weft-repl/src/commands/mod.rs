@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use crate::command::SlashCommand;
 
-pub use config::{config_keys, lookup, redact};
+pub use config::{config_keys, lookup, redact, unknown_key};
 
 /// Every built-in command.
 pub fn builtin_commands() -> Vec<Arc<dyn SlashCommand>> {

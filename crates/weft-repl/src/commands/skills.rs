@@ -1,18 +1,20 @@
 //! `/skills [name]` and `/skill <name> [args]`.
 
-use std::fmt::Write as _;
-
 use async_trait::async_trait;
-use weft_registry::{SkillEntry, SkillOrigin, Snapshot};
+use weft_registry::Snapshot;
+use weft_registry::details::skill_details;
+use weft_types::SkillContext;
 use weft_types::suggest::{closest_names, did_you_mean};
-use weft_types::{SkillContext, ToolPolicy};
 
 use crate::command::{CommandContext, CommandError, CompletionContext, Dispatch, SlashCommand};
 use crate::dispatch::skill_dispatch;
-use weft_term::{columns, first_line, tilde};
+use weft_term::{fields, fit_table, one_line, tilde};
 
 /// `/skills [name]`: the list, or one skill's details.
 pub(crate) struct Skills;
+
+/// The columns of `/skills`.
+const LIST_HEADER: [&str; 4] = ["NAME", "SCOPE", "INVOKE", "DESCRIPTION"];
 
 #[async_trait]
 impl SlashCommand for Skills {
@@ -44,32 +46,30 @@ impl SlashCommand for Skills {
                 writeln!(ctx.out, "No skills.")?;
                 return Ok(Dispatch::Handled);
             }
-            let mut rows = vec![vec![
-                "NAME".to_owned(),
-                "SCOPE".to_owned(),
-                "INVOKE".to_owned(),
-                "DESCRIPTION".to_owned(),
-            ]];
-            for entry in snapshot.entries() {
-                let s = &entry.skill;
-                let invoke = match (s.user_invocable, s.disable_model_invocation) {
-                    (true, false) => "/ + model",
-                    (true, true) => "/ only",
-                    (false, false) => "model only",
-                    (false, true) => "nobody",
-                };
-                let name = match s.context {
-                    SkillContext::Fork => format!("{} (fork)", s.name),
-                    SkillContext::Inline => s.name.clone(),
-                };
-                rows.push(vec![
-                    name,
-                    s.source.scope.to_string(),
-                    invoke.to_owned(),
-                    first_line(&s.description, 60),
-                ]);
-            }
-            write!(ctx.out, "{}", columns(&rows))?;
+            let rows: Vec<Vec<String>> = snapshot
+                .entries()
+                .iter()
+                .map(|entry| {
+                    let s = &entry.skill;
+                    let invoke = match (s.user_invocable, s.model_invocable()) {
+                        (true, true) => "/ + model",
+                        (true, false) => "/ only",
+                        (false, true) => "model only",
+                        (false, false) => "nobody",
+                    };
+                    let name = match s.context {
+                        SkillContext::Fork => format!("{} (fork)", s.name),
+                        SkillContext::Inline => s.name.clone(),
+                    };
+                    vec![
+                        name,
+                        s.source.scope.to_string(),
+                        invoke.to_owned(),
+                        one_line(&s.description),
+                    ]
+                })
+                .collect();
+            write!(ctx.out, "{}", fit_table(&LIST_HEADER, &rows, ctx.width))?;
             writeln!(
                 ctx.out,
                 "{} skill(s). /skills <name> for details, /<name> [args] to run one.",
@@ -81,7 +81,8 @@ impl SlashCommand for Skills {
             return Err(not_found(&snapshot, args));
         };
         let home = ctx.env.workspace.home.clone();
-        write!(ctx.out, "{}", details(entry, home.as_deref()))?;
+        let rows = skill_details(entry, &|p| tilde(p, home.as_deref()));
+        write!(ctx.out, "{}", fields(&rows))?;
         Ok(Dispatch::Handled)
     }
 
@@ -107,70 +108,6 @@ pub(crate) fn not_found(snapshot: &Snapshot, name: &str) -> CommandError {
         "Skill '{name}' not found{}{end} Run /skills to see available skills.",
         did_you_mean(&suggestions)
     ))
-}
-
-fn yes_no(v: bool) -> &'static str {
-    if v { "yes" } else { "no" }
-}
-
-/// The seed 002 `skills show` fields.
-fn details(entry: &SkillEntry, home: Option<&std::path::Path>) -> String {
-    let s = &entry.skill;
-    let mut out = String::new();
-    let _ = writeln!(out, "Skill: {}", s.name);
-    let _ = writeln!(out, "Description: {}", s.description.trim());
-    if let Some(v) = &s.version {
-        let _ = writeln!(out, "Version: {v}");
-    }
-    let _ = writeln!(out, "Format: {}", s.source.format);
-    let place = match &entry.origin {
-        SkillOrigin::File(_) => entry
-            .dir()
-            .map_or_else(String::new, |d| format!(" ({}/)", tilde(d, home))),
-        SkillOrigin::Builtin => " (compiled in)".to_owned(),
-        SkillOrigin::Registered => " (registered at run time)".to_owned(),
-    };
-    let _ = writeln!(out, "Scope: {}{place}", s.source.scope);
-    if !s.variables.is_empty() {
-        let _ = writeln!(out, "Variables: {}", s.variables.join(", "));
-    }
-    if let Some(h) = &s.argument_hint {
-        let _ = writeln!(out, "Argument Hint: {h}");
-    }
-    let _ = writeln!(out, "User Invocable: {}", yes_no(s.user_invocable));
-    let _ = writeln!(
-        out,
-        "Model Invocable: {}",
-        yes_no(!s.disable_model_invocation)
-    );
-    let _ = writeln!(out, "Context: {}", s.context);
-    if let Some(m) = &s.model {
-        let _ = writeln!(out, "Model: {m}");
-    }
-    let tools = match &s.tools {
-        ToolPolicy { allow: None, .. } => "(no restriction)".to_owned(),
-        ToolPolicy {
-            allow: Some(list), ..
-        } if list.is_empty() => "(none)".to_owned(),
-        ToolPolicy {
-            allow: Some(list), ..
-        } => list.join(", "),
-    };
-    let _ = writeln!(out, "Allowed Tools: {tools}");
-    if !s.tools.deny.is_empty() {
-        let _ = writeln!(out, "Forbidden Tools: {}", s.tools.deny.join(", "));
-    }
-    if !entry.readiness.is_ready() {
-        let _ = writeln!(out, "Not ready: {}", entry.readiness.problems().join("; "));
-    }
-    for shadow in &entry.shadows {
-        let path = shadow
-            .path
-            .as_deref()
-            .map_or_else(String::new, |p| format!(" {}", tilde(p, home)));
-        let _ = writeln!(out, "Shadows: {} copy{path}", shadow.scope);
-    }
-    out
 }
 
 /// `/skill <name> [args]`: runs a skill.

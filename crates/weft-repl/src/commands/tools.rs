@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use weft_permissions::{Policy, ToolGate};
 
 use crate::command::{CommandContext, CommandError, Dispatch, SlashCommand};
-use weft_term::{columns, first_line};
+use weft_term::{fit_columns, one_line};
 
 /// `/tools`.
 pub(crate) struct Tools;
@@ -71,16 +71,16 @@ impl SlashCommand for Tools {
         )?;
         let rows: Vec<Vec<String>> = offered
             .iter()
-            .map(|t| vec![format!("  {}", t.name), first_line(&t.description, 70)])
+            .map(|t| vec![format!("  {}", t.name), one_line(&t.description)])
             .collect();
-        write!(ctx.out, "{}", columns(&rows))?;
+        write!(ctx.out, "{}", fit_columns(&rows, ctx.width))?;
         if narrowed {
             writeln!(ctx.out, "Hidden:")?;
             let rows: Vec<Vec<String>> = hidden
                 .into_iter()
                 .map(|(t, by)| vec![format!("  - {t}"), format!("(hidden by {by})")])
                 .collect();
-            write!(ctx.out, "{}", columns(&rows))?;
+            write!(ctx.out, "{}", fit_columns(&rows, ctx.width))?;
         }
         if !ctx.session.active_skills().is_empty() {
             writeln!(

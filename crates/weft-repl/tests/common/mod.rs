@@ -97,6 +97,8 @@ pub struct Fixture {
     pub _tmp: tempfile::TempDir,
     pub model: Arc<FakeModel>,
     pub repl: Repl,
+    /// The width commands fit listings to (`None`: not a terminal).
+    pub width: Option<usize>,
 }
 
 /// A fixture whose turns Ctrl-C cancels.
@@ -192,6 +194,7 @@ pub fn fixture_with(interrupt: Interrupt) -> Fixture {
         _tmp: tmp,
         model,
         repl: Repl::new(session, env).with_interrupt(interrupt),
+        width: None,
     }
 }
 
@@ -205,6 +208,7 @@ impl Fixture {
             session: &mut repl.session,
             env: &mut repl.env,
             out: &mut out,
+            width: self.width,
         };
         let result = repl.commands.dispatch(line, &mut ctx).await.unwrap();
         (result, String::from_utf8(out).unwrap())

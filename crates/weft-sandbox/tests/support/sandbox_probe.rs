@@ -20,6 +20,7 @@ use std::process::ExitCode;
 
 use weft_sandbox::SandboxPolicy;
 
+#[allow(clippy::disallowed_methods)] // a test program's own command line
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [policy, action, rest @ ..] = args.as_slice() else {

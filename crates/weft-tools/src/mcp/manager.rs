@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::McpServerConfig;
-use super::server::Server;
+use super::server::{Failure, Server};
 use super::tool::McpTool;
 use crate::{Tool, ToolRegistry};
 
@@ -110,8 +110,8 @@ impl McpManager {
             let duplicate = !seen.insert(config.name.clone());
             async move {
                 if duplicate {
-                    let reason = format!("another MCP server is also called `{}`", config.name);
-                    Server::failed(config, reason)
+                    let name = config.name.clone();
+                    Server::failed(config, Failure::DuplicateName(name))
                 } else {
                     Server::start(config).await
                 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 use rmcp::ServiceError;
 use rmcp::model::{CallToolResult, JsonObject};
 
+use super::McpConfigError;
 use super::connection::{ConnectError, Connection, RemoteTool};
 use super::{McpServerConfig, McpServerState, McpServerStatus};
 
@@ -33,14 +34,45 @@ struct Inner {
     tools: Vec<RemoteTool>,
     restarts: u32,
     restart_attempted: bool,
+    /// Why the server stopped for good (with `state` [`McpServerState::Failed`]).
+    failure: Option<Failure>,
+}
+
+impl Inner {
+    /// Records that the server is not running and will not come back.
+    fn fail(&mut self, failure: Failure) {
+        self.state = McpServerState::Failed(failure.to_string());
+        self.failure = Some(failure);
+    }
+}
+
+/// Why a server stopped for good, kept typed: every later call of its tools reports it, so
+/// it is shared.
+#[derive(Debug, Clone, thiserror::Error)]
+pub(crate) enum Failure {
+    /// Its configuration is invalid.
+    #[error(transparent)]
+    Config(Arc<McpConfigError>),
+    /// Another configured server has the same name.
+    #[error("another MCP server is also called `{0}`")]
+    DuplicateName(String),
+    /// It did not start.
+    #[error(transparent)]
+    Start(Arc<ConnectError>),
+    /// It crashed again after its restart, or its restart failed.
+    #[error(transparent)]
+    GaveUp(Arc<Unavailable>),
+    /// weft shut it down.
+    #[error("shut down")]
+    ShutDown,
 }
 
 /// Why a server has no live connection.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum Unavailable {
-    /// It failed (to start, or after its restart) earlier; the recorded reason.
-    #[error("{0}")]
-    Failed(String),
+    /// It failed (to start, or after its restart) earlier.
+    #[error(transparent)]
+    Failed(Failure),
     /// It crashed again after its one restart.
     #[error("it crashed again after its one restart ({0})")]
     CrashedAgain(String),
@@ -65,41 +97,49 @@ impl Server {
     /// Starts the server (bounded by its startup timeout). A failure is recorded in the
     /// state, never returned.
     pub(crate) async fn start(config: McpServerConfig) -> Arc<Server> {
-        let (conn, state, tools) = match config.validate() {
-            Err(e) => (None, McpServerState::Failed(e.to_string()), Vec::new()),
+        let (conn, failure, tools) = match config.validate() {
+            Err(e) => (None, Some(Failure::Config(Arc::new(e))), Vec::new()),
             Ok(()) => match Connection::start(&config).await {
-                Ok((conn, tools)) => (Some(Arc::new(conn)), McpServerState::Running, tools),
+                Ok((conn, tools)) => (Some(Arc::new(conn)), None, tools),
                 Err(e) => {
                     tracing::warn!(target: "mcp", server = %config.name, error = %e, "MCP server did not start");
-                    (None, McpServerState::Failed(e.to_string()), Vec::new())
+                    (None, Some(Failure::Start(Arc::new(e))), Vec::new())
                 }
             },
         };
+        let mut inner = Inner {
+            conn,
+            state: McpServerState::Running,
+            tools,
+            restarts: 0,
+            restart_attempted: false,
+            failure: None,
+        };
+        if let Some(failure) = failure {
+            inner.fail(failure);
+        }
         Arc::new(Server {
             config,
-            inner: Mutex::new(Inner {
-                conn,
-                state,
-                tools,
-                restarts: 0,
-                restart_attempted: false,
-            }),
+            inner: Mutex::new(inner),
             restart: tokio::sync::Mutex::new(()),
             runtime: tokio::runtime::Handle::try_current().ok(),
         })
     }
 
-    /// A server that was never started (a configuration error, a duplicate name).
-    pub(crate) fn failed(config: McpServerConfig, reason: String) -> Arc<Server> {
+    /// A server that was never started (a duplicate name).
+    pub(crate) fn failed(config: McpServerConfig, failure: Failure) -> Arc<Server> {
+        let mut inner = Inner {
+            conn: None,
+            state: McpServerState::Running,
+            tools: Vec::new(),
+            restarts: 0,
+            restart_attempted: true,
+            failure: None,
+        };
+        inner.fail(failure);
         Arc::new(Server {
             config,
-            inner: Mutex::new(Inner {
-                conn: None,
-                state: McpServerState::Failed(reason),
-                tools: Vec::new(),
-                restarts: 0,
-                restart_attempted: true,
-            }),
+            inner: Mutex::new(inner),
             restart: tokio::sync::Mutex::new(()),
             runtime: None,
         })
@@ -151,15 +191,15 @@ impl Server {
             if let Some(conn) = live_conn(&inner, dead) {
                 return Ok(conn);
             }
-            if let McpServerState::Failed(reason) = &inner.state {
-                return Err(Unavailable::Failed(reason.clone()));
+            if let Some(failure) = &inner.failure {
+                return Err(Unavailable::Failed(failure.clone()));
             }
             let reason = crash_reason(inner.conn.as_deref());
             if inner.restart_attempted {
-                let err = Unavailable::CrashedAgain(reason);
-                inner.state = McpServerState::Failed(err.to_string());
+                let failure = Failure::GaveUp(Arc::new(Unavailable::CrashedAgain(reason)));
+                inner.fail(failure.clone());
                 inner.conn = None;
-                return Err(err);
+                return Err(Unavailable::Failed(failure));
             }
             inner.restart_attempted = true;
             inner.state = McpServerState::Crashed(reason);
@@ -191,10 +231,10 @@ impl Server {
                 Ok(conn)
             }
             Err(e) => {
-                let err = Unavailable::RestartFailed(e);
-                tracing::warn!(target: "mcp", server = %self.config.name, error = %err, "MCP server unavailable");
-                inner.state = McpServerState::Failed(err.to_string());
-                Err(err)
+                let failure = Failure::GaveUp(Arc::new(Unavailable::RestartFailed(e)));
+                tracing::warn!(target: "mcp", server = %self.config.name, error = %failure, "MCP server unavailable");
+                inner.fail(failure.clone());
+                Err(Unavailable::Failed(failure))
             }
         }
     }
@@ -244,7 +284,7 @@ impl Server {
         let conn = {
             let mut inner = self.lock();
             if inner.conn.is_some() {
-                inner.state = McpServerState::Failed("shut down".to_owned());
+                inner.fail(Failure::ShutDown);
                 inner.restart_attempted = true;
             }
             inner.conn.take()

@@ -119,6 +119,7 @@ impl ServerHandler for TestServer {
     }
 }
 
+#[allow(clippy::disallowed_methods)] // a test server's own command line
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let mut args = std::env::args().skip(1);

@@ -4,12 +4,15 @@
 use std::path::Path;
 use std::time::Instant;
 
+use weft_agents::{AgentRegistry, ModelPool};
+use weft_fs::human_size;
 use weft_llm::{ChatRequest, Message, NoStream, ProviderConfig, ProviderKind};
-use weft_registry::CacheHealth;
+use weft_registry::{CacheHealth, Snapshot};
 use weft_runtime::sandbox::{ShellMode, mode_for_permissions};
 use weft_runtime::{EffectiveConfig, Runtime, Workspace};
-use weft_term::{StatusLine, first_line, tilde};
+use weft_term::{StatusLine, first_line, plural, tilde};
 use weft_types::PermissionMode;
+use weft_types::net::is_local_url;
 
 use super::{Check, Status};
 use crate::commands::config::origin_label;
@@ -41,22 +44,6 @@ pub fn config_files(config: &EffectiveConfig, home: Option<&Path>) -> Vec<Check>
             }
         })
         .collect()
-}
-
-/// Whether a base URL points at this machine (a local server needs no key).
-fn is_local(base_url: &str) -> bool {
-    let rest = base_url.split_once("://").map_or(base_url, |(_, r)| r);
-    ["localhost", "127.", "[::1]", "0.0.0.0"]
-        .iter()
-        .any(|host| rest.starts_with(host))
-}
-
-/// The variable a provider of this kind reads its key from by default.
-fn key_variable(kind: ProviderKind) -> &'static str {
-    match kind {
-        ProviderKind::Anthropic => "ANTHROPIC_API_KEY",
-        _ => "OPENAI_API_KEY",
-    }
 }
 
 /// One line per provider: where it is and whether its key is there (masked).
@@ -106,7 +93,7 @@ fn provider(p: &ProviderConfig, config: &EffectiveConfig, home: Option<&Path>) -
                 origin_label(&key.origin, home)
             ),
         ),
-        _ if is_local(&p.base_url) => Check::new(
+        _ if is_local_url(&p.base_url) => Check::new(
             subject,
             Status::Ok,
             format!("{}, no key (a local server)", p.base_url),
@@ -117,7 +104,7 @@ fn provider(p: &ProviderConfig, config: &EffectiveConfig, home: Option<&Path>) -
             format!(
                 "{}: no API key (set {} or providers.{}.api_key_env)",
                 p.base_url,
-                key_variable(p.kind),
+                weft_runtime::key_variable(p.kind),
                 p.name
             ),
         ),
@@ -233,10 +220,27 @@ pub fn mcp(runtime: &Runtime) -> Vec<Check> {
     checks
 }
 
+/// The kernel's Landlock support, as `weft sandbox status` words it.
+fn landlock() -> String {
+    crate::commands::sandbox::landlock_text(weft_sandbox::probe().landlock)
+}
+
+/// Without a configuration: what the kernel offers (what `exec_shell` does depends on the
+/// `sandbox` settings and the permission mode).
+pub fn sandbox_support() -> Check {
+    Check::new(
+        "sandbox",
+        Status::Skip,
+        format!(
+            "Landlock {}; what exec_shell does depends on the configuration",
+            landlock()
+        ),
+    )
+}
+
 /// What `exec_shell` does on this machine with this configuration.
 pub fn sandbox(workspace: &Workspace, runtime: &Runtime) -> Check {
-    let probe = weft_sandbox::probe();
-    let landlock = crate::commands::sandbox::landlock_text(probe.landlock);
+    let landlock = landlock();
     // As the sessions run: `auto` switches the sandbox on, `bypass` off.
     let mode = runtime
         .permission_mode()
@@ -298,8 +302,7 @@ pub fn permissions(
 }
 
 /// Skills: how many, files with errors, names shadowed.
-pub fn skills(runtime: &Runtime) -> Check {
-    let snapshot = runtime.skills.snapshot();
+pub fn skills(snapshot: &Snapshot, home: Option<&Path>) -> Check {
     let diagnostics = snapshot.diagnostics();
     let errors: Vec<_> = diagnostics.iter().filter(|d| d.is_error()).collect();
     let warnings = diagnostics.len() - errors.len();
@@ -321,7 +324,6 @@ pub fn skills(runtime: &Runtime) -> Check {
     match errors.first() {
         None => Check::new("skills", Status::Ok, detail),
         Some(first) => {
-            let home = runtime.workspace.home.as_deref();
             let place = first
                 .path
                 .as_deref()
@@ -336,9 +338,10 @@ pub fn skills(runtime: &Runtime) -> Check {
     }
 }
 
-/// Agents: how many, broken files, shadowed names, and models the providers cannot serve.
-pub fn agents(runtime: &Runtime) -> Vec<Check> {
-    let registry = &runtime.agents;
+/// Agents: how many, broken files, shadowed names; with the models (`None` without a
+/// configuration), a line for models no provider serves (a warning) and one for aliases that
+/// run on the session's model instead (a note).
+pub fn agents(registry: &AgentRegistry, models: Option<&ModelPool>) -> Vec<Check> {
     let shadowed: Vec<&str> = registry
         .list()
         .filter(|e| !e.shadows.is_empty())
@@ -359,23 +362,39 @@ pub fn agents(runtime: &Runtime) -> Vec<Check> {
     }
     let status = if broken > 0 { Status::Warn } else { Status::Ok };
     let mut checks = vec![Check::new("agents", status, detail)];
-    let catalog = runtime.models.catalog();
-    if catalog.is_empty() {
+    let Some(models) = models.filter(|m| !m.catalog().is_empty()) else {
         return checks;
+    };
+    let (mut unavailable, mut fallbacks) = (Vec::new(), Vec::new());
+    for entry in registry.list() {
+        let name = &entry.agent.name;
+        let Some(model) = entry.agent.model.as_deref().filter(|m| *m != "inherit") else {
+            continue;
+        };
+        // As a session resolves it: an alias no provider serves runs on the session's model.
+        match models.resolve_or_fallback(model, None, &format!("agent `{name}`")) {
+            Ok((_, None)) => {}
+            Ok((fallback, Some(_))) => {
+                fallbacks.push(format!("{name}: {model} -> runs on {fallback}"))
+            }
+            Err(err) => unavailable.push(format!("{name} (`{model}`: {err})")),
+        }
     }
-    let unavailable: Vec<String> = registry
-        .list()
-        .filter_map(|e| {
-            let model = e.agent.model.as_deref().filter(|m| *m != "inherit")?;
-            let err = catalog.resolve(model, None).err()?;
-            Some(format!("{} (`{model}`: {err})", e.agent.name))
-        })
-        .collect();
     if !unavailable.is_empty() {
         checks.push(Check::new(
             "agent models",
             Status::Warn,
             format!("not available: {}", unavailable.join("; ")),
+        ));
+    }
+    if !fallbacks.is_empty() {
+        checks.push(Check::new(
+            "agent models",
+            Status::Ok,
+            format!(
+                "{} (no configured provider serves the alias)",
+                fallbacks.join("; ")
+            ),
         ));
     }
     checks
@@ -397,14 +416,18 @@ pub fn cache(workspace: &Workspace) -> Check {
         CacheHealth::Valid { entries, bytes } => Check::new(
             "cache",
             Status::Ok,
-            format!("{path}: {}, {}", plural(entries, "skill"), size(bytes)),
+            format!(
+                "{path}: {}, {}",
+                plural(entries, "skill"),
+                human_size(bytes)
+            ),
         ),
         CacheHealth::Rebuilt { bytes } => Check::new(
             "cache",
             Status::Ok,
             format!(
                 "{path}: {} from another build, rewritten by the next listing",
-                size(bytes)
+                human_size(bytes)
             ),
         ),
         CacheHealth::Unreadable(why) => Check::new(
@@ -412,23 +435,5 @@ pub fn cache(workspace: &Workspace) -> Check {
             Status::Warn,
             format!("{why} (listings work, without the cache; remove the file)"),
         ),
-    }
-}
-
-/// `1 skill`, `2 skills`.
-pub fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
-
-/// `512 B`, `12.3 KiB`, `4.0 MiB`.
-fn size(bytes: u64) -> String {
-    #[allow(clippy::cast_precision_loss)] // a display value
-    let b = bytes as f64;
-    if bytes < 1024 {
-        format!("{bytes} B")
-    } else if bytes < 1024 * 1024 {
-        format!("{:.1} KiB", b / 1024.0)
-    } else {
-        format!("{:.1} MiB", b / (1024.0 * 1024.0))
     }
 }

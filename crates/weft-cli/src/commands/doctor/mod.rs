@@ -1,8 +1,10 @@
 //! `weft doctor`: is this set-up ready? One line per check (version, configuration files,
-//! providers and their keys, the permission mode, the default model and, with `--online`, one request to it, MCP
-//! servers, the sandbox, skills, agents, the header cache), then a summary. Exits 1 when a
-//! check fails; warnings (a skill file with errors, an agent naming an unavailable model) do
-//! not fail it.
+//! providers and their keys, the permission mode, the default model and, with `--online`, one
+//! request to it, MCP servers, the sandbox, skills, agents, the header cache), then a summary.
+//! Exits 1 when a check fails; warnings (a skill file with errors, an agent naming a model no
+//! provider serves) do not fail it, and an agent whose alias falls back to the session's
+//! model is a note on an `ok` line. A configuration that does not load fails, and the checks
+//! that need no configuration still run.
 
 mod checks;
 
@@ -10,8 +12,11 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use serde_json::json;
+use weft_agents::AgentRegistry;
+use weft_parse::{ParseOptions, Profile};
+use weft_registry::SkillRegistry;
 use weft_runtime::{EffectiveConfig, Runtime, Workspace};
-use weft_term::{Style, Terminal, columns};
+use weft_term::{Style, Terminal, fit_columns, plural};
 use weft_types::PermissionMode;
 
 use crate::cli::{DoctorArgs, ListFormat};
@@ -93,37 +98,12 @@ pub fn run(
         Status::Ok,
         format!("version {}", env!("CARGO_PKG_VERSION")),
     )];
-    let home = workspace.home.as_deref();
     match Runtime::load(workspace) {
         Ok(mut runtime) => {
             runtime.set_permission_mode(mode);
-            let status = status_line(stderr_terminal());
-            let effective = EffectiveConfig::of(&runtime);
-            match &effective {
-                Ok(config) => {
-                    report.extend(checks::config_files(config, home));
-                    report.extend(checks::providers(&runtime, config));
-                }
-                Err(e) => report.push(Check::new("config", Status::Fail, e.to_string())),
-            }
-            report.push(checks::permissions(&runtime, effective.as_ref().ok(), home));
-            report.push(checks::model(&runtime));
-            report.push(checks::online(&runtime, args.online, status.as_ref()));
-            start_mcp(&runtime, status.as_ref());
-            drop(status);
-            report.extend(checks::mcp(&runtime));
-            report.push(checks::sandbox(workspace, &runtime));
-            report.push(checks::skills(&runtime));
-            report.extend(checks::agents(&runtime));
+            report.extend(with_configuration(workspace, &runtime, args.online));
         }
-        Err(e) => {
-            // Without a readable configuration the rest cannot be checked: say so once.
-            report.push(Check::new(
-                "config",
-                Status::Fail,
-                format!("{:#}", anyhow::Error::from(e)),
-            ));
-        }
+        Err(e) => report.extend(without_configuration(workspace, &anyhow::Error::from(e))),
     }
     report.push(checks::cache(workspace));
     print(&report, args.format)?;
@@ -133,6 +113,52 @@ pub fn run(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Every check, with the configuration loaded.
+fn with_configuration(workspace: &Workspace, runtime: &Runtime, online: bool) -> Vec<Check> {
+    let home = workspace.home.as_deref();
+    let mut report = Vec::new();
+    let status = status_line(stderr_terminal());
+    let effective = EffectiveConfig::of(runtime);
+    match &effective {
+        Ok(config) => {
+            report.extend(checks::config_files(config, home));
+            report.extend(checks::providers(runtime, config));
+        }
+        Err(e) => report.push(Check::new("config", Status::Fail, e.to_string())),
+    }
+    report.push(checks::permissions(runtime, effective.as_ref().ok(), home));
+    report.push(checks::model(runtime));
+    report.push(checks::online(runtime, online, status.as_ref()));
+    start_mcp(runtime, status.as_ref());
+    drop(status);
+    report.extend(checks::mcp(runtime));
+    report.push(checks::sandbox(workspace, runtime));
+    report.push(checks::skills(&runtime.skills.snapshot(), home));
+    report.extend(checks::agents(&runtime.agents, Some(&runtime.models)));
+    report
+}
+
+/// A configuration that does not load fails its check, said once (as any error is); what
+/// does not need it is still checked: the sandbox's kernel support, skills and agents (as
+/// they are found without the configuration's settings).
+fn without_configuration(workspace: &Workspace, error: &anyhow::Error) -> Vec<Check> {
+    let home = workspace.home.as_deref();
+    let registry = SkillRegistry::new(workspace.registry_config());
+    let agents =
+        AgentRegistry::discover(&workspace.agent_roots(), &ParseOptions::new(Profile::Load));
+    vec![
+        Check::new("config", Status::Fail, crate::message(error)),
+        Check::new(
+            "providers",
+            Status::Skip,
+            "not checked: providers, models, permissions and MCP servers need the configuration",
+        ),
+        checks::sandbox_support(),
+        checks::skills(&registry.snapshot(), home),
+        checks::agents(&agents, None).remove(0),
+    ]
 }
 
 fn print(report: &[Check], format: ListFormat) -> Result<()> {
@@ -156,16 +182,17 @@ fn print(report: &[Check], format: ListFormat) -> Result<()> {
         }
         ListFormat::Table => {
             let stdout = stdout_terminal();
-            write_styled_stdout(&table(report, stdout));
+            write_styled_stdout(&lines(report, stdout));
             write_styled_stdout(&format!("\n{}\n", summary(failed, warned, stdout)));
         }
     }
     Ok(())
 }
 
-/// The checks as aligned lines: mark, subject, detail (neutralised by the layout), the marks
-/// coloured when stdout has colour: styled text.
-fn table(report: &[Check], stdout: Terminal) -> String {
+/// The checks as aligned lines fitted to stdout's width (whole through a pipe): mark,
+/// subject, detail (neutralised by the layout), the marks coloured when stdout has colour:
+/// styled text.
+fn lines(report: &[Check], stdout: Terminal) -> String {
     let rows: Vec<Vec<String>> = report
         .iter()
         .map(|c| {
@@ -176,7 +203,7 @@ fn table(report: &[Check], stdout: Terminal) -> String {
             ]
         })
         .collect();
-    let text = columns(&rows);
+    let text = fit_columns(&rows, stdout.width);
     if !stdout.color {
         return text;
     }
@@ -191,7 +218,6 @@ fn table(report: &[Check], stdout: Terminal) -> String {
 }
 
 fn summary(failed: usize, warned: usize, stdout: Terminal) -> String {
-    use checks::plural;
     match (failed, warned) {
         (0, 0) => stdout.paint("All checks passed.", Style::Success),
         (0, w) => format!("No check failed; {}.", plural(w, "warning")),
