@@ -22,6 +22,7 @@
 mod analysis;
 mod compound;
 mod environment;
+mod git;
 mod globals;
 mod helpers;
 mod lex;
@@ -33,6 +34,7 @@ mod runners;
 mod scripts;
 mod walk;
 mod word;
+mod wrapper_table;
 mod wrappers;
 
 pub use analysis::{CommandAnalysis, Context, Risk, SimpleCommand, Unanalysable};
@@ -218,7 +220,24 @@ mod tests {
                 "printf -v 'a[$i]' x",
                 "`printf`: array subscripts are evaluated as arithmetic and can run commands",
             ),
-            ("env -S 'rm x'", "`env -S` builds its command from a string"),
+            (
+                "env -S 'r\\_m x'",
+                "`env -S` builds its command from a string the analyser does not split (`r\\_m x`)",
+            ),
+            ("sh <(curl -s x)", "`<(curl -s x)` after the shell is not literal"),
+            (
+                ". \"./$F\"",
+                "the script `.` runs (`./$F`) is not literal",
+            ),
+            ("sh /dev/stdin", "`sh` reads commands from `/dev/stdin`"),
+            (
+                "chroot /srv",
+                "`chroot` without a command starts a shell that reads commands from its input",
+            ),
+            (
+                "parallel ::: 'rm x'",
+                "`parallel` takes the commands it runs from its arguments or its input",
+            ),
             ("sudo --bogus x", "unknown option `--bogus` of `sudo`"),
             (
                 "echo @(a|b)",
