@@ -164,7 +164,10 @@ impl SimpleCommand {
     /// levels (`sudo rm x`) or around the string it was found in (`sudo sh -c 'rm x'`).
     pub fn other_user(&self) -> Option<&str> {
         if let Some(level) = self.privileged {
-            return self.levels.get(level).map(|&i| basename(self.words[i].text()));
+            return self
+                .levels
+                .get(level)
+                .map(|&i| basename(self.words[i].text()));
         }
         self.context.iter().find_map(|c| match c {
             Context::OtherUser { wrapper } => Some(wrapper.as_str()),

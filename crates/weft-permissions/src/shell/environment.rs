@@ -120,9 +120,8 @@ pub(super) fn env_finding(word: &Word, ctx: &ShellContext) -> Option<Finding> {
         return None;
     }
     let reason = format!("`{name}=` changes what programs run or load");
-    let command = COMMAND_ENV.contains(&name)
-        || name.ends_with("_RUNNER")
-        || name.ends_with("_WRAPPER");
+    let command =
+        COMMAND_ENV.contains(&name) || name.ends_with("_RUNNER") || name.ends_with("_WRAPPER");
     Some(if command {
         Finding::shell(reason, format!("{name}="), word.part(value))
     } else {

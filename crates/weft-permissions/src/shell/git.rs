@@ -148,8 +148,7 @@ fn classify(key: &str) -> Setting {
     {
         return Setting::Command;
     }
-    if SAFE_SECTIONS.contains(&section) || (parts.len() == 2 && SAFE_KEYS.contains(&key.as_str()))
-    {
+    if SAFE_SECTIONS.contains(&section) || (parts.len() == 2 && SAFE_KEYS.contains(&key.as_str())) {
         return Setting::Safe;
     }
     Setting::Unseen
@@ -193,12 +192,7 @@ pub(super) fn setting_option(option: &str, value: Option<&Word>) -> Finding {
         return Finding::unseen(reason);
     };
     let (key, text) = value.text().split_once('=').unwrap_or((value.text(), ""));
-    setting(
-        reason,
-        &format!("git {option}"),
-        key,
-        &Word::literal(text),
-    )
+    setting(reason, &format!("git {option}"), key, &Word::literal(text))
 }
 
 /// What a `git config` call (the words after `config`) does, if it writes a setting.
@@ -261,16 +255,20 @@ pub(super) fn config_write(args: &[Word]) -> Option<Finding> {
 /// `filter-branch`, `instaweb`.
 pub(super) fn subcommand_runs(sub: &str, rest: &[Word]) -> Option<Finding> {
     match sub {
-        "filter-branch" | "instaweb" => Some(Finding::unseen(format!(
-            "`git {sub}` runs other programs"
-        ))),
+        "filter-branch" | "instaweb" => {
+            Some(Finding::unseen(format!("`git {sub}` runs other programs")))
+        }
         "submodule" => {
             let at = rest.iter().position(|w| w.text() == "foreach")?;
             let command: Vec<&Word> = rest[at + 1..]
                 .iter()
                 .skip_while(|w| matches!(w.text(), "--recursive" | "-q" | "--quiet" | "--"))
                 .collect();
-            let text = command.iter().map(|w| w.text()).collect::<Vec<_>>().join(" ");
+            let text = command
+                .iter()
+                .map(|w| w.text())
+                .collect::<Vec<_>>()
+                .join(" ");
             let word = if command.iter().all(|w| w.is_literal()) {
                 Word::literal(text)
             } else {
@@ -427,7 +425,10 @@ mod tests {
             code(setting_option("-c", Some(&lit("alias.p=push --force")))),
             "git push --force"
         );
-        assert_eq!(code(setting_option("-c", Some(&lit("core.pager=rm x")))), "rm x");
+        assert_eq!(
+            code(setting_option("-c", Some(&lit("core.pager=rm x")))),
+            "rm x"
+        );
         assert_eq!(
             setting_option("-c", Some(&lit("color.ui=always"))).runs,
             Runs::Nothing
@@ -444,20 +445,14 @@ mod tests {
             code(config_write(&words("--global core.pager less")).unwrap()),
             "less"
         );
-        assert_eq!(
-            code(config_write(&words("set alias.x !rm")).unwrap()),
-            "rm"
-        );
+        assert_eq!(code(config_write(&words("set alias.x !rm")).unwrap()), "rm");
         assert!(config_write(&words("--get user.name")).is_none());
         assert!(config_write(&words("user.name")).is_none());
         assert_eq!(
             config_write(&words("--unset alias.x")).unwrap().runs,
             Runs::Nothing
         );
-        assert_eq!(
-            config_write(&words("--edit")).unwrap().runs,
-            Runs::Unseen
-        );
+        assert_eq!(config_write(&words("--edit")).unwrap().runs, Runs::Unseen);
     }
 
     #[test]

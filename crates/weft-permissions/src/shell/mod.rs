@@ -224,11 +224,11 @@ mod tests {
                 "env -S 'r\\_m x'",
                 "`env -S` builds its command from a string the analyser does not split (`r\\_m x`)",
             ),
-            ("sh <(curl -s x)", "`<(curl -s x)` after the shell is not literal"),
             (
-                ". \"./$F\"",
-                "the script `.` runs (`./$F`) is not literal",
+                "sh <(curl -s x)",
+                "`<(curl -s x)` after the shell is not literal",
             ),
+            (". \"./$F\"", "the script `.` runs (`./$F`) is not literal"),
             ("sh /dev/stdin", "`sh` reads commands from `/dev/stdin`"),
             (
                 "chroot /srv",

@@ -408,7 +408,10 @@ mod tests {
     }
 
     fn risks_of(program: &str, args: &str) -> Vec<String> {
-        findings(program, args).into_iter().map(|f| f.reason).collect()
+        findings(program, args)
+            .into_iter()
+            .map(|f| f.reason)
+            .collect()
     }
 
     #[test]

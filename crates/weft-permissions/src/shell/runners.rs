@@ -37,7 +37,7 @@ impl Walk<'_> {
                     });
                     self.run_string(&args[i], chain, at.depth, &format!("`{p} -c`"))
                 }
-                ShellMode::Stdin => self.from_input(p, redirections, at, None),
+                ShellMode::Stdin => self.input_commands(p, redirections, at, None),
                 ShellMode::File(i) => self.script_file(p, &args[i], redirections, at),
                 ShellMode::Unknown(why) => {
                     self.note(why, at.context);
@@ -86,7 +86,7 @@ impl Walk<'_> {
     /// The commands a shell reads from its input: a heredoc or here-string is analysed;
     /// anything else (a pipe, a file) cannot be. `file` names where it reads them, if not
     /// from its input itself (`sh /dev/stdin`).
-    fn from_input(
+    fn input_commands(
         &mut self,
         shell: &str,
         redirections: &Redirections,
@@ -128,16 +128,25 @@ impl Walk<'_> {
             return Kind::Plain;
         }
         if matches!(text, "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0") {
-            return self.from_input(shell, redirections, at, Some(text));
+            return self.input_commands(shell, redirections, at, Some(text));
         }
         if text.starts_with("/dev/") || text.starts_with("/proc/") {
-            self.note(format!("`{shell}` reads commands from `{text}`"), at.context);
+            self.note(
+                format!("`{shell}` reads commands from `{text}`"),
+                at.context,
+            );
         }
         Kind::Plain
     }
 
     /// Parses `word` as commands, or records why it cannot be.
-    pub(super) fn run_string(&mut self, word: &Word, context: Vec<Context>, depth: usize, what: &str) -> Kind {
+    pub(super) fn run_string(
+        &mut self,
+        word: &Word,
+        context: Vec<Context>,
+        depth: usize,
+        what: &str,
+    ) -> Kind {
         if word.is_literal() {
             parse_into(word.text(), self.sink, context, depth + 1);
         } else {

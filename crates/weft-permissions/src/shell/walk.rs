@@ -3,8 +3,7 @@
 //! `watch`, option values such as `tar --to-command`).
 
 use super::analysis::{
-    CodeForm, CommandAnalysis, Context, Finding, Kind, Risk, SimpleCommand, Unanalysable,
-    basename,
+    CodeForm, CommandAnalysis, Context, Finding, Kind, Risk, SimpleCommand, Unanalysable, basename,
 };
 use super::environment::env_finding;
 use super::parse::{RawCommand, RedirectKind, Sink, parse_into};
@@ -95,9 +94,7 @@ impl Site<'_> {
     pub(super) fn inner(&self, extra: Context) -> Vec<Context> {
         let mut chain = self.context.to_vec();
         if let Some(wrapper) = &self.other_user
-            && !chain
-                .iter()
-                .any(|c| matches!(c, Context::OtherUser { .. }))
+            && !chain.iter().any(|c| matches!(c, Context::OtherUser { .. }))
         {
             chain.push(Context::OtherUser {
                 wrapper: wrapper.clone(),
@@ -360,13 +357,15 @@ impl Walk<'_> {
                     .or_else(|| at.other_user.clone()),
             };
             for (name, value) in &parsed.options {
-                if let Some(finding) = wrapper_option(wrapper.name, name, value.as_ref(), self.ctx) {
+                if let Some(finding) = wrapper_option(wrapper.name, name, value.as_ref(), self.ctx)
+                {
                     self.record(index, finding, Some(&here));
                 }
             }
             if wrapper.name == "script" {
                 for &operand in &parsed.operands {
-                    let finding = write_to("script", "FILE", Some(&words[args + operand]), self.ctx);
+                    let finding =
+                        write_to("script", "FILE", Some(&words[args + operand]), self.ctx);
                     if let Some(finding) = finding {
                         self.record(index, finding, None);
                     }
@@ -397,7 +396,11 @@ impl Walk<'_> {
                     level = command;
                     levels.push(level);
                 }
-                Then::Split { at: option, len, text } => {
+                Then::Split {
+                    at: option,
+                    len,
+                    text,
+                } => {
                     let from = args + option;
                     match wrappers::split_string(&text) {
                         Some(split) if splits < MAX_SPLITS => {
@@ -532,7 +535,10 @@ fn wrapper_option(
             ))
         }
         ("time" | "strace" | "ltrace", "-o" | "--output")
-        | ("script", "-I" | "--log-in" | "-O" | "--log-out" | "-B" | "--log-io" | "-T" | "--log-timing")
+        | (
+            "script",
+            "-I" | "--log-in" | "-O" | "--log-out" | "-B" | "--log-io" | "-T" | "--log-timing",
+        )
         | ("parallel", "--joblog" | "--results" | "--res")
         | ("fakeroot", "-s") => write_to(wrapper, name, value, ctx),
         ("env", "-C" | "--chdir")
@@ -548,15 +554,18 @@ fn wrapper_option(
                 _ => None,
             }
         }
-        ("strace", "-E" | "--env") | ("systemd-run", "-E" | "--setenv") => {
-            env_finding(value?, ctx)
-        }
+        ("strace", "-E" | "--env") | ("systemd-run", "-E" | "--setenv") => env_finding(value?, ctx),
         _ => None,
     }
 }
 
 /// A write to `target`: risky unless it stays inside the project.
-fn write_to(program: &str, option: &str, target: Option<&Word>, ctx: &ShellContext) -> Option<Finding> {
+fn write_to(
+    program: &str,
+    option: &str,
+    target: Option<&Word>,
+    ctx: &ShellContext,
+) -> Option<Finding> {
     let Some(target) = target else {
         return Some(Finding::nothing(format!(
             "`{program} {option}` has no value to check"
@@ -573,15 +582,17 @@ fn write_to(program: &str, option: &str, target: Option<&Word>, ctx: &ShellConte
 
 /// The replace string of `xargs -I R` / `-i[R]` / `--replace[=R]` (and `parallel`'s).
 fn replace_string(options: &[(String, Option<Word>)]) -> Option<String> {
-    options.iter().find_map(|(name, value)| match name.as_str() {
-        "-I" => value.as_ref().map(|v| v.text().to_owned()),
-        "-i" | "--replace" => Some(
-            value
-                .as_ref()
-                .map(|v| v.text().to_owned())
-                .filter(|r| !r.is_empty())
-                .unwrap_or_else(|| "{}".to_owned()),
-        ),
-        _ => None,
-    })
+    options
+        .iter()
+        .find_map(|(name, value)| match name.as_str() {
+            "-I" => value.as_ref().map(|v| v.text().to_owned()),
+            "-i" | "--replace" => Some(
+                value
+                    .as_ref()
+                    .map(|v| v.text().to_owned())
+                    .filter(|r| !r.is_empty())
+                    .unwrap_or_else(|| "{}".to_owned()),
+            ),
+            _ => None,
+        })
 }

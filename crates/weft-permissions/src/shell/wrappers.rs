@@ -187,7 +187,9 @@ impl State {
     }
 
     fn has(&self, names: &[&str]) -> bool {
-        self.options.iter().any(|(n, _)| names.contains(&n.as_str()))
+        self.options
+            .iter()
+            .any(|(n, _)| names.contains(&n.as_str()))
     }
 }
 
