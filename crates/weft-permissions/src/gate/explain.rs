@@ -96,6 +96,11 @@ fn rulings(
         out.push(format!(
             "denied: {risk}, and what it runs could match the denied `{pattern}` from {origin}"
         ));
+    } else if !scoped.is_empty() {
+        out.push(format!(
+            "matches none of the denied {}",
+            shell::rules(deny, &scoped)
+        ));
     }
     let Some(allow) = layer.allow() else {
         return out;
