@@ -40,6 +40,8 @@ const UNSEEN: &[&str] = &[
     "tar -xf a.tar -I \"$P\"",
     "git filter-branch --tree-filter ls",
     "git --exec-path=/tmp/bin status",
+    "python3 -c 'print(1)'",
+    "perl -ne print f",
 ];
 
 const SEPARATORS: &[&str] = &["; ", " && ", " || ", " | ", " & ", "\n"];

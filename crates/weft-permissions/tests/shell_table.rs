@@ -408,6 +408,21 @@ const BOTH: &[(&str, V, V)] = &[
     ("export GIT_PAGER='rm x'", Denied, Denied),
     ("env EDITOR='rm x' git commit", Denied, Denied),
     ("PAGER=\"$P\" git log", Denied, Ask),
+    // Interpreters given code on the command line can run anything.
+    (
+        "python3 -c 'import os; os.system(\"rm v5\")'",
+        Denied,
+        Denied,
+    ),
+    ("perl -e 'system(\"rm v6\")'", Denied, Denied),
+    (
+        "node -e 'require(\"child_process\").execSync(\"rm v7\")'",
+        Denied,
+        Denied,
+    ),
+    ("vim -c '!rm x' -c q f", Denied, Denied),
+    ("gdb -batch -ex 'shell rm x'", Denied, Denied),
+    ("python3 tool.py", Allowed, Denied),
     // A deny names programs: what runs no `rm` is not denied by `Bash(rm:*)`.
     ("find . -name '*.o' -delete", Allowed, Denied),
     ("find . -exec rm {} \\;", Denied, Denied),

@@ -210,7 +210,7 @@ pub(crate) fn allow_verdict(
             rules(set, &scoped)
         ));
     }
-    if let Some(risk) = analysis.risks().first() {
+    if let Some(risk) = analysis.risks().iter().find(|r| r.needs_approval()) {
         return LayerVerdict::Ask(format!("ask: {risk}{}", risk_place(analysis, risk)));
     }
     LayerVerdict::Allowed(used)

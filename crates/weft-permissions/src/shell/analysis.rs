@@ -288,6 +288,10 @@ pub(crate) enum Runs {
     /// It may run a program the analyser cannot see (`awk 'BEGIN{system(...)}'`,
     /// `git -c core.hooksPath=dir`, `LD_PRELOAD=`).
     Unseen,
+    /// Code of a general-purpose language given on the command line (`python3 -c`,
+    /// `perl -e`): it may run any program, so a deny denies it; an allow of the interpreter
+    /// already allows whatever it can do, so it is no reason to ask.
+    Interpreted,
 }
 
 /// Something a pattern never pre-approves: an option that runs other programs or writes
@@ -314,7 +318,13 @@ impl Risk {
     /// deny such a call is denied, as an unanalysable part is, since it could reach a denied
     /// program.
     pub fn runs_unseen_program(&self) -> bool {
-        self.runs == Runs::Unseen
+        matches!(self.runs, Runs::Unseen | Runs::Interpreted)
+    }
+
+    /// True when an allow pattern cannot pre-approve a call with this risk (all but inline
+    /// interpreter code, which the interpreter's pattern already covers).
+    pub fn needs_approval(&self) -> bool {
+        self.runs != Runs::Interpreted
     }
 
     /// The index of the simple command it belongs to (`None`: a redirection of a compound

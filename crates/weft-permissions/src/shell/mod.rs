@@ -25,6 +25,7 @@ mod environment;
 mod git;
 mod globals;
 mod helpers;
+mod interpreters;
 mod lex;
 mod option_table;
 mod parse;

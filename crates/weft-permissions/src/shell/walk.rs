@@ -10,7 +10,7 @@ use super::parse::{RawCommand, RedirectKind, Sink, parse_into};
 use super::paths::{Place, ShellContext, place};
 use super::word::Word;
 use super::wrappers::{self, Then};
-use super::{helpers, risky};
+use super::{helpers, interpreters, risky};
 
 /// Commands longer than this are not analysed.
 pub(crate) const MAX_LEN: usize = 64 * 1024;
@@ -228,6 +228,9 @@ impl Walk<'_> {
                 self.builtin_checks(&program, args, &at, index);
                 for finding in risky::risks(&program, args, self.ctx) {
                     self.record(index, finding, Some(&at));
+                }
+                if let Some(finding) = interpreters::inline_code(&program, args) {
+                    self.record(index, finding, None);
                 }
                 kind
             }

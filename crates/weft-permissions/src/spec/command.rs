@@ -124,7 +124,7 @@ impl CommandSpec {
                 if let Some(part) = analysis.unanalysable().first() {
                     return Verdict::Unjudgeable(Why::Shell(part.to_string()));
                 }
-                match analysis.risks().first() {
+                match analysis.risks().iter().find(|r| r.needs_approval()) {
                     Some(risk) => Verdict::Unjudgeable(Why::Shell(risk.to_string())),
                     None => Verdict::Match,
                 }
