@@ -365,11 +365,15 @@ impl Walk<'_> {
                     self.record(index, finding, Some(&here));
                 }
             }
-            if wrapper.name == "script" {
+            // `script` writes its typescript, `flock` creates its lock file (`flock 9` names
+            // a descriptor).
+            if matches!(wrapper.name, "script" | "flock") {
                 for &operand in &parsed.operands {
-                    let finding =
-                        write_to("script", "FILE", Some(&words[args + operand]), self.ctx);
-                    if let Some(finding) = finding {
+                    let file = &words[args + operand];
+                    if file.is_literal() && file.text().bytes().all(|b| b.is_ascii_digit()) {
+                        continue;
+                    }
+                    if let Some(finding) = write_to(wrapper.name, "FILE", Some(file), self.ctx) {
                         self.record(index, finding, None);
                     }
                 }
