@@ -38,6 +38,7 @@ mod runners;
 mod scripts;
 mod walk;
 mod word;
+mod wrapper_options;
 mod wrapper_table;
 mod wrappers;
 
