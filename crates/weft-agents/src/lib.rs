@@ -31,9 +31,9 @@ pub use selector::{
     CODING_SKILLS, MAX_MATCHED_SKILLS, RiskLevel, TaskContext, UnknownRiskLevel, select_skills,
 };
 pub use session::{
-    AgentView, ApprovalAnswer, ApprovalRequest, Approver, ChildError, ChildPlan, ChildStatus,
-    ChildSummary, Invoker, Permissions, Quiet, RefusedCall, SESSIONS_CANCEL, SESSIONS_LIST,
-    SESSIONS_RESULT, SESSIONS_SPAWN, Session, SessionError, SessionEvents, SessionOptions,
-    SessionParts, SkillInvocationError, SpawnFailure, SpawnRequest, SpawnSettings, SubagentError,
-    TurnOutcome, TurnStop, USE_SKILL,
+    AgentView, ApprovalAnswer, ApprovalRequest, Approver, CallJudgement, CallRules, ChildError,
+    ChildPlan, ChildStatus, ChildSummary, Invoker, Permissions, Quiet, RealPath, RefusedCall,
+    SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, Session, SessionError,
+    SessionEvents, SessionOptions, SessionParts, SkillInvocationError, SpawnFailure, SpawnRequest,
+    SpawnSettings, SubagentError, TurnOutcome, TurnStop, USE_SKILL, agent_gate, agent_mode,
 };

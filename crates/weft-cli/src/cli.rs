@@ -460,8 +460,8 @@ pub enum SkillsCommand {
     /// Validate and compose a skill set: the effective allowed and forbidden tools and the
     /// merged execution protocol. Exits 1 when the set is invalid.
     Compose(ComposeArgs),
-    /// Would this tool call be allowed under these skills? Prints `allowed`, `ask: <reason>`
-    /// or `denied: <reason>`; exits 0, 3 or 1.
+    /// Would a session run this tool call under these skills? Prints `allowed`,
+    /// `ask: <reason>` or `denied: <reason>`; exits 0, 3 or 1.
     #[command(long_about = CHECK_TOOL_ABOUT)]
     CheckTool(CheckToolArgs),
     /// Choose the skills for a task, as the context-aware selector does.
@@ -663,17 +663,22 @@ pub struct ComposeArgs {
 }
 
 /// The long help of `weft skills check-tool`.
-const CHECK_TOOL_ABOUT: &str = "Would this tool call be allowed under these skills?
+const CHECK_TOOL_ABOUT: &str = "Would a session run this tool call under these skills?
+
+Decides as a session does before it runs a call: the configuration's `tools.deny`, the
+default agent's tools, the skills, --ceiling and --deny restrict; `permissions.allow`
+pre-approves; the permission mode (--permission-mode, else `permissions.mode`, else ask)
+decides what asks. Shell commands are judged against the project directory.
 
 Prints one of:
-  allowed            the call runs (exit status 0)
-  ask: <reason>      the patterns cannot pre-approve it: part of a shell command cannot be
-                     analysed, or it uses an option that runs other programs or writes outside
-                     the project; someone must approve it (exit status 3)
-  denied: <reason>   the call must not run (exit status 1)
+  allowed            the call runs without asking (exit status 0)
+  ask: <reason>      someone must approve it first: nothing pre-approves it in this mode,
+                     or part of a shell command cannot be analysed, or it uses an option that
+                     runs other programs or writes outside the project (exit status 3)
+  denied: <reason>   the call does not run (exit status 1)
 
-With -v, also lists the simple commands found in an exec_shell (Bash) command and what each
-rule says about them. See docs/PERMISSIONS.md.";
+With -v, also prints the mode and pre-approval, and lists the simple commands found in an
+exec_shell (Bash) command with what each rule says about them. See docs/PERMISSIONS.md.";
 
 /// Arguments of `weft skills check-tool`.
 #[derive(Debug, Args)]
@@ -689,14 +694,15 @@ pub struct CheckToolArgs {
     /// The parent's tools (comma-separated patterns).
     #[arg(long, value_name = "TOOL,...")]
     pub ceiling: Option<String>,
-    /// Patterns no call may match, like the configuration's `tools.deny` (comma-separated).
+    /// More patterns no call may match, on top of the configuration's `tools.deny`
+    /// (comma-separated).
     #[arg(long, value_name = "PATTERN,...")]
     pub deny: Option<String>,
     /// How allow lists combine.
     #[arg(long, value_enum, default_value = "union")]
     pub mode: ModeArg,
-    /// Output format (JSON: `{"decision": "allowed"|"ask"|"denied", "reason": ...}`; the
-    /// exit status is the same).
+    /// Output format (JSON: `{"decision": "allowed"|"ask"|"denied", "reason": ..., "mode":
+    /// ..., "commands": [...]}`; the exit status is the same).
     #[arg(long, value_enum, default_value = "text")]
     pub format: ReportFormat,
 }

@@ -60,7 +60,7 @@ fn main() -> ExitCode {
             SkillsCommand::Catalog(args) => commands::skills::catalog(&workspace, &args),
             SkillsCommand::Compose(args) => commands::compose::compose(&workspace, &args),
             SkillsCommand::CheckTool(args) => {
-                commands::compose::check_tool(&workspace, &args, cli.verbose > 0)
+                commands::compose::check_tool(&workspace, &args, mode, cli.verbose > 0)
             }
             SkillsCommand::Select(args) => commands::compose::select(&workspace, &args),
             SkillsCommand::Run(args) => {

@@ -5,7 +5,7 @@
 
 mod sandbox;
 
-use sandbox::{Sandbox, stdout};
+use sandbox::{Sandbox, snapshot, stdout};
 
 /// An empty home and a project holding `skills` (name, SKILL.md text); `weft` runs in the
 /// project through [`Sandbox::bare`].
@@ -141,14 +141,29 @@ fn check_tool_allows_and_denies_with_reasons() {
         .assert()
         .code(1)
         .stdout("denied: `write` is forbidden by skill 'opencode-implementer'\n");
+    // In `auto` what the restriction allows runs; in `ask` (the default) it asks.
     s.bare()
-        .args(["skills", "check-tool", "specKit", "--skills"])
-        .arg("specification-engine,opencode-implementer")
+        .args([
+            "--permission-mode",
+            "auto",
+            "skills",
+            "check-tool",
+            "specKit",
+        ])
+        .args(["--skills", "specification-engine,opencode-implementer"])
         .assert()
         .success()
         .stdout("allowed\n");
     s.bare()
+        .args(["skills", "check-tool", "specKit", "--skills"])
+        .arg("specification-engine,opencode-implementer")
+        .assert()
+        .code(3)
+        .stdout("ask: `specKit` may change something (no pre-approval pattern matches this `specKit` call)\n");
+    s.bare()
         .args([
+            "--permission-mode",
+            "auto",
             "skills",
             "check-tool",
             "exec_shell",
@@ -229,9 +244,11 @@ fn check_tool_has_three_verdicts_and_explains_with_v() {
         "git-helper",
         "---\nname: git-helper\ndescription: Git\nallowed-tools: Bash(git:*) Read\n---\n",
     )]);
+    // In `auto` the answer is the restriction's alone.
     let check = |command: &str, extra: &[&str]| {
         let mut cmd = s.bare();
-        cmd.args(["skills", "check-tool", "Bash", "--skills", "git-helper"])
+        cmd.args(["--permission-mode", "auto"])
+            .args(["skills", "check-tool", "Bash", "--skills", "git-helper"])
             .args(extra)
             .arg("--input")
             .arg(serde_json::json!({ "command": command }).to_string());
@@ -241,19 +258,24 @@ fn check_tool_has_three_verdicts_and_explains_with_v() {
         .assert()
         .code(0)
         .stdout("allowed\n");
-    check("git -c alias.x='!sh' x", &[])
+    check("git -c alias.x='!git log' x", &[])
         .assert()
         .code(3)
-        .stdout("ask: `git -c` can run other programs, in `git -c 'alias.x=!sh' x`\n");
+        .stdout("ask: `git -c` can run other programs, in `git -c 'alias.x=!git log' x`\n");
+    check("git -c alias.x='!sh' x", &[])
+        .assert()
+        .code(1)
+        .stdout("denied: `sh` (in `git -c alias.x`) matches none of the allowed `Bash(git:*)` from skill 'git-helper'\n");
     check("sh -c 'git -C . push'", &["--deny", "Bash(git push:*)"])
         .assert()
         .code(1)
-        .stdout("denied: `git -C . push` (in `sh -c`) matches `Bash(git push:*)`, forbidden by the session\n");
+        .stdout("denied: `git -C . push` (in `sh -c`) matches `Bash(git push:*)`, forbidden by `--deny`\n");
     check("git log | head -5; rm -rf build", &["-v"])
         .assert()
         .code(1)
         .stdout(concat!(
             "denied: `rm -rf build` matches none of the allowed `Bash(git:*)` from skill 'git-helper'\n",
+            "permission mode: auto\n",
             "commands:\n",
             "  `git log`\n",
             "    allowed by `Bash(git:*)` from skill 'git-helper'\n",
@@ -267,6 +289,8 @@ fn check_tool_has_three_verdicts_and_explains_with_v() {
         .code(3)
         .stdout(concat!(
             "ask: the program name `$CMD` is not literal, so the command cannot be checked against `Bash(git:*)` from skill 'git-helper'\n",
+            "permission mode: auto\n",
+            "not pre-approved: no pre-approval pattern matches this `Bash` call\n",
             "commands:\n",
             "cannot analyse: the program name `$CMD` is not literal\n",
         ));
@@ -276,4 +300,131 @@ fn check_tool_has_three_verdicts_and_explains_with_v() {
         .assert()
         .success();
     insta::assert_snapshot!("check_tool_help", stdout(help.get_output()));
+}
+
+/// A user configuration with `tools.deny` and `permissions.allow`, a skill that restricts
+/// nothing, and `weft skills check-tool` answering for each command as a session would.
+#[test]
+fn check_tool_decides_as_a_session_with_the_configuration() {
+    let s = with_skills(&[(
+        "plain",
+        "---\nname: plain\ndescription: Restricts nothing\n---\n",
+    )]);
+    s.user_config(&serde_json::json!({
+        "tools": {"deny": ["Bash(rm:*)"]},
+        "permissions": {"allow": ["Bash(git status:*)", "Bash(cargo test:*)"]}
+    }));
+    let check = |mode: Option<&str>, tool: &str, input: serde_json::Value, verbose: bool| {
+        let mut cmd = s.bare();
+        if let Some(mode) = mode {
+            cmd.args(["--permission-mode", mode]);
+        }
+        if verbose {
+            cmd.arg("-v");
+        }
+        cmd.args(["skills", "check-tool", tool, "--skills", "plain", "--input"])
+            .arg(input.to_string());
+        let output = cmd.output().unwrap();
+        let label = format!(
+            "{}check-tool {tool}{} {input}",
+            mode.map_or(String::new(), |m| format!("--permission-mode {m} ")),
+            if verbose { " -v" } else { "" }
+        );
+        sandbox::render(&label, &output)
+    };
+    let bash = |c: &str| serde_json::json!({ "command": c });
+    let mut out = String::new();
+    // The audit's bypasses of the configuration's deny, in `auto` (where nothing else asks).
+    for command in [
+        "eval rm x",
+        "time -o t.out rm v1",
+        "env - rm v2",
+        "sh /dev/stdin <<EOF\nrm v3\nEOF",
+        "awk \"BEGIN{system(\\\"rm v4\\\")}\"",
+        "git -c alias.x=\"!rm -f src/a.txt\" x",
+        "git -c core.pager='rm x' log",
+        "sed -n '1e rm x' f",
+        "tar -xf a.tar --to-command='rm x'",
+        "rsync -e 'rm x' a b",
+        ". /dev/stdin <<< 'rm x'",
+        "script -qc 'rm x' /dev/null",
+        "flock /tmp/l rm x",
+        "pkexec rm x",
+    ] {
+        out.push_str(&check(Some("auto"), "Bash", bash(command), false));
+    }
+    // `ask` (the default): pre-approved commands run, others ask, denied ones do not run.
+    for command in [
+        "git status",
+        "cargo test 2>&1 | tail",
+        "git status > status.txt",
+        "git status > ../status.txt",
+        "git log",
+        "eval rm x",
+    ] {
+        out.push_str(&check(None, "Bash", bash(command), false));
+    }
+    out.push_str(&check(
+        None,
+        "read_file",
+        serde_json::json!({"path": "README.md"}),
+        false,
+    ));
+    out.push_str(&check(
+        None,
+        "write_file",
+        serde_json::json!({"path": "notes.md", "content": "x"}),
+        false,
+    ));
+    out.push_str(&check(
+        Some("accept-edits"),
+        "write_file",
+        serde_json::json!({"path": "notes.md", "content": "x"}),
+        false,
+    ));
+    out.push_str(&check(Some("plan"), "Bash", bash("git status"), false));
+    // `-v`: which rule of which layer decided each simple command.
+    out.push_str(&check(
+        None,
+        "Bash",
+        bash("git status && git log | head -3; tar -xf a.tar --to-command='rm x'"),
+        true,
+    ));
+    out.push_str(&check(None, "Bash", bash("git status | wc -l"), true));
+    out.push_str(&check(
+        Some("auto"),
+        "Bash",
+        bash("awk 'BEGIN{system(\"ls\")}'"),
+        true,
+    ));
+    snapshot!(s, "check_tool_with_the_configuration", out);
+}
+
+/// `--format json` carries the mode and each command's rulings, pre-approval included.
+#[test]
+fn check_tool_json_names_the_mode_and_the_rulings() {
+    let s = with_skills(&[(
+        "plain",
+        "---\nname: plain\ndescription: Restricts nothing\n---\n",
+    )]);
+    s.user_config(&serde_json::json!({
+        "tools": {"deny": ["Bash(rm:*)"]},
+        "permissions": {"allow": ["Bash(git status:*)"]}
+    }));
+    let output = s
+        .bare()
+        .args([
+            "skills",
+            "check-tool",
+            "Bash",
+            "--skills",
+            "plain",
+            "--format",
+            "json",
+        ])
+        .args(["--input", r#"{"command": "git status; git log"}"#])
+        .output()
+        .unwrap();
+    assert_eq!(sandbox::code(&output), 3);
+    snapshot!(s, "check_tool_json", stdout(&output));
 }

@@ -748,7 +748,16 @@ fn item_7_nothing_stale_nothing_silent() {
     let c = Checkout::new();
     // Older than the cache's one-second racy window, so the entry is trusted.
     std::thread::sleep(Duration::from_millis(1_100));
-    let check = ["skills", "check-tool", "Bash", "--skills", "rewrite-me"];
+    // In `auto` the answer is the restriction's alone (in `ask` a `Bash` call would ask).
+    let check = [
+        "--permission-mode",
+        "auto",
+        "skills",
+        "check-tool",
+        "Bash",
+        "--skills",
+        "rewrite-me",
+    ];
     let allowed = c.weft(&check);
     assert_eq!((allowed.code, allowed.stdout.as_str()), (0, "allowed\n"));
     let skill = c.dir().join(".claude/skills/rewrite-me/SKILL.md");

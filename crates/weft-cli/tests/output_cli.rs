@@ -287,6 +287,8 @@ fn exit_statuses_are_the_documented_ones() {
     let shell = |command: &str| format!("{{\"command\": \"{command}\"}}");
     let check = |command: &str| {
         code(&[
+            "--permission-mode",
+            "auto",
             "skills",
             "check-tool",
             "exec_shell",
@@ -306,7 +308,7 @@ fn exit_statuses_are_the_documented_ones() {
     s.user_config(&json!({"modle": "x"}));
     assert_eq!(code(&["agents", "list"]), 2, "a configuration error");
     std::fs::remove_file(s.home.join(".clawft/config.json")).unwrap();
-    assert_eq!(check("git -c core.pager=less log"), 3, "ask");
+    assert_eq!(check("git -c core.pager=cat log"), 3, "ask");
 
     // Ctrl-C while the model thinks: 130.
     let (rt, server) = serve(vec![Reply::Hang]);

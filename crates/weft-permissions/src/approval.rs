@@ -8,7 +8,8 @@
 
 use serde_json::Value;
 
-use crate::gate::shell::{self, LayerVerdict};
+use crate::gate::CommandRulings;
+use crate::gate::shell::{self, AllowRuling, LayerVerdict};
 use crate::name::ToolName;
 use crate::shell::ShellContext;
 use crate::{Effect, Origin, PatternContext, PatternSet, PolicyError};
@@ -139,6 +140,57 @@ impl PreApproval {
 }
 
 impl PreApproval {
+    /// What pre-approval says about each simple command of a shell call, in the order the
+    /// analyser finds them (what `weft skills check-tool -v` prints); empty for other tools.
+    pub fn command_rulings(&self, tool: &str, input: &Value) -> Vec<CommandRulings> {
+        let name = ToolName::new(tool);
+        if *name.canonical != *shell::SHELL_TOOL {
+            return Vec::new();
+        }
+        let Ok(analysis) = shell::analyse_call(input, &self.shell) else {
+            return Vec::new();
+        };
+        let set = &self.patterns;
+        let hit = set.name_hit(&name, Effect::Allow);
+        let scoped = set.scoped_for(&name);
+        let by = |i: usize| {
+            let (pattern, origin) = set.entry(i);
+            format!("pre-approved by `{pattern}` from {origin}")
+        };
+        let none = "not pre-approved (no pre-approval pattern matches it)";
+        analysis
+            .commands()
+            .iter()
+            .map(|command| {
+                let ruling = match hit {
+                    Some(i) => by(i),
+                    None if scoped.is_empty() => none.to_owned(),
+                    None => match shell::allow_ruling(set, &scoped, command) {
+                        AllowRuling::Matched(i) => by(i),
+                        AllowRuling::Runner => {
+                            "runs a string whose commands are pre-approved on their own".to_owned()
+                        }
+                        AllowRuling::FunctionCall => {
+                            "calls a function defined in the command".to_owned()
+                        }
+                        AllowRuling::Helper => "read-only helper, pre-approved".to_owned(),
+                        AllowRuling::Unsure(i, why) => {
+                            let (pattern, origin) = set.entry(i);
+                            format!(
+                                "not pre-approved: may not match `{pattern}` from {origin} ({why})"
+                            )
+                        }
+                        AllowRuling::Unmatched => none.to_owned(),
+                    },
+                };
+                CommandRulings {
+                    command: command.describe(),
+                    rulings: vec![ruling],
+                }
+            })
+            .collect()
+    }
+
     /// [`check`](Self::check) on the path as spelled in `input` and on `real`, the same input
     /// with the path replaced by its real path (see
     /// [`ToolGate::check_resolved`](crate::ToolGate::check_resolved)): both must be

@@ -54,7 +54,7 @@ fn path_pattern(tool: &str, path: Option<String>) -> Vec<String> {
 /// `Bash(program subcommand:*)` for every simple command that is not a read-only helper.
 fn shell_patterns(command: &str, ctx: &ShellContext) -> Vec<String> {
     let analysis = analyse_command(command, ctx);
-    if !analysis.is_fully_analysed() || !analysis.risks().is_empty() {
+    if !analysis.is_fully_analysed() || analysis.risks().iter().any(|r| r.needs_approval()) {
         return Vec::new();
     }
     let mut out: Vec<String> = Vec::new();

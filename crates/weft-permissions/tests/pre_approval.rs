@@ -83,8 +83,12 @@ fn what_is_not_pre_approved_says_why() {
             "`git push` matches none of the allowed `Bash(git status:*)` from the session, `Bash(git log:*)` from the session, `Bash(cargo test:*)` from the session",
         ),
         (
+            "git -c core.pager=cat log",
+            "`git -c` can run other programs, in `git -c core.pager=cat log`",
+        ),
+        (
             "git -c core.pager=sh log",
-            "`git -c` can run other programs, in `git -c core.pager=sh log`",
+            "`sh` (in `git -c core.pager`) matches none of the allowed `Bash(git status:*)` from the session, `Bash(git log:*)` from the session, `Bash(cargo test:*)` from the session",
         ),
         (
             "cargo test > /tmp/log.txt",

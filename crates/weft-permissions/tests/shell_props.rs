@@ -1,5 +1,7 @@
 //! Property tests for the shell analyser: a deny never passes when any part of a compound
-//! command matches it, a command with no denied part is not denied, and no input panics.
+//! command matches it (through wrappers, strings run as commands, option values and heredocs
+//! read by shells) or may run a program the analyser cannot see, a command with no such part
+//! is not denied, and no input panics.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -30,19 +32,91 @@ const HARMLESS: &[&str] = &[
     "true",
 ];
 
+/// Commands that may run a program the analyser cannot see: a scoped deny denies them.
+const UNSEEN: &[&str] = &[
+    "awk 'BEGIN{system(\"ls\")}'",
+    "sed -n '1e ls' f",
+    "git -c core.hooksPath=/tmp/h commit -m x",
+    "tar -xf a.tar -I \"$P\"",
+    "git filter-branch --tree-filter ls",
+    "git --exec-path=/tmp/bin status",
+    "python3 -c 'print(1)'",
+    "perl -ne print f",
+];
+
 const SEPARATORS: &[&str] = &["; ", " && ", " || ", " | ", " & ", "\n"];
 
 const WRAPPERS: &[&str] = &[
     "env ",
     "env -i A=b ",
+    "env - ",
+    "env -i -u HOME -C sub ",
     "command ",
+    "command -p ",
+    "builtin command ",
     "nice -n 5 ",
     "timeout 5 ",
     "sudo -u root ",
+    "doas -u me ",
+    "pkexec ",
     "exec ",
+    "exec -a name ",
     "nohup ",
     "time ",
+    "time -p ",
+    "time -o t.out ",
+    "time -p -o t.out -f %e ",
     "xargs ",
+    "xargs -0 -n1 ",
+    "flock /tmp/l ",
+    "flock -n -w 5 /tmp/l ",
+    "chroot / ",
+    "unshare -r --fork ",
+    "setpriv --nnp ",
+    "taskset 1 ",
+    "taskset -c 0,1 ",
+    "fakeroot ",
+    "systemd-run --user --wait ",
+    "ionice -c 3 ",
+    "chrt -o 0 ",
+    "stdbuf -oL ",
+    "nsenter -t 1 -m ",
+    "firejail --quiet --net=none ",
+    "strace -f ",
+    "strace -o trace.txt ",
+    "ltrace ",
+    "catchsegv ",
+    "numactl --localalloc ",
+    "setsid -f ",
+    "cgexec -g cpu:grp ",
+    "busybox ",
+    "watch -x ",
+    "runuser -u nobody -- ",
+    "parallel -j2 ",
+];
+
+/// Forms that run a string as commands: `{}` is the string, shell-quoted.
+const CODE_STRINGS: &[&str] = &[
+    "sh -c {}",
+    "bash -lc {}",
+    "eval {}",
+    "su -c {}",
+    "su - root -c {}",
+    "runuser -l nobody -c {}",
+    "flock /tmp/l -c {}",
+    "script -qc {} /dev/null",
+    "watch {}",
+    "watch -n 1 {}",
+    "bash -s <<< {}",
+    ". /dev/stdin <<< {}",
+    "sh /dev/stdin <<< {}",
+    "sudo sh -c {}",
+    "git -c alias.x=!{} x",
+    "git -c core.pager={} log",
+    "git rebase --exec {} main",
+    "tar -xf a.tar --to-command={}",
+    "rsync -e {} a b",
+    "GIT_SSH_COMMAND={} git fetch",
 ];
 
 /// A generated command and whether it contains a denied `rm`.
@@ -62,6 +136,10 @@ fn atom() -> impl Strategy<Value = Cmd> {
             text: t.to_owned(),
             denied: false
         }),
+        proptest::sample::select(UNSEEN).prop_map(|t| Cmd {
+            text: t.to_owned(),
+            denied: true
+        }),
     ]
 }
 
@@ -70,7 +148,7 @@ fn quote(text: &str) -> String {
 }
 
 fn command() -> impl Strategy<Value = Cmd> {
-    let leaf = (
+    let wrapped = (
         proptest::option::of(proptest::sample::select(WRAPPERS)),
         atom(),
     )
@@ -78,8 +156,26 @@ fn command() -> impl Strategy<Value = Cmd> {
             text: format!("{}{}", wrapper.unwrap_or(""), atom.text),
             denied: atom.denied,
         });
+    // `env -S` splits one string into words (not commands): a simple command only.
+    let split = atom().prop_map(|atom| Cmd {
+        text: format!("env -S {}", quote(&atom.text)),
+        denied: atom.denied,
+    });
+    let leaf = prop_oneof![4 => wrapped, 1 => split];
     leaf.prop_recursive(4, 24, 3, |inner| {
         prop_oneof![
+            (proptest::sample::select(CODE_STRINGS), inner.clone()).prop_map(|(form, c)| Cmd {
+                text: form.replace("{}", &quote(&c.text)),
+                ..c
+            }),
+            // A heredoc read by a shell; the delimiter differs at each depth.
+            inner.clone().prop_map(|c| {
+                let end = format!("E{}", c.text.len());
+                Cmd {
+                    text: format!("{{ sh /dev/stdin <<'{end}'\n{}\n{end}\n}}", c.text),
+                    ..c
+                }
+            }),
             (
                 inner.clone(),
                 proptest::sample::select(SEPARATORS),

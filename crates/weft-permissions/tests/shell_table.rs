@@ -14,6 +14,8 @@ const DENY_PUSH: &str = "deny push";
 const GIT: &str = "git";
 /// A skill limited to read-only git and the test runner.
 const GIT_READ: &str = "git read";
+/// A skill limited to programs with options that run other programs or delete files.
+const TOOLS: &str = "tools";
 
 fn gate(policy: &str) -> ToolGate {
     let ctx = PatternContext::new();
@@ -37,6 +39,20 @@ fn gate(policy: &str) -> ToolGate {
             ),
             &[],
             Origin::Skill("reader".into()),
+            &ctx,
+        ),
+        TOOLS => Policy::from_lists(
+            Some(
+                &[
+                    "Bash(find:*)",
+                    "Bash(sed:*)",
+                    "Bash(tar:*)",
+                    "Bash(rsync:*)",
+                    "Bash(ssh:*)",
+                ][..],
+            ),
+            &[],
+            Origin::Skill("tools".into()),
             &ctx,
         ),
         other => panic!("unknown policy {other}"),
@@ -174,20 +190,31 @@ const TABLE: &[(&str, &str, V)] = &[
     // A skill limited to `Bash(git:*)`: git itself must not run other programs or write anywhere.
     (GIT, "git status", Allowed),
     (GIT, "git -C sub log", Allowed),
-    (GIT, "git -c alias.x='!rm -rf /' x", Ask),
+    (GIT, "git -c alias.x='!rm -rf /' x", Denied),
+    (GIT, "git -c alias.x='!git status' x", Ask),
+    (GIT, "git -c core.pager=cat log", Ask),
+    (GIT, "git -c color.ui=always log", Ask),
     (GIT, "git --config-env=core.pager=P log", Ask),
     (GIT, "git --exec-path=/tmp log", Ask),
     (GIT, "git log --output=/elsewhere/file", Ask),
     (GIT, "git log --output=notes.txt", Allowed),
     (GIT, "git log --out=/etc/x", Ask),
-    (GIT, "git push --exe=sh", Ask),
-    (GIT, "git fetch --upload-pack='touch /tmp/x' origin", Ask),
-    (GIT, "git rebase --exec 'make test' main", Ask),
-    (GIT, "git config alias.x '!sh'", Ask),
+    (GIT, "git push --exe=sh", Denied),
+    (GIT, "git fetch --upload-pack='touch /tmp/x' origin", Denied),
+    (
+        GIT,
+        "git fetch --upload-pack='git-upload-pack' origin",
+        Denied,
+    ),
+    (GIT, "git rebase --exec 'make test' main", Denied),
+    (GIT, "git rebase --exec 'git log -1' main", Ask),
+    (GIT, "git config alias.x '!sh'", Denied),
+    (GIT, "git config alias.st status", Ask),
     (GIT, "git config --get user.name", Allowed),
     (GIT, "git log > /etc/motd", Ask),
     (GIT, "git log > log.txt", Allowed),
-    (GIT, "GIT_SSH_COMMAND='sh -c id' git fetch", Ask),
+    (GIT, "GIT_SSH_COMMAND='sh -c id' git fetch", Denied),
+    (GIT, "GIT_PAGER=cat git log", Ask),
     (GIT, "LD_PRELOAD=/tmp/x.so git status", Ask),
     (GIT, "sudo git status", Ask),
     (GIT, "git status; rm -rf /", Denied),
@@ -235,6 +262,243 @@ const TABLE: &[(&str, &str, V)] = &[
     (GIT_READ, "git log $RANGE", Ask),
 ];
 
+/// (command, verdict under `tools.deny: ["Bash(rm:*)"]`, verdict under a skill limited to
+/// `Bash(git:*)`): the bypasses the audit found, wrappers, strings that are code, and options
+/// that run other programs.
+const BOTH: &[(&str, V, V)] = &[
+    // The audit's bypasses.
+    ("time -o t.out rm v1", Denied, Denied),
+    ("time -o t.out git status", Allowed, Allowed),
+    ("time -p -o t.out rm x", Denied, Denied),
+    ("time -v rm x", Denied, Denied),
+    ("time -o /tmp/t git status", Allowed, Ask),
+    ("env - rm v2", Denied, Denied),
+    ("env - git status", Allowed, Allowed),
+    ("sh /dev/stdin <<EOF\nrm v3\nEOF", Denied, Denied),
+    ("sh /dev/stdin <<'EOF'\ngit status\nEOF", Allowed, Allowed),
+    ("bash -s <<< 'rm x'", Denied, Denied),
+    ("sh /dev/stdin", Denied, Denied),
+    ("bash <(echo rm x)", Denied, Denied),
+    ("awk \"BEGIN{system(\\\"rm v4\\\")}\"", Denied, Denied),
+    ("awk 'BEGIN{system(\"ls\")}'", Denied, Denied),
+    ("awk '{print $1}' f", Allowed, Allowed),
+    ("git -c alias.x=\"!rm -f src/a.txt\" x", Denied, Denied),
+    ("git -c alias.x=push x", Allowed, Ask),
+    ("git -c core.pager='rm x' log", Denied, Denied),
+    ("git -c core.pager=less log", Allowed, Denied),
+    ("git -c core.sshCommand='rm x' fetch", Denied, Denied),
+    ("git -c core.hooksPath=/tmp/h commit -m x", Denied, Ask),
+    ("git -c include.path=/tmp/cfg log", Denied, Ask),
+    ("git --config-env=core.pager=P log", Denied, Ask),
+    ("git --exec-path=/tmp/bin log", Denied, Ask),
+    ("git $OPTS log", Denied, Ask),
+    ("git config core.pager 'rm x'", Denied, Denied),
+    ("git config --global alias.y '!rm x'", Denied, Denied),
+    ("git config core.hooksPath /tmp/h", Denied, Ask),
+    ("git config user.name Me", Allowed, Ask),
+    ("git config --unset alias.y", Allowed, Ask),
+    ("git submodule foreach 'rm x'", Denied, Denied),
+    ("git submodule foreach git status", Allowed, Ask),
+    ("git bisect run rm x", Denied, Denied),
+    ("git filter-branch --tree-filter ls", Denied, Ask),
+    ("git rebase -x 'rm x' main", Denied, Denied),
+    ("git difftool -x 'rm x'", Denied, Denied),
+    ("git difftool -t meld", Denied, Ask),
+    ("git grep -O x", Denied, Ask),
+    ("sed -n '1e rm x' f", Denied, Denied),
+    ("sed 's/a/b/e' f", Denied, Denied),
+    ("sed -f script.sed f", Denied, Denied),
+    ("sed \"$S\" f", Denied, Denied),
+    ("sed -n 1,5p f", Allowed, Allowed),
+    ("tar -xf a.tar --to-command='rm x'", Denied, Denied),
+    (
+        "tar -xf a.tar --use-compress-program='rm x'",
+        Denied,
+        Denied,
+    ),
+    ("tar -xf a.tar -I 'rm x'", Denied, Denied),
+    (
+        "tar -xf a.tar --checkpoint-action=exec='rm x'",
+        Denied,
+        Denied,
+    ),
+    ("tar -xf a.tar --checkpoint-action=dot", Allowed, Denied),
+    ("tar -xf a.tar -I \"$P\"", Denied, Denied),
+    ("tar xIf prog a.tar", Denied, Denied),
+    ("rsync -e 'rm x' a b", Denied, Denied),
+    ("rsync --rsync-path='rm x' a host:b", Denied, Denied),
+    (". /dev/stdin <<< 'rm x'", Denied, Denied),
+    ("source /dev/stdin <<'EOF'\nrm x\nEOF", Denied, Denied),
+    (". ./env.sh", Allowed, Denied),
+    ("script -qc 'rm x' /dev/null", Denied, Denied),
+    ("script -q -c 'git status' /dev/null", Allowed, Allowed),
+    ("script -qc 'git status' /tmp/log", Allowed, Ask),
+    ("script -q /dev/null", Denied, Denied),
+    ("flock /tmp/l rm x", Denied, Denied),
+    ("flock -n /tmp/l -c 'rm x'", Denied, Denied),
+    ("flock /tmp/l git status", Allowed, Ask),
+    ("flock .git/weft.lock git status", Allowed, Allowed),
+    ("chroot / rm x", Denied, Denied),
+    ("chroot /srv <<'EOF'\nrm x\nEOF", Denied, Denied),
+    ("unshare -r rm x", Denied, Denied),
+    ("unshare -r --fork git status", Allowed, Allowed),
+    ("unshare --bogus rm x", Denied, Ask),
+    ("setpriv --nnp rm x", Denied, Denied),
+    ("setpriv --nnp git status", Allowed, Ask),
+    ("taskset 1 rm x", Denied, Denied),
+    ("taskset -c 0,1 git status", Allowed, Allowed),
+    ("fakeroot rm x", Denied, Denied),
+    ("fakeroot", Denied, Denied),
+    ("pkexec rm x", Denied, Denied),
+    ("pkexec git status", Allowed, Ask),
+    ("systemd-run --user rm x", Denied, Denied),
+    ("systemd-run --user --wait -p X=y git status", Allowed, Ask),
+    // More wrappers.
+    ("doas rm x", Denied, Denied),
+    ("doas -u me git status", Allowed, Ask),
+    ("ionice -c 3 rm x", Denied, Denied),
+    ("chrt -o 0 rm x", Denied, Denied),
+    ("stdbuf -oL rm x", Denied, Denied),
+    ("nsenter -t 1 -m rm x", Denied, Denied),
+    ("firejail --quiet --net=none rm x", Denied, Denied),
+    ("firejail --quiet git status", Allowed, Allowed),
+    ("strace -f -o trace.txt rm x", Denied, Denied),
+    ("strace -f -o '|rm x' ls", Denied, Denied),
+    ("strace -o /tmp/t git status", Allowed, Ask),
+    ("ltrace -o out.txt rm x", Denied, Denied),
+    ("catchsegv rm x", Denied, Denied),
+    ("numactl --localalloc rm x", Denied, Denied),
+    ("numactl --interleave=all git status", Allowed, Allowed),
+    ("setsid -f rm x", Denied, Denied),
+    ("cgexec -g cpu:grp rm x", Denied, Denied),
+    ("parallel rm ::: a b", Denied, Denied),
+    ("parallel -j2 'rm {}' ::: a b", Denied, Denied),
+    ("parallel -j2 'git show {}' ::: a b", Allowed, Ask),
+    ("parallel ::: 'rm x'", Denied, Ask),
+    ("parallel <<'EOF'\nrm x\nEOF", Denied, Denied),
+    ("ls | parallel", Denied, Denied),
+    ("busybox rm x", Denied, Denied),
+    ("busybox sh -c 'rm x'", Denied, Denied),
+    ("command -p rm x", Denied, Denied),
+    ("exec -a name rm x", Denied, Denied),
+    ("su -c 'rm x'", Denied, Denied),
+    ("su - root -c 'rm x'", Denied, Denied),
+    ("su root --command='rm x'", Denied, Denied),
+    ("su -s /bin/rm -c x", Denied, Ask),
+    ("su -c 'git status'", Allowed, Denied),
+    ("runuser -u nobody -- rm x", Denied, Denied),
+    ("runuser -l nobody -c 'rm x'", Denied, Denied),
+    ("watch rm x", Denied, Denied),
+    ("watch -n 1 'rm x'", Denied, Denied),
+    ("watch -x rm x", Denied, Denied),
+    ("watch -n 5 git status", Allowed, Allowed),
+    ("env -S 'rm x'", Denied, Denied),
+    ("env -i -S'rm -f' x", Denied, Denied),
+    ("env -S 'git status'", Allowed, Allowed),
+    ("env -S 'r\\_m x'", Denied, Ask),
+    ("eval 'git status'", Allowed, Allowed),
+    ("sudo sh -c 'rm x'", Denied, Denied),
+    ("sudo sh -c 'git status'", Allowed, Denied),
+    ("sudo -s <<'EOF'\nrm x\nEOF", Denied, Denied),
+    // Environment variables that run programs.
+    ("PATH=/tmp/bin ls", Denied, Denied),
+    ("PATH=/tmp/bin git status", Denied, Ask),
+    ("LD_PRELOAD=/tmp/x.so git status", Denied, Ask),
+    ("GIT_SSH_COMMAND='rm x' git fetch", Denied, Denied),
+    ("GIT_SSH_COMMAND='ssh -i key' git fetch", Allowed, Denied),
+    ("export GIT_PAGER='rm x'", Denied, Denied),
+    ("env EDITOR='rm x' git commit", Denied, Denied),
+    ("PAGER=\"$P\" git log", Denied, Ask),
+    // Interpreters given code on the command line can run anything.
+    (
+        "python3 -c 'import os; os.system(\"rm v5\")'",
+        Denied,
+        Denied,
+    ),
+    ("perl -e 'system(\"rm v6\")'", Denied, Denied),
+    (
+        "node -e 'require(\"child_process\").execSync(\"rm v7\")'",
+        Denied,
+        Denied,
+    ),
+    ("vim -c '!rm x' -c q f", Denied, Denied),
+    ("gdb -batch -ex 'shell rm x'", Denied, Denied),
+    ("python3 tool.py", Allowed, Denied),
+    // A deny names programs: what runs no `rm` is not denied by `Bash(rm:*)`.
+    ("find . -name '*.o' -delete", Allowed, Denied),
+    ("find . -exec rm {} \\;", Denied, Denied),
+    ("sh ./script.sh", Allowed, Denied),
+    ("echo x | xargs", Allowed, Denied),
+    // git writing outside the project.
+    ("git clone https://example.com/x.git /tmp/x", Allowed, Ask),
+    ("git clone https://example.com/x.git", Allowed, Allowed),
+    (
+        "git clone --depth 1 https://example.com/x.git vendor/x",
+        Allowed,
+        Allowed,
+    ),
+    ("git init ../other", Allowed, Ask),
+    ("git init --separate-git-dir=/tmp/g .", Allowed, Ask),
+    ("git worktree add /tmp/wt main", Allowed, Ask),
+    ("git worktree add -b topic wt", Allowed, Allowed),
+    ("git worktree move wt ../wt2", Allowed, Ask),
+    ("git apply --directory=../x p.diff", Allowed, Ask),
+    ("git archive -o /tmp/a.tar HEAD", Allowed, Ask),
+    ("git archive --output=a.tar HEAD", Allowed, Allowed),
+    ("git bundle create /tmp/b.bundle --all", Allowed, Ask),
+    ("git bundle create b.bundle --all", Allowed, Allowed),
+    ("git format-patch -o /tmp/p HEAD~1", Allowed, Ask),
+    ("git checkout-index -a --prefix=/tmp/x/", Allowed, Ask),
+    (
+        "git submodule add https://example.com/x.git /tmp/x",
+        Allowed,
+        Ask,
+    ),
+    ("git --git-dir=/tmp/r.git log", Allowed, Ask),
+    ("git --work-tree=/elsewhere status", Allowed, Ask),
+    ("git -C /tmp log", Allowed, Ask),
+    ("GIT_DIR=/tmp/x git log", Allowed, Ask),
+    ("GIT_DIR=.git git log", Allowed, Allowed),
+];
+
+/// (command, verdict under a skill allowing `find`, `sed`, `tar`, `rsync` and `ssh`): what
+/// such a skill still has to ask about.
+const UNDER_TOOLS: &[(&str, V)] = &[
+    ("find . -name '*.o' -delete", Ask),
+    ("find . -name '*.rs'", Allowed),
+    ("find . -exec rm {} \\;", Denied),
+    ("sed -n '1e ls' f", Ask),
+    ("sed -n 1,5p f", Allowed),
+    ("sed -i s/a/b/ f", Ask),
+    ("tar -xf a.tar --to-command=cat", Ask),
+    ("tar -xf a.tar --to-command='rm x'", Denied),
+    ("tar -xzf a.tar", Allowed),
+    ("rsync -av -e ssh src/ host:dst/", Ask),
+    ("rsync -av src/ dst/", Allowed),
+    ("rsync -e 'rm x' a b", Denied),
+];
+
+#[test]
+fn the_audit_table_under_a_deny_and_an_allow() {
+    let mut failures = Vec::new();
+    let mut check = |policy: &str, command: &str, expected: V| {
+        let decision = gate(policy).check("Bash", &json!({ "command": command }));
+        if verdict(&decision) != expected {
+            failures.push(format!(
+                "[{policy}] {command:?}: expected {expected:?}, got {decision}"
+            ));
+        }
+    };
+    for &(command, under_deny, under_allow) in BOTH {
+        check(DENY_RM, command, under_deny);
+        check(GIT, command, under_allow);
+    }
+    for &(command, expected) in UNDER_TOOLS {
+        check(TOOLS, command, expected);
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
 #[test]
 fn the_table_of_commands() {
     assert!(TABLE.len() >= 80, "{}", TABLE.len());
@@ -267,7 +531,27 @@ fn reasons_name_the_command_and_the_rule() {
     );
     assert_eq!(
         check(GIT, "git -c alias.x='!sh' x"),
-        "ask: `git -c` can run other programs, in `git -c 'alias.x=!sh' x`"
+        "denied: `sh` (in `git -c alias.x`) matches none of the allowed `Bash(git:*)` from skill 'git'"
+    );
+    assert_eq!(
+        check(GIT, "git -c alias.x='!git log' x"),
+        "ask: `git -c` can run other programs, in `git -c 'alias.x=!git log' x`"
+    );
+    assert_eq!(
+        check(DENY_RM, "time -o t.out rm v1"),
+        "denied: `time -o t.out rm v1` matches `Bash(rm:*)`, forbidden by the session"
+    );
+    assert_eq!(
+        check(DENY_RM, "tar -xf a.tar --to-command='rm x'"),
+        "denied: `rm x` (in `tar --to-command`) matches `Bash(rm:*)`, forbidden by the session"
+    );
+    assert_eq!(
+        check(DENY_RM, "awk 'BEGIN{system(\"rm v4\")}'"),
+        "denied: the `awk` program calls `system`, which runs commands, in `awk 'BEGIN{system(\"rm v4\")}'`, and the analyser cannot see what it runs, so the command could reach a program forbidden by `Bash(rm:*)` from the session"
+    );
+    assert_eq!(
+        check(DENY_RM, "su -c 'rm x'"),
+        "denied: `rm x` (in `su -c`) matches `Bash(rm:*)`, forbidden by the session"
     );
     assert_eq!(
         check(GIT, "git log --output=/elsewhere/file"),
@@ -298,9 +582,11 @@ fn deny_beats_ask_beats_allow_across_layers() {
     let gate = ToolGate::new([skill, ceiling]);
     let check = |c: &str| verdict(&gate.check("Bash", &json!({ "command": c })));
     assert_eq!(check("git log"), Allowed);
-    assert_eq!(check("git -c x=y log"), Ask);
+    assert_eq!(check("git -c color.ui=always log"), Ask);
     // Ask in one layer, deny in the other: denied.
-    assert_eq!(check("git -c x=y log; curl http://x"), Denied);
+    assert_eq!(check("git -c color.ui=always log; curl http://x"), Denied);
+    // A setting that may run a program the analyser cannot see: the scoped deny denies it.
+    assert_eq!(check("git -c x=y log"), Denied);
     // An unscoped allow keeps its meaning: every command, risky or not.
     let open =
         ToolGate::new([

@@ -6,8 +6,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use weft_agents::{
-    AgentLimits, AgentRegistry, CreateSkill, ModelPool, Permissions, Session, SessionOptions,
-    SessionParts, is_trust_warning,
+    AgentLimits, AgentRegistry, CallRules, CreateSkill, ModelPool, Permissions, Session,
+    SessionOptions, SessionParts, agent_gate, agent_mode, is_trust_warning,
 };
 use weft_parse::{ParseOptions, Profile};
 use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
@@ -319,14 +319,39 @@ impl Runtime {
                 .clawft_workspace()
                 .map(|w| w.join("sessions"));
         }
-        let deny = &self.config.file.tools.deny;
-        if !deny.is_empty() {
-            let policy =
-                Policy::from_lists::<String>(None, deny, Origin::Session, &PatternContext::new())
-                    .map_err(|e| UsageError(format!("config `tools.deny`: {e}")))?;
-            options.ceiling = ToolGate::new([policy]);
-        }
+        options.ceiling = self.ceiling()?;
         Ok(options)
+    }
+
+    /// The configuration's `tools.deny`: a ceiling over every session (unrestricted without
+    /// it).
+    pub fn ceiling(&self) -> Result<ToolGate, UsageError> {
+        let deny = &self.config.file.tools.deny;
+        if deny.is_empty() {
+            return Ok(ToolGate::unrestricted());
+        }
+        let policy =
+            Policy::from_lists::<String>(None, deny, Origin::Session, &PatternContext::new())
+                .map_err(|e| UsageError(format!("config `tools.deny`: {e}")))?;
+        Ok(ToolGate::new([policy]))
+    }
+
+    /// What decides whether a call runs in a new session of `agent` (default: the configured
+    /// default agent), before anyone is asked: the configuration's `tools.deny` and the
+    /// agent's tools (the gate, judging shell commands against the project directory),
+    /// `permissions.allow`, and the permission mode (the command line's, else the
+    /// configuration's, narrowed by the agent). `weft skills check-tool` answers with it.
+    pub fn call_rules(&self, agent: Option<&str>) -> Result<CallRules, RuntimeError> {
+        let base = self.base_dir()?;
+        let agent = self.agent(agent)?;
+        let gate = agent_gate(&agent, &self.ceiling()?, Some(&base))?;
+        let mode = agent_mode(&agent, self.permission_mode()?)?;
+        Ok(CallRules {
+            gate,
+            pre_approval: self.config.file.permissions.pre_approval(&base)?,
+            mode,
+            project_dir: Some(base),
+        })
     }
 
     /// A session of the configured agent, model, skills and tools (MCP servers included,

@@ -79,8 +79,7 @@ impl Session {
         real: Option<&RealPath>,
     ) -> Result<(), String> {
         // Pre-approval matters unless the gate denied the call or it is harmless and allowed.
-        let settled = decision.is_denied() || (kind.is_harmless() && decision.is_allowed());
-        let pre = if !settled {
+        let pre = if !super::rules::settled(decision, kind) {
             self.pre_approval(name, &call.arguments, kind, real)
         } else {
             Approval::NotPreApproved {

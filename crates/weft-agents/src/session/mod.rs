@@ -14,6 +14,7 @@ mod error;
 mod permissions;
 mod prompt;
 mod real_path;
+mod rules;
 mod skill;
 mod spawn;
 mod subagent_error;
@@ -37,13 +38,15 @@ use crate::transcript::{
 pub use children::{ChildError, ChildStatus, ChildSummary};
 pub use error::SessionError;
 pub use permissions::{ApprovalAnswer, ApprovalRequest, Approver, Permissions, RefusedCall};
+pub use real_path::RealPath;
+pub use rules::{CallJudgement, CallRules};
 pub use skill::{Invoker, SkillInvocationError, USE_SKILL};
 pub use spawn::ChildPlan;
 pub use spawn::{
     SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, SpawnFailure, SpawnRequest,
     SpawnSettings, SubagentError,
 };
-pub use view::AgentView;
+pub use view::{AgentView, agent_gate, agent_mode};
 
 /// Settings of a session that do not come from the agent definition.
 #[derive(Debug, Clone)]

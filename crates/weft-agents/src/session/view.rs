@@ -2,6 +2,8 @@
 //! to the tool registry or the options themselves (seed 002 3.4), so switching back restores
 //! everything.
 
+use std::path::Path;
+
 use weft_llm::ModelRef;
 use weft_permissions::{PatternContext, Policy, ShellContext, ToolGate};
 use weft_types::{AgentDefinition, PermissionMode};
@@ -47,30 +49,8 @@ impl AgentView {
             inherit,
             &format!("agent `{}`", agent.name),
         )?;
-        let ctx = pattern_context(options);
-        let policy =
-            Policy::from_agent(&agent, &ctx).map_err(|source| SessionError::AgentTools {
-                agent: agent.name.clone(),
-                source,
-            })?;
-        let mode = match agent.permission_mode.as_deref() {
-            None => options.permissions.mode,
-            Some(text) => options
-                .permissions
-                .mode
-                .narrow(
-                    text.parse()
-                        .map_err(|source| SessionError::AgentPermissionMode {
-                            agent: agent.name.clone(),
-                            source,
-                        })?,
-                ),
-        };
-        let mut gate = options.ceiling.clone().with_layer(policy);
-        if ctx.project_dir().is_some() {
-            // Shell commands are judged against the project: writes outside it need approval.
-            gate = gate.with_shell_context(ShellContext::from_pattern_context(&ctx));
-        }
+        let gate = agent_gate(&agent, &options.ceiling, options.project_dir.as_deref())?;
+        let mode = agent_mode(&agent, options.permissions.mode)?;
         Ok(Self {
             model,
             gate,
@@ -86,10 +66,54 @@ impl AgentView {
     }
 }
 
+/// The gate of a session of `agent` under `ceiling` (the configuration's `tools.deny`, or a
+/// parent's gate): the ceiling narrowed by the agent's `tools` and `disallowedTools`, with
+/// shell commands judged against `project_dir`.
+pub fn agent_gate(
+    agent: &AgentDefinition,
+    ceiling: &ToolGate,
+    project_dir: Option<&Path>,
+) -> Result<ToolGate, SessionError> {
+    let ctx = project_context(project_dir);
+    let policy = Policy::from_agent(agent, &ctx).map_err(|source| SessionError::AgentTools {
+        agent: agent.name.clone(),
+        source,
+    })?;
+    let mut gate = ceiling.clone().with_layer(policy);
+    if ctx.project_dir().is_some() {
+        // Shell commands are judged against the project: writes outside it need approval.
+        gate = gate.with_shell_context(ShellContext::from_pattern_context(&ctx));
+    }
+    Ok(gate)
+}
+
+/// The permission mode of a session of `agent` started in `mode`: its `permissionMode` can
+/// only narrow it.
+pub fn agent_mode(
+    agent: &AgentDefinition,
+    mode: PermissionMode,
+) -> Result<PermissionMode, SessionError> {
+    match agent.permission_mode.as_deref() {
+        None => Ok(mode),
+        Some(text) => Ok(mode.narrow(text.parse().map_err(
+            |source| SessionError::AgentPermissionMode {
+                agent: agent.name.clone(),
+                source,
+            },
+        )?)),
+    }
+}
+
 /// The values permission patterns are resolved with in this session.
 pub(super) fn pattern_context(options: &SessionOptions) -> PatternContext {
+    project_context(options.project_dir.as_deref())
+}
+
+/// Pattern values for a session whose project directory is `project_dir`: relative paths in
+/// patterns start there.
+fn project_context(project_dir: Option<&Path>) -> PatternContext {
     let mut ctx = PatternContext::new();
-    if let Some(dir) = options.project_dir.as_ref().and_then(|d| d.to_str()) {
+    if let Some(dir) = project_dir.and_then(|d| d.to_str()) {
         ctx = ctx.with_project_dir(dir).with_working_dir(dir);
     }
     ctx

@@ -5,12 +5,15 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context as _;
+use weft_agents::{CallJudgement, CallRules};
 use weft_agents::{RiskLevel, SkillInjection, TaskContext};
 use weft_permissions::{
-    Ceiling, ComposedSkill, CompositionMode, Decision, Explanation, Origin, PatternContext, Policy,
-    ShellContext, ValidationResult,
+    Approval, Ceiling, CommandRulings, ComposedSkill, CompositionMode, Explanation, Origin,
+    PatternContext, Policy, Step, ValidationResult,
 };
 use weft_registry::SkillRegistry;
+use weft_runtime::Runtime;
+use weft_types::PermissionMode;
 
 use crate::cli::{CheckToolArgs, ComposeArgs, ModeArg, ReportFormat, SelectArgs};
 use crate::output::outln;
@@ -113,10 +116,13 @@ pub fn compose(workspace: &Workspace, args: &ComposeArgs) -> anyhow::Result<Exit
     Ok(ExitCode::SUCCESS)
 }
 
-/// `weft skills check-tool`: exits 0 (allowed), 3 (ask) or 1 (denied).
+/// `weft skills check-tool`: what a session in the permission mode in effect would do with
+/// the call, under these skills. Exits 0 (allowed: it runs), 3 (ask: a person must approve
+/// it) or 1 (denied: it does not run).
 pub fn check_tool(
     workspace: &Workspace,
     args: &CheckToolArgs,
+    mode: Option<PermissionMode>,
     verbose: bool,
 ) -> anyhow::Result<ExitCode> {
     let api = api(workspace, args.mode)?;
@@ -141,78 +147,116 @@ pub fn check_tool(
         Some(text) => serde_json::from_str(text).context("--input is not valid JSON")?,
         None => serde_json::Value::Object(serde_json::Map::new()),
     };
+    // The session's rules: the configuration's `tools.deny`, the default agent, the project
+    // as the shell's context, `permissions.allow`, the mode.
+    let mut runtime = Runtime::load(workspace)?;
+    runtime.set_permission_mode(mode);
+    let mut rules = runtime.call_rules(None)?;
     let composition = api.compose_skills(&names)?;
-    let mut gate = match ceiling(args.ceiling.as_deref())? {
-        Some(ceiling) => composition.gate_within(ceiling.gate()),
-        None => composition.gate(),
-    };
+    let mut gate = composition.gate_within(&rules.gate);
+    if let Some(ceiling) = ceiling(args.ceiling.as_deref())? {
+        gate = gate.intersect(ceiling.gate());
+    }
     if let Some(list) = &args.deny {
         let policy = Policy::from_lists::<String>(
             None,
             &split_list(list),
-            Origin::Session,
+            Origin::Other("`--deny`".to_owned()),
             &PatternContext::new(),
         )
         .context("invalid --deny pattern")?;
         gate = gate.with_layer(policy);
     }
-    if let Some(root) = workspace.project.as_deref().and_then(|p| p.to_str()) {
-        gate = gate.with_shell_context(ShellContext::new().with_project_root(root));
-    }
-    let explanation = gate.explain(&args.tool, &input);
+    rules.gate = gate;
+    let judgement = rules.judge(&args.tool, &input);
+    let (decision, reason, code) = match &judgement.step {
+        Step::Run => ("allowed", None, ExitCode::SUCCESS),
+        Step::Ask { reason } => ("ask", Some(reason), ExitCode::from(3)),
+        Step::Refuse { reason } => ("denied", Some(reason), ExitCode::FAILURE),
+    };
+    let explanation = rules.gate.explain(&args.tool, &input);
+    let commands = command_rulings(&rules, &judgement, &explanation, &args.tool, &input);
     match args.format {
-        ReportFormat::Json => outln!("{}", decision_json(&explanation)?),
+        ReportFormat::Json => outln!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "decision": decision,
+                "reason": reason,
+                "mode": rules.mode.as_str(),
+                "commands": commands
+                    .iter()
+                    .map(|c| serde_json::json!({"command": c.command, "rulings": c.rulings}))
+                    .collect::<Vec<_>>(),
+            }))?
+        ),
         ReportFormat::Text => {
-            outln!("{}", explanation.decision);
+            match reason {
+                Some(reason) => outln!("{decision}: {reason}"),
+                None => outln!("{decision}"),
+            }
             if verbose {
-                print_explanation(&explanation);
+                print_explanation(&rules, &judgement, &explanation, &commands);
             }
         }
     }
-    Ok(match explanation.decision {
-        Decision::Allowed => ExitCode::SUCCESS,
-        Decision::Ask { .. } => ExitCode::from(3),
-        Decision::Denied { .. } => ExitCode::FAILURE,
-    })
+    Ok(code)
 }
 
-/// `skills check-tool --format json`: the decision, its reason, and what each rule says
-/// about each simple command of a shell call.
-fn decision_json(explanation: &Explanation) -> serde_json::Result<String> {
-    let (decision, reason) = match &explanation.decision {
-        Decision::Allowed => ("allowed", None),
-        Decision::Ask { reason } => ("ask", Some(reason)),
-        Decision::Denied { reason } => ("denied", Some(reason)),
+/// What each rule says about each simple command of a shell call: the gate's layers, then
+/// pre-approval when it mattered.
+fn command_rulings(
+    rules: &CallRules,
+    judgement: &CallJudgement,
+    explanation: &Explanation,
+    tool: &str,
+    input: &serde_json::Value,
+) -> Vec<CommandRulings> {
+    let pre = if judgement.pre_approval.is_some() {
+        rules.pre_approval.command_rulings(tool, input)
+    } else {
+        Vec::new()
     };
-    let commands: Vec<serde_json::Value> = explanation
-        .commands
-        .iter()
-        .map(|c| serde_json::json!({"command": c.command, "rulings": c.rulings}))
-        .collect();
-    serde_json::to_string_pretty(&serde_json::json!({
-        "decision": decision,
-        "reason": reason,
-        "commands": commands,
-    }))
+    if explanation.commands.is_empty() {
+        return pre;
+    }
+    let mut commands = explanation.commands.clone();
+    for (command, pre) in commands.iter_mut().zip(pre) {
+        command.rulings.extend(pre.rulings);
+    }
+    commands
 }
 
-/// The simple commands of a shell call and what each rule says about them.
-fn print_explanation(explanation: &Explanation) {
-    let Some(analysis) = &explanation.analysis else {
+/// `-v`: the mode, pre-approval, and the simple commands of a shell call with what each rule
+/// says about them.
+fn print_explanation(
+    rules: &CallRules,
+    judgement: &CallJudgement,
+    explanation: &Explanation,
+    commands: &[CommandRulings],
+) {
+    outln!("permission mode: {}", rules.mode);
+    match &judgement.pre_approval {
+        Some(Approval::PreApproved { rule }) => outln!("pre-approved by {rule}"),
+        Some(Approval::NotPreApproved { reason }) => outln!("not pre-approved: {reason}"),
+        None => {}
+    }
+    if commands.is_empty() && explanation.analysis.is_none() {
         return;
-    };
+    }
     outln!("commands:");
-    for command in &explanation.commands {
+    for command in commands {
         outln!("  {}", command.command);
         for ruling in &command.rulings {
             outln!("    {ruling}");
         }
     }
-    for part in analysis.unanalysable() {
-        outln!("cannot analyse: {part}");
-    }
-    for risk in analysis.risks() {
-        outln!("risk: {risk}");
+    if let Some(analysis) = &explanation.analysis {
+        for part in analysis.unanalysable() {
+            outln!("cannot analyse: {part}");
+        }
+        for risk in analysis.risks() {
+            outln!("risk: {risk}");
+        }
     }
 }
 

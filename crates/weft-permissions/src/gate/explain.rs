@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::shell::{self, AllowRuling};
 use super::{Decision, ToolGate};
 use crate::name::ToolName;
-use crate::shell::{CommandAnalysis, SimpleCommand};
+use crate::shell::{CommandAnalysis, Risk, SimpleCommand};
 use crate::{Effect, Origin, Policy};
 
 /// A gate decision with the analysis behind it.
@@ -42,12 +42,18 @@ pub(super) fn explain(gate: &ToolGate, tool: &str, input: &Value) -> Explanation
         .flatten();
     let commands = analysis
         .iter()
-        .flat_map(CommandAnalysis::commands)
-        .map(|command| CommandRulings {
+        .flat_map(|analysis| {
+            analysis
+                .commands()
+                .iter()
+                .enumerate()
+                .map(move |(i, command)| (analysis, i, command))
+        })
+        .map(|(analysis, i, command)| CommandRulings {
             command: command.describe(),
             rulings: gate
                 .layers()
-                .flat_map(|l| rulings(l, &name, command))
+                .flat_map(|l| rulings(l, &name, command, unseen_risk(analysis, i)))
                 .collect(),
         })
         .collect();
@@ -58,19 +64,43 @@ pub(super) fn explain(gate: &ToolGate, tool: &str, input: &Value) -> Explanation
     }
 }
 
+/// The first risk of the command at `index` that may run a program the analyser cannot see.
+fn unseen_risk(analysis: &CommandAnalysis, index: usize) -> Option<&Risk> {
+    analysis
+        .risks()
+        .iter()
+        .find(|r| r.command_index() == Some(index) && r.runs_unseen_program())
+}
+
 /// What one layer says about one command.
-fn rulings(layer: &Policy, name: &ToolName<'_>, command: &SimpleCommand) -> Vec<String> {
+fn rulings(
+    layer: &Policy,
+    name: &ToolName<'_>,
+    command: &SimpleCommand,
+    unseen: Option<&Risk>,
+) -> Vec<String> {
     let mut out = Vec::new();
     let deny = layer.deny();
+    let scoped = deny.scoped_for(name);
     if let Some(i) = deny.name_hit(name, Effect::Deny) {
         let (pattern, origin) = deny.entry(i);
         out.push(format!("denied by `{pattern}` from {origin}"));
-    } else if let Some((i, why)) = shell::deny_ruling(deny, &deny.scoped_for(name), command) {
+    } else if let Some((i, why)) = shell::deny_ruling(deny, &scoped, command) {
         let (pattern, origin) = deny.entry(i);
         out.push(match why {
             None => format!("denied by `{pattern}` from {origin}"),
             Some(why) => format!("could match the denied `{pattern}` from {origin} ({why})"),
         });
+    } else if let (Some(risk), Some(&first)) = (unseen, scoped.first()) {
+        let (pattern, origin) = deny.entry(first);
+        out.push(format!(
+            "denied: {risk}, and what it runs could match the denied `{pattern}` from {origin}"
+        ));
+    } else if !scoped.is_empty() {
+        out.push(format!(
+            "matches none of the denied {}",
+            shell::rules(deny, &scoped)
+        ));
     }
     let Some(allow) = layer.allow() else {
         return out;

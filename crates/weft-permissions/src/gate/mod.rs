@@ -97,8 +97,8 @@ impl fmt::Display for Decision {
 ///     Some("denied: `rm -rf /` matches none of the allowed `Bash(git:*)` from skill 'git-helper'"),
 /// );
 /// assert_eq!(
-///     gate.check("exec_shell", &json!({"command": "git -c core.pager=sh log"})).reason(),
-///     Some("ask: `git -c` can run other programs, in `git -c core.pager=sh log`"),
+///     gate.check("exec_shell", &json!({"command": "git -c core.pager=cat log"})).reason(),
+///     Some("ask: `git -c` can run other programs, in `git -c core.pager=cat log`"),
 /// );
 /// assert_eq!(gate.visible_tools(&["read_file", "exec_shell", "write_file"]), ["read_file", "exec_shell"]);
 ///

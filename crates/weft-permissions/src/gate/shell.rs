@@ -2,8 +2,10 @@
 //! each layer's patterns are compared with every simple command in it.
 //!
 //! * **Deny**: any simple command anywhere that matches (or may match) a deny pattern denies
-//!   the call; so does a part that cannot be analysed when the layer has a scoped deny (it
-//!   could reach a denied program).
+//!   the call; so does, when the layer has a scoped deny, a part that cannot be analysed or
+//!   an option, setting or variable that may run a program the analyser cannot see
+//!   (`awk 'BEGIN{system(...)}'`, `git -c core.hooksPath=...`, `LD_PRELOAD=`): either could
+//!   reach a denied program.
 //! * **Allow**: every simple command must match an allow pattern of the layer (or be a
 //!   read-only helper, a call of a function defined in the command, or a `sh -c` / `eval`
 //!   whose string was analysed). A command that matches none denies the call; a command that
@@ -61,9 +63,10 @@ pub(crate) fn allow_ruling(
     command: &SimpleCommand,
 ) -> AllowRuling {
     match command.kind {
-        Kind::Runner => return AllowRuling::Runner,
+        // What runs as another user (`sudo sh -c '...'`) is judged as the runner itself.
+        Kind::Runner if command.other_user().is_none() => return AllowRuling::Runner,
         Kind::FunctionCall => return AllowRuling::FunctionCall,
-        Kind::Plain => {}
+        Kind::Runner | Kind::Plain => {}
     }
     let mut unsure = None;
     for &i in scoped {
@@ -132,11 +135,24 @@ pub(crate) fn deny_reason(
             });
         }
     }
-    let part = analysis.unanalysable().first()?;
     let (pattern, origin) = set.entry(scoped[0]);
+    if let Some(part) = analysis.unanalysable().first() {
+        return Some(format!(
+            "denied: {part}, so the command could reach a program forbidden by `{pattern}` from {origin}"
+        ));
+    }
+    let risk = analysis.risks().iter().find(|r| r.runs_unseen_program())?;
     Some(format!(
-        "denied: {part}, so the command could reach a program forbidden by `{pattern}` from {origin}"
+        "denied: {risk}{}, and the analyser cannot see what it runs, so the command could reach a program forbidden by `{pattern}` from {origin}",
+        risk_place(analysis, risk)
     ))
+}
+
+/// ", in `git -c x=y log`": the simple command a risk belongs to, if any.
+fn risk_place(analysis: &CommandAnalysis, risk: &crate::shell::Risk) -> String {
+    risk.command_index()
+        .and_then(|i| analysis.commands().get(i))
+        .map_or_else(String::new, |c| format!(", in {}", c.describe()))
 }
 
 /// What one layer's allow set, with scoped `Bash` patterns, says about a call.
@@ -194,12 +210,8 @@ pub(crate) fn allow_verdict(
             rules(set, &scoped)
         ));
     }
-    if let Some(risk) = analysis.risks().first() {
-        let place = risk
-            .command_index()
-            .and_then(|i| analysis.commands().get(i))
-            .map_or_else(String::new, |c| format!(", in {}", c.describe()));
-        return LayerVerdict::Ask(format!("ask: {risk}{place}"));
+    if let Some(risk) = analysis.risks().iter().find(|r| r.needs_approval()) {
+        return LayerVerdict::Ask(format!("ask: {risk}{}", risk_place(analysis, risk)));
     }
     LayerVerdict::Allowed(used)
 }

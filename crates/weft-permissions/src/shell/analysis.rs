@@ -40,6 +40,18 @@ pub enum Context {
     Xargs,
     /// The command of `find -exec` (or `-execdir`, `-ok`, `-okdir`).
     FindExec,
+    /// A command a program runs from one of its arguments: an option's value
+    /// (`tar --to-command`, `git -c alias.x=!...`), an environment variable (`GIT_SSH_COMMAND=`),
+    /// or its words joined (`watch`, `parallel`).
+    Runs {
+        /// What runs it, as written: `tar --to-command`, `git -c core.pager`, `watch`.
+        by: String,
+    },
+    /// Everything inside runs as another user (`sudo sh -c '...'`, `su -c '...'`).
+    OtherUser {
+        /// The wrapper that switches users (`sudo`).
+        wrapper: String,
+    },
 }
 
 impl fmt::Display for Context {
@@ -56,6 +68,8 @@ impl fmt::Display for Context {
             Context::Trap => f.write_str("`trap`"),
             Context::Xargs => f.write_str("`xargs`"),
             Context::FindExec => f.write_str("`find -exec`"),
+            Context::Runs { by } => write!(f, "`{by}`"),
+            Context::OtherUser { wrapper } => write!(f, "`{wrapper}`"),
         }
     }
 }
@@ -65,8 +79,8 @@ impl fmt::Display for Context {
 pub(crate) enum Kind {
     /// A program with arguments.
     Plain,
-    /// `sh -c STRING`, `eval ...`, `trap`, `alias`: the string it runs was analysed, and its
-    /// commands are in the analysis.
+    /// `sh -c STRING`, `eval ...`, `trap`, `alias`, `su -c STRING`, `watch CMD`: the string it
+    /// runs was analysed, and its commands are in the analysis.
     Runner,
     /// A call of a function defined in the same command (its body is in the analysis).
     FunctionCall,
@@ -140,9 +154,25 @@ impl SimpleCommand {
         self.appended_args
     }
 
-    /// True for `sh -c`, `eval`, `trap` and `alias`, whose strings were analysed as commands.
+    /// True for `sh -c`, `eval`, `trap`, `alias` and the like (`su -c`, `watch`), whose
+    /// strings were analysed as commands.
     pub fn runs_analysed_string(&self) -> bool {
         self.kind == Kind::Runner
+    }
+
+    /// The wrapper that runs this command as another user, if one does: at one of its own
+    /// levels (`sudo rm x`) or around the string it was found in (`sudo sh -c 'rm x'`).
+    pub fn other_user(&self) -> Option<&str> {
+        if let Some(level) = self.privileged {
+            return self
+                .levels
+                .get(level)
+                .map(|&i| basename(self.words[i].text()));
+        }
+        self.context.iter().find_map(|c| match c {
+            Context::OtherUser { wrapper } => Some(wrapper.as_str()),
+            _ => None,
+        })
     }
 
     /// True for a call of a function the same command defines.
@@ -247,6 +277,23 @@ impl fmt::Display for Unanalysable {
     }
 }
 
+/// Whether a risky thing runs other programs, and whether the analyser saw them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Runs {
+    /// It writes, deletes or changes something, but runs nothing else.
+    Nothing,
+    /// It runs a command the analyser parsed (`tar --to-command='gzip -d'`): those commands
+    /// are in the analysis and judged like any other.
+    Analysed,
+    /// It may run a program the analyser cannot see (`awk 'BEGIN{system(...)}'`,
+    /// `git -c core.hooksPath=dir`, `LD_PRELOAD=`).
+    Unseen,
+    /// Code of a general-purpose language given on the command line (`python3 -c`,
+    /// `perl -e`): it may run any program, so a deny denies it; an allow of the interpreter
+    /// already allows whatever it can do, so it is no reason to ask.
+    Interpreted,
+}
+
 /// Something a pattern never pre-approves: an option that runs other programs or writes
 /// arbitrary files, a write outside the project, an environment variable that changes what
 /// a program runs.
@@ -254,11 +301,30 @@ impl fmt::Display for Unanalysable {
 pub struct Risk {
     pub(crate) command: Option<usize>,
     reason: String,
+    pub(crate) runs: Runs,
 }
 
 impl Risk {
-    pub(crate) fn new(command: Option<usize>, reason: String) -> Self {
-        Self { command, reason }
+    pub(crate) fn new(command: Option<usize>, reason: String, runs: Runs) -> Self {
+        Self {
+            command,
+            reason,
+            runs,
+        }
+    }
+
+    /// True when the risky thing may run a program the analyser cannot see (`sed '1e cmd'`,
+    /// `awk '{system(...)}'`, `git -c core.hooksPath=...`, `PATH=...`): under a scoped `Bash`
+    /// deny such a call is denied, as an unanalysable part is, since it could reach a denied
+    /// program.
+    pub fn runs_unseen_program(&self) -> bool {
+        matches!(self.runs, Runs::Unseen | Runs::Interpreted)
+    }
+
+    /// True when an allow pattern cannot pre-approve a call with this risk (all but inline
+    /// interpreter code, which the interpreter's pattern already covers).
+    pub fn needs_approval(&self) -> bool {
+        self.runs != Runs::Interpreted
     }
 
     /// The index of the simple command it belongs to (`None`: a redirection of a compound
@@ -276,6 +342,64 @@ impl Risk {
 impl fmt::Display for Risk {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.reason)
+    }
+}
+
+/// A risky thing a rule found, before the walk records it (and analyses what it runs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Finding {
+    pub(crate) reason: String,
+    pub(crate) runs: Runs,
+    /// The command it runs, when the analyser can read it.
+    pub(crate) code: Option<Code>,
+}
+
+/// A command that a risky thing runs: analysed like the rest of the call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Code {
+    /// What runs it, as written (`tar --to-command`, `GIT_SSH_COMMAND=`).
+    pub(crate) by: String,
+    pub(crate) form: CodeForm,
+}
+
+/// How a risky thing runs its command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum CodeForm {
+    /// A string a shell runs (`git rebase --exec 'make test'`).
+    Shell(Word),
+    /// A program and its arguments (`git bisect run make test`).
+    Words(Vec<Word>),
+}
+
+impl Finding {
+    /// A risky thing that runs nothing else (a write, a deletion).
+    pub(crate) fn nothing(reason: String) -> Self {
+        Self {
+            reason,
+            runs: Runs::Nothing,
+            code: None,
+        }
+    }
+
+    /// A risky thing that may run programs the analyser cannot see.
+    pub(crate) fn unseen(reason: String) -> Self {
+        Self {
+            reason,
+            runs: Runs::Unseen,
+            code: None,
+        }
+    }
+
+    /// A risky thing that runs `code`, a string a shell runs, which is analysed.
+    pub(crate) fn shell(reason: String, by: impl Into<String>, code: Word) -> Self {
+        Self {
+            reason,
+            runs: Runs::Analysed,
+            code: Some(Code {
+                by: by.into(),
+                form: CodeForm::Shell(code),
+            }),
+        }
     }
 }
 

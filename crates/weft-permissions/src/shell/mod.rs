@@ -2,18 +2,21 @@
 //!
 //! A command is parsed the way bash parses it (lists, pipelines, subshells, groups, `if`,
 //! `for`, `while`, `case`, functions, command and process substitution, heredocs, quoting of
-//! every kind) into [`SimpleCommand`]s. Wrappers are looked through (`env`, `command`,
-//! `builtin`, `exec`, `nice`, `nohup`, `timeout`, `time`, `sudo`, `doas`, `xargs`, `stdbuf`,
-//! `setsid`, `ionice`, `busybox`), the strings of `sh -c` / `bash -lc` / `eval` / `trap` /
-//! `alias` and the commands of `find -exec` are analysed as commands too, and program paths
-//! are compared by their basename (`/bin/rm` is `rm`).
+//! every kind) into [`SimpleCommand`]s. Wrappers are looked through (`env`, `sudo`, `time`,
+//! `timeout`, `xargs`, `flock`, `chroot`, `unshare`, `strace`... the table is
+//! `wrapper_table.rs`), the strings of `sh -c` / `bash -lc` / `eval` / `trap` / `alias` /
+//! `su -c` / `script -c` / `watch`, a heredoc read by a shell or by `source /dev/stdin`, the
+//! commands of `find -exec`, and values that are commands (`git -c alias.x=!cmd`,
+//! `tar --to-command`, `GIT_SSH_COMMAND=`) are analysed as commands too, and program paths are
+//! compared by their basename (`/bin/rm` is `rm`).
 //!
 //! What cannot be seen through is reported, never guessed: a program name that is not literal
 //! (`$CMD`, `$(echo rm)`), a non-literal `sh -c` string, a syntax error, arithmetic on variables
 //! (an array subscript in a variable runs a command when evaluated). Risky things are reported
 //! too: options that run other programs or write files (`git -c`, `find -exec`, `sed -i`,
 //! `tar --to-command`, `rsync -e`...), writes outside the project, environment variables such
-//! as `LD_PRELOAD=` or `GIT_SSH_COMMAND=`.
+//! as `LD_PRELOAD=` or `GIT_SSH_COMMAND=`; each says whether it runs a program the analyser
+//! could not see ([`Risk::runs_unseen_program`]), which a scoped deny denies.
 //!
 //! The parser is written for this job (see `docs/PERMISSIONS.md` for why no grammar crate was
 //! adequate): it allocates only for the words it keeps, nests at most 32 levels, and reads at
@@ -22,8 +25,10 @@
 mod analysis;
 mod compound;
 mod environment;
+mod git;
 mod globals;
 mod helpers;
+mod interpreters;
 mod lex;
 mod option_table;
 mod parse;
@@ -33,6 +38,8 @@ mod runners;
 mod scripts;
 mod walk;
 mod word;
+mod wrapper_options;
+mod wrapper_table;
 mod wrappers;
 
 pub use analysis::{CommandAnalysis, Context, Risk, SimpleCommand, Unanalysable};
@@ -218,7 +225,24 @@ mod tests {
                 "printf -v 'a[$i]' x",
                 "`printf`: array subscripts are evaluated as arithmetic and can run commands",
             ),
-            ("env -S 'rm x'", "`env -S` builds its command from a string"),
+            (
+                "env -S 'r\\_m x'",
+                "`env -S` builds its command from a string the analyser does not split (`r\\_m x`)",
+            ),
+            (
+                "sh <(curl -s x)",
+                "`<(curl -s x)` after the shell is not literal",
+            ),
+            (". \"./$F\"", "the script `.` runs (`./$F`) is not literal"),
+            ("sh /dev/stdin", "`sh` reads commands from `/dev/stdin`"),
+            (
+                "chroot /srv",
+                "`chroot` without a command starts a shell that reads commands from its input",
+            ),
+            (
+                "parallel ::: 'rm x'",
+                "`parallel` takes the commands it runs from its arguments or its input",
+            ),
             ("sudo --bogus x", "unknown option `--bogus` of `sudo`"),
             (
                 "echo @(a|b)",

@@ -9,8 +9,14 @@ use crate::name::FxBuild;
 /// What a risky option does.
 #[derive(Clone, Copy)]
 pub(super) enum Danger {
-    /// Always risky; the text completes "`git -c` ...".
+    /// Risky, but runs nothing else; the text completes "`find -delete` ...".
     Always(&'static str),
+    /// May run programs the analyser cannot see; the text completes "`sed -f` ...".
+    Unseen(&'static str),
+    /// Its value is a command (a string a shell runs, or a program): analysed as commands.
+    Runs,
+    /// Its value is a git setting `KEY=VALUE` (see `git.rs`).
+    GitSetting,
     /// Writes to the option's value: risky when that path is outside the project.
     WritesTo,
 }
@@ -36,17 +42,39 @@ pub(super) struct RiskyOption {
     pub(super) danger: Danger,
 }
 
-pub(super) const RUNS: Danger = Danger::Always("can run other programs");
+impl Danger {
+    /// True when the option may run another program (seen or not).
+    pub(super) fn runs(self) -> bool {
+        matches!(self, Danger::Unseen(_) | Danger::Runs | Danger::GitSetting)
+    }
+}
 
 pub(super) const AWKS: &[&str] = &["awk", "gawk", "mawk", "nawk"];
+
+/// git's subcommands that talk to another repository, and what they run to do it.
+const GIT_TRANSPORTS: &[&str] = &[
+    "fetch",
+    "pull",
+    "clone",
+    "ls-remote",
+    "archive",
+    "push",
+    "submodule",
+];
 
 /// The risky-option table.
 pub(super) const RISKY: &[RiskyOption] = &[
     RiskyOption {
         programs: &["git"],
         sub: Sub::Global,
-        options: &["-c", "--config-env", "--exec-path"],
-        danger: RUNS,
+        options: &["-c"],
+        danger: Danger::GitSetting,
+    },
+    RiskyOption {
+        programs: &["git"],
+        sub: Sub::Global,
+        options: &["--config-env", "--exec-path"],
+        danger: Danger::Unseen("can run other programs"),
     },
     RiskyOption {
         programs: &["git"],
@@ -56,35 +84,39 @@ pub(super) const RISKY: &[RiskyOption] = &[
     },
     RiskyOption {
         programs: &["git"],
-        sub: Sub::Of(&[
-            "fetch",
-            "pull",
-            "clone",
-            "ls-remote",
-            "archive",
-            "push",
-            "submodule",
-        ]),
-        options: &["--upload-pack", "-u", "--receive-pack", "--exec"],
-        danger: RUNS,
+        sub: Sub::Of(GIT_TRANSPORTS),
+        options: &["--upload-pack", "--receive-pack", "--exec"],
+        danger: Danger::Runs,
+    },
+    RiskyOption {
+        programs: &["git"],
+        sub: Sub::Of(&["clone", "ls-remote"]),
+        options: &["-u"],
+        danger: Danger::Runs,
     },
     RiskyOption {
         programs: &["git"],
         sub: Sub::Of(&["rebase"]),
         options: &["--exec", "-x"],
-        danger: RUNS,
+        danger: Danger::Runs,
     },
     RiskyOption {
         programs: &["git"],
         sub: Sub::Of(&["grep"]),
         options: &["-O", "--open-files-in-pager"],
-        danger: RUNS,
+        danger: Danger::Unseen("runs a pager"),
     },
     RiskyOption {
         programs: &["git"],
         sub: Sub::Of(&["difftool", "mergetool"]),
-        options: &["-x", "--extcmd", "-t", "--tool"],
-        danger: RUNS,
+        options: &["-x", "--extcmd"],
+        danger: Danger::Runs,
+    },
+    RiskyOption {
+        programs: &["git"],
+        sub: Sub::Of(&["difftool", "mergetool"]),
+        options: &["-t", "--tool"],
+        danger: Danger::Unseen("runs a diff or merge tool"),
     },
     RiskyOption {
         programs: &["git"],
@@ -96,18 +128,42 @@ pub(super) const RISKY: &[RiskyOption] = &[
             "--cc-cmd",
             "--header-cmd",
         ],
-        danger: RUNS,
+        danger: Danger::Runs,
     },
     RiskyOption {
         programs: &["git"],
         sub: Sub::Of(&["clone", "init", "submodule"]),
-        options: &["--template", "-c", "--config"],
-        danger: Danger::Always("can install hooks or settings that run programs"),
+        options: &["--template"],
+        danger: Danger::Unseen("can install hooks that run programs"),
     },
     RiskyOption {
         programs: &["git"],
-        sub: Sub::Of(&["archive", "format-patch"]),
+        sub: Sub::Of(&["clone"]),
+        options: &["-c", "--config"],
+        danger: Danger::GitSetting,
+    },
+    RiskyOption {
+        programs: &["git"],
+        sub: Sub::Of(&["archive", "format-patch", "bugreport", "diagnose"]),
         options: &["-o", "--output-directory"],
+        danger: Danger::WritesTo,
+    },
+    RiskyOption {
+        programs: &["git"],
+        sub: Sub::Of(&["clone", "init"]),
+        options: &["--separate-git-dir"],
+        danger: Danger::WritesTo,
+    },
+    RiskyOption {
+        programs: &["git"],
+        sub: Sub::Of(&["checkout-index"]),
+        options: &["--prefix"],
+        danger: Danger::WritesTo,
+    },
+    RiskyOption {
+        programs: &["git"],
+        sub: Sub::Of(&["apply"]),
+        options: &["--directory"],
         danger: Danger::WritesTo,
     },
     RiskyOption {
@@ -138,7 +194,7 @@ pub(super) const RISKY: &[RiskyOption] = &[
         programs: &["sed"],
         sub: Sub::Any,
         options: &["-f", "--file"],
-        danger: Danger::Always(
+        danger: Danger::Unseen(
             "runs a script file (whose `e` and `w` commands run programs and write files)",
         ),
     },
@@ -155,7 +211,7 @@ pub(super) const RISKY: &[RiskyOption] = &[
             "-E",
             "--exec",
         ],
-        danger: Danger::Always("runs program files or extensions"),
+        danger: Danger::Unseen("runs program files or extensions"),
     },
     RiskyOption {
         programs: &["tar"],
@@ -171,13 +227,13 @@ pub(super) const RISKY: &[RiskyOption] = &[
             "--rsh-command",
             "--rmt-command",
         ],
-        danger: RUNS,
+        danger: Danger::Runs,
     },
     RiskyOption {
         programs: &["rsync"],
         sub: Sub::Any,
         options: &["-e", "--rsh", "--rsync-path"],
-        danger: RUNS,
+        danger: Danger::Runs,
     },
     RiskyOption {
         programs: &["sort"],
@@ -189,7 +245,7 @@ pub(super) const RISKY: &[RiskyOption] = &[
         programs: &["sort"],
         sub: Sub::Any,
         options: &["--compress-program"],
-        danger: RUNS,
+        danger: Danger::Runs,
     },
     RiskyOption {
         programs: &["date"],
@@ -201,7 +257,7 @@ pub(super) const RISKY: &[RiskyOption] = &[
         programs: &["rg"],
         sub: Sub::Any,
         options: &["--pre"],
-        danger: RUNS,
+        danger: Danger::Runs,
     },
     RiskyOption {
         programs: &["curl"],
@@ -244,25 +300,25 @@ pub(super) const RISKY: &[RiskyOption] = &[
         programs: &["wget"],
         sub: Sub::Any,
         options: &["-e", "--execute"],
-        danger: RUNS,
+        danger: Danger::Unseen("can run other programs"),
     },
     RiskyOption {
         programs: &["cargo"],
         sub: Sub::Global,
         options: &["--config"],
-        danger: Danger::Always("can set runners and wrappers that run other programs"),
+        danger: Danger::Unseen("can set runners and wrappers that run other programs"),
     },
     RiskyOption {
         programs: &["cargo"],
         sub: Sub::Every,
         options: &["--config"],
-        danger: Danger::Always("can set runners and wrappers that run other programs"),
+        danger: Danger::Unseen("can set runners and wrappers that run other programs"),
     },
     RiskyOption {
         programs: &["npm", "pnpm", "yarn"],
         sub: Sub::Every,
         options: &["--script-shell"],
-        danger: RUNS,
+        danger: Danger::Runs,
     },
 ];
 

@@ -367,14 +367,28 @@ impl<'s, 'k> Parser<'s, 'k> {
             match self.reserved() {
                 Some("!") => self.pos += 1,
                 Some("time") => {
+                    // bash's keyword takes only `-p`. With any other option this is the
+                    // program `time` (which dash, having no such keyword, always runs): its
+                    // options are read as a wrapper's (`time -o FILE cmd`).
+                    let keyword = self.pos;
                     self.pos += 4;
                     self.skip_blanks();
                     let rest = self.rest();
-                    if rest.starts_with("-p")
-                        && matches!(rest.as_bytes().get(2), None | Some(b' ' | b'\t' | b'\n'))
-                    {
-                        self.pos += 2;
+                    let blank = |at: usize| {
+                        matches!(rest.as_bytes().get(at), None | Some(b' ' | b'\t' | b'\n'))
+                    };
+                    let mut after = 0;
+                    if rest.starts_with("-p") && blank(2) {
+                        after = 2;
+                        while matches!(rest.as_bytes().get(after), Some(b' ' | b'\t')) {
+                            after += 1;
+                        }
                     }
+                    if rest[after..].starts_with('-') {
+                        self.pos = keyword;
+                        break;
+                    }
+                    self.pos += after;
                 }
                 _ => break,
             }

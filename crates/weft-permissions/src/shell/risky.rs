@@ -1,16 +1,18 @@
 //! The risky-option table: options that run other programs or write files (`git -c`,
 //! `find -exec`, `sed -i`, `tar --to-command`, `rsync -e`, `sort -o`...), and operands of
 //! programs that write them (`rm`, `cp`, `tee`...) outside the project. A pattern never
-//! pre-approves a call with one of these: a person has to.
+//! pre-approves a call with one of these: a person has to. Where the option's value is a
+//! command (`tar --to-command=CMD`, `git -c alias.x=!CMD`), that command is analysed too.
 
+use super::analysis::Finding;
 use super::globals::{GLOBALS, GlobalSplit, split_globals};
 use super::option_table::{AWKS, Danger, Sub, WRITES_OPERANDS, entries_for};
 use super::paths::{Place, ShellContext, place};
-use super::scripts;
 use super::word::Word;
+use super::{git, scripts};
 
-/// The risks of one command: `program` (basename) with `args`.
-pub(crate) fn risks(program: &str, args: &[Word], ctx: &ShellContext) -> Vec<String> {
+/// The risky things in one command: `program` (basename) with `args`.
+pub(crate) fn risks(program: &str, args: &[Word], ctx: &ShellContext) -> Vec<Finding> {
     let mut out = Vec::new();
     if !has_rules(program) {
         return out;
@@ -21,8 +23,15 @@ pub(crate) fn risks(program: &str, args: &[Word], ctx: &ShellContext) -> Vec<Str
         unsure,
     } = split_globals(program, args);
     if let Some(why) = unsure {
-        // The option may be one of the risky ones (`-c`, `--config`...).
-        out.push(format!("{why}, which may run other programs"));
+        // The option may be one of the risky ones (`-c`, `--config`...); a word that is not
+        // literal may be any of them.
+        let dynamic = args.get(sub_at).is_some_and(|w| !w.is_literal());
+        let reason = format!("{why}, which may run other programs");
+        out.push(if dynamic {
+            Finding::unseen(reason)
+        } else {
+            Finding::nothing(reason)
+        });
     }
     for &(at, value) in &globals {
         let name = args[at]
@@ -57,7 +66,7 @@ pub(crate) fn risks(program: &str, args: &[Word], ctx: &ShellContext) -> Vec<Str
     let sub = has_globals.then(|| args.get(sub_at)).flatten();
     let start = if has_globals { sub_at + 1 } else { 0 };
     scan_options(program, sub, args, start, ctx, &mut out);
-    dynamic_options(program, args, start, &mut out);
+    dynamic_options(program, sub.map(Word::text), args, start, &mut out);
     special_risks(program, sub.map(Word::text), args, start, ctx, &mut out);
     if let Some(&(_, skip)) = WRITES_OPERANDS.iter().find(|(p, _)| *p == program) {
         operand_risks(program, args, skip, ctx, &mut out);
@@ -87,7 +96,7 @@ fn scan_options(
     args: &[Word],
     start: usize,
     ctx: &ShellContext,
-    out: &mut Vec<String>,
+    out: &mut Vec<Finding>,
 ) {
     let whole_words = program == "find";
     let mut i = start;
@@ -154,6 +163,15 @@ fn scan_options(
     }
 }
 
+/// True when the table entry applies at `position` (after subcommand `sub`, if any).
+fn applies(entry: Sub, position: Sub, sub: Option<&str>) -> bool {
+    match (entry, position) {
+        (Sub::Global, Sub::Global) | (Sub::Any, Sub::Any) | (Sub::Every, Sub::Every) => true,
+        (Sub::Of(subs), Sub::Every) => sub.is_some_and(|s| subs.contains(&s)),
+        _ => false,
+    }
+}
+
 /// Checks one option against the table; true when it matched (a value-taking option ends a
 /// cluster of short options).
 #[allow(clippy::too_many_arguments)]
@@ -166,31 +184,52 @@ fn check_option(
     at: usize,
     value: Option<usize>,
     ctx: &ShellContext,
-    out: &mut Vec<String>,
+    out: &mut Vec<Finding>,
 ) -> bool {
     for entry in entries_for(program) {
         let Some(option) = entry.options.iter().find(|o| same_option(o, name)) else {
             continue;
         };
         let name = *option;
-        let applies = match (entry.sub, position) {
-            (Sub::Global, Sub::Global) | (Sub::Any, Sub::Any) | (Sub::Every, Sub::Every) => true,
-            (Sub::Of(subs), Sub::Every) => sub.is_some_and(|s| subs.contains(&s)),
-            _ => false,
-        };
-        if !applies {
+        if !applies(entry.sub, position, sub) {
             continue;
         }
+        let word = || value.and_then(|v| value_word(args, at, v));
         match entry.danger {
-            Danger::Always(why) => out.push(format!("`{program} {name}` {why}")),
-            Danger::WritesTo => {
-                let word = value.and_then(|v| value_word(args, at, v));
-                path_risk(program, name, word, ctx, out);
+            Danger::Always(why) => out.push(Finding::nothing(format!("`{program} {name}` {why}"))),
+            Danger::Unseen(why) => out.push(Finding::unseen(format!("`{program} {name}` {why}"))),
+            Danger::Runs => {
+                let by = match sub {
+                    Some(sub) => format!("{program} {sub} {name}"),
+                    None => format!("{program} {name}"),
+                };
+                out.push(runs_value(program, name, &by, word()));
             }
+            Danger::GitSetting => out.push(git::setting_option(name, word().as_ref())),
+            Danger::WritesTo => path_risk(program, name, word(), ctx, out),
         }
         return true;
     }
     false
+}
+
+/// An option whose value is a command (`tar --to-command=CMD`, `rsync -e CMD`): the command
+/// is analysed; without a value the analyser cannot see what runs.
+fn runs_value(program: &str, name: &str, by: &str, value: Option<Word>) -> Finding {
+    let reason = format!("`{program} {name}` can run other programs");
+    let Some(value) = value else {
+        return Finding::unseen(reason);
+    };
+    let command = if name == "--checkpoint-action" {
+        // Only `exec=CMD` runs a command; `dot`, `echo`, `sleep=N`... do not.
+        match value.text().strip_prefix("exec=") {
+            Some(command) => value.part(command),
+            None => return Finding::nothing(reason),
+        }
+    } else {
+        value
+    };
+    Finding::shell(reason, by, command)
 }
 
 /// True when `given` names the table's `option`: exactly, or as an abbreviation of a long
@@ -211,11 +250,7 @@ fn value_word(args: &[Word], at: usize, value: usize) -> Option<Word> {
         Some((_, v)) if text.starts_with("--") => v,
         _ => text.get(2..)?,
     };
-    Some(if word.is_literal() {
-        Word::literal(rest)
-    } else {
-        Word::placeholder(rest)
-    })
+    Some(word.part(rest))
 }
 
 /// A write to `target`: risky unless it stays inside the project.
@@ -224,24 +259,34 @@ fn path_risk(
     option: &str,
     target: Option<Word>,
     ctx: &ShellContext,
-    out: &mut Vec<String>,
+    out: &mut Vec<Finding>,
 ) {
     match target {
-        None => out.push(format!("`{program} {option}` has no value to check")),
+        None => out.push(Finding::nothing(format!(
+            "`{program} {option}` has no value to check"
+        ))),
         Some(word) => {
             if let Place::Outside(why) = place(&word, ctx) {
-                out.push(format!(
+                out.push(Finding::nothing(format!(
                     "`{program} {option}` writes to `{}`, which {why}",
                     word.text()
-                ));
+                )));
             }
         }
     }
 }
 
-/// A non-literal word where a risky option could be (`git log $OPTS`).
-fn dynamic_options(program: &str, args: &[Word], start: usize, out: &mut Vec<String>) {
-    if entries_for(program).is_empty() {
+/// A non-literal word where a risky option could be (`git log $OPTS`): it may be any option
+/// at that place, so when one there can run a program, the analyser cannot see what runs.
+fn dynamic_options(
+    program: &str,
+    sub: Option<&str>,
+    args: &[Word],
+    start: usize,
+    out: &mut Vec<Finding>,
+) {
+    let entries = entries_for(program);
+    if entries.is_empty() {
         return;
     }
     let mut options_end = false;
@@ -250,10 +295,19 @@ fn dynamic_options(program: &str, args: &[Word], start: usize, out: &mut Vec<Str
             options_end = true;
         }
         if !options_end && !word.is_literal() && word.may_be_option() {
-            out.push(format!(
+            let position = if sub.is_some() { Sub::Every } else { Sub::Any };
+            let runs = entries
+                .iter()
+                .any(|e| e.danger.runs() && applies(e.sub, position, sub));
+            let reason = format!(
                 "`{}` may expand to an option of `{program}` that runs programs or writes files",
                 word.text()
-            ));
+            );
+            out.push(if runs {
+                Finding::unseen(reason)
+            } else {
+                Finding::nothing(reason)
+            });
             return;
         }
     }
@@ -266,32 +320,17 @@ fn special_risks(
     args: &[Word],
     start: usize,
     ctx: &ShellContext,
-    out: &mut Vec<String>,
+    out: &mut Vec<Finding>,
 ) {
     let rest = args.get(start..).unwrap_or(&[]);
     match (program, sub) {
-        ("git", Some("config")) if scripts::git_config_writes(rest) => {
-            out.push("`git config` can write settings that run programs".to_owned());
+        ("git", Some("config")) => out.extend(git::config_write(rest)),
+        ("git", Some(sub)) => {
+            out.extend(git::subcommand_runs(sub, rest));
+            out.extend(git::written_operands(sub, rest, ctx));
         }
-        ("git", Some("filter-branch" | "instaweb")) => {
-            out.push(format!("`git {}` runs other programs", sub.unwrap_or("")));
-        }
-        ("git", Some("submodule")) if rest.iter().any(|w| w.text() == "foreach") => {
-            out.push("`git submodule foreach` runs a command in every submodule".to_owned());
-        }
-        ("git", Some("bisect")) if rest.first().is_some_and(|w| w.text() == "run") => {
-            out.push("`git bisect run` runs a command".to_owned());
-        }
-        ("sed", _) => {
-            if let Some(why) = scripts::sed_risk(args) {
-                out.push(why);
-            }
-        }
-        (p, _) if AWKS.contains(&p) => {
-            if let Some(why) = scripts::awk_risk(args) {
-                out.push(why);
-            }
-        }
+        ("sed", _) => out.extend(scripts::sed_risk(args)),
+        (p, _) if AWKS.contains(&p) => out.extend(scripts::awk_risk(args)),
         ("uniq", _) => {
             let operands: Vec<&Word> = args.iter().filter(|w| !w.may_be_option()).collect();
             if let Some(target) = operands.get(1) {
@@ -301,12 +340,7 @@ fn special_risks(
         ("dd", _) => {
             for word in args {
                 if let Some(path) = word.text().strip_prefix("of=") {
-                    let target = if word.is_literal() {
-                        Word::literal(path)
-                    } else {
-                        Word::placeholder(path)
-                    };
-                    path_risk("dd", "of=", Some(target), ctx, out);
+                    path_risk("dd", "of=", Some(word.part(path)), ctx, out);
                 }
             }
         }
@@ -320,7 +354,7 @@ fn operand_risks(
     args: &[Word],
     skip: usize,
     ctx: &ShellContext,
-    out: &mut Vec<String>,
+    out: &mut Vec<Finding>,
 ) {
     let mut options_end = false;
     let mut skipped = 0;
@@ -339,19 +373,28 @@ fn operand_risks(
         }
         any = true;
         if let Place::Outside(why) = place(word, ctx) {
-            out.push(format!("`{program}` operand `{}` {why}", word.text()));
+            out.push(Finding::nothing(format!(
+                "`{program}` operand `{}` {why}",
+                word.text()
+            )));
         }
     }
     if !any && matches!(program, "cd" | "pushd") {
-        out.push(format!(
+        out.push(Finding::nothing(format!(
             "`{program}` without a directory leaves the project"
-        ));
+        )));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shell::analysis::Runs;
+
+    /// True when a finding may run a program the analyser cannot see.
+    fn unseen(findings: &[Finding]) -> bool {
+        findings.iter().any(|f| f.runs == Runs::Unseen)
+    }
 
     fn words(text: &str) -> Vec<Word> {
         text.split(' ')
@@ -360,8 +403,15 @@ mod tests {
             .collect()
     }
 
-    fn risks_of(program: &str, args: &str) -> Vec<String> {
+    fn findings(program: &str, args: &str) -> Vec<Finding> {
         risks(program, &words(args), &ShellContext::new())
+    }
+
+    fn risks_of(program: &str, args: &str) -> Vec<String> {
+        findings(program, args)
+            .into_iter()
+            .map(|f| f.reason)
+            .collect()
     }
 
     #[test]
@@ -396,5 +446,19 @@ mod tests {
         assert_eq!(risks_of("uniq", "a /etc/b").len(), 1);
         assert_eq!(risks_of("git", "config alias.x !sh").len(), 1);
         assert!(risks_of("git", "config --get user.name").is_empty());
+    }
+
+    #[test]
+    fn what_runs_unseen_programs() {
+        assert!(unseen(&findings("git", "-c core.hooksPath=/tmp/h commit")));
+        assert!(!unseen(&findings("git", "-c core.pager=less log")));
+        assert!(unseen(&findings("awk", "BEGIN{system(\"id\")}")));
+        assert!(unseen(&findings("sed", "-n 1e f")));
+        assert!(!unseen(&findings("sed", "-i s/a/b/ f")));
+        assert!(unseen(&findings("tar", "xIf x")));
+        assert!(!unseen(&findings("tar", "-xf a.tar --to-command=cat")));
+        assert!(unseen(&findings("git", "filter-branch --tree-filter x")));
+        assert!(!unseen(&findings("find", ". -delete")));
+        assert!(!unseen(&findings("git", "push -u origin main")));
     }
 }

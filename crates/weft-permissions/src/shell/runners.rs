@@ -1,15 +1,16 @@
-//! Programs that run strings as commands (`sh -c`, `bash -lc`, a shell reading a heredoc,
-//! `eval`, `trap`, `alias`) or run commands of their own (`find -exec`): what they run is
-//! parsed and analysed too. And builtins that evaluate names as arithmetic, where an array
-//! subscript can run a command.
+//! Programs that run strings as commands (`sh -c`, `bash -lc`, a shell reading a heredoc or
+//! `/dev/stdin`, `source /dev/stdin`, `eval`, `trap`, `alias`) or run commands of their own
+//! (`find -exec`): what they run is parsed and analysed too. And builtins that evaluate names
+//! as arithmetic, where an array subscript can run a command.
 
-use super::analysis::{Context, Kind, Risk, Unanalysable};
-use super::environment::env_risk;
+use super::analysis::{Context, Kind, Unanalysable};
+use super::environment::env_finding;
 use super::parse::{RawCommand, parse_into};
-use super::walk::{Redirections, Walk};
+use super::walk::{Redirections, Site, Walk};
 use super::word::Word;
 
-const SHELLS: &[&str] = &[
+/// The shells whose `-c STRING` and input are analysed.
+pub(crate) const SHELLS: &[&str] = &[
     "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh",
 ];
 
@@ -19,46 +20,37 @@ const LOADS: &str = "it loads a builtin from a shared library";
 const ARITHMETIC: &str = "arithmetic on variables can run commands (through array subscripts)";
 
 impl Walk<'_> {
-    /// Analyses what shells, `eval`, `trap`, `alias` and `find -exec` run; the command's kind.
+    /// Analyses what shells, `source`, `eval`, `trap`, `alias` and `find -exec` run; the
+    /// command's kind.
     pub(super) fn runs(
         &mut self,
         program: &str,
         args: &[Word],
         redirections: &Redirections,
-        context: &[Context],
-        depth: usize,
+        at: &Site<'_>,
     ) -> Kind {
-        let nested = |extra: Context| {
-            let mut chain = context.to_vec();
-            chain.push(extra);
-            chain
-        };
         match program {
             p if SHELLS.contains(&p) => match shell_mode(args) {
                 ShellMode::Command(i) => {
-                    let chain = nested(Context::ShellString {
+                    let chain = at.inner(Context::ShellString {
                         shell: p.to_owned(),
                     });
-                    self.run_string(&args[i], chain, depth, &format!("`{p} -c`"))
+                    self.run_string(&args[i], chain, at.depth, &format!("`{p} -c`"))
                 }
-                ShellMode::Stdin => match &redirections.input {
-                    Some(input) => {
-                        let chain = nested(Context::ShellInput {
-                            shell: p.to_owned(),
-                        });
-                        self.run_string(input, chain, depth, &format!("the input of `{p}`"))
-                    }
-                    None => {
-                        self.note(format!("`{p}` reads commands from its input"), context);
-                        Kind::Plain
-                    }
-                },
-                ShellMode::File => Kind::Plain,
+                ShellMode::Stdin => self.input_commands(p, redirections, at, None),
+                ShellMode::File(i) => self.script_file(p, &args[i], redirections, at),
                 ShellMode::Unknown(why) => {
-                    self.note(why, context);
+                    self.note(why, at.context);
                     Kind::Plain
                 }
             },
+            "source" | "." => {
+                let file = args.iter().find(|w| w.text() != "--");
+                match file {
+                    Some(file) => self.script_file(program, file, redirections, at),
+                    None => Kind::Plain,
+                }
+            }
             "eval" => {
                 let text = args.iter().map(Word::text).collect::<Vec<_>>().join(" ");
                 let word = if args.iter().all(Word::is_literal) {
@@ -66,37 +58,95 @@ impl Walk<'_> {
                 } else {
                     Word::placeholder(text)
                 };
-                self.run_string(&word, nested(Context::Eval), depth, "`eval`")
+                self.run_string(&word, at.inner(Context::Eval), at.depth, "`eval`")
             }
             "trap" => match args {
                 [handler, _, ..] if !handler.text().starts_with('-') => {
-                    self.run_string(handler, nested(Context::Trap), depth, "`trap`")
+                    self.run_string(handler, at.inner(Context::Trap), at.depth, "`trap`")
                 }
                 _ => Kind::Plain,
             },
             "alias" => {
                 for arg in args {
                     if let Some((_, value)) = arg.text().split_once('=') {
-                        let word = if arg.is_literal() {
-                            Word::literal(value)
-                        } else {
-                            Word::placeholder(value)
-                        };
-                        self.run_string(&word, nested(Context::Alias), depth, "`alias`");
+                        let word = arg.part(value);
+                        self.run_string(&word, at.inner(Context::Alias), at.depth, "`alias`");
                     }
                 }
                 Kind::Runner
             }
             "find" => {
-                self.find_exec(args, nested(Context::FindExec), depth);
+                self.find_exec(args, at.inner(Context::FindExec), at.depth);
                 Kind::Plain
             }
             _ => Kind::Plain,
         }
     }
 
+    /// The commands a shell reads from its input: a heredoc or here-string is analysed;
+    /// anything else (a pipe, a file) cannot be. `file` names where it reads them, if not
+    /// from its input itself (`sh /dev/stdin`).
+    fn input_commands(
+        &mut self,
+        shell: &str,
+        redirections: &Redirections,
+        at: &Site<'_>,
+        file: Option<&str>,
+    ) -> Kind {
+        match &redirections.input {
+            Some(input) => {
+                let chain = at.inner(Context::ShellInput {
+                    shell: shell.to_owned(),
+                });
+                self.run_string(input, chain, at.depth, &format!("the input of `{shell}`"))
+            }
+            None => {
+                let from = file.map_or_else(|| "its input".to_owned(), |f| format!("`{f}`"));
+                self.note(format!("`{shell}` reads commands from {from}"), at.context);
+                Kind::Plain
+            }
+        }
+    }
+
+    /// A script a shell or `source` reads from `file`. `/dev/stdin` is its input (a heredoc is
+    /// analysed); a name that is not literal (`<(curl ...)`, `$F`) or another device cannot be
+    /// analysed; a file's contents are not read (the program is judged as itself).
+    fn script_file(
+        &mut self,
+        shell: &str,
+        file: &Word,
+        redirections: &Redirections,
+        at: &Site<'_>,
+    ) -> Kind {
+        let text = file.text();
+        if !file.is_literal() {
+            let shown = super::shorten(text);
+            self.note(
+                format!("the script `{shell}` runs (`{shown}`) is not literal"),
+                at.context,
+            );
+            return Kind::Plain;
+        }
+        if matches!(text, "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0") {
+            return self.input_commands(shell, redirections, at, Some(text));
+        }
+        if text.starts_with("/dev/") || text.starts_with("/proc/") {
+            self.note(
+                format!("`{shell}` reads commands from `{text}`"),
+                at.context,
+            );
+        }
+        Kind::Plain
+    }
+
     /// Parses `word` as commands, or records why it cannot be.
-    fn run_string(&mut self, word: &Word, context: Vec<Context>, depth: usize, what: &str) -> Kind {
+    pub(super) fn run_string(
+        &mut self,
+        word: &Word,
+        context: Vec<Context>,
+        depth: usize,
+        what: &str,
+    ) -> Kind {
         if word.is_literal() {
             parse_into(word.text(), self.sink, context, depth + 1);
         } else {
@@ -143,7 +193,13 @@ impl Walk<'_> {
     }
 
     /// Builtins that evaluate names as arithmetic (array subscripts run commands).
-    pub(super) fn builtin_checks(&mut self, program: &str, args: &[Word], context: &[Context]) {
+    pub(super) fn builtin_checks(
+        &mut self,
+        program: &str,
+        args: &[Word],
+        at: &Site<'_>,
+        index: Option<usize>,
+    ) {
         let has_subscript = |w: &Word| w.text().contains('[');
         let reason = match program {
             "let" => args.iter().any(|w| !is_integer(w)).then_some(ARITHMETIC),
@@ -175,17 +231,15 @@ impl Walk<'_> {
             _ => None,
         };
         if let Some(reason) = reason {
-            self.note(format!("`{program}`: {reason}"), context);
+            self.note(format!("`{program}`: {reason}"), at.context);
         }
         if matches!(
             program,
             "export" | "declare" | "typeset" | "local" | "readonly"
         ) {
             for w in args {
-                if let Some(why) = w.assignment().and_then(|(n, _)| env_risk(n)) {
-                    self.out
-                        .risks
-                        .push(Risk::new(Some(self.out.commands.len()), why));
+                if let Some(finding) = env_finding(w, self.ctx) {
+                    self.record(index, finding, Some(at));
                 }
             }
         }
@@ -213,8 +267,8 @@ enum ShellMode {
     Command(usize),
     /// From its input (no operand, or `-s`).
     Stdin,
-    /// From a script file.
-    File,
+    /// From a script file: the index of its name.
+    File(usize),
     /// Arguments the analyser cannot read.
     Unknown(String),
 }
@@ -282,6 +336,6 @@ fn shell_mode(args: &[Word]) -> ShellMode {
     if stdin || i >= args.len() {
         ShellMode::Stdin
     } else {
-        ShellMode::File
+        ShellMode::File(i)
     }
 }

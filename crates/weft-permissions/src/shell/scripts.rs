@@ -1,11 +1,12 @@
-//! Little languages inside arguments: `sed` scripts (`e` and `w` run and write), `awk`
-//! programs (`system`, pipes, redirections) and `git config` (which can set aliases that run
-//! programs).
+//! Little languages inside arguments: `sed` scripts (`e` runs commands, `w` writes files) and
+//! `awk` programs (`system`, pipes, redirections). What they run is not analysed: the command
+//! of `e` or `system()` is often built from the input.
 
+use super::analysis::Finding;
 use super::word::Word;
 
 /// Why a `sed` call's scripts are risky, if they are.
-pub(crate) fn sed_risk(args: &[Word]) -> Option<String> {
+pub(crate) fn sed_risk(args: &[Word]) -> Option<Finding> {
     let mut scripts: Vec<&Word> = Vec::new();
     let mut owned: Vec<Word> = Vec::new();
     let mut explicit = false;
@@ -20,7 +21,7 @@ pub(crate) fn sed_risk(args: &[Word]) -> Option<String> {
         }
         if let Some(script) = text.strip_prefix("--expression=") {
             explicit = true;
-            owned.push(attached(word, script));
+            owned.push(word.part(script));
         } else if text == "-e" || text == "--expression" {
             explicit = true;
             scripts.extend(args.get(i));
@@ -38,7 +39,7 @@ pub(crate) fn sed_risk(args: &[Word]) -> Option<String> {
                     scripts.extend(args.get(i));
                     i += 1;
                 } else {
-                    owned.push(attached(word, script));
+                    owned.push(word.part(script));
                 }
             }
         } else if !text.starts_with('-') && first_operand.is_none() {
@@ -50,24 +51,21 @@ pub(crate) fn sed_risk(args: &[Word]) -> Option<String> {
     }
     for script in scripts.into_iter().chain(owned.iter()) {
         if !script.is_literal() {
-            return Some(format!(
+            return Some(Finding::unseen(format!(
                 "the `sed` script `{}` is not literal",
                 script.text()
-            ));
+            )));
         }
         if let Some(why) = sed_script_risk(script.text()) {
-            return Some(format!("the `sed` script {why}"));
+            let reason = format!("the `sed` script {why}");
+            return Some(if why.starts_with("writes") {
+                Finding::nothing(reason)
+            } else {
+                Finding::unseen(reason)
+            });
         }
     }
     None
-}
-
-fn attached(word: &Word, text: &str) -> Word {
-    if word.is_literal() {
-        Word::literal(text)
-    } else {
-        Word::placeholder(text)
-    }
 }
 
 /// Why a `sed` script runs commands or writes files, if it does.
@@ -174,7 +172,7 @@ fn end_of_line(b: &[u8], mut i: usize) -> usize {
 }
 
 /// Why an `awk` call's program is risky, if it is.
-pub(crate) fn awk_risk(args: &[Word]) -> Option<String> {
+pub(crate) fn awk_risk(args: &[Word]) -> Option<Finding> {
     let mut i = 0;
     let mut program: Option<Word> = None;
     while let Some(word) = args.get(i) {
@@ -190,7 +188,7 @@ pub(crate) fn awk_risk(args: &[Word]) -> Option<String> {
             program = args.get(i).cloned();
             i += 1;
         } else if let Some(source) = text.strip_prefix("--source=") {
-            program = Some(attached(word, source));
+            program = Some(word.part(source));
         } else if text.starts_with('-') && text != "-" {
         } else if program.is_none() {
             program = Some(word.clone());
@@ -201,77 +199,30 @@ pub(crate) fn awk_risk(args: &[Word]) -> Option<String> {
     }
     let program = program?;
     if !program.is_literal() {
-        return Some(format!(
+        return Some(Finding::unseen(format!(
             "the `awk` program `{}` is not literal",
             program.text()
-        ));
+        )));
     }
     let text = program.text();
+    let runs = |reason: &str| Some(Finding::unseen(reason.to_owned()));
     if text.contains("system") {
-        return Some("the `awk` program calls `system`, which runs commands".to_owned());
+        return runs("the `awk` program calls `system`, which runs commands");
     }
     if text.replace("||", "").contains('|') {
-        return Some("the `awk` program pipes to or from a command".to_owned());
+        return runs("the `awk` program pipes to or from a command");
     }
     if text.contains("@load") {
-        return Some("the `awk` program loads an extension".to_owned());
+        return runs("the `awk` program loads an extension");
     }
     if let Some(at) = text.find("print")
         && text[at..].replace(">=", "").contains('>')
     {
-        return Some("the `awk` program writes to a file".to_owned());
+        return Some(Finding::nothing(
+            "the `awk` program writes to a file".to_owned(),
+        ));
     }
     None
-}
-
-/// True when a `git config` call (the words after `config`) writes a setting.
-pub(crate) fn git_config_writes(args: &[Word]) -> bool {
-    const WRITES: &[&str] = &[
-        "--add",
-        "--replace-all",
-        "--unset",
-        "--unset-all",
-        "--rename-section",
-        "--remove-section",
-        "-e",
-        "--edit",
-    ];
-    const READS: &[&str] = &[
-        "--get",
-        "--get-all",
-        "--get-regexp",
-        "--get-urlmatch",
-        "--get-color",
-        "--get-colorbool",
-        "-l",
-        "--list",
-    ];
-    const VALUES: &[&str] = &["-f", "--file", "--blob", "--type", "--default", "--comment"];
-    let mut operands = Vec::new();
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let text = word.text();
-        i += 1;
-        if !word.is_literal() && word.may_be_option() {
-            return true;
-        }
-        if WRITES.contains(&text) {
-            return true;
-        }
-        if READS.contains(&text) {
-            return false;
-        }
-        if VALUES.contains(&text) {
-            i += 1;
-        } else if !text.starts_with('-') {
-            operands.push(text);
-        }
-    }
-    match operands.first() {
-        Some(&("set" | "unset" | "edit" | "rename-section" | "remove-section")) => true,
-        Some(&("get" | "list")) => false,
-        _ => operands.len() >= 2,
-    }
 }
 
 #[cfg(test)]

@@ -1,14 +1,17 @@
 //! From raw commands to simple commands: assignments, redirections, wrappers, and the strings
-//! some programs run as commands (`sh -c`, `eval`, `trap`, `alias`, `find -exec`).
+//! some programs run as commands (`sh -c`, `eval`, `trap`, `alias`, `find -exec`, `su -c`,
+//! `watch`, option values such as `tar --to-command`).
 
 use super::analysis::{
-    CommandAnalysis, Context, Kind, Risk, SimpleCommand, Unanalysable, basename,
+    CodeForm, CommandAnalysis, Context, Finding, Kind, Risk, SimpleCommand, Unanalysable, basename,
 };
-use super::environment::env_risk;
+use super::environment::env_finding;
 use super::parse::{RawCommand, RedirectKind, Sink, parse_into};
 use super::paths::{Place, ShellContext, place};
 use super::word::Word;
-use super::{helpers, risky, wrappers};
+use super::wrapper_options::{join, replace_string, wrapper_option, write_to};
+use super::wrappers::{self, Then};
+use super::{helpers, interpreters, risky};
 
 /// Commands longer than this are not analysed.
 pub(crate) const MAX_LEN: usize = 64 * 1024;
@@ -79,6 +82,53 @@ pub(super) struct Redirections {
     pub(super) input: Option<Word>,
 }
 
+/// Where a command is and what it runs as, for the commands it runs in turn.
+pub(super) struct Site<'c> {
+    pub(super) context: &'c [Context],
+    pub(super) depth: usize,
+    /// The wrapper running it as another user (`sudo`), if any.
+    pub(super) other_user: Option<String>,
+}
+
+impl Site<'_> {
+    /// The context of a command this one runs, found in `extra`.
+    pub(super) fn inner(&self, extra: Context) -> Vec<Context> {
+        let mut chain = self.context.to_vec();
+        if let Some(wrapper) = &self.other_user
+            && !chain.iter().any(|c| matches!(c, Context::OtherUser { .. }))
+        {
+            chain.push(Context::OtherUser {
+                wrapper: wrapper.clone(),
+            });
+        }
+        chain.push(extra);
+        chain
+    }
+}
+
+/// What a command's last wrapper runs, when it is not a program.
+enum Tail {
+    /// The program at the last level.
+    Program,
+    /// A string a shell runs (`su -c STRING`).
+    String(Word),
+    /// The wrapper's command words, joined and run by a shell (`watch`).
+    Joined(Word),
+    /// A shell reading commands from its input (`chroot DIR`).
+    Shell,
+}
+
+/// What unwrapping found.
+struct Unwrapped {
+    levels: Vec<usize>,
+    privileged: Option<usize>,
+    appended: bool,
+    tail: Tail,
+}
+
+/// How many times `env -S` strings are split in one command, at most.
+const MAX_SPLITS: usize = 16;
+
 impl Walk<'_> {
     pub(super) fn note(&mut self, reason: String, context: &[Context]) {
         self.sink
@@ -87,7 +137,35 @@ impl Walk<'_> {
     }
 
     fn risk(&mut self, index: Option<usize>, reason: String) {
-        self.out.risks.push(Risk::new(index, reason));
+        self.record(index, Finding::nothing(reason), None);
+    }
+
+    /// Records a risky thing, and analyses the command it runs.
+    pub(super) fn record(&mut self, index: Option<usize>, finding: Finding, at: Option<&Site<'_>>) {
+        self.out
+            .risks
+            .push(Risk::new(index, finding.reason, finding.runs));
+        let (Some(code), Some(at)) = (finding.code, at) else {
+            return;
+        };
+        let chain = at.inner(Context::Runs {
+            by: code.by.clone(),
+        });
+        match code.form {
+            CodeForm::Shell(word) => {
+                self.run_string(&word, chain, at.depth, &format!("`{}`", code.by));
+            }
+            CodeForm::Words(words) => {
+                if !words.is_empty() {
+                    self.sink.commands.push(RawCommand {
+                        words,
+                        redirects: Vec::new(),
+                        context: chain,
+                        depth: at.depth + 1,
+                    });
+                }
+            }
+        }
     }
 
     fn command(&mut self, raw: RawCommand) {
@@ -103,21 +181,30 @@ impl Walk<'_> {
             None
         };
         let risks_before = self.out.risks.len();
+        let inherited = context.iter().find_map(|c| match c {
+            Context::OtherUser { wrapper } => Some(wrapper.clone()),
+            _ => None,
+        });
+        let mut at = Site {
+            context: &context,
+            depth,
+            other_user: inherited,
+        };
         let assigned = words
             .iter()
             .take_while(|w| w.assignment().is_some())
             .count();
         let assignments: Vec<Word> = words.drain(..assigned).collect();
         for word in &assignments {
-            if let Some(why) = word.assignment().and_then(|(name, _)| env_risk(name)) {
-                self.risk(index, why);
+            if let Some(finding) = env_finding(word, self.ctx) {
+                self.record(index, finding, Some(&at));
             }
         }
         let redirections = self.redirections(&redirects, index);
         if words.is_empty() {
             return;
         }
-        let Some(unwrapped) = self.unwrap(&mut words, index, &context) else {
+        let Some(unwrapped) = self.unwrap(&mut words, index, &at) else {
             // No command is kept: the risks found so far belong to none.
             for risk in &mut self.out.risks[risks_before..] {
                 risk.command = None;
@@ -128,19 +215,44 @@ impl Walk<'_> {
             levels,
             privileged,
             appended,
+            tail,
         } = unwrapped;
-        let at = *levels.last().unwrap_or(&0);
-        let program = basename(words[at].text()).to_owned();
-        let args = &words[at + 1..];
-        let kind = self.runs(&program, args, &redirections, &context, depth);
-        self.builtin_checks(&program, args, &context);
-        for why in risky::risks(&program, args, self.ctx) {
-            self.risk(index, why);
+        if let Some(p) = privileged {
+            at.other_user = Some(basename(words[levels[p]].text()).to_owned());
         }
+        let last = *levels.last().unwrap_or(&0);
+        let program = basename(words[last].text()).to_owned();
+        let args = &words[last + 1..];
+        let kind = match tail {
+            Tail::Program => {
+                let kind = self.runs(&program, args, &redirections, &at);
+                self.builtin_checks(&program, args, &at, index);
+                for finding in risky::risks(&program, args, self.ctx) {
+                    self.record(index, finding, Some(&at));
+                }
+                if let Some(finding) = interpreters::inline_code(&program, args) {
+                    self.record(index, finding, None);
+                }
+                kind
+            }
+            Tail::String(string) => {
+                let chain = at.inner(Context::ShellString {
+                    shell: program.clone(),
+                });
+                self.run_string(&string, chain, depth, &format!("`{program} -c`"))
+            }
+            Tail::Joined(joined) => {
+                let chain = at.inner(Context::Runs {
+                    by: program.clone(),
+                });
+                self.run_string(&joined, chain, depth, &format!("`{program}`"))
+            }
+            Tail::Shell => self.shell_input(&program, &redirections, &at),
+        };
         let risky = self.out.risks.len() > risks_before;
         let read_only = !risky
             && !redirections.writes_file
-            && privileged.is_none()
+            && at.other_user.is_none()
             && helpers::find(&program).is_some_and(|h| h.reads_inside(args, appended, self.ctx));
         self.out.commands.push(SimpleCommand {
             words,
@@ -195,18 +307,28 @@ impl Walk<'_> {
     /// Looks through wrappers; `None` when the command cannot be analysed.
     fn unwrap(
         &mut self,
-        words: &mut [Word],
+        words: &mut Vec<Word>,
         index: Option<usize>,
-        context: &[Context],
+        at: &Site<'_>,
     ) -> Option<Unwrapped> {
+        let context = at.context;
         let mut levels = vec![0];
         let mut privileged = None;
         let mut appended = false;
-        let mut at = 0;
+        let mut splits = 0;
+        let mut level = 0;
+        let unwrapped = |levels, privileged, appended, tail| {
+            Some(Unwrapped {
+                levels,
+                privileged,
+                appended,
+                tail,
+            })
+        };
         loop {
-            let word = &words[at];
+            let word = &words[level];
             if !word.is_literal() {
-                let under = if at > 0 {
+                let under = if level > 0 {
                     format!(" (under `{}`)", basename(words[0].text()))
                 } else {
                     String::new()
@@ -220,30 +342,57 @@ impl Walk<'_> {
             let Some(wrapper) = wrappers::find(basename(word.text())) else {
                 break;
             };
-            match wrapper.unwrap(&words[at + 1..]) {
-                wrappers::Unwrap::Inner { start, options } => {
-                    let args = at + 1;
-                    if wrapper.privileged {
-                        privileged.get_or_insert(levels.len() - 1);
+            let args = level + 1;
+            let parsed = match wrapper.unwrap(&words[args..]) {
+                Ok(parsed) => parsed,
+                Err(why) => {
+                    self.note(why, context);
+                    return None;
+                }
+            };
+            if wrapper.privileged {
+                privileged.get_or_insert(levels.len() - 1);
+            }
+            let here = Site {
+                context,
+                depth: at.depth,
+                other_user: privileged
+                    .map(|p| basename(words[levels[p]].text()).to_owned())
+                    .or_else(|| at.other_user.clone()),
+            };
+            for (name, value) in &parsed.options {
+                if let Some(finding) = wrapper_option(wrapper.name, name, value.as_ref(), self.ctx)
+                {
+                    self.record(index, finding, Some(&here));
+                }
+            }
+            // `script` writes its typescript, `flock` creates its lock file (`flock 9` names
+            // a descriptor).
+            if matches!(wrapper.name, "script" | "flock") {
+                for &operand in &parsed.operands {
+                    let file = &words[args + operand];
+                    if file.is_literal() && file.text().bytes().all(|b| b.is_ascii_digit()) {
+                        continue;
                     }
+                    if let Some(finding) = write_to(wrapper.name, "FILE", Some(file), self.ctx) {
+                        self.record(index, finding, None);
+                    }
+                }
+            }
+            match parsed.then {
+                Then::Command(start) => {
                     if wrapper.assignments {
                         for w in &words[args..args + start] {
-                            if let Some(why) = w.assignment().and_then(|(n, _)| env_risk(n)) {
-                                self.risk(index, why);
+                            if let Some(finding) = env_finding(w, self.ctx) {
+                                self.record(index, finding, Some(&here));
                             }
                         }
                     }
-                    for (name, value) in &options {
-                        self.wrapper_option(wrapper.name, name, *value, &words[args..], index);
-                    }
+                    let command = args + start;
                     if wrapper.appends {
-                        let replace = options.iter().find_map(|(name, value)| {
-                            replace_string(name, value.and_then(|v| words[args..].get(v)))
-                        });
-                        let inner = args + start;
-                        match replace {
+                        match replace_string(&parsed.options) {
                             Some(rep) => {
-                                for w in &mut words[inner..] {
+                                for w in &mut words[command..] {
                                     if w.text().contains(rep.as_str()) {
                                         *w = Word::placeholder(w.text());
                                     }
@@ -252,64 +401,76 @@ impl Walk<'_> {
                             None => appended = true,
                         }
                     }
-                    at = args + start;
-                    levels.push(at);
+                    level = command;
+                    levels.push(level);
                 }
-                wrappers::Unwrap::NoCommand => break,
-                wrappers::Unwrap::Unknown(why) => {
-                    self.note(why, context);
-                    return None;
+                Then::Split {
+                    at: option,
+                    len,
+                    text,
+                } => {
+                    let from = args + option;
+                    match wrappers::split_string(&text) {
+                        Some(split) if splits < MAX_SPLITS => {
+                            splits += 1;
+                            words.splice(from..from + len, split);
+                        }
+                        _ => {
+                            self.note(
+                                format!(
+                                    "`{} -S` builds its command from a string the analyser does not split (`{}`)",
+                                    wrapper.name,
+                                    super::shorten(text.text())
+                                ),
+                                context,
+                            );
+                            return None;
+                        }
+                    }
                 }
+                Then::String(string) => {
+                    return unwrapped(levels, privileged, appended, Tail::String(string));
+                }
+                Then::Joined { start, end } => {
+                    if start == end {
+                        self.note(
+                            format!(
+                                "`{}` takes the commands it runs from its arguments or its input",
+                                wrapper.name
+                            ),
+                            context,
+                        );
+                        return None;
+                    }
+                    let joined = join(&words[args + start..args + end], wrapper, &parsed.options);
+                    return unwrapped(levels, privileged, appended, Tail::Joined(joined));
+                }
+                Then::Shell => return unwrapped(levels, privileged, appended, Tail::Shell),
+                Then::Nothing => break,
             }
         }
-        Some(Unwrapped {
-            levels,
-            privileged,
-            appended,
-        })
+        unwrapped(levels, privileged, appended, Tail::Program)
     }
 
-    /// Risks of a wrapper's own options (`time -o FILE`).
-    fn wrapper_option(
-        &mut self,
-        wrapper: &str,
-        name: &str,
-        value: Option<usize>,
-        args: &[Word],
-        index: Option<usize>,
-    ) {
-        if wrapper == "time" && matches!(name, "-o" | "--output") {
-            let target = value.and_then(|v| args.get(v));
-            if target.is_none_or(|t| matches!(place(t, self.ctx), Place::Outside(_))) {
-                self.risk(index, "`time -o` writes outside the project".to_owned());
+    /// A shell that reads commands from its input (`chroot DIR`, `su`, `sudo -s`): the
+    /// heredoc or here-string it reads is analysed; any other input cannot be.
+    fn shell_input(&mut self, program: &str, redirections: &Redirections, at: &Site<'_>) -> Kind {
+        match &redirections.input {
+            Some(input) => {
+                let chain = at.inner(Context::ShellInput {
+                    shell: program.to_owned(),
+                });
+                self.run_string(input, chain, at.depth, &format!("the input of `{program}`"))
+            }
+            None => {
+                self.note(
+                    format!(
+                        "`{program}` without a command starts a shell that reads commands from its input"
+                    ),
+                    at.context,
+                );
+                Kind::Plain
             }
         }
-    }
-}
-
-/// What unwrapping found.
-struct Unwrapped {
-    levels: Vec<usize>,
-    privileged: Option<usize>,
-    appended: bool,
-}
-
-/// The replace string of `xargs -I R` / `-i[R]` / `--replace[=R]`.
-fn replace_string(option: &str, value: Option<&Word>) -> Option<String> {
-    match option {
-        "-I" => value.map(|v| v.text().to_owned()),
-        "-i" | "--replace" => Some(
-            value
-                .map(|v| {
-                    let t = v.text();
-                    t.split_once('=').map_or_else(
-                        || t.get(2..).unwrap_or("").to_owned(),
-                        |(_, r)| r.to_owned(),
-                    )
-                })
-                .filter(|r| !r.is_empty())
-                .unwrap_or_else(|| "{}".to_owned()),
-        ),
-        _ => None,
     }
 }

@@ -49,6 +49,16 @@ impl Word {
         }
     }
 
+    /// A word of `text`, a part of this word (an option's attached value, the value of an
+    /// assignment): literal when this word is.
+    pub(crate) fn part(&self, text: &str) -> Self {
+        if self.is_literal() {
+            Self::literal(text)
+        } else {
+            Self::placeholder(text)
+        }
+    }
+
     /// The text after quote removal; expansions as written.
     pub fn text(&self) -> &str {
         &self.text

@@ -109,7 +109,9 @@ impl CommandSpec {
         match effect {
             Effect::Allow => {
                 for command in analysis.commands() {
-                    if command.kind != Kind::Plain {
+                    if command.kind == Kind::FunctionCall
+                        || (command.kind == Kind::Runner && command.other_user().is_none())
+                    {
                         continue;
                     }
                     match self.judge(command, Effect::Allow) {
@@ -122,7 +124,7 @@ impl CommandSpec {
                 if let Some(part) = analysis.unanalysable().first() {
                     return Verdict::Unjudgeable(Why::Shell(part.to_string()));
                 }
-                match analysis.risks().first() {
+                match analysis.risks().iter().find(|r| r.needs_approval()) {
                     Some(risk) => Verdict::Unjudgeable(Why::Shell(risk.to_string())),
                     None => Verdict::Match,
                 }
@@ -138,6 +140,9 @@ impl CommandSpec {
                 }
                 if let Some(part) = analysis.unanalysable().first() {
                     return Verdict::Unjudgeable(Why::Shell(part.to_string()));
+                }
+                if let Some(risk) = analysis.risks().iter().find(|r| r.runs_unseen_program()) {
+                    return Verdict::Unjudgeable(Why::Shell(risk.to_string()));
                 }
                 unsure.map_or(Verdict::NoMatch, |why| {
                     Verdict::Unjudgeable(Why::Shell(why))
@@ -160,6 +165,12 @@ impl CommandSpec {
                         && let Some(p) = command.privileged.filter(|p| *p < level)
                     {
                         let wrapper = basename(command.words()[command.levels[p]].text());
+                        return Judgement::Unsure(format!("`{wrapper}` runs it as another user"));
+                    }
+                    if effect == Effect::Allow
+                        && command.privileged.is_none()
+                        && let Some(wrapper) = command.other_user()
+                    {
                         return Judgement::Unsure(format!("`{wrapper}` runs it as another user"));
                     }
                     return Judgement::Match;

@@ -1,0 +1,122 @@
+//! A call judged as a new session judges it before running it, without a session: the gate
+//! (restriction), pre-approval by `permissions.allow` and the permission mode. This is where
+//! [`Session::authorize`](super::Session) starts; a session then also consults the answers
+//! remembered in it and, where a person must decide, asks. `weft skills check-tool` answers
+//! with it.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+use weft_permissions::{Approval, CallKind, Decision, PreApproval, Step, ToolGate, decide};
+use weft_types::PermissionMode;
+
+use super::real_path::RealPath;
+
+/// What decides whether a call runs in a new session.
+#[derive(Debug, Clone)]
+pub struct CallRules {
+    /// The restriction: the configuration's `tools.deny`, the agent's tools, skills; the
+    /// project as the context of shell commands.
+    pub gate: ToolGate,
+    /// `permissions.allow`.
+    pub pre_approval: PreApproval,
+    /// The permission mode (the agent's `permissionMode` already applied).
+    pub mode: PermissionMode,
+    /// The project directory: relative paths start there, and edits there are inside the
+    /// project. Paths are judged as spelled and on their real path, as in a session.
+    pub project_dir: Option<PathBuf>,
+}
+
+/// How the rules judged one call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallJudgement {
+    /// The gate's decision.
+    pub gate: Decision,
+    /// What `permissions.allow` says, when it matters (not for a call the gate denies, nor for
+    /// an allowed call that cannot change anything).
+    pub pre_approval: Option<Approval>,
+    /// What the call may do, as far as asking is concerned. An MCP tool counts as changing
+    /// something here (its server, which may annotate it read-only, is not started).
+    pub kind: CallKind,
+    /// What the session does: run it, ask a person, or refuse it.
+    pub step: Step,
+}
+
+impl CallRules {
+    /// Judges a call of `tool` with `input`.
+    pub fn judge(&self, tool: &str, input: &Value) -> CallJudgement {
+        let project = self.project_dir.as_deref();
+        let real = project.and_then(|dir| RealPath::of_call(dir, tool, input));
+        let real_input = real.as_ref().map(|r| &r.input);
+        let gate = self.gate.check_resolved(tool, input, real_input);
+        let kind = CallKind::of(
+            tool,
+            false,
+            || matches!((&real, project), (Some(r), Some(dir)) if r.is_inside(dir)),
+        );
+        let pre_approval = (!settled(&gate, kind))
+            .then(|| self.pre_approval.check_resolved(tool, input, real_input));
+        let none = Approval::NotPreApproved {
+            reason: String::new(),
+        };
+        let step = decide(
+            self.mode,
+            tool,
+            kind,
+            &gate,
+            pre_approval.as_ref().unwrap_or(&none),
+        );
+        CallJudgement {
+            gate,
+            pre_approval,
+            kind,
+            step,
+        }
+    }
+}
+
+/// True when pre-approval cannot change what happens to a call: the gate denied it, or it
+/// cannot change anything and the gate allowed it.
+pub(super) fn settled(decision: &Decision, kind: CallKind) -> bool {
+    decision.is_denied() || (kind.is_harmless() && decision.is_allowed())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use weft_permissions::{Origin, PatternContext, Policy};
+
+    use super::*;
+
+    fn rules(mode: PermissionMode, allow: &[&str]) -> CallRules {
+        let ctx = PatternContext::new();
+        let deny = Policy::from_lists::<&str>(None, &["Bash(rm:*)"], Origin::Session, &ctx);
+        CallRules {
+            gate: ToolGate::new([deny.unwrap()]),
+            pre_approval: PreApproval::compile(allow, &Origin::Session, &ctx).unwrap(),
+            mode,
+            project_dir: None,
+        }
+    }
+
+    #[test]
+    fn the_gate_then_pre_approval_then_the_mode() {
+        let bash = |c: &str| json!({ "command": c });
+        let ask = rules(PermissionMode::Ask, &["Bash(git status:*)"]);
+        assert!(matches!(
+            ask.judge("Bash", &bash("eval rm x")).step,
+            Step::Refuse { .. }
+        ));
+        let status = ask.judge("Bash", &bash("git status"));
+        assert_eq!(status.step, Step::Run);
+        assert!(status.pre_approval.is_some_and(|a| a.is_pre_approved()));
+        assert!(matches!(
+            ask.judge("Bash", &bash("git log")).step,
+            Step::Ask { .. }
+        ));
+        let read = ask.judge("read_file", &json!({"path": "x"}));
+        assert_eq!((read.step, read.pre_approval), (Step::Run, None));
+        let auto = rules(PermissionMode::Auto, &[]);
+        assert_eq!(auto.judge("Bash", &bash("git log")).step, Step::Run);
+    }
+}
