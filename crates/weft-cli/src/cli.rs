@@ -424,7 +424,10 @@ pub struct LocationArgs {
     ///     `subagent_timeout_secs`), `agent.transcripts`, `skills.max_prompt_bytes`.
     ///     Even trusted, a project never sets `permissions.mode` to `bypass`;
     ///   - project agents above your limits (`max_tool_iterations`), lowered otherwise;
-    ///   - project skills and agents overriding yours without a warning.
+    ///   - project skills and agents overriding yours without a warning;
+    ///   - directory links in the project's skill directories (and a .claude/commands that
+    ///     is a link) leading out of the project (`.claude/skills/x -> ~/skills`);
+    ///     untrusted, they are refused (E018) and not followed.
     #[arg(
         long,
         global = true,

@@ -411,6 +411,13 @@ pub fn discover_one(
     Some((entry, out.diagnostics))
 }
 
+/// True for what an untrusted project's skills are warned about (`W181`: a project skill
+/// overriding a user, workspace, plugin or built-in one): it changes what runs, so callers
+/// show it whenever skills are listed or used, not only with `-v`.
+pub fn is_trust_warning(d: &Diagnostic) -> bool {
+    d.rule() == Some(Rule::ProjectOverride.number())
+}
+
 /// Adds `entry` unless a higher-precedence skill already has its name; either way the loser
 /// is recorded as shadowed by the winner.
 fn insert(out: &mut Discovered, entry: Arc<SkillEntry>, config: &RegistryConfig) {
@@ -463,11 +470,14 @@ fn insert(out: &mut Discovered, entry: Arc<SkillEntry>, config: &RegistryConfig)
             ),
         )
     } else if w_scope == Scope::Project && !config.trust_project_skills {
+        let place = loser_path
+            .as_deref()
+            .map(|p| format!(" at {}", p.display()))
+            .unwrap_or_default();
         Rule::ProjectOverride.diagnostic(
             Profile::Load,
             format!(
-                "project skill `{name}` overrides the {l_scope} skill at {} (trust_project_skills silences this)",
-                display(loser_path.as_deref())
+                "project skill `{name}` overrides the {l_scope} skill{place} (--trust-project silences this)"
             ),
         )
     } else {
