@@ -64,12 +64,18 @@ async fn local_directory_installs_and_pins_every_file() {
         &weft_install::sha256_hex(b"#!/bin/sh\npdftotext \"$1\" -\n")
     );
     assert_eq!(entry.files.len(), 2);
-    // Nothing is left in the staging directory but the lock file.
-    let staged: Vec<_> = std::fs::read_dir(t.staging_dir())
+    // Nothing is left in the staging directory but the lock file and the .gitignore that
+    // keeps the directory out of commits.
+    let mut staged: Vec<_> = std::fs::read_dir(t.staging_dir())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
-    assert_eq!(staged, ["lock"]);
+    staged.sort();
+    assert_eq!(staged, [".gitignore", "lock"]);
+    assert_eq!(
+        std::fs::read_to_string(t.staging_dir().join(".gitignore")).unwrap(),
+        "# weft's staging area: never commit it\n*\n"
+    );
 }
 
 #[tokio::test]
@@ -275,13 +281,76 @@ async fn typosquats_of_known_skills_are_refused() {
     let fetched = fetch_for(&t, src.to_str().unwrap(), None, tmp.path())
         .await
         .unwrap();
-    let known = vec!["git-commit".to_owned(), "review".to_owned()];
+    let known = vec![
+        known_skill("git-commit", "the user skill", None),
+        known_skill("review", "the user skill", None),
+    ];
     let plan = plan_install(&t, &fetched, None, &Selection::Single, &known).unwrap();
     let high: Vec<_> = plan.skills[0].scan.high().collect();
     assert_eq!(high.len(), 1);
     assert_eq!(high[0].rule.code(), "S701");
     assert!(high[0].message.contains("`git-commit`"));
     assert!(apply_install(&t, &plan, false, now()).is_err());
+}
+
+fn known_skill(name: &str, place: &str, dir: Option<&Path>) -> weft_scan::KnownSkill {
+    weft_scan::KnownSkill {
+        name: name.to_owned(),
+        place: place.to_owned(),
+        dir: dir.map(Path::to_path_buf),
+    }
+}
+
+/// A package taking the exact name of a skill the user has elsewhere (a built-in, another
+/// scope) is refused; reinstalling over the target's own copy is not shadowing.
+#[tokio::test]
+async fn an_exact_name_taken_elsewhere_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src/specification-engine");
+    write_files(
+        &src,
+        &[(
+            "SKILL.md",
+            &skill_md("specification-engine", "", "Specify."),
+        )],
+    );
+    let t = target(tmp.path());
+    let fetched = fetch_for(&t, src.to_str().unwrap(), None, tmp.path())
+        .await
+        .unwrap();
+    let user_copy = tmp.path().join("home/.claude/skills/specification-engine");
+    let known = vec![
+        known_skill("specification-engine", "the built-in skill", None),
+        known_skill(
+            "specification-engine",
+            "the user skill at ~/.claude/skills/specification-engine/SKILL.md",
+            Some(&user_copy),
+        ),
+        known_skill(
+            "specification-engine",
+            "the project skill being replaced",
+            Some(&t.skill_dir("specification-engine")),
+        ),
+    ];
+    let plan = plan_install(&t, &fetched, None, &Selection::Single, &known).unwrap();
+    let high: Vec<_> = plan.skills[0].scan.high().collect();
+    assert_eq!(high.len(), 1, "{high:?}");
+    assert_eq!(high[0].rule.code(), "S702");
+    assert_eq!(
+        high[0].message,
+        "the name `specification-engine` is already taken by the built-in skill and the user skill at ~/.claude/skills/specification-engine/SKILL.md: two skills of one name, one hides the other"
+    );
+    assert!(matches!(
+        apply_install(&t, &plan, false, now()),
+        Err(InstallError::Refused { .. })
+    ));
+    assert!(!t.skill_dir("specification-engine").exists());
+    apply_install(&t, &plan, true, now()).unwrap();
+    assert!(
+        t.load_lock().unwrap().skills["specification-engine"]
+            .scan
+            .forced
+    );
 }
 
 #[tokio::test]
