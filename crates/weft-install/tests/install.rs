@@ -10,8 +10,8 @@ use std::process::Command;
 
 use common::*;
 use weft_install::{
-    FileEntry, InstallError, InstallTarget, Resolved, Selection, Source, SourceKind, apply_install,
-    fetch, plan_install, verify,
+    CloneBudget, FileEntry, InstallError, InstallTarget, Resolved, Selection, Source, SourceKind,
+    apply_install, fetch, plan_install, verify,
 };
 
 fn target(root: &Path) -> InstallTarget {
@@ -551,6 +551,46 @@ async fn size_and_count_caps() {
     options.limits.max_total_bytes = 40;
     let err = fetch(&source, None, &options).await.unwrap_err();
     assert!(matches!(err, InstallError::TooLarge(_)), "{err}");
+}
+
+/// A repository far over the package caps is stopped while git writes it, not read in full
+/// first: git is killed past the clone budget and the clone removed.
+#[tokio::test]
+async fn a_git_clone_is_stopped_past_its_budget() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::new(tmp.path());
+    // Data that does not compress: 4 MiB from a xorshift generator.
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let noise: String = (0..4 * 1024 * 1024)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            char::from(b'!' + (x % 90) as u8)
+        })
+        .collect();
+    repo.commit(
+        &[
+            ("SKILL.md", &skill_md("big", "", "x")),
+            ("noise.txt", &noise),
+        ],
+        "big",
+    );
+    let work = tmp.path().join("work-clones");
+    let mut options = options(&work, &repo.home);
+    options.limits.max_total_bytes = 256 * 1024;
+    let source = Source::parse(&repo.url, Path::new("/")).unwrap();
+    let err = fetch(&source, None, &options).await.unwrap_err();
+    let InstallError::TooLarge(message) = &err else {
+        panic!("{err}")
+    };
+    assert!(message.contains("git was stopped"), "{message}");
+    assert!(message.contains(&CloneBudget::for_limits(&options.limits).bytes.to_string()));
+    assert_eq!(
+        std::fs::read_dir(&work).unwrap().count(),
+        0,
+        "the clone is removed"
+    );
 }
 
 #[tokio::test]

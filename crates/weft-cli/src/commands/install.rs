@@ -99,6 +99,7 @@ fn explain(err: InstallError) -> anyhow::Error {
         InstallError::UnknownSkill { .. }
         | InstallError::RefWithoutGit(_)
         | InstallError::BadSubpath { .. }
+        | InstallError::BadSource(_)
         | InstallError::NotInstalled { .. } => {
             return UsageError(err.to_string()).into();
         }

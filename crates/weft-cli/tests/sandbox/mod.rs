@@ -23,6 +23,8 @@ use serde_json::{Value, json};
 #[path = "../../../weft-agents/tests/common/mod.rs"]
 pub mod server;
 
+pub mod git;
+
 /// Variables that would configure weft behind the test's back.
 pub const HOST_VARS: [&str; 7] = [
     "OPENAI_API_KEY",
