@@ -179,6 +179,84 @@ pub const TRAPS: &[Trap] = &[
         build: |t| link("/sys", &t.checkout.join(".claude/skills/sys")),
     },
     Trap {
+        id: "commands-home-link",
+        item: 2,
+        what: ".claude/commands/h -> the home directory (its notes/secret.md would become the \
+               command `h:notes:secret`, BANK_PIN in the system prompt)",
+        build: |t| {
+            write(
+                &t.checkout.join(".claude/commands/deploy.md"),
+                b"---\ndescription: Deploys the app\n---\nDeploy $ARGUMENTS.\n",
+            )?;
+            write(&t.home.join("notes/secret.md"), BANK_PIN.as_bytes())?;
+            link_path(&t.home, &t.checkout.join(".claude/commands/h"))
+        },
+    },
+    Trap {
+        id: "commands-root-link",
+        item: 2,
+        what: ".claude/commands/r -> / (every *.md within four levels a command)",
+        build: |t| link("/", &t.checkout.join(".claude/commands/r")),
+    },
+    Trap {
+        id: "non-utf8-command",
+        item: 7,
+        what: ".claude/commands/bad-\\xfe.md: a command file name that is not UTF-8",
+        build: |t| {
+            write_raw_name(
+                &t.checkout.join(".claude/commands"),
+                NON_UTF8_COMMAND,
+                b"A command whose name is not UTF-8.\n",
+            )
+        },
+    },
+    Trap {
+        id: "non-utf8-agent",
+        item: 7,
+        what: ".clawft/agents/bad-\\xfd.md: an agent file name that is not UTF-8",
+        build: |t| {
+            write_raw_name(
+                &t.checkout.join(".clawft/agents"),
+                NON_UTF8_AGENT,
+                b"---\nname: bad-name-agent\ndescription: Named badly\n---\n\nHi.\n",
+            )
+        },
+    },
+    Trap {
+        id: "fifo-lockfile",
+        item: 1,
+        what: ".clawft/skills.lock is a FIFO (read by `skills list`, `verify`, `install`)",
+        build: |t| mkfifo(&t.checkout.join(".clawft/skills.lock")),
+    },
+    Trap {
+        id: "zero-lockfile",
+        item: 1,
+        what: "lock-zero/.clawft/skills.lock -> /dev/zero",
+        build: |t| {
+            link(
+                "/dev/zero",
+                &t.checkout.join("lock-zero/.clawft/skills.lock"),
+            )
+        },
+    },
+    Trap {
+        id: "environ-lockfile",
+        item: 2,
+        what: "lock-environ/.clawft/skills.lock -> /proc/self/environ",
+        build: |t| {
+            link(
+                "/proc/self/environ",
+                &t.checkout.join("lock-environ/.clawft/skills.lock"),
+            )
+        },
+    },
+    Trap {
+        id: "fifo-staging-lock",
+        item: 1,
+        what: ".clawft/.staging/lock is a FIFO (opened by `install`, `update`, `remove`)",
+        build: |t| mkfifo(&t.checkout.join(".clawft/.staging/lock")),
+    },
+    Trap {
         id: "rewrite",
         item: 7,
         what: ".claude/skills/rewrite-me/SKILL.md allows Bash; the test step rewrites it to the \
@@ -354,6 +432,16 @@ pub const TRAPS: &[Trap] = &[
 /// The non-UTF-8 directory name of the `non-utf8-dir` trap.
 pub const NON_UTF8_NAME: &[u8] = b"bad-\xff-name";
 
+/// The non-UTF-8 file name of the `non-utf8-command` trap.
+pub const NON_UTF8_COMMAND: &[u8] = b"bad-\xfe.md";
+
+/// The non-UTF-8 file name of the `non-utf8-agent` trap.
+pub const NON_UTF8_AGENT: &[u8] = b"bad-\xfd.md";
+
+/// What `~/notes/secret.md` says: reachable only through the `commands-home-link` trap, it
+/// must never reach a listing, a prompt or a file.
+pub const BANK_PIN: &str = "My bank PIN is 4321 (weft-hostile-pin-73c1)";
+
 /// Lays out every trap under `out` (the checkout in `out/checkout`, the user's home in
 /// `out/home`), plus an ordinary skill and a README. `force` replaces a tree written earlier by
 /// this command (recognised by [`MARKER_FILE`]); anything else at `out` is never deleted.
@@ -432,6 +520,29 @@ fn link(target: &str, path: &Path) -> Result<()> {
     parent_dirs(path)?;
     std::os::unix::fs::symlink(target, path)
         .with_context(|| format!("linking {} -> {target}", path.display()))
+}
+
+/// A link to `target`, an absolute path of the generated tree.
+fn link_path(target: &Path, path: &Path) -> Result<()> {
+    let Some(target) = target.to_str() else {
+        bail!("{}: not a UTF-8 path", target.display());
+    };
+    link(target, path)
+}
+
+/// Writes `dir/<name>`, a file name given as bytes (not UTF-8).
+#[cfg(unix)]
+fn write_raw_name(dir: &Path, name: &[u8], bytes: &[u8]) -> Result<()> {
+    use std::os::unix::ffi::OsStrExt as _;
+    write(&dir.join(std::ffi::OsStr::from_bytes(name)), bytes)
+}
+
+#[cfg(not(unix))]
+fn write_raw_name(dir: &Path, _name: &[u8], _bytes: &[u8]) -> Result<()> {
+    bail!(
+        "{}: the hostile checkout needs a Unix system",
+        dir.display()
+    )
 }
 
 #[cfg(not(unix))]

@@ -115,7 +115,8 @@ impl AgentRegistry {
         ordered.reverse();
         ordered.sort_by_key(|r| std::cmp::Reverse(r.scope));
         for root in ordered {
-            let mut files = agent_files(&root.path);
+            let (mut files, problems) = agent_files(&root.path);
+            registry.diagnostics.extend(problems);
             files.reverse();
             for file in files {
                 registry.load_file(&file, root.scope, options);
@@ -313,15 +314,26 @@ fn shadow_list(old: AgentEntry) -> Vec<ShadowedAgent> {
 }
 
 /// The agent files directly in `dir` (`*.md`, `*.yaml`, `*.yml`, `*.json`) and in its
-/// subdirectories (`<name>/AGENT.md`, `<name>/agent.yaml`, ...), sorted by path.
-fn agent_files(dir: &Path) -> Vec<PathBuf> {
+/// subdirectories (`<name>/AGENT.md`, `<name>/agent.yaml`, ...), sorted by path; and a
+/// warning (`W185`) for each name that is not UTF-8 (an agent file or folder that cannot name
+/// an agent is reported, never skipped in silence).
+fn agent_files(dir: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
     let Ok(read) = std::fs::read_dir(dir) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let mut files = Vec::new();
+    let mut problems = Vec::new();
     for entry in read.flatten() {
         let path = entry.path();
-        if path.is_dir() {
+        let is_dir = path.is_dir();
+        if entry.file_name().to_str().is_none() {
+            let lossy = PathBuf::from(entry.file_name().to_string_lossy().into_owned());
+            if is_dir || is_agent_file(&lossy) {
+                problems.push(non_utf8_name(&path, is_dir));
+            }
+            continue;
+        }
+        if is_dir {
             for name in [
                 "AGENT.md",
                 "agent.md",
@@ -342,7 +354,26 @@ fn agent_files(dir: &Path) -> Vec<PathBuf> {
         }
     }
     files.sort();
-    files
+    problems.sort_by(|a, b| a.path.cmp(&b.path));
+    (files, problems)
+}
+
+/// `W185` for an agent file or folder whose name is not UTF-8 (shown with its lossy path).
+fn non_utf8_name(path: &Path, is_dir: bool) -> Diagnostic {
+    let (what, skipped) = if is_dir {
+        ("directory", "is not entered")
+    } else {
+        ("file", "is not read")
+    };
+    Diagnostic::new(
+        weft_types::Severity::Warning,
+        Rule::NonUtf8Name.number(),
+        format!(
+            "{what} name is not valid UTF-8 ({}); it cannot name an agent and {skipped}",
+            path.display()
+        ),
+    )
+    .with_path(path)
 }
 
 fn is_agent_file(path: &Path) -> bool {

@@ -365,6 +365,52 @@ fn a_broken_file_is_reported_and_the_others_still_load() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn names_that_are_not_utf8_are_reported_not_skipped_in_silence() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let dirs = Dirs::new();
+    let agents = dirs.project.join(".clawft/agents");
+    let file = agents.join(std::ffi::OsStr::from_bytes(b"odd-\xff.md"));
+    write(&file, &yaml("odd", "An odd agent"));
+    let folder = agents.join(std::ffi::OsStr::from_bytes(b"odd-\xfe"));
+    write(
+        &folder.join("AGENT.md"),
+        &claude_md("folder", "In an odd folder", "Read"),
+    );
+    // Not an agent file whatever its name: no warning.
+    write(
+        &agents.join(std::ffi::OsStr::from_bytes(b"notes-\xff.txt")),
+        "x",
+    );
+    let registry = dirs.discover();
+    let shown: Vec<(String, String)> = registry
+        .diagnostics()
+        .iter()
+        .map(|d| (d.code.clone(), d.message.clone()))
+        .collect();
+    let lossy = |p: &Path| p.to_string_lossy().into_owned();
+    assert_eq!(
+        shown,
+        [
+            (
+                "W185".to_owned(),
+                format!(
+                    "directory name is not valid UTF-8 ({}); it cannot name an agent and is not entered",
+                    lossy(&folder)
+                )
+            ),
+            (
+                "W185".to_owned(),
+                format!(
+                    "file name is not valid UTF-8 ({}); it cannot name an agent and is not read",
+                    lossy(&file)
+                )
+            ),
+        ]
+    );
+}
+
 #[test]
 fn readme_and_other_files_are_ignored() {
     let dirs = Dirs::new();

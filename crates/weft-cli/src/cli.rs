@@ -424,7 +424,10 @@ pub struct LocationArgs {
     ///     `subagent_timeout_secs`), `agent.transcripts`, `skills.max_prompt_bytes`.
     ///     Even trusted, a project never sets `permissions.mode` to `bypass`;
     ///   - project agents above your limits (`max_tool_iterations`), lowered otherwise;
-    ///   - project skills and agents overriding yours without a warning.
+    ///   - project skills and agents overriding yours without a warning;
+    ///   - directory links in the project's skill directories (and a .claude/commands that
+    ///     is a link) leading out of the project (`.claude/skills/x -> ~/skills`);
+    ///     untrusted, they are refused (E018) and not followed.
     #[arg(
         long,
         global = true,
@@ -473,7 +476,8 @@ pub enum SkillsCommand {
     /// column. Exits 1 when any skill has an error.
     Validate(ValidateArgs),
     /// Install skills from a directory, a git repository (URL or owner/repo) or a
-    /// .tar.gz/.zip archive (file or URL): scanned first, pinned in skills.lock.
+    /// .tar.gz/.zip archive (file or URL): scanned first, pinned in skills.lock. Without a
+    /// SOURCE, install exactly what skills.lock pins.
     Install(InstallArgs),
     /// Fetch installed skills' sources again (following their --ref), show what changes
     /// (tools, scripts and dynamic context first) and apply after confirmation or --yes.
@@ -737,12 +741,17 @@ pub enum InstallScope {
 #[derive(Debug, Args)]
 pub struct InstallArgs {
     /// A directory, a git URL (https, ssh, file://), owner/repo (GitHub), or a .tar.gz/.zip
-    /// file or https URL.
-    pub source: String,
+    /// file or https URL. Without it: install exactly what skills.lock pins (as --locked).
+    pub source: Option<String>,
+    /// Install exactly what the scope's skills.lock pins: each skill's recorded commit (or
+    /// archive, checked by its SHA-256), refused when its files differ from the lock; the
+    /// lockfile is not changed. What teammates run after pulling a committed skills.lock.
+    #[arg(long, conflicts_with_all = ["source", "all", "reference", "path"])]
+    pub locked: bool,
     /// Where to install.
     #[arg(long, value_enum, default_value = "project")]
     pub scope: InstallScope,
-    /// Install this skill of the source (repeatable).
+    /// Install this skill of the source, or of the lockfile without SOURCE (repeatable).
     #[arg(long = "skill", value_name = "NAME")]
     pub skills: Vec<String>,
     /// Install every skill of the source.

@@ -261,23 +261,37 @@ pub fn eprint_diagnostics(diagnostics: &[Diagnostic]) {
     }
 }
 
-/// Errors in full; warnings in full when `verbose`, else counted in one line.
+/// Errors in full; warnings in full when `verbose`, else counted in one line. What an
+/// untrusted project was refused or warned about (a project skill or agent overriding yours,
+/// a lowered limit: `W181`, `W178`, `W179`) is always shown in full: it changes what runs.
 pub fn eprint_discovery_diagnostics(diagnostics: &[Diagnostic], verbose: bool) {
     if verbose {
         eprint_diagnostics(diagnostics);
         return;
     }
-    let errors: Vec<Diagnostic> = diagnostics
+    let shown: Vec<Diagnostic> = diagnostics
         .iter()
-        .filter(|d| d.is_error())
+        .filter(|d| {
+            d.is_error() || weft_registry::is_trust_warning(d) || weft_agents::is_trust_warning(d)
+        })
         .cloned()
         .collect();
-    eprint_diagnostics(&errors);
-    let warnings = diagnostics.len() - errors.len();
+    eprint_diagnostics(&shown);
+    let warnings = diagnostics.len() - shown.len();
     if warnings > 0 {
         errln!(
-            "weft: {warnings} warning{} about skill files (-v shows them)",
-            if warnings == 1 { "" } else { "s" }
+            "weft: {warnings} {} about skill files (-v shows them)",
+            if shown.iter().any(|d| !d.is_error()) {
+                if warnings == 1 {
+                    "other warning"
+                } else {
+                    "other warnings"
+                }
+            } else if warnings == 1 {
+                "warning"
+            } else {
+                "warnings"
+            }
         );
     }
 }

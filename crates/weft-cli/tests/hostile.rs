@@ -12,7 +12,7 @@
 mod sandbox;
 
 use std::fs::{File, FileTimes};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use common::{
@@ -20,145 +20,22 @@ use common::{
     openai_tool_result,
 };
 use sandbox::server as common;
-use sandbox::{Finished, Sandbox, files_under, repo, run_bounded};
+use sandbox::{files_under, run_bounded};
 use serde_json::{Value, json};
 
 /// The generator of `cargo xtask hostile-checkout`.
 #[path = "../../../xtask/src/hostile.rs"]
 mod hostile;
 
-/// Secrets in the environment of every run: none may reach an output, a request, a cache or a
-/// file under the home directory.
-const SECRETS: [(&str, &str); 4] = [
-    ("OPENAI_API_KEY", "sk-hostile-canary-7f3a9c"),
-    ("ANTHROPIC_API_KEY", "sk-ant-hostile-canary-41d2"),
-    ("GITHUB_TOKEN", "ghp_hostilecanary9e77"),
-    ("AWS_SECRET_ACCESS_KEY", "hostile/aws/canary/0b5f"),
-];
+#[path = "hostile/checkout.rs"]
+mod checkout;
 
-/// Long enough for a debug build on a busy machine; a FIFO would block forever.
-const DEADLINE: Duration = Duration::from_secs(120);
+/// Links to the home directory and to `/` in `.claude/commands`, lockfiles and the staging
+/// lock that are FIFOs or links to devices and kernel files, names that are not UTF-8.
+#[path = "hostile/links_and_locks.rs"]
+mod links_and_locks;
 
-/// The generated tree in a temporary directory: the checkout as the project, `home/` as the
-/// home directory.
-struct Checkout {
-    s: Sandbox,
-}
-
-impl Checkout {
-    /// The tree without the links to `/` and `/sys`, whose walks depend on the machine
-    /// (tested on their own below).
-    fn new() -> Self {
-        let c = Self::whole();
-        for link in ["root", "sys"] {
-            std::fs::remove_file(c.dir().join(".claude/skills").join(link)).unwrap();
-        }
-        c
-    }
-
-    /// The whole tree, every trap included.
-    fn whole() -> Self {
-        let tmp = tempfile::tempdir().unwrap();
-        let tree = tmp.path().join("tree");
-        hostile::generate(&tree, false).unwrap();
-        let root = tree.join(hostile::CHECKOUT);
-        let home = tree.join(hostile::HOME);
-        Self {
-            s: Sandbox::with(tmp, home, root),
-        }
-    }
-
-    /// The generated checkout, where the commands run (the sandbox's project).
-    fn dir(&self) -> &Path {
-        &self.s.project
-    }
-
-    fn home(&self) -> &Path {
-        &self.s.home
-    }
-
-    /// Runs `weft args...` in `dir` (relative to the checkout) with the secrets in the
-    /// environment, within `deadline`, and checks that no secret and no ESC byte came out.
-    fn run_in(&self, dir: &str, args: &[&str], deadline: Duration) -> Finished {
-        let mut cmd = self.s.process_in(&self.dir().join(dir));
-        cmd.args(args);
-        for (name, value) in SECRETS {
-            cmd.env(name, value);
-        }
-        let out = run_bounded(&mut cmd, deadline);
-        for (name, value) in SECRETS {
-            assert!(
-                !out.stdout.contains(value) && !out.stderr.contains(value),
-                "{name} leaked from `weft {}`",
-                args.join(" ")
-            );
-        }
-        assert!(
-            !out.stdout.contains('\x1b') && !out.stderr.contains('\x1b'),
-            "an ESC byte reached the terminal from `weft {}`:\n{}\n{}",
-            args.join(" "),
-            out.stdout,
-            out.stderr
-        );
-        out
-    }
-
-    fn weft_in(&self, dir: &str, args: &[&str]) -> Finished {
-        self.run_in(dir, args, DEADLINE)
-    }
-
-    fn weft(&self, args: &[&str]) -> Finished {
-        self.weft_in(".", args)
-    }
-
-    fn path(&self, rel: &str) -> String {
-        self.dir().join(rel).display().to_string()
-    }
-
-    fn home_path(&self, rel: &str) -> String {
-        self.home().join(rel).display().to_string()
-    }
-
-    fn replay_config(&self) -> String {
-        repo()
-            .join("fixtures/replay/config.json")
-            .display()
-            .to_string()
-    }
-
-    /// Points the user's mis-named provider at `server` (the only provider: the default
-    /// model `anthropic/gpt-hostile` goes there).
-    fn use_server(&self, server: &ScriptServer) {
-        let config =
-            hostile::USER_CONFIG.replace(hostile::PROVIDER_URL, &format!("{}/v1", server.url));
-        std::fs::write(self.home().join(".clawft/config.json"), config).unwrap();
-    }
-
-    /// The transcripts written under the home directory.
-    fn transcripts(&self) -> Vec<PathBuf> {
-        self.s.transcripts()
-    }
-}
-
-/// A multi-threaded runtime for the loopback server while the test thread runs weft.
-fn server_runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
-/// The name of each skill `skills list --format json` printed.
-fn listed_names(stdout: &str) -> Vec<String> {
-    let items: Value = serde_json::from_str(stdout).unwrap();
-    items
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["name"].as_str().unwrap().to_owned())
-        .collect()
-}
+use checkout::{Checkout, DEADLINE, FILE_SECRETS, SECRETS, listed_names, server_runtime};
 
 #[test]
 fn item_1_only_regular_files_are_read_and_each_is_capped() {
@@ -879,9 +756,8 @@ const E2E_PEAK_KIB: u64 = 200 * 1024;
 
 #[test]
 fn end_to_end_the_commands_a_user_runs_in_a_hostile_checkout() {
-    // Every trap but the links to `/` and `/sys`: their walks are bounded (30,000 directories),
-    // but how long reading that many takes depends on the machine and its load, which a 5 s
-    // bound on a debug build cannot absorb; item 2's test runs them under the long deadline.
+    // Every trap, the links to `/` and `/sys` included: an untrusted project's links stay
+    // inside it, so neither is walked.
     let c = Checkout::new();
     let rt = server_runtime();
     let server = rt.block_on(ScriptServer::openai(vec![
@@ -894,16 +770,24 @@ fn end_to_end_the_commands_a_user_runs_in_a_hostile_checkout() {
         openai_text("Answer\u{1b}]52;c;ZXZpbA==\u{7} done."),
     ]));
     c.use_server(&server);
-    let commands: [&[&str]; 5] = [
-        &["skills", "list"],
-        &["skills", "validate", ".claude/skills"],
-        &["agents", "list"],
-        &["agent", "--dry-run", "-m", "Hi"],
-        &["agent", "-m", "Hi"],
+    // `(directory, arguments, exit code)`.
+    let commands: [(&str, &[&str], i32); 9] = [
+        (".", &["skills", "list"], 0),
+        (".", &["skills", "validate", ".claude/skills"], 1),
+        // A body holding ESC[2J and an OSC 52 write: shown escaped.
+        (".", &["skills", "show", "loud"], 0),
+        (".", &["skills", "show", "loud", "--format", "json"], 0),
+        (".", &["agents", "list"], 0),
+        (".", &["agent", "--dry-run", "-m", "Hi"], 0),
+        (".", &["agent", "-m", "Hi"], 0),
+        // The configuration is a FIFO: a configuration error at once.
+        ("config-fifo", &["agent", "-m", "Hi"], 2),
+        // The lockfile is a FIFO: refused at once.
+        (".", &["skills", "verify"], 1),
     ];
-    for args in commands {
+    for (dir, args, expected) in commands {
         // `run_in` checks the outputs for ESC and for every secret.
-        let out = c.run_in(".", args, E2E_DEADLINE);
+        let out = c.run_in(dir, args, E2E_DEADLINE);
         assert!(
             out.peak_rss_kib < E2E_PEAK_KIB,
             "`weft {}` peaked at {} KiB",
@@ -912,30 +796,33 @@ fn end_to_end_the_commands_a_user_runs_in_a_hostile_checkout() {
         );
         assert!(
             out.peak_rss_kib > 0,
-            "no memory sample for `weft {}`",
+            "no memory figure for `weft {}`",
             args.join(" ")
         );
-        let expected = if args[1] == "validate" { 1 } else { 0 };
         assert_eq!(
             out.code,
             expected,
-            "`weft {}`: {}",
+            "`weft {}` in {dir}: {}",
             args.join(" "),
             out.stderr
         );
+        if args.ends_with(&["json"]) {
+            assert!(
+                out.stdout.contains(r#""body": "Start.\u001b[2J\u001b]52;"#),
+                "{}",
+                out.stdout
+            );
+        }
     }
     // Every request the loopback server received.
     assert_eq!(server.count(), 3);
     for request in server.requests() {
-        for (name, secret) in SECRETS {
+        for (name, secret) in SECRETS.into_iter().chain(FILE_SECRETS) {
             assert!(!request.raw.contains(secret), "{name} was sent");
         }
-        assert!(
-            !request.raw.contains(hostile::FILE_SECRET),
-            "~/.ssh/id_rsa was sent"
-        );
     }
-    // Every file under the home directory: transcripts, cache, history, created skills.
+    // Every file under the home directory but the secrets' own: transcripts, cache,
+    // history, created skills.
     let files = files_under(c.home());
     assert!(
         files
@@ -947,6 +834,13 @@ fn end_to_end_the_commands_a_user_runs_in_a_hostile_checkout() {
         let text = String::from_utf8_lossy(&std::fs::read(&file).unwrap()).into_owned();
         for (name, secret) in SECRETS {
             assert!(!text.contains(secret), "{name} is in {}", file.display());
+        }
+        for (name, secret) in FILE_SECRETS {
+            assert!(
+                !text.contains(secret) || file.ends_with(name.trim_start_matches("~/")),
+                "{name} is in {}",
+                file.display()
+            );
         }
     }
 }

@@ -6,9 +6,10 @@
 
 mod sandbox;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
 
+use sandbox::git::Repo;
 use sandbox::{Sandbox, code, render, snapshot, stdout_json};
 
 /// A sandbox whose project has a `.clawft` directory, so commands run in it find it.
@@ -150,49 +151,6 @@ fn a_source_with_several_skills_lists_them() {
             ("skills remove two-skill --scope user", &again),
         ]),
     );
-}
-
-/// A bare repository at `<tmp>/remote.git` fed from the work tree `<tmp>/work`.
-struct Repo {
-    work: PathBuf,
-    url: String,
-    home: PathBuf,
-}
-
-impl Repo {
-    fn new(s: &Sandbox) -> Self {
-        let bare = s.dir("remote.git");
-        let repo = Repo {
-            work: s.dir("work"),
-            url: format!("file://{}", bare.display()),
-            home: s.home.clone(),
-        };
-        repo.git(&bare, &["init", "--quiet", "--bare", "-b", "main"]);
-        repo.git(&repo.work, &["init", "--quiet", "-b", "main"]);
-        repo
-    }
-
-    fn git(&self, dir: &Path, args: &[&str]) {
-        let status = std::process::Command::new("git")
-            .args(args)
-            .current_dir(dir)
-            .env("HOME", &self.home)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-            .status()
-            .unwrap();
-        assert!(status.success(), "git {args:?}");
-    }
-
-    /// Commits the work tree as it is and pushes it.
-    fn push(&self, message: &str) {
-        self.git(&self.work, &["add", "-A"]);
-        self.git(&self.work, &["commit", "--quiet", "-m", message]);
-        self.git(&self.work, &["push", "--quiet", &self.url, "HEAD:main"]);
-    }
 }
 
 #[test]

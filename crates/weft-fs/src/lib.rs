@@ -15,7 +15,9 @@
 //! - [`Directory`]: a listing through one open handle, with the directory's `(device,
 //!   inode)` identity ([`DirId`]) so a walk visits every real directory once;
 //! - [`FileStamp`]: size, modification and change times, inode and device, so a cache never
-//!   mistakes a rewritten file for the one it saw.
+//!   mistakes a rewritten file for the one it saw;
+//! - [`open_lock_file`]: a file to take an advisory lock on, opened without following a link
+//!   or blocking on a FIFO.
 //!
 //! The crate takes every path as an argument, never reads the environment, and never prints.
 //! It sits at the bottom of the stack (layer 0) beside `weft-types`, so every crate that reads
@@ -25,6 +27,7 @@ mod cap;
 mod confine;
 mod dir;
 mod error;
+mod lock;
 mod pseudo;
 mod regular;
 mod stamp;
@@ -33,5 +36,6 @@ pub use cap::{Cap, human_size};
 pub use confine::{canonical_within, open_within, read_within};
 pub use dir::{DirHandle, Directory, Entry, EntryKind, LinkTarget};
 pub use error::{FileKind, ReadError};
+pub use lock::open_lock_file;
 pub use regular::{RegularFile, read_regular};
 pub use stamp::{DirId, FileStamp};

@@ -43,10 +43,23 @@ fn bad(what: &str, reason: impl ToString) -> InstallError {
     }
 }
 
-fn utf8_name(bytes: &[u8]) -> Result<&str, InstallError> {
-    std::str::from_utf8(bytes).map_err(|_| {
-        InstallError::unsafe_entry(String::from_utf8_lossy(bytes), "entry name is not UTF-8")
-    })
+/// The entry name as text; `None` when it is not UTF-8 (refused, or recorded for the scan
+/// under its lossy spelling).
+fn utf8_name<'a>(
+    builder: &mut TreeBuilder,
+    bytes: &'a [u8],
+    what: &str,
+) -> Result<Option<&'a str>, InstallError> {
+    match std::str::from_utf8(bytes) {
+        Ok(name) => Ok(Some(name)),
+        Err(_) => {
+            builder.refuse(
+                &String::from_utf8_lossy(bytes),
+                format!("{what} is not UTF-8"),
+            )?;
+            Ok(None)
+        }
+    }
 }
 
 /// Reads at most `room + 1` bytes of an entry (the tree refuses anything over `room`).
@@ -59,28 +72,56 @@ fn read_capped(reader: impl Read, room: u64, what: &str) -> Result<Vec<u8>, Inst
     Ok(bytes)
 }
 
-/// Reads an archive of `format`; `what` names it in errors.
+/// Reads an archive of `format` for installing (an unsafe entry refuses it); `what` names
+/// it in errors.
 pub fn read_archive(
     bytes: &[u8],
     format: ArchiveFormat,
     what: &str,
     limits: Limits,
 ) -> Result<Package, InstallError> {
-    let package = match format {
-        ArchiveFormat::TarGz => read_tar_gz(bytes, what, limits)?,
-        ArchiveFormat::Zip => read_zip(bytes, what, limits)?,
-    };
-    strip_single_root(package)
+    read_with(bytes, format, what, TreeBuilder::new(limits))
 }
 
-fn read_tar_gz(bytes: &[u8], what: &str, limits: Limits) -> Result<Package, InstallError> {
+/// Reads an archive of `format` for scanning: entries an install refuses (zip-slip paths,
+/// hard links, devices, names that are not UTF-8 or given twice) are kept, under their
+/// names as given, for the scanner to report where they are.
+pub fn read_archive_for_scan(
+    bytes: &[u8],
+    format: ArchiveFormat,
+    what: &str,
+    limits: Limits,
+) -> Result<Package, InstallError> {
+    read_with(bytes, format, what, TreeBuilder::for_scan(limits))
+}
+
+fn read_with(
+    bytes: &[u8],
+    format: ArchiveFormat,
+    what: &str,
+    builder: TreeBuilder,
+) -> Result<Package, InstallError> {
+    let strict = !builder.is_lenient();
+    let package = match format {
+        ArchiveFormat::TarGz => read_tar_gz(bytes, what, builder)?,
+        ArchiveFormat::Zip => read_zip(bytes, what, builder)?,
+    };
+    strip_single_root(package, strict)
+}
+
+fn read_tar_gz(
+    bytes: &[u8],
+    what: &str,
+    mut builder: TreeBuilder,
+) -> Result<Package, InstallError> {
     use tar::EntryType;
-    let mut builder = TreeBuilder::new(limits);
     let mut archive = tar::Archive::new(GzDecoder::new(bytes));
     for entry in archive.entries().map_err(|e| bad(what, e))? {
         let entry = entry.map_err(|e| bad(what, e))?;
         let path_bytes = entry.path_bytes().into_owned();
-        let name = utf8_name(&path_bytes)?;
+        let Some(name) = utf8_name(&mut builder, &path_bytes, "the entry name")? else {
+            continue;
+        };
         match entry.header().entry_type() {
             EntryType::Directory => {}
             EntryType::XGlobalHeader | EntryType::XHeader => {}
@@ -94,27 +135,22 @@ fn read_tar_gz(bytes: &[u8], what: &str, limits: Limits) -> Result<Package, Inst
                     .link_name_bytes()
                     .map(|t| t.into_owned())
                     .unwrap_or_default();
-                builder.add_symlink(name, utf8_name(&target)?)?;
+                if let Some(target) = utf8_name(&mut builder, &target, "the link target")? {
+                    builder.add_symlink(name, target)?;
+                }
             }
-            EntryType::Link => {
-                return Err(InstallError::unsafe_entry(
-                    name,
-                    "hard links are not installed",
-                ));
-            }
-            other => {
-                return Err(InstallError::unsafe_entry(
-                    name,
-                    format!("{other:?} entries (devices, FIFOs) are not installed"),
-                ));
-            }
+            EntryType::Link => builder.refuse(name, "hard links are not installed")?,
+            other => builder.refuse(
+                name,
+                format!("{other:?} entries (devices, FIFOs) are not installed"),
+            )?,
         }
     }
     builder.finish()
 }
 
-fn read_zip(bytes: &[u8], what: &str, limits: Limits) -> Result<Package, InstallError> {
-    let mut builder = TreeBuilder::new(limits);
+fn read_zip(bytes: &[u8], what: &str, mut builder: TreeBuilder) -> Result<Package, InstallError> {
+    let limits = builder.limits();
     let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| bad(what, e))?;
     if archive.len() > limits.max_files.saturating_mul(2) {
         return Err(InstallError::TooLarge(format!(
@@ -124,7 +160,10 @@ fn read_zip(bytes: &[u8], what: &str, limits: Limits) -> Result<Package, Install
     }
     for i in 0..archive.len() {
         let file = archive.by_index(i).map_err(|e| bad(what, e))?;
-        let name = utf8_name(file.name_raw())?.to_owned();
+        let raw = file.name_raw().to_vec();
+        let Some(name) = utf8_name(&mut builder, &raw, "the entry name")?.map(str::to_owned) else {
+            continue;
+        };
         if file.is_dir() {
             continue;
         }
@@ -132,15 +171,14 @@ fn read_zip(bytes: &[u8], what: &str, limits: Limits) -> Result<Package, Install
         let file_type = mode & 0o170000;
         if file.is_symlink() {
             let target = read_capped(file, 4096, what)?;
-            builder.add_symlink(&name, utf8_name(&target)?)?;
+            if let Some(target) = utf8_name(&mut builder, &target, "the link target")? {
+                builder.add_symlink(&name, target)?;
+            }
         } else if file_type == 0 || file_type == 0o100000 {
             let data = read_capped(file, builder.room(), what)?;
             builder.add_file(&name, data, mode & 0o100 != 0)?;
         } else {
-            return Err(InstallError::unsafe_entry(
-                name,
-                "devices and FIFOs are not installed",
-            ));
+            builder.refuse(&name, "devices and FIFOs are not installed")?;
         }
     }
     builder.finish()
@@ -148,7 +186,7 @@ fn read_zip(bytes: &[u8], what: &str, limits: Limits) -> Result<Package, Install
 
 /// GitHub, GitLab and `git archive --prefix` put everything under one top directory
 /// (`repo-1.2/...`): the package starts inside it.
-fn strip_single_root(package: Package) -> Result<Package, InstallError> {
+fn strip_single_root(package: Package, strict: bool) -> Result<Package, InstallError> {
     let mut root: Option<&str> = None;
     for file in package.files() {
         let Some((first, _)) = file.path.split_once('/') else {
@@ -173,5 +211,5 @@ fn strip_single_root(package: Package) -> Result<Package, InstallError> {
         })
         .collect::<Vec<_>>();
     // A link that climbed through the top directory would now leave: check again.
-    crate::tree::check_links(Package::new(files))
+    crate::tree::check_links(Package::new(files), strict)
 }

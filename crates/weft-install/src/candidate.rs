@@ -89,6 +89,10 @@ pub fn find_skills(
     };
     let mut skill_dirs: BTreeSet<String> = BTreeSet::new();
     for file in tree.files() {
+        // An entry an install refuses (kept for a scan to report) defines no skill.
+        if matches!(file.content, weft_scan::FileContent::Unsafe { .. }) {
+            continue;
+        }
         let (dir, name) = file.path.rsplit_once('/').unwrap_or(("", &file.path));
         let under = prefix.is_empty() || dir == prefix || dir.starts_with(&format!("{prefix}/"));
         if under && skill_file_name(name) {

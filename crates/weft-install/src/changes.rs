@@ -35,6 +35,9 @@ impl ChangeKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "change", rename_all = "snake_case")]
 pub enum Change {
+    /// The installed directory is gone: the whole skill is written again (what it brings is
+    /// listed after this, as added).
+    DirectoryMissing,
     /// `allowed-tools` changed (`None`: absent, no restriction from the skill).
     AllowedTools {
         /// Before.
@@ -89,6 +92,9 @@ impl Change {
     /// One line for people.
     pub fn describe(&self) -> String {
         match self {
+            Change::DirectoryMissing => {
+                "the installed directory is missing; the whole skill is written again".to_owned()
+            }
             Change::AllowedTools { before, after } => {
                 format!("allowed-tools: {} -> {}", list(before), list(after))
             }
@@ -119,6 +125,24 @@ fn skill_text(package: &Package) -> String {
         .and_then(|f| f.bytes())
         .map(|b| String::from_utf8_lossy(b).into_owned())
         .unwrap_or_default()
+}
+
+/// The changes that writing `new` (skill `name`) where its directory is missing brings:
+/// [`Change::DirectoryMissing`], then its scripts, dynamic-context commands and files as
+/// added (no tool change: there is nothing on disk to compare with).
+pub fn changes_for_missing(name: &str, new: &Package) -> Vec<Change> {
+    let mut out = vec![Change::DirectoryMissing];
+    out.extend(
+        changes(name, &Package::default(), new)
+            .into_iter()
+            .filter(|c| {
+                !matches!(
+                    c,
+                    Change::AllowedTools { .. } | Change::ForbiddenTools { .. }
+                )
+            }),
+    );
+    out
 }
 
 /// The changes from `old` to `new` (skill `name`), sensitive ones first.

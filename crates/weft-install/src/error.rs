@@ -46,8 +46,19 @@ pub enum InstallError {
     Git {
         /// `fetch`, `checkout`, ...
         step: &'static str,
-        /// git's own words (stderr, shortened), or why it could not run.
+        /// git's own words (stderr, shortened), or what weft found wrong.
         message: String,
+    },
+    /// `git` could not be started or waited for.
+    #[error("git {step}: could not run {}: {source}", program.display())]
+    GitRun {
+        /// `fetch`, `checkout`, ...
+        step: &'static str,
+        /// The program.
+        program: PathBuf,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
     },
     /// A download failed.
     #[error("download of {url} failed: {reason}")]
@@ -116,13 +127,62 @@ pub enum InstallError {
         /// The high-severity findings.
         findings: Vec<Finding>,
     },
+    /// The lockfile is not a regular file weft will read (a FIFO, a device, a link out of
+    /// `.clawft`, too large) or could not be read.
+    #[error("cannot read {}: {}", path.display(), source.reason())]
+    LockfileUnreadable {
+        /// The lockfile.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: weft_fs::ReadError,
+    },
     /// The lockfile does not parse.
-    #[error("{}: not a valid skills.lock: {reason}", path.display())]
+    #[error("{}: not a valid skills.lock: {source}", path.display())]
     BadLockfile {
         /// The lockfile.
         path: PathBuf,
         /// The parser's message (with line and column).
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The lockfile parses but says something weft will not act on (a skill name that is
+    /// not one, another format version).
+    #[error("{}: not a valid skills.lock: {reason}", path.display())]
+    InvalidLockfile {
+        /// The lockfile.
+        path: PathBuf,
+        /// What is wrong.
         reason: String,
+    },
+    /// A directory weft writes into is not what it must be (a link, a file).
+    #[error("refused: {}: {reason}", path.display())]
+    UnsafeTarget {
+        /// The directory.
+        path: PathBuf,
+        /// Why it is not written into.
+        reason: String,
+    },
+    /// The target's lock file (`.clawft/.staging/lock`) is not a regular file.
+    #[error("refused: the lock file {}", source)]
+    TargetLock {
+        /// Why.
+        #[source]
+        source: weft_fs::ReadError,
+    },
+    /// What a source gives now is not what the lockfile pins (`install` from the lockfile).
+    #[error(
+        "refused: skill `{name}`: {what} is {found}, but skills.lock pins {expected}; nothing was written (run `weft skills update {name}` to move to what the source has now)"
+    )]
+    PinMismatch {
+        /// The skill.
+        name: String,
+        /// `the tree SHA-256`, `the archive SHA-256`.
+        what: &'static str,
+        /// What the lock says.
+        expected: String,
+        /// What was fetched.
+        found: String,
     },
     /// A skill to update or remove has no lock entry.
     #[error("skill `{name}` was not installed by weft (no entry in {})", lock.display())]

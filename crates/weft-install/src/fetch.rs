@@ -9,9 +9,10 @@ use weft_scan::Package;
 use crate::archive::read_archive;
 use crate::download::download;
 use crate::error::InstallError;
-use crate::git::{GitOptions, fetch_revision};
+use crate::git::{CloneBudget, GitOptions, fetch_revision};
 use crate::local::{read_dir_tree, read_regular};
 use crate::source::Source;
+use crate::target::InstallTarget;
 use crate::tree::Limits;
 
 /// How sources are fetched.
@@ -29,6 +30,15 @@ pub struct FetchOptions {
 }
 
 impl FetchOptions {
+    /// Defaults for installing into `target`, with git run as `git` says: temporary clones
+    /// go under the target's staging directory (created, and refused when it is a link).
+    pub fn for_target(target: &InstallTarget, git: GitOptions) -> Result<Self, InstallError> {
+        Ok(FetchOptions {
+            git,
+            ..FetchOptions::new(target.prepare_staging()?)
+        })
+    }
+
     /// Defaults, with temporary clones under `work_dir`.
     pub fn new(work_dir: impl Into<PathBuf>) -> Self {
         FetchOptions {
@@ -113,7 +123,8 @@ async fn fetch_git(
         .map_err(|e| InstallError::io(&options.work_dir, e))?;
     let dest = unique_dir(&options.work_dir, "clone");
     let result = async {
-        let commit = fetch_revision(url, rev, &dest, &options.git).await?;
+        let budget = CloneBudget::for_limits(&options.limits);
+        let commit = fetch_revision(url, rev, &dest, &options.git, budget).await?;
         let tree = read_dir_tree(&dest, options.limits)?;
         Ok((Resolved::Commit(commit), tree))
     }

@@ -33,6 +33,74 @@ impl Default for GitOptions {
     }
 }
 
+/// The variables git may see: how to find programs, the user's git and ssh setup, proxies.
+/// Never API keys or anything else from the environment.
+pub const GIT_ENV: [&str; 16] = [
+    "PATH",
+    "HOME",
+    "SSH_AUTH_SOCK",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "HTTPS_PROXY",
+    "https_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+    "NO_PROXY",
+    "no_proxy",
+    "GIT_PROXY_COMMAND",
+    "XDG_CONFIG_HOME",
+    "GIT_CONFIG_NOSYSTEM",
+];
+
+impl GitOptions {
+    /// Options whose environment holds only the [`GIT_ENV`] variables `lookup` finds (the
+    /// caller reads its environment; this crate never does), with `HOME` set to `home` when
+    /// the caller has one.
+    pub fn with_env(lookup: impl Fn(&str) -> Option<OsString>, home: Option<&Path>) -> Self {
+        let mut env: Vec<(OsString, OsString)> = GIT_ENV
+            .iter()
+            .filter(|k| **k != "HOME" || home.is_none())
+            .filter_map(|k| lookup(k).map(|v| (OsString::from(k), v)))
+            .collect();
+        if let Some(home) = home {
+            env.push(("HOME".into(), home.as_os_str().to_owned()));
+        }
+        GitOptions {
+            env,
+            ..GitOptions::default()
+        }
+    }
+}
+
+/// How much a clone may put on disk while git runs: past it, git is killed and the fetch
+/// refused ([`InstallError::TooLarge`]), so a huge repository never fills the disk before the
+/// package caps apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CloneBudget {
+    /// Bytes under the clone directory (objects and work tree).
+    pub bytes: u64,
+    /// Entries under the clone directory.
+    pub entries: u64,
+}
+
+impl CloneBudget {
+    /// The budget for a package under `limits`: its bytes twice (packed objects and the
+    /// checked-out files) plus 1 MiB for git's own files; its entries twice plus 1,000.
+    pub fn for_limits(limits: &crate::tree::Limits) -> Self {
+        CloneBudget {
+            bytes: limits
+                .max_total_bytes
+                .saturating_mul(2)
+                .saturating_add(1024 * 1024),
+            entries: (limits.max_files as u64)
+                .saturating_mul(2)
+                .saturating_add(1000),
+        }
+    }
+}
+
 /// Settings on every git command: nothing from the package may run.
 const HARDENING: [&str; 14] = [
     "-c",
@@ -56,6 +124,7 @@ async fn run_git(
     dir: Option<&Path>,
     step: &'static str,
     args: &[&str],
+    watch: Option<(&Path, CloneBudget)>,
 ) -> Result<String, InstallError> {
     let mut cmd = Command::new(&options.program);
     cmd.env_clear()
@@ -72,20 +141,25 @@ async fn run_git(
     if let Some(dir) = dir {
         cmd.current_dir(dir);
     }
-    let child = cmd.spawn().map_err(|e| InstallError::Git {
+    let child = cmd.spawn().map_err(|source| InstallError::GitRun {
         step,
-        message: format!("could not run {}: {e}", options.program.display()),
+        program: options.program.clone(),
+        source,
     })?;
-    let output = tokio::time::timeout(options.timeout, child.wait_with_output())
-        .await
-        .map_err(|_| InstallError::Git {
+    // Dropping the wait (on a timeout or past the budget) kills git.
+    let wait = child.wait_with_output();
+    let output = tokio::select! {
+        output = tokio::time::timeout(options.timeout, wait) => output.map_err(|_| InstallError::Git {
             step,
             message: format!("no answer within {} s", options.timeout.as_secs()),
-        })?
-        .map_err(|e| InstallError::Git {
-            step,
-            message: e.to_string(),
-        })?;
+        })?,
+        over = over_budget(watch) => return Err(over),
+    }
+    .map_err(|source| InstallError::GitRun {
+        step,
+        program: options.program.clone(),
+        source,
+    })?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let message: String = stderr.trim().chars().take(600).collect();
@@ -94,14 +168,74 @@ async fn run_git(
     Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
 }
 
-/// Fetches `rev` (a branch, tag or commit; the remote's HEAD when `None`) of `url` into the
-/// empty or absent directory `dest`, checks it out without running anything, and returns the
-/// commit id.
+/// Resolves when the directory being watched holds more than its budget (checked every
+/// 20 ms while git runs); never, without a watch.
+async fn over_budget(watch: Option<(&Path, CloneBudget)>) -> InstallError {
+    let Some((dir, budget)) = watch else {
+        return std::future::pending().await;
+    };
+    let mut tick = tokio::time::interval(Duration::from_millis(20));
+    loop {
+        tick.tick().await;
+        if let Some(over) = check_budget(dir, budget) {
+            return over;
+        }
+    }
+}
+
+/// The refusal when `dir` holds more bytes or entries than `budget` allows.
+fn check_budget(dir: &Path, budget: CloneBudget) -> Option<InstallError> {
+    let (bytes, entries) = disk_usage(dir, budget);
+    if bytes > budget.bytes || entries > budget.entries {
+        return Some(InstallError::TooLarge(format!(
+            "the repository is larger than the install limits allow (over {} bytes or {} files on disk); git was stopped",
+            budget.bytes, budget.entries
+        )));
+    }
+    None
+}
+
+/// Bytes and entries under `dir` (links not followed); the count stops a little past the
+/// budget, so a tree of millions of files is not walked in full every tick.
+fn disk_usage(dir: &Path, budget: CloneBudget) -> (u64, u64) {
+    let (mut bytes, mut entries) = (0u64, 0u64);
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(read) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in read.flatten() {
+            entries += 1;
+            let Ok(meta) = entry.metadata() else { continue };
+            if meta.is_dir() {
+                stack.push(entry.path());
+            } else {
+                bytes = bytes.saturating_add(meta.len());
+            }
+            if bytes > budget.bytes || entries > budget.entries {
+                return (bytes, entries);
+            }
+        }
+    }
+    (bytes, entries)
+}
+
+/// True for a hexadecimal revision shorter than a full commit id (`3a5f649`): git cannot
+/// fetch a commit by a prefix from a remote.
+fn is_abbreviated_commit(rev: &str) -> bool {
+    (4..40).contains(&rev.len()) && rev.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Fetches `rev` (a branch, tag or full commit id; the remote's HEAD when `None`) of `url`
+/// into the empty or absent directory `dest`, checks it out without running anything, and
+/// returns the commit id. git is stopped (and the fetch refused) as soon as `dest` holds
+/// more than `budget`.
 pub async fn fetch_revision(
     url: &str,
     rev: Option<&str>,
     dest: &Path,
     options: &GitOptions,
+    budget: CloneBudget,
 ) -> Result<String, InstallError> {
     if rev.is_some_and(|r| r.starts_with('-')) || url.starts_with('-') {
         return Err(InstallError::BadSource(format!(
@@ -111,9 +245,10 @@ pub async fn fetch_revision(
     }
     std::fs::create_dir_all(dest).map_err(|e| InstallError::io(dest, e))?;
     let dest_str = dest.to_string_lossy();
-    run_git(options, None, "init", &["init", "--quiet", &dest_str]).await?;
+    run_git(options, None, "init", &["init", "--quiet", &dest_str], None).await?;
     let wanted = rev.unwrap_or("HEAD");
-    run_git(
+    let watch = Some((dest, budget));
+    let fetched = run_git(
         options,
         Some(dest),
         "fetch",
@@ -128,20 +263,36 @@ pub async fn fetch_revision(
             url,
             wanted,
         ],
+        watch,
     )
-    .await?;
+    .await;
+    match fetched {
+        Err(InstallError::Git { message, .. })
+            if is_abbreviated_commit(wanted) && message.contains("couldn't find remote ref") =>
+        {
+            return Err(InstallError::BadSource(format!(
+                "--ref {wanted}: `{wanted}` looks like an abbreviated commit id, and git can fetch a commit from a remote only by its full 40-character id; give the whole id, a branch or a tag"
+            )));
+        }
+        other => other?,
+    };
     run_git(
         options,
         Some(dest),
         "checkout",
         &["checkout", "--quiet", "--detach", "FETCH_HEAD"],
+        watch,
     )
     .await?;
+    if let Some(over) = check_budget(dest, budget) {
+        return Err(over);
+    }
     run_git(
         options,
         Some(dest),
         "rev-parse",
         &["rev-parse", "--verify", "HEAD^{commit}"],
+        None,
     )
     .await
 }

@@ -53,6 +53,9 @@ pub fn file_entries(package: &Package) -> BTreeMap<String, FileEntry> {
                 FileContent::Special { kind } => FileEntry::Other {
                     special: kind.clone(),
                 },
+                FileContent::Unsafe { reason } => FileEntry::Other {
+                    special: reason.clone(),
+                },
             };
             (f.path.clone(), entry)
         })

@@ -4,11 +4,12 @@
 use std::path::Path;
 
 use rayon::prelude::*;
-use weft_scan::{Package, PackageFile, ScanOptions, ScanReport, SkillFacts, scan};
+use weft_scan::{KnownSkill, Package, PackageFile, ScanOptions, ScanReport, SkillFacts, scan};
 
-use crate::archive::{ArchiveFormat, read_archive};
+use crate::archive::{ArchiveFormat, read_archive_for_scan};
 use crate::candidate::{Candidate, find_skills};
 use crate::error::InstallError;
+use crate::install::taken;
 use crate::local::{read_dir_tree_for_scan, read_regular};
 use crate::tree::Limits;
 
@@ -42,8 +43,14 @@ fn facts_of(candidate: &Candidate) -> SkillFacts {
 }
 
 /// Reads `path` (a directory, a skill file, or a `.tar.gz`/`.zip` archive) and scans every
-/// skill in it, in path order, against `known_names` for typosquats.
-pub fn scan_path(path: &Path, known_names: &[String]) -> Result<Vec<ScannedSkill>, InstallError> {
+/// skill in it, in path order, against the skills the user has (`known`): a name one edit
+/// from one of them is a typosquat, exactly the name of one elsewhere would shadow it (a
+/// skill is not compared with its own directory, so scanning an installed skill is quiet).
+///
+/// An archive is read as a scan reads it, not as an install does: an entry an install
+/// refuses (`../../x`, an absolute path, a hard link) is reported as a high finding where
+/// it is, under its name as the archive gives it, instead of stopping the scan.
+pub fn scan_path(path: &Path, known: &[KnownSkill]) -> Result<Vec<ScannedSkill>, InstallError> {
     let meta = std::fs::metadata(path).map_err(|e| InstallError::io(path, e))?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
     let tree = if meta.is_dir() {
@@ -52,7 +59,9 @@ pub fn scan_path(path: &Path, known_names: &[String]) -> Result<Vec<ScannedSkill
         let file_name = name.clone().unwrap_or_default();
         let (bytes, executable) = read_regular(path, &file_name, SCAN_LIMITS.max_file_bytes)?;
         match ArchiveFormat::of_name(&file_name) {
-            Some(format) => read_archive(&bytes, format, &path.display().to_string(), SCAN_LIMITS)?,
+            Some(format) => {
+                read_archive_for_scan(&bytes, format, &path.display().to_string(), SCAN_LIMITS)?
+            }
             None => Package::new(vec![PackageFile {
                 path: file_name,
                 content: weft_scan::FileContent::Regular { bytes, executable },
@@ -68,23 +77,59 @@ pub fn scan_path(path: &Path, known_names: &[String]) -> Result<Vec<ScannedSkill
             .unwrap_or_default()
     };
     let candidates = find_skills(&tree, None, &root_name, false)?;
-    let options = ScanOptions {
-        known_names: known_names.to_vec(),
+    let mut names: Vec<String> = known.iter().map(|k| k.name.clone()).collect();
+    names.sort();
+    names.dedup();
+    let options = |taken: Vec<KnownSkill>| ScanOptions {
+        known_names: names.clone(),
+        taken,
         ..ScanOptions::default()
     };
     if candidates.is_empty() {
         return Ok(vec![ScannedSkill {
             dir: String::new(),
             name: None,
-            report: scan(&tree, None, &options),
+            report: scan(&tree, None, &options(Vec::new())),
         }]);
     }
-    Ok(candidates
+    // The skill's own directory on disk, when the tree is a directory.
+    let on_disk = |dir: &str| meta.is_dir().then(|| path.join(dir));
+    let mut scanned: Vec<ScannedSkill> = candidates
         .par_iter()
-        .map(|c| ScannedSkill {
-            dir: c.dir.clone(),
-            name: Some(c.name()),
-            report: scan(&c.package, Some(&facts_of(c)), &options),
+        .map(|c| {
+            let name = c.name();
+            let taken = match on_disk(&c.dir) {
+                Some(own) => taken(known, &name, &own),
+                None => known.iter().filter(|k| k.name == name).cloned().collect(),
+            };
+            ScannedSkill {
+                dir: c.dir.clone(),
+                report: scan(&c.package, Some(&facts_of(c)), &options(taken)),
+                name: Some(name),
+            }
         })
-        .collect())
+        .collect();
+    // Refused entries outside every skill's directory are reported for the archive itself.
+    let stray: Vec<PackageFile> = tree
+        .files()
+        .iter()
+        .filter(|f| matches!(f.content, weft_scan::FileContent::Unsafe { .. }))
+        .filter(|f| {
+            !candidates
+                .iter()
+                .any(|c| c.dir.is_empty() || f.path.starts_with(&format!("{}/", c.dir)))
+        })
+        .cloned()
+        .collect();
+    if !stray.is_empty() {
+        scanned.insert(
+            0,
+            ScannedSkill {
+                dir: String::new(),
+                name: None,
+                report: scan(&Package::new(stray), None, &options(Vec::new())),
+            },
+        );
+    }
+    Ok(scanned)
 }

@@ -5,9 +5,10 @@
 //! lockfile, under the target's exclusive lock.
 
 use std::collections::BTreeSet;
+use std::path::Path;
 use std::time::SystemTime;
 
-use weft_scan::{Package, ScanOptions, ScanReport, SkillFacts, scan};
+use weft_scan::{KnownSkill, Package, ScanOptions, ScanReport, SkillFacts, scan};
 
 use crate::candidate::{Candidate, find_skills};
 use crate::error::InstallError;
@@ -93,7 +94,7 @@ pub(crate) fn lock_entry(
 /// Names the typosquat check compares against: `known` minus the skills that come from the
 /// same source (siblings are not impostors of each other).
 pub(crate) fn others(
-    known: &[String],
+    known: &[KnownSkill],
     lock: &Lockfile,
     location: &str,
     skip: &[String],
@@ -104,18 +105,46 @@ pub(crate) fn others(
         .filter(|(_, e)| e.source.location == location)
         .map(|(n, _)| n.as_str())
         .collect();
+    let mut names: Vec<String> = known
+        .iter()
+        .map(|k| k.name.clone())
+        .filter(|n| !same_source.contains(n.as_str()) && !skip.contains(n))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The skills whose name `name` may not take: every known skill of that name except the one
+/// in `replaced` (the directory being installed over).
+pub(crate) fn taken(known: &[KnownSkill], name: &str, replaced: &Path) -> Vec<KnownSkill> {
     known
         .iter()
-        .filter(|n| !same_source.contains(n.as_str()) && !skip.contains(n))
+        .filter(|k| k.name == name && !k.dir.as_deref().is_some_and(|d| same_dir(d, replaced)))
         .cloned()
         .collect()
 }
 
-/// Scans a candidate against the names the user already has.
-pub(crate) fn scan_candidate(candidate: &Candidate, known: Vec<String>) -> ScanReport {
+/// True when `a` and `b` are the same directory (as spelled, or once links are resolved).
+pub(crate) fn same_dir(a: &Path, b: &Path) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+}
+
+/// Scans a candidate against the names the user already has (`known_names`, for typosquats)
+/// and the skills whose exact name it may not take.
+pub(crate) fn scan_candidate(
+    candidate: &Candidate,
+    known_names: Vec<String>,
+    taken: Vec<KnownSkill>,
+) -> ScanReport {
     let facts = candidate.parsed.skill.as_ref().map(SkillFacts::of);
     let options = ScanOptions {
-        known_names: known,
+        known_names,
+        taken,
         ..ScanOptions::default()
     };
     scan(&candidate.package, facts.as_ref(), &options)
@@ -163,14 +192,15 @@ fn select(
 }
 
 /// Chooses, validates and scans the skills of `fetched` (under `subpath`) for `target`.
-/// `known_names` are the skills the user already has (every scope, built-ins included), for
-/// the typosquatting check.
+/// `known` are the skills the user already has (every scope and root, shadowed copies and
+/// built-ins included): a name one edit from one of them is a typosquat, and the exact name
+/// of one (other than the skill being replaced in `target`) would shadow it; both are high.
 pub fn plan_install(
     target: &InstallTarget,
     fetched: &Fetched,
     subpath: Option<&str>,
     selection: &Selection,
-    known_names: &[String],
+    known: &[KnownSkill],
 ) -> Result<InstallPlan, InstallError> {
     let candidates = find_skills(&fetched.tree, subpath, &fetched.source.natural_name(), true)?;
     if candidates.is_empty() {
@@ -194,7 +224,12 @@ pub fn plan_install(
             });
         }
         let name = candidate.name();
-        let scan = scan_candidate(&candidate, others(known_names, &lock, &location, &names));
+        let dest = target.skill_dir(&name);
+        let scan = scan_candidate(
+            &candidate,
+            others(known, &lock, &location, &names),
+            taken(known, &name, &dest),
+        );
         let exists = std::fs::symlink_metadata(target.skill_dir(&name)).is_ok();
         skills.push(PlannedSkill {
             exists,

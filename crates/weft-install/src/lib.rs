@@ -11,8 +11,9 @@
 //! 3. [`apply_install`] writes each tree beside the skills directory and renames it into
 //!    place, then writes `skills.lock` atomically.
 //!
-//! [`plan_update`] / [`apply_update`], [`remove`] and [`verify`] work on what the lockfile
-//! records; [`scan_path`] scans any tree. Every location comes from the caller (an
+//! [`plan_update`] / [`apply_update`], [`plan_locked`] / [`apply_locked`] (install exactly
+//! what the lockfile pins), [`remove`] and [`verify`] work on what the lockfile records;
+//! [`scan_path`] scans any tree. Every location comes from the caller (an
 //! [`InstallTarget`] is a scope's `.clawft` directory); nothing here reads the environment,
 //! prints, or prompts.
 //!
@@ -54,6 +55,7 @@ mod inspect;
 mod install;
 mod local;
 mod lock;
+mod locked;
 mod remove;
 mod source;
 mod target;
@@ -62,21 +64,22 @@ mod tree;
 mod update;
 mod verify;
 
-pub use archive::{ArchiveFormat, read_archive};
+pub use archive::{ArchiveFormat, read_archive, read_archive_for_scan};
 pub use candidate::{Candidate, find_skills};
-pub use changes::{Change, ChangeKind, changes};
+pub use changes::{Change, ChangeKind, changes, changes_for_missing};
 pub use download::download;
 pub use error::InstallError;
 pub use fetch::{FetchOptions, Fetched, Resolved, fetch, sha256_hex};
-pub use git::{GitOptions, fetch_revision};
+pub use git::{CloneBudget, GIT_ENV, GitOptions, fetch_revision};
 pub use hash::{FileEntry, file_entries, tree_hash};
 pub use inspect::{SCAN_LIMITS, ScannedSkill, scan_path};
 pub use install::{InstallPlan, PlannedSkill, Selection, apply_install, plan_install};
-pub use local::{read_dir_tree, read_dir_tree_for_scan};
-pub use lock::{LOCK_VERSION, LockEntry, LockedSource, Lockfile, ScanRecord};
+pub use local::{read_dir_tree, read_dir_tree_for_scan, read_installed_tree};
+pub use lock::{LOCK_CAP, LOCK_VERSION, LockEntry, LockedSource, Lockfile, ScanRecord};
+pub use locked::{LockedAction, LockedPlan, LockedSkill, apply_locked, plan_locked};
 pub use remove::remove;
 pub use source::{Source, SourceKind};
-pub use target::InstallTarget;
+pub use target::{InstallScope, InstallTarget, STALE_STAGING};
 pub use timestamp::rfc3339;
 pub use tree::{Limits, TreeBuilder, normalize_entry_path};
 pub use update::{SkillUpdate, UpdatePlan, apply_update, plan_update};

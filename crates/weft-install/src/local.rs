@@ -11,21 +11,37 @@ use crate::error::InstallError;
 use crate::tree::{Limits, TreeBuilder};
 
 /// Directories never read from a source: version-control metadata.
-const SKIPPED: [&str; 3] = [".git", ".hg", ".svn"];
+const VCS_DIRS: [&str; 3] = [".git", ".hg", ".svn"];
+
+/// Whether a read leaves version-control directories out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Vcs {
+    /// A source: its `.git` is not part of the package.
+    Skip,
+    /// An installed skill: nothing of it is skipped, so a `.git/hooks/post-checkout` added
+    /// after the install is an extra file.
+    Read,
+}
 
 /// Reads the tree under `root` (a directory) for installing: a link leaving the tree or a
-/// special file refuses it.
+/// special file refuses it; version-control directories are left out.
 pub fn read_dir_tree(root: &Path, limits: Limits) -> Result<Package, InstallError> {
-    read_with(root, TreeBuilder::new(limits))
+    read_with(root, TreeBuilder::new(limits), Vcs::Skip)
+}
+
+/// Reads an installed skill's directory as it is, version-control directories included
+/// (what `verify` and `update` compare with the lockfile).
+pub fn read_installed_tree(root: &Path, limits: Limits) -> Result<Package, InstallError> {
+    read_with(root, TreeBuilder::new(limits), Vcs::Read)
 }
 
 /// Reads the tree under `root` for scanning: links leaving it and special files are kept
 /// for the scanner to report.
 pub fn read_dir_tree_for_scan(root: &Path, limits: Limits) -> Result<Package, InstallError> {
-    read_with(root, TreeBuilder::for_scan(limits))
+    read_with(root, TreeBuilder::for_scan(limits), Vcs::Skip)
 }
 
-fn read_with(root: &Path, mut builder: TreeBuilder) -> Result<Package, InstallError> {
+fn read_with(root: &Path, mut builder: TreeBuilder, vcs: Vcs) -> Result<Package, InstallError> {
     let meta = std::fs::metadata(root).map_err(|e| InstallError::io(root, e))?;
     if !meta.is_dir() {
         return Err(InstallError::BadSource(format!(
@@ -33,7 +49,7 @@ fn read_with(root: &Path, mut builder: TreeBuilder) -> Result<Package, InstallEr
             root.display()
         )));
     }
-    walk(root, "", 0, &mut builder)?;
+    walk(root, "", 0, &mut builder, vcs)?;
     builder.finish()
 }
 
@@ -42,6 +58,7 @@ fn walk(
     rel: &str,
     depth: usize,
     builder: &mut TreeBuilder,
+    vcs: Vcs,
 ) -> Result<(), InstallError> {
     if depth > builder.limits().max_depth {
         return Err(InstallError::unsafe_entry(rel, "nested too deep"));
@@ -76,8 +93,8 @@ fn walk(
             };
             builder.add_symlink(&child, target)?;
         } else if kind.is_dir() {
-            if !SKIPPED.contains(&name) {
-                walk(&path, &child, depth + 1, builder)?;
+            if vcs == Vcs::Read || !VCS_DIRS.contains(&name) {
+                walk(&path, &child, depth + 1, builder, vcs)?;
             }
         } else if kind.is_file() {
             let (bytes, executable) = read_regular(&path, &child, builder.room())?;

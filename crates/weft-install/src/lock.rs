@@ -6,9 +6,10 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use weft_fs::Cap;
 use weft_scan::{Finding, ScanReport, Severity};
 
 use crate::error::InstallError;
@@ -126,18 +127,37 @@ pub struct LockEntry {
     pub files: BTreeMap<String, FileEntry>,
 }
 
+/// The most a lockfile may hold: far above any real one (2,000 skills of 2,000 files each
+/// would be larger, but no one installs that), low enough that a lockfile linked to a huge
+/// file is refused at once.
+pub const LOCK_CAP: Cap = Cap::new(32 * 1024 * 1024, "lockfiles");
+
 impl Lockfile {
     /// Reads `path`; a missing file is an empty lockfile.
+    ///
+    /// A lockfile arrives with `git pull`, so it is hostile input: it is read through
+    /// weft-fs (a regular file, never a FIFO, device or `/proc` file, at most [`LOCK_CAP`],
+    /// and a link must stay in the lockfile's own directory), and its skill names must be
+    /// valid skill names.
     pub fn load(path: &Path) -> Result<Lockfile, InstallError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Lockfile::default()),
-            Err(e) => return Err(InstallError::io(path, e)),
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let bytes = match weft_fs::read_within(path, dir, LOCK_CAP) {
+            Ok(b) => b,
+            Err(e) if e.is_not_found() => return Ok(Lockfile::default()),
+            Err(source) => {
+                return Err(InstallError::LockfileUnreadable {
+                    path: path.to_owned(),
+                    source,
+                });
+            }
         };
         let lock: Lockfile =
-            serde_json::from_str(&text).map_err(|e| InstallError::BadLockfile {
+            serde_json::from_slice(&bytes).map_err(|source| InstallError::BadLockfile {
                 path: path.to_owned(),
-                reason: e.to_string(),
+                source,
             })?;
         // A lockfile can come from anyone with push access: a key is a directory name under
         // the skills directory, so only valid skill names are accepted (no `/`, no `..`).
@@ -146,13 +166,13 @@ impl Lockfile {
             .keys()
             .find(|k| !weft_parse::name::is_valid_name(k))
         {
-            return Err(InstallError::BadLockfile {
+            return Err(InstallError::InvalidLockfile {
                 path: path.to_owned(),
                 reason: format!("`{bad}` is not a valid skill name"),
             });
         }
         if lock.version != LOCK_VERSION {
-            return Err(InstallError::BadLockfile {
+            return Err(InstallError::InvalidLockfile {
                 path: path.to_owned(),
                 reason: format!(
                     "version {} (this weft reads version {LOCK_VERSION})",
@@ -170,7 +190,8 @@ impl Lockfile {
         text
     }
 
-    /// Writes `path` atomically (temporary file, fsync, rename, fsync of the directory).
+    /// Writes `path` atomically (temporary file, fsync, rename, fsync of the directory). The
+    /// temporary file is created new (never through a file or link already there).
     pub fn save(&self, path: &Path) -> Result<(), InstallError> {
         let dir = path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir).map_err(|e| InstallError::io(dir, e))?;
@@ -178,9 +199,8 @@ impl Lockfile {
             || "skills.lock".into(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-        let write = || -> std::io::Result<()> {
-            let mut file = std::fs::File::create(&tmp)?;
+        let (tmp, mut file) = create_new_temp(dir, &name)?;
+        let mut write = || -> std::io::Result<()> {
             file.write_all(self.to_json().as_bytes())?;
             file.sync_all()?;
             std::fs::rename(&tmp, path)?;
@@ -190,5 +210,23 @@ impl Lockfile {
             let _ = std::fs::remove_file(&tmp);
             InstallError::io(path, e)
         })
+    }
+}
+
+/// A new temporary file beside the lockfile: `.<name>.<pid>.<n>.tmp`, created with
+/// `O_EXCL`, so a file or link someone left under that name is never written through.
+fn create_new_temp(dir: &Path, name: &str) -> Result<(PathBuf, std::fs::File), InstallError> {
+    let mut n = 0u32;
+    loop {
+        let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+        match std::fs::File::options()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 100 => n += 1,
+            Err(e) => return Err(InstallError::io(&tmp, e)),
+        }
     }
 }

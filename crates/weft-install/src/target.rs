@@ -10,6 +10,19 @@ use crate::error::InstallError;
 use crate::fetch::unique_dir;
 use crate::lock::Lockfile;
 
+/// Which `.clawft` directory skills are installed into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InstallScope {
+    /// `<project>/.clawft` (the current directory when there is no project yet).
+    Project,
+    /// `~/.clawft`.
+    User,
+}
+
+/// Staging entries older than this are left from an interrupted run and are removed by the
+/// next operation that takes the target's lock (a clone or a tree being built is younger).
+pub const STALE_STAGING: std::time::Duration = std::time::Duration::from_secs(3600);
+
 /// The `.clawft` directory of the project (`<project>/.clawft`) or the user (`~/.clawft`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InstallTarget {
@@ -21,6 +34,21 @@ impl InstallTarget {
     pub fn new(clawft_dir: impl Into<PathBuf>) -> Self {
         InstallTarget {
             root: clawft_dir.into(),
+        }
+    }
+
+    /// The target of `scope`: `<project>/.clawft`, or `<cwd>/.clawft` when there is no
+    /// project yet; `<home>/.clawft` for the user. `None` for the user scope without a home
+    /// directory.
+    pub fn for_scope(
+        scope: InstallScope,
+        project: Option<&Path>,
+        cwd: &Path,
+        home: Option<&Path>,
+    ) -> Option<Self> {
+        match scope {
+            InstallScope::Project => Some(Self::new(project.unwrap_or(cwd).join(".clawft"))),
+            InstallScope::User => home.map(|h| Self::new(h.join(".clawft"))),
         }
     }
 
@@ -50,18 +78,32 @@ impl InstallTarget {
         Lockfile::load(&self.lock_path())
     }
 
-    /// Takes the target's exclusive lock (blocking until another weft is done with it).
-    pub(crate) fn exclusive(&self) -> Result<File, InstallError> {
+    /// Creates the staging directory (with a `.gitignore` that keeps it out of commits) and
+    /// checks that it is a real directory, not a link someone committed to send writes
+    /// elsewhere.
+    pub fn prepare_staging(&self) -> Result<PathBuf, InstallError> {
         let staging = self.staging_dir();
-        std::fs::create_dir_all(&staging).map_err(|e| InstallError::io(&staging, e))?;
+        std::fs::create_dir_all(&self.root).map_err(|e| InstallError::io(&self.root, e))?;
+        real_dir(&staging)?;
+        let ignore = staging.join(".gitignore");
+        if std::fs::symlink_metadata(&ignore).is_err() {
+            // Best effort: a missing .gitignore only risks a commit of leftovers.
+            if let Err(e) = std::fs::write(&ignore, "# weft's staging area: never commit it\n*\n") {
+                tracing::debug!(path = %ignore.display(), error = %e, "could not write .gitignore");
+            }
+        }
+        Ok(staging)
+    }
+
+    /// Takes the target's exclusive lock (blocking until another weft is done with it), then
+    /// removes what interrupted runs left in the staging directory.
+    pub(crate) fn exclusive(&self) -> Result<File, InstallError> {
+        let staging = self.prepare_staging()?;
         let path = staging.join("lock");
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| InstallError::io(&path, e))?;
+        let file =
+            weft_fs::open_lock_file(&path).map_err(|source| InstallError::TargetLock { source })?;
         file.lock().map_err(|e| InstallError::io(&path, e))?;
+        remove_stale(&staging, STALE_STAGING);
         Ok(file)
     }
 
@@ -82,11 +124,8 @@ impl InstallTarget {
                 path: dest,
             });
         }
-        let staging = self.staging_dir();
-        let skills = self.skills_dir();
-        for dir in [&staging, &skills] {
-            std::fs::create_dir_all(dir).map_err(|e| InstallError::io(dir, e))?;
-        }
+        let staging = self.prepare_staging()?;
+        real_dir(&self.skills_dir())?;
         let staged = unique_dir(&staging, &format!("new-{name}"));
         if let Err(e) = write_tree(&staged, package) {
             let _ = std::fs::remove_dir_all(&staged);
@@ -109,12 +148,54 @@ impl InstallTarget {
         if std::fs::symlink_metadata(&dest).is_err() {
             return Ok(());
         }
-        let staging = self.staging_dir();
-        std::fs::create_dir_all(&staging).map_err(|e| InstallError::io(&staging, e))?;
+        let staging = self.prepare_staging()?;
+        real_dir(&self.skills_dir())?;
         let old = unique_dir(&staging, &format!("old-{name}"));
         std::fs::rename(&dest, &old).map_err(|e| InstallError::io(&dest, e))?;
         remove_any(&old);
         Ok(())
+    }
+}
+
+/// Creates `dir` when it is missing and refuses it when it is a symbolic link or not a
+/// directory: a committed `.clawft/skills -> ~/.ssh` must not receive a skill's files.
+fn real_dir(dir: &Path) -> Result<(), InstallError> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(meta) if meta.file_type().is_symlink() => Err(InstallError::UnsafeTarget {
+            path: dir.to_path_buf(),
+            reason: "is a symbolic link; weft installs only into a real directory (replace the link with a directory)".to_owned(),
+        }),
+        Ok(_) => Err(InstallError::UnsafeTarget {
+            path: dir.to_path_buf(),
+            reason: "is not a directory".to_owned(),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir(dir).map_err(|e| InstallError::io(dir, e))
+        }
+        Err(e) => Err(InstallError::io(dir, e)),
+    }
+}
+
+/// Removes the staging entries (trees, clones) older than `age`: what a crash left behind.
+fn remove_stale(staging: &Path, age: std::time::Duration) {
+    let Ok(entries) = std::fs::read_dir(staging) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if name == "lock" || name == ".gitignore" {
+            continue;
+        }
+        let path = entry.path();
+        let old = std::fs::symlink_metadata(&path)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| now.duration_since(t).is_ok_and(|d| d > age));
+        if old {
+            tracing::debug!(path = %path.display(), "removing a stale staging entry");
+            remove_any(&path);
+        }
     }
 }
 
@@ -169,7 +250,7 @@ fn write_tree(dir: &Path, package: &Package) -> Result<(), InstallError> {
                 std::os::unix::fs::symlink(target, &full)
                     .map_err(|e| InstallError::io(&full, e))?;
             }
-            FileContent::Special { .. } => {
+            FileContent::Special { .. } | FileContent::Unsafe { .. } => {
                 return Err(InstallError::unsafe_entry(
                     path,
                     "not a file a skill can ship",

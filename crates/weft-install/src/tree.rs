@@ -98,9 +98,46 @@ impl TreeBuilder {
         }
     }
 
+    /// True for a tree built for scanning (see [`for_scan`](Self::for_scan)).
+    pub fn is_lenient(&self) -> bool {
+        self.lenient
+    }
+
+    /// An entry an install refuses (a path leaving the package, a hard link, a name that is
+    /// not UTF-8): an error, or, in a tree for scanning, recorded under its name as given
+    /// ([`FileContent::Unsafe`]) for the scanner to report.
+    pub fn refuse(
+        &mut self,
+        raw_path: &str,
+        reason: impl Into<String>,
+    ) -> Result<(), InstallError> {
+        let reason = reason.into();
+        if !self.lenient {
+            return Err(InstallError::unsafe_entry(raw_path, reason));
+        }
+        self.check_count()?;
+        self.entries
+            .insert(raw_path.to_owned(), FileContent::Unsafe { reason });
+        Ok(())
+    }
+
+    /// The entry's normalised path; `None` when it is refused and recorded (scanning).
+    fn entry_path(&mut self, raw_path: &str) -> Result<Option<String>, InstallError> {
+        match normalize_entry_path(raw_path, self.limits.max_depth) {
+            Ok(path) => Ok(Some(path)),
+            Err(InstallError::Unsafe { reason, .. }) if self.lenient => {
+                self.refuse(raw_path, reason)?;
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// Records a FIFO, socket or device: refused unless the tree is for scanning.
     pub fn add_special(&mut self, raw_path: &str, kind: &str) -> Result<(), InstallError> {
-        let path = normalize_entry_path(raw_path, self.limits.max_depth)?;
+        let Some(path) = self.entry_path(raw_path)? else {
+            return Ok(());
+        };
         if !self.lenient {
             return Err(InstallError::unsafe_entry(
                 path,
@@ -147,7 +184,9 @@ impl TreeBuilder {
         bytes: Vec<u8>,
         executable: bool,
     ) -> Result<(), InstallError> {
-        let path = normalize_entry_path(raw_path, self.limits.max_depth)?;
+        let Some(path) = self.entry_path(raw_path)? else {
+            return Ok(());
+        };
         self.check_count()?;
         let len = bytes.len() as u64;
         if len > self.limits.max_file_bytes {
@@ -168,7 +207,9 @@ impl TreeBuilder {
 
     /// Adds a symbolic link (checked when the tree is finished).
     pub fn add_symlink(&mut self, raw_path: &str, target: &str) -> Result<(), InstallError> {
-        let path = normalize_entry_path(raw_path, self.limits.max_depth)?;
+        let Some(path) = self.entry_path(raw_path)? else {
+            return Ok(());
+        };
         self.check_count()?;
         self.insert(
             path,
@@ -181,10 +222,8 @@ impl TreeBuilder {
 
     fn insert(&mut self, path: String, content: FileContent) -> Result<(), InstallError> {
         if self.entries.contains_key(&path) {
-            return Err(InstallError::unsafe_entry(
-                &path,
-                "the package names it twice",
-            ));
+            // Which copy an extractor keeps depends on the extractor: one may hide the other.
+            return self.refuse(&path, "the package names it twice");
         }
         self.entries.insert(path, content);
         Ok(())
@@ -203,10 +242,10 @@ impl TreeBuilder {
     }
 }
 
-/// Marks each link of `package` as inside and refuses the package when an entry sits below a
-/// file or link, or a link leaves the package, dangles or loops.
-pub fn check_links(package: Package) -> Result<Package, InstallError> {
-    mark_links(package, true)
+/// Marks each link of `package` as inside or not; with `strict`, refuses the package when an
+/// entry sits below a file or link, or a link leaves the package, dangles or loops.
+pub fn check_links(package: Package, strict: bool) -> Result<Package, InstallError> {
+    mark_links(package, strict)
 }
 
 /// Marks each link as inside or not; with `strict`, refuses the package instead when an

@@ -3,15 +3,15 @@
 
 use std::time::SystemTime;
 
-use weft_scan::{Package, ScanReport};
+use weft_scan::{KnownSkill, Package, ScanReport};
 
 use crate::candidate::find_skills;
-use crate::changes::{Change, changes};
+use crate::changes::{Change, changes, changes_for_missing};
 use crate::error::InstallError;
 use crate::fetch::{FetchOptions, Fetched, Resolved, fetch};
 use crate::hash::{file_entries, tree_hash};
 use crate::install::{lock_entry, others, scan_candidate};
-use crate::local::read_dir_tree;
+use crate::local::read_installed_tree;
 use crate::lock::{LockEntry, LockedSource};
 use crate::source::Source;
 use crate::target::InstallTarget;
@@ -63,7 +63,7 @@ pub async fn plan_update(
     target: &InstallTarget,
     names: &[String],
     options: &FetchOptions,
-    known_names: &[String],
+    known: &[KnownSkill],
 ) -> Result<UpdatePlan, InstallError> {
     let lock = target.load_lock()?;
     let chosen: Vec<(String, LockEntry)> = if names.is_empty() {
@@ -99,7 +99,7 @@ pub async fn plan_update(
         };
         let current = &fetched[index];
         let known = others(
-            known_names,
+            known,
             &lock,
             &old.source.location,
             std::slice::from_ref(&name),
@@ -134,12 +134,15 @@ fn compare(
         });
     }
     let dir = target.skill_dir(name);
-    let installed = if dir.is_dir() {
-        read_dir_tree(&dir, options.limits).unwrap_or_default()
+    let changes = if std::fs::symlink_metadata(&dir).is_ok() {
+        let installed = read_installed_tree(&dir, options.limits).unwrap_or_default();
+        changes(name, &installed, &candidate.package)
     } else {
-        Package::default()
+        changes_for_missing(name, &candidate.package)
     };
-    let scan = scan_candidate(candidate, known);
+    // The skill replaces its own installed copy: only typosquats are checked again (the
+    // name itself was accepted when it was installed).
+    let scan = scan_candidate(candidate, known, Vec::new());
     Ok(SkillUpdate {
         name: name.to_owned(),
         source: LockedSource {
@@ -149,7 +152,7 @@ fn compare(
         old,
         resolved: fetched.resolved.clone(),
         tree_sha256: tree_hash(&file_entries(&candidate.package)),
-        changes: changes(name, &installed, &candidate.package),
+        changes,
         package: candidate.package.clone(),
         scan,
     })

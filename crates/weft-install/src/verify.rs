@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use crate::error::InstallError;
 use crate::hash::file_entries;
-use crate::local::read_dir_tree;
+use crate::local::read_installed_tree;
 use crate::lock::LockEntry;
 use crate::target::InstallTarget;
 use crate::tree::Limits;
@@ -56,7 +56,7 @@ pub fn verify_skill(target: &InstallTarget, name: &str, entry: &LockEntry) -> Ve
     if std::fs::symlink_metadata(&dir).is_err() {
         return VerifyStatus::Missing;
     }
-    let package = match read_dir_tree(&dir, Limits::default()) {
+    let package = match read_installed_tree(&dir, Limits::default()) {
         Ok(p) => p,
         Err(e) => {
             return VerifyStatus::Unreadable {

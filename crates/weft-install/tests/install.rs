@@ -10,8 +10,8 @@ use std::process::Command;
 
 use common::*;
 use weft_install::{
-    FileEntry, InstallError, InstallTarget, Resolved, Selection, Source, SourceKind, apply_install,
-    fetch, plan_install, verify,
+    CloneBudget, FileEntry, InstallError, InstallTarget, Resolved, Selection, Source, SourceKind,
+    apply_install, fetch, plan_install, verify,
 };
 
 fn target(root: &Path) -> InstallTarget {
@@ -64,12 +64,18 @@ async fn local_directory_installs_and_pins_every_file() {
         &weft_install::sha256_hex(b"#!/bin/sh\npdftotext \"$1\" -\n")
     );
     assert_eq!(entry.files.len(), 2);
-    // Nothing is left in the staging directory but the lock file.
-    let staged: Vec<_> = std::fs::read_dir(t.staging_dir())
+    // Nothing is left in the staging directory but the lock file and the .gitignore that
+    // keeps the directory out of commits.
+    let mut staged: Vec<_> = std::fs::read_dir(t.staging_dir())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
-    assert_eq!(staged, ["lock"]);
+    staged.sort();
+    assert_eq!(staged, [".gitignore", "lock"]);
+    assert_eq!(
+        std::fs::read_to_string(t.staging_dir().join(".gitignore")).unwrap(),
+        "# weft's staging area: never commit it\n*\n"
+    );
 }
 
 #[tokio::test]
@@ -275,13 +281,76 @@ async fn typosquats_of_known_skills_are_refused() {
     let fetched = fetch_for(&t, src.to_str().unwrap(), None, tmp.path())
         .await
         .unwrap();
-    let known = vec!["git-commit".to_owned(), "review".to_owned()];
+    let known = vec![
+        known_skill("git-commit", "the user skill", None),
+        known_skill("review", "the user skill", None),
+    ];
     let plan = plan_install(&t, &fetched, None, &Selection::Single, &known).unwrap();
     let high: Vec<_> = plan.skills[0].scan.high().collect();
     assert_eq!(high.len(), 1);
     assert_eq!(high[0].rule.code(), "S701");
     assert!(high[0].message.contains("`git-commit`"));
     assert!(apply_install(&t, &plan, false, now()).is_err());
+}
+
+fn known_skill(name: &str, place: &str, dir: Option<&Path>) -> weft_scan::KnownSkill {
+    weft_scan::KnownSkill {
+        name: name.to_owned(),
+        place: place.to_owned(),
+        dir: dir.map(Path::to_path_buf),
+    }
+}
+
+/// A package taking the exact name of a skill the user has elsewhere (a built-in, another
+/// scope) is refused; reinstalling over the target's own copy is not shadowing.
+#[tokio::test]
+async fn an_exact_name_taken_elsewhere_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src/specification-engine");
+    write_files(
+        &src,
+        &[(
+            "SKILL.md",
+            &skill_md("specification-engine", "", "Specify."),
+        )],
+    );
+    let t = target(tmp.path());
+    let fetched = fetch_for(&t, src.to_str().unwrap(), None, tmp.path())
+        .await
+        .unwrap();
+    let user_copy = tmp.path().join("home/.claude/skills/specification-engine");
+    let known = vec![
+        known_skill("specification-engine", "the built-in skill", None),
+        known_skill(
+            "specification-engine",
+            "the user skill at ~/.claude/skills/specification-engine/SKILL.md",
+            Some(&user_copy),
+        ),
+        known_skill(
+            "specification-engine",
+            "the project skill being replaced",
+            Some(&t.skill_dir("specification-engine")),
+        ),
+    ];
+    let plan = plan_install(&t, &fetched, None, &Selection::Single, &known).unwrap();
+    let high: Vec<_> = plan.skills[0].scan.high().collect();
+    assert_eq!(high.len(), 1, "{high:?}");
+    assert_eq!(high[0].rule.code(), "S702");
+    assert_eq!(
+        high[0].message,
+        "the name `specification-engine` is already taken by the built-in skill and the user skill at ~/.claude/skills/specification-engine/SKILL.md: two skills of one name, one hides the other"
+    );
+    assert!(matches!(
+        apply_install(&t, &plan, false, now()),
+        Err(InstallError::Refused { .. })
+    ));
+    assert!(!t.skill_dir("specification-engine").exists());
+    apply_install(&t, &plan, true, now()).unwrap();
+    assert!(
+        t.load_lock().unwrap().skills["specification-engine"]
+            .scan
+            .forced
+    );
 }
 
 #[tokio::test]
@@ -482,6 +551,46 @@ async fn size_and_count_caps() {
     options.limits.max_total_bytes = 40;
     let err = fetch(&source, None, &options).await.unwrap_err();
     assert!(matches!(err, InstallError::TooLarge(_)), "{err}");
+}
+
+/// A repository far over the package caps is stopped while git writes it, not read in full
+/// first: git is killed past the clone budget and the clone removed.
+#[tokio::test]
+async fn a_git_clone_is_stopped_past_its_budget() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::new(tmp.path());
+    // Data that does not compress: 4 MiB from a xorshift generator.
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let noise: String = (0..4 * 1024 * 1024)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            char::from(b'!' + (x % 90) as u8)
+        })
+        .collect();
+    repo.commit(
+        &[
+            ("SKILL.md", &skill_md("big", "", "x")),
+            ("noise.txt", &noise),
+        ],
+        "big",
+    );
+    let work = tmp.path().join("work-clones");
+    let mut options = options(&work, &repo.home);
+    options.limits.max_total_bytes = 256 * 1024;
+    let source = Source::parse(&repo.url, Path::new("/")).unwrap();
+    let err = fetch(&source, None, &options).await.unwrap_err();
+    let InstallError::TooLarge(message) = &err else {
+        panic!("{err}")
+    };
+    assert!(message.contains("git was stopped"), "{message}");
+    assert!(message.contains(&CloneBudget::for_limits(&options.limits).bytes.to_string()));
+    assert_eq!(
+        std::fs::read_dir(&work).unwrap().count(),
+        0,
+        "the clone is removed"
+    );
 }
 
 #[tokio::test]

@@ -256,3 +256,56 @@ async fn a_hostile_lockfile_cannot_name_a_path() {
         InstallError::BadLockfile { .. }
     ));
 }
+
+/// A lockfile or a staging lock that is a FIFO, a device or a kernel file is refused at once,
+/// with its source error kept; nothing waits on it and nothing reads it whole.
+#[cfg(target_os = "linux")]
+#[test]
+fn special_lockfiles_and_staging_locks_are_refused_at_once() {
+    use std::error::Error as _;
+    let tmp = tempfile::tempdir().unwrap();
+    let t = InstallTarget::new(tmp.path().join(".clawft"));
+    std::fs::create_dir_all(tmp.path().join(".clawft")).unwrap();
+    let mkfifo = |path: &std::path::Path| {
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(path)
+                .status()
+                .unwrap()
+                .success()
+        );
+    };
+    mkfifo(&t.lock_path());
+    let err = t.load_lock().unwrap_err();
+    assert!(
+        matches!(err, InstallError::LockfileUnreadable { .. }),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "cannot read {}: is a FIFO (named pipe), not a regular file",
+            t.lock_path().display()
+        )
+    );
+    assert!(
+        err.source().is_some(),
+        "the weft-fs error is kept as the source"
+    );
+    for target in ["/dev/zero", "/proc/self/environ"] {
+        std::fs::remove_file(t.lock_path()).unwrap();
+        std::os::unix::fs::symlink(target, t.lock_path()).unwrap();
+        let err = t.load_lock().unwrap_err();
+        assert!(
+            err.to_string().contains("is a symbolic link to"),
+            "{target}: {err}"
+        );
+    }
+    std::fs::remove_file(t.lock_path()).unwrap();
+
+    std::fs::create_dir_all(t.staging_dir()).unwrap();
+    mkfifo(&t.staging_dir().join("lock"));
+    let err = remove(&t, "anything").unwrap_err();
+    assert!(matches!(err, InstallError::TargetLock { .. }), "{err}");
+    assert!(err.to_string().contains("is a FIFO (named pipe)"), "{err}");
+}

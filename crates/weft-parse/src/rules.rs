@@ -122,8 +122,9 @@ rules! {
     /// The skill file is spelled in another case (`Skill.md`): loaded, but not a valid skill.
     FileNameCase = 17, "skill file name in the wrong case (e.g. `Skill.md`)", [W, E, E, E];
     /// A skill or agent file is a symbolic link whose target leaves its root (the skill's
-    /// directory, the agents directory): it is not read.
-    SymlinkOutsideRoot = 18, "skill or agent file is a symlink leaving its directory", [E, E, E, E];
+    /// directory, the agents directory): it is not read. Also a directory link leaving an
+    /// untrusted project or a commands root: it is not followed.
+    SymlinkOutsideRoot = 18, "symlink leaving its root (a file not read, a directory not entered)", [E, E, E, E];
     /// The file is a FIFO, a device or a socket, or lives on a pseudo-filesystem (`/proc`,
     /// `/sys`): it is not read (a directory there is not entered).
     NotRegularFile = 19, "not a regular file (FIFO, device, socket, /proc, /sys)", [E, E, E, E];
@@ -281,8 +282,9 @@ rules! {
     KeptLastGood = 183, "broken skill file; the last good version is kept", [W, W, W, O];
     /// The walk reached its limit on directories visited; the rest of the tree is not read.
     WalkLimit = 184, "walk stopped at the limit on directories visited", [W, W, W, W];
-    /// A directory name is not valid UTF-8: it cannot name a skill and is not entered.
-    NonUtf8Name = 185, "directory name is not valid UTF-8; not entered", [W, W, W, W];
+    /// A directory, command or agent file name is not valid UTF-8: it cannot name a skill,
+    /// command or agent and is skipped, with a warning.
+    NonUtf8Name = 185, "file or directory name is not valid UTF-8; skipped", [W, W, W, W];
     /// A skill and a `.claude/commands` command have the same name: the skill wins.
     CommandShadowed = 186, "a skill shadows a command of the same name", [W, W, W, O];
     /// A command file's path gives no usable name (characters outside [A-Za-z0-9_-]).

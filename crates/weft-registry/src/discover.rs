@@ -25,6 +25,9 @@ pub struct SkillRoot {
     pub scope: Scope,
     /// What the directory holds.
     pub kind: RootKind,
+    /// Where directory links under this root may lead (see [`SkillRoot::within`]): `None`
+    /// follows them anywhere (with the walk's caps), as the user's own roots do.
+    pub link_boundary: Option<PathBuf>,
 }
 
 /// What a root holds.
@@ -40,19 +43,38 @@ pub enum RootKind {
 
 impl SkillRoot {
     /// A root of skill directories at `path` for `scope`.
+    ///
+    /// A project root is hostile by default: its directory links may not leave the root
+    /// itself (widen that to the project with [`within`](Self::within), or lift it for a
+    /// trusted project with `within(None)`). Other scopes follow links anywhere.
     pub fn new(path: impl Into<PathBuf>, scope: Scope) -> Self {
+        let path = path.into();
         Self {
-            path: path.into(),
+            link_boundary: (scope == Scope::Project).then(|| path.clone()),
+            path,
             scope,
             kind: RootKind::Skills,
         }
     }
 
-    /// A root of Claude Code commands (`.claude/commands`) at `path` for `scope`.
+    /// A root of Claude Code commands (`.claude/commands`) at `path` for `scope`. Directory
+    /// links below it must stay inside it (its real path) whatever the scope, as links to
+    /// command files must; the root itself must lie inside the link boundary.
     pub fn commands(path: impl Into<PathBuf>, scope: Scope) -> Self {
         Self {
             kind: RootKind::Commands,
             ..Self::new(path, scope)
+        }
+    }
+
+    /// The same root, whose directory links (and the root itself) must lead inside
+    /// `boundary`: an untrusted project's roots get the project directory, so
+    /// `.claude/skills/x -> /` or `-> ~` is refused with a diagnostic instead of walked.
+    /// `None` follows links anywhere.
+    pub fn within(self, boundary: Option<PathBuf>) -> Self {
+        Self {
+            link_boundary: boundary,
+            ..self
         }
     }
 }
@@ -185,7 +207,8 @@ fn read_roots(
         }
         let root_options = options.with_scope(root.scope);
         if root.kind == RootKind::Commands {
-            let (files, problems) = find_commands(&root.path);
+            let (files, problems) =
+                find_commands(&mut walker, &root.path, root.link_boundary.as_deref());
             diagnostics.extend(problems);
             for (name, path) in files {
                 let (found, parsed) = read_command(&root.path, &name, &path, &root_options);
@@ -202,9 +225,12 @@ fn read_roots(
             .as_ref()
             .map(|c| move |dir: &Path, mtime: i128| c.dir_hint(dir, mtime, scope));
         let hint_ref: Option<DirHint<'_>> = hint.as_ref().map(|h| h as DirHint<'_>);
-        let (found, problems) = walker.walk_with_hints(&root.path, hint_ref, |found, facts| {
-            header_with_cache(found, &root_options, cache.as_ref(), facts)
-        });
+        let (found, problems) = walker.walk_with_hints(
+            &root.path,
+            root.link_boundary.as_deref(),
+            hint_ref,
+            |found, facts| header_with_cache(found, &root_options, cache.as_ref(), facts),
+        );
         diagnostics.extend(problems);
         for (found, (parsed, record)) in found {
             records.extend(record);
@@ -346,7 +372,7 @@ pub fn discover_one(
         if !root.path.is_dir() || root.kind == RootKind::Commands {
             continue;
         }
-        let walked = walker.walk(&root.path);
+        let walked = walker.walk_within(&root.path, root.link_boundary.as_deref());
         for found in walked.skills {
             if found.dir.file_name().and_then(|n| n.to_str()) != Some(name) {
                 continue;
@@ -383,6 +409,13 @@ pub fn discover_one(
     }
     let entry = out.entries.remove(name)?;
     Some((entry, out.diagnostics))
+}
+
+/// True for what an untrusted project's skills are warned about (`W181`: a project skill
+/// overriding a user, workspace, plugin or built-in one): it changes what runs, so callers
+/// show it whenever skills are listed or used, not only with `-v`.
+pub fn is_trust_warning(d: &Diagnostic) -> bool {
+    d.rule() == Some(Rule::ProjectOverride.number())
 }
 
 /// Adds `entry` unless a higher-precedence skill already has its name; either way the loser
@@ -437,11 +470,14 @@ fn insert(out: &mut Discovered, entry: Arc<SkillEntry>, config: &RegistryConfig)
             ),
         )
     } else if w_scope == Scope::Project && !config.trust_project_skills {
+        let place = loser_path
+            .as_deref()
+            .map(|p| format!(" at {}", p.display()))
+            .unwrap_or_default();
         Rule::ProjectOverride.diagnostic(
             Profile::Load,
             format!(
-                "project skill `{name}` overrides the {l_scope} skill at {} (trust_project_skills silences this)",
-                display(loser_path.as_deref())
+                "project skill `{name}` overrides the {l_scope} skill{place} (--trust-project silences this)"
             ),
         )
     } else {

@@ -36,7 +36,7 @@ pub mod walk;
 mod watch;
 
 pub use cache::{CacheConfig, CacheHealth};
-pub use discover::{RegistryConfig, RootKind, SkillRoot, discover_one};
+pub use discover::{RegistryConfig, RootKind, SkillRoot, discover_one, is_trust_warning};
 pub use entry::{
     BrokenSkill, ShadowedSkill, SkillBody, SkillEntry, SkillOrigin, TokenEstimate, estimate_tokens,
 };

@@ -10,7 +10,7 @@ use weft_parse::{ParseOptions, Profile, Rule};
 use weft_types::{Diagnostic, Severity, has_errors};
 
 use crate::read::read_skill;
-use crate::walk::{FoundSkill, SkillFile, WalkNote, WalkOptions, skill_file_in, walk};
+use crate::walk::{FoundSkill, SkillFile, WalkNote, WalkOptions, Walker, skill_file_in};
 
 /// The verdict on one skill (or on a path that holds none).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -41,7 +41,7 @@ enum Target {
 /// A path's skill directory needs a name for the name-versus-directory check: pass `.` or a
 /// bare `SKILL.md` through [`with_named_dir`] first.
 pub fn validate_paths(paths: &[PathBuf], profile: Profile) -> Vec<ValidationOutcome> {
-    validate_paths_with(paths, profile, None)
+    validate_paths_with(paths, profile, None, None)
 }
 
 /// `path` as [`validate_paths`] needs it: naming a skill directory that has a name. `.`,
@@ -80,19 +80,26 @@ pub fn with_named_dir(path: &Path, cwd: &Path) -> PathBuf {
     clean
 }
 
-/// [`validate_paths`], also checking each skill's `agent:` with `known_agent` (the agents
-/// the caller discovered): an agent it does not know is [`Rule::UnknownAgent`], with the
-/// closest of `agent_names`.
+/// [`validate_paths`], also checking each skill's `agent:` with `agents` (the agents the
+/// caller discovered): an agent it does not know is [`Rule::UnknownAgent`], with the
+/// closest of their names.
+///
+/// With `link_boundary` (an untrusted project), a tree given by a path inside it follows
+/// directory links only inside it (`E018` for the others, as discovery does), so
+/// `.claude/skills/x -> /` in a cloned repository is not a walk of the whole machine. A
+/// path outside it is walked as given, links followed, within the walk's limits.
 pub fn validate_paths_with(
     paths: &[PathBuf],
     profile: Profile,
     agents: Option<&KnownAgents<'_>>,
+    link_boundary: Option<&Path>,
 ) -> Vec<ValidationOutcome> {
     let options = ParseOptions::new(profile);
     let mut targets = Vec::new();
     let mut seen = HashSet::new();
     for path in paths {
-        collect(path, profile, &mut targets, &mut seen);
+        let boundary = link_boundary.filter(|b| spelled_inside(path, b));
+        collect(path, profile, boundary, &mut targets, &mut seen);
     }
     targets
         .par_iter()
@@ -175,8 +182,25 @@ fn problem(path: &Path, rule: Rule, weft: String, spec: String, profile: Profile
     }
 }
 
-/// Turns one path into targets: a skill file, a skill directory, or a tree.
-fn collect(path: &Path, profile: Profile, out: &mut Vec<Target>, seen: &mut HashSet<PathBuf>) {
+/// True when `path`, as spelled (made absolute, links not resolved), lies inside
+/// `boundary` (as given or resolved).
+fn spelled_inside(path: &Path, boundary: &Path) -> bool {
+    let Ok(absolute) = std::path::absolute(path) else {
+        return false;
+    };
+    absolute.starts_with(boundary)
+        || std::fs::canonicalize(boundary).is_ok_and(|real| absolute.starts_with(real))
+}
+
+/// Turns one path into targets: a skill file, a skill directory, or a tree (whose
+/// directory links must stay inside `boundary`, when there is one).
+fn collect(
+    path: &Path,
+    profile: Profile,
+    boundary: Option<&Path>,
+    out: &mut Vec<Target>,
+    seen: &mut HashSet<PathBuf>,
+) {
     let mut push = |found: FoundSkill, out: &mut Vec<Target>| {
         if seen.insert(found.file.path().to_path_buf()) {
             out.push(Target::Skill(found));
@@ -200,8 +224,9 @@ fn collect(path: &Path, profile: Profile, out: &mut Vec<Target>, seen: &mut Hash
         }
         return;
     }
-    let found = walk(path, WalkOptions::VALIDATE);
-    if found.skills.is_empty() {
+    let found = Walker::new(WalkOptions::VALIDATE).walk_within(path, boundary);
+    // A tree refused as a whole (a link out of the boundary) says so instead.
+    if found.skills.is_empty() && !has_errors(&found.diagnostics) {
         out.push(problem(
             path,
             Rule::MissingSkillFile,

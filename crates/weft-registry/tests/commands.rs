@@ -102,3 +102,86 @@ fn a_skill_wins_over_a_command_whatever_the_order_and_disabled_skills_are_set_as
             .contains("off")
     );
 }
+
+/// Directory links under a commands root stay inside it, the root itself inside its
+/// boundary; names that are not UTF-8 are reported; the walk shares the discovery's limit.
+#[cfg(unix)]
+#[test]
+fn command_directory_links_stay_inside_the_root_and_nothing_is_skipped_in_silence() {
+    use std::os::unix::ffi::OsStrExt as _;
+    use std::os::unix::fs::symlink;
+
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    write(&home.join("notes/secret.md"), "My bank PIN is 4321\n");
+    let project = tmp.path().join("project");
+    let commands = project.join(".claude/commands");
+    write(&commands.join("deploy.md"), "Deploy.\n");
+    write(&commands.join("inner/real/go.md"), "Go.\n");
+    symlink(&home, commands.join("h")).unwrap();
+    symlink("/", commands.join("r")).unwrap();
+    // A link that stays inside the root is followed (the real directory is listed once).
+    symlink("inner/real", commands.join("alias")).unwrap();
+    let odd = std::ffi::OsStr::from_bytes(b"odd-\xff");
+    write(&commands.join(odd).join("x.md"), "In an odd folder.\n");
+    write(
+        &commands.join(std::ffi::OsStr::from_bytes(b"odd-\xfe.md")),
+        "An odd file.\n",
+    );
+    let registry = SkillRegistry::new(RegistryConfig {
+        builtins: false,
+        ..RegistryConfig::with_roots(vec![SkillRoot::commands(&commands, Scope::Project)])
+    });
+    let snapshot = registry.snapshot();
+    let names: Vec<&str> = snapshot.entries().iter().map(|e| e.name()).collect();
+    assert_eq!(names, ["alias:go", "deploy"]);
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap().display().to_string();
+    let shown: Vec<String> = snapshot
+        .diagnostics()
+        .iter()
+        .map(|d| format!("{} {} @ {}", d.code, d.message, d.location().unwrap()))
+        .collect();
+    let c = commands.display().to_string();
+    assert_eq!(
+        shown,
+        [
+            format!(
+                "E018 refused: the directory is a symbolic link to {}, outside {}; it is not followed @ {c}/h",
+                real(&home),
+                real(&commands)
+            ),
+            format!(
+                "W185 file name is not valid UTF-8 ({c}/odd-\u{fffd}.md); it cannot name a command and is not read @ {c}/odd-\u{fffd}.md"
+            ),
+            format!(
+                "W185 directory name is not valid UTF-8 ({c}/odd-\u{fffd}); it cannot name a command and is not entered @ {c}/odd-\u{fffd}"
+            ),
+            format!(
+                "E018 refused: the directory is a symbolic link to /, outside {}; it is not followed @ {c}/r",
+                real(&commands)
+            ),
+        ]
+    );
+
+    // The root itself may not lead out of its boundary (an untrusted project).
+    let elsewhere = project.join(".claude/elsewhere");
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    symlink(&home, &elsewhere).unwrap();
+    let registry = SkillRegistry::new(RegistryConfig {
+        builtins: false,
+        ..RegistryConfig::with_roots(vec![
+            SkillRoot::commands(&elsewhere, Scope::Project).within(Some(project.clone())),
+        ])
+    });
+    let snapshot = registry.snapshot();
+    assert!(snapshot.entries().is_empty());
+    assert_eq!(snapshot.diagnostics().len(), 1);
+    assert_eq!(snapshot.diagnostics()[0].code, "E018");
+
+    // The walk counts against the discovery's directory limit.
+    let mut config = RegistryConfig::with_roots(vec![SkillRoot::commands(&commands, Scope::User)]);
+    config.builtins = false;
+    config.walk.max_dirs = 2;
+    let snapshot = SkillRegistry::new(config).snapshot();
+    assert!(snapshot.diagnostics().iter().any(|d| d.code == "W184"));
+}

@@ -11,7 +11,7 @@ use weft_agents::{
 };
 use weft_parse::{ParseOptions, Profile};
 use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
-use weft_registry::SkillRegistry;
+use weft_registry::{SkillRegistry, is_trust_warning as is_skill_trust_warning};
 use weft_tools::{
     BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ReadGrants, ShellLauncher, ToolRegistry,
     WebFetchConfig,
@@ -375,6 +375,16 @@ impl Runtime {
         settings: &SessionSettings,
     ) -> Result<Session, RuntimeError> {
         let cwd = session_cwd(self)?;
+        // An untrusted project's skills overriding the user's: say so every time they run.
+        for d in self
+            .skills
+            .snapshot()
+            .diagnostics()
+            .iter()
+            .filter(|d| is_skill_trust_warning(d))
+        {
+            tracing::warn!(file = %d.location().unwrap_or_default(), "{}", d.message);
+        }
         let mut options = self.session_options(settings.transcripts, settings.stream)?;
         options.cwd = Some(cwd.clone());
         let Some(resume) = &settings.resume else {

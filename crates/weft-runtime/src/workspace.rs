@@ -166,18 +166,21 @@ impl Workspace {
     /// Skill roots, highest precedence first (DESIGN 4): the project's skill directories in
     /// every directory from the current one up to the project root (the nearest wins a name
     /// clash), its `.claude/commands`, then the user's, the workspace's and the extra ones.
+    /// An untrusted project's roots follow directory links only inside the project.
     pub fn skill_roots(&self) -> Vec<SkillRoot> {
         let mut roots = Vec::new();
         if let Some(p) = &self.project {
+            let boundary = self.link_boundary();
             for base in self.project_levels(p) {
                 for dir in SKILL_DIRS {
-                    roots.push(SkillRoot::new(base.join(dir), Scope::Project));
+                    roots.push(
+                        SkillRoot::new(base.join(dir), Scope::Project).within(boundary.clone()),
+                    );
                 }
             }
-            roots.push(SkillRoot::commands(
-                p.join(".claude/commands"),
-                Scope::Project,
-            ));
+            roots.push(
+                SkillRoot::commands(p.join(".claude/commands"), Scope::Project).within(boundary),
+            );
         }
         if let Some(h) = &self.home {
             for dir in SKILL_DIRS {
@@ -193,6 +196,13 @@ impl Workspace {
             roots.push(SkillRoot::new(dir, Scope::Plugin));
         }
         roots
+    }
+
+    /// Where an untrusted project's directory links may lead: the project (so
+    /// `.claude/skills/x -> /` or `-> ~` is refused, not walked); `None` when there is no
+    /// project or it is trusted.
+    pub fn link_boundary(&self) -> Option<PathBuf> {
+        self.project.clone().filter(|_| !self.trust.is_trusted())
     }
 
     /// The directories from the current one up to `project` (nearest first) when the

@@ -96,8 +96,15 @@ rules! {
     Oversize = "S603", "oversize";
     /// A FIFO, device or socket.
     SpecialFile = "S604", "special-file";
+    /// An archive entry that would be written outside the package (absolute path, `..`,
+    /// drive letter), a hard link, a name that is not UTF-8 or holds control characters, or
+    /// a name given twice.
+    UnsafeEntry = "S605", "unsafe-entry";
     /// A name one edit away from an installed or built-in skill.
     Typosquat = "S701", "typosquat";
+    /// The exact name of a skill the user already has in another place (a built-in, another
+    /// scope, another root): one of the two would hide the other.
+    Shadowing = "S702", "shadowing";
 }
 
 impl fmt::Display for Rule {

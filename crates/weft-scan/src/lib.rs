@@ -5,8 +5,9 @@
 //! location: downloads piped into a shell, base64 or hex decoded and run, encoded payloads,
 //! obfuscated commands, reverse shells, hidden Unicode, prompt injection, requests for
 //! secrets, scripts reading or sending credentials, `allowed-tools` broader than needed,
-//! dynamic-context commands, symlinks, binaries, oversize and special files, and names one
-//! edit away from a skill the user already has. A high-severity finding means "refuse to
+//! dynamic-context commands, symlinks, binaries, oversize and special files, archive entries
+//! an install refuses, names one edit away from a skill the user already has, and the exact
+//! name of one it would shadow. A high-severity finding means "refuse to
 //! install unless forced"; see [`ScanReport::blocks_install`].
 //!
 //! ```
@@ -30,7 +31,7 @@ mod rules;
 mod text;
 
 pub use finding::{Finding, Rule, ScanReport, Severity, SeverityCounts};
-pub use package::{FileContent, Package, PackageFile, ScanOptions, SkillFacts};
+pub use package::{FileContent, KnownSkill, Package, PackageFile, ScanOptions, SkillFacts};
 pub use rules::dynamic::dynamic_commands;
 pub use rules::typosquat::{lookalikes, one_edit_apart};
 pub use text::is_script;
@@ -67,6 +68,7 @@ pub fn scan(package: &Package, skill: Option<&SkillFacts>, options: &ScanOptions
     if let Some(facts) = skill {
         let path = skill_path.as_deref().unwrap_or("");
         typosquat::scan(&facts.name, &options.known_names, path, &mut findings);
+        typosquat::scan_taken(&facts.name, &options.taken, path, &mut findings);
     }
     let mut report = ScanReport {
         findings,

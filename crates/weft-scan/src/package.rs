@@ -33,6 +33,13 @@ pub enum FileContent {
         /// What it is (`fifo`, `socket`, `block device`, ...).
         kind: String,
     },
+    /// An entry of an archive being scanned that an install refuses outright (its path
+    /// leaves the package, it is a hard link, its name is not UTF-8, ...): its path is the
+    /// name as the archive gives it (`../../x`), not normalised.
+    Unsafe {
+        /// Why it is refused.
+        reason: String,
+    },
 }
 
 impl PackageFile {
@@ -111,12 +118,29 @@ impl Package {
     }
 }
 
+/// A skill the user already has, as the caller found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnownSkill {
+    /// Its name.
+    pub name: String,
+    /// Where it is, for messages: `the built-in skill`, `the user skill at ~/.claude/...`.
+    pub place: String,
+    /// Its directory, when it is on disk (a caller replacing it leaves it out of
+    /// [`ScanOptions::taken`]).
+    pub dir: Option<std::path::PathBuf>,
+}
+
 /// What the scanner knows besides the files.
 #[derive(Debug, Clone)]
 pub struct ScanOptions {
     /// Names of skills already installed or built in, for the typosquatting check. The
     /// package's own name is ignored when it is in the list (an update is not a typosquat).
     pub known_names: Vec<String>,
+    /// Skills whose exact name the package may not take (a high [`Rule::Shadowing`]
+    /// finding): every skill the user has except the one an install replaces.
+    ///
+    /// [`Rule::Shadowing`]: crate::Rule::Shadowing
+    pub taken: Vec<KnownSkill>,
     /// Files above this size are reported as oversize (they are still scanned).
     pub oversize_bytes: u64,
     /// At most this many findings of one rule in one file (the rest are counted in the last).
@@ -127,6 +151,7 @@ impl Default for ScanOptions {
     fn default() -> Self {
         ScanOptions {
             known_names: Vec::new(),
+            taken: Vec::new(),
             oversize_bytes: 1024 * 1024,
             max_per_rule_and_file: 5,
         }

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use serde_json::json;
-use weft_agents::{AgentEntry, is_trust_warning};
+use weft_agents::AgentEntry;
 use weft_types::AgentDefinition;
 
 use crate::cli::{AgentsListArgs, AgentsShowArgs, ListFormat};
@@ -14,7 +14,6 @@ use crate::output::{out, outln};
 use weft_runtime::Workspace;
 use weft_runtime::{Runtime, unknown_agent};
 use weft_term::{fit_table, one_line, scope_label, tilde};
-use weft_types::Diagnostic;
 
 fn model_label(agent: &AgentDefinition) -> String {
     agent
@@ -89,22 +88,10 @@ fn model_fallback(agent: &AgentDefinition, runtime: &Runtime) -> Option<String> 
     }
 }
 
-/// Discovery diagnostics as usual (errors in full, warnings counted unless `verbose`), except
-/// that what an untrusted project's agents were refused (an override, a limit) is always shown
-/// in full: it changes what runs.
-fn eprint_agent_diagnostics(diagnostics: &[Diagnostic], verbose: bool) {
-    let (trust, rest): (Vec<Diagnostic>, Vec<Diagnostic>) = diagnostics
-        .iter()
-        .cloned()
-        .partition(|d| !verbose && is_trust_warning(d));
-    eprint_diagnostics(&trust);
-    eprint_discovery_diagnostics(&rest, verbose);
-}
-
 /// `weft agents list`.
 pub fn list(workspace: &Workspace, args: &AgentsListArgs, verbose: bool) -> Result<ExitCode> {
     let runtime = Runtime::load(workspace)?;
-    eprint_agent_diagnostics(runtime.agents.diagnostics(), verbose);
+    eprint_discovery_diagnostics(runtime.agents.diagnostics(), verbose);
     match args.format {
         ListFormat::Json => {
             let all: Vec<_> = runtime

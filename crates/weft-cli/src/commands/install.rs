@@ -1,5 +1,6 @@
-//! `weft skills install | update | remove`: the CLI side of weft-install (where, which
-//! environment git gets, confirmation, printing).
+//! `weft skills install | update | remove`: the CLI side of weft-install (the arguments,
+//! the environment snapshot git's variables come from, confirmation, printing); where skills
+//! go and what git may see are weft-install's rules.
 
 use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
@@ -9,13 +10,14 @@ use std::time::SystemTime;
 use anyhow::Context as _;
 use serde_json::json;
 use weft_install::{
-    FetchOptions, GitOptions, InstallError, InstallTarget, Resolved, Selection, SkillUpdate,
-    Source, apply_install, apply_update, fetch, plan_install, plan_update,
+    FetchOptions, GitOptions, InstallError, InstallTarget, LockedAction, Resolved, Selection,
+    SkillUpdate, Source, apply_install, apply_locked, apply_update, fetch, plan_install,
+    plan_locked, plan_update,
 };
-use weft_scan::Finding;
+use weft_scan::{Finding, ScanReport};
 
 use crate::cli::{InstallArgs, InstallScope, RemoveArgs, ReportFormat, UpdateArgs};
-use crate::commands::scan::{format_finding, known_skill_names};
+use crate::commands::scan::{format_finding, known_skills};
 use crate::output::eprint_diagnostics;
 use weft_runtime::UsageError;
 use weft_runtime::Workspace;
@@ -24,21 +26,18 @@ use weft_term::plural;
 /// The `.clawft` directory of `scope`: the project's (the current directory when there is
 /// no project yet), or the user's.
 pub fn target(workspace: &Workspace, scope: InstallScope) -> anyhow::Result<InstallTarget> {
-    match scope {
-        InstallScope::Project => {
-            let project = match &workspace.project {
-                Some(p) => p.clone(),
-                None => current_dir(workspace)?,
-            };
-            Ok(InstallTarget::new(project.join(".clawft")))
-        }
-        InstallScope::User => {
-            let home = workspace.home.as_ref().ok_or_else(|| {
-                UsageError("no home directory (set HOME or pass --home)".to_owned())
-            })?;
-            Ok(InstallTarget::new(home.join(".clawft")))
-        }
-    }
+    let scope = match scope {
+        InstallScope::Project => weft_install::InstallScope::Project,
+        InstallScope::User => weft_install::InstallScope::User,
+    };
+    let cwd = current_dir(workspace)?;
+    InstallTarget::for_scope(
+        scope,
+        workspace.project.as_deref(),
+        &cwd,
+        workspace.home.as_deref(),
+    )
+    .ok_or_else(|| UsageError("no home directory (set HOME or pass --home)".to_owned()).into())
 }
 
 /// The current directory, as the workspace's environment snapshot recorded it.
@@ -50,42 +49,14 @@ fn current_dir(workspace: &Workspace) -> anyhow::Result<std::path::PathBuf> {
         .context("cannot determine the current directory")
 }
 
-/// The variables git may see: how to find programs, the user's git and ssh setup, proxies.
-/// Never API keys or anything else from the environment.
-const GIT_ENV: [&str; 10] = [
-    "PATH",
-    "HOME",
-    "SSH_AUTH_SOCK",
-    "GIT_SSH",
-    "GIT_SSH_COMMAND",
-    "HTTPS_PROXY",
-    "https_proxy",
-    "NO_PROXY",
-    "no_proxy",
-    "XDG_CONFIG_HOME",
-];
-
-fn fetch_options(target: &InstallTarget, workspace: &Workspace) -> FetchOptions {
-    let mut env: Vec<(OsString, OsString)> = GIT_ENV
-        .iter()
-        .filter_map(|k| {
-            workspace
-                .env
-                .var_os(k)
-                .map(|v| (OsString::from(k), v.to_owned()))
-        })
-        .collect();
-    if let Some(home) = &workspace.home {
-        env.retain(|(k, _)| k != "HOME");
-        env.push(("HOME".into(), home.as_os_str().to_owned()));
-    }
-    FetchOptions {
-        git: GitOptions {
-            env,
-            ..GitOptions::default()
-        },
-        ..FetchOptions::new(target.staging_dir())
-    }
+/// How sources are fetched for `target`: git sees only the variables weft-install allows
+/// (from this process's environment snapshot), with the workspace's home directory.
+fn fetch_options(target: &InstallTarget, workspace: &Workspace) -> anyhow::Result<FetchOptions> {
+    let git = GitOptions::with_env(
+        |k| workspace.env.var_os(k).map(OsString::from),
+        workspace.home.as_deref(),
+    );
+    FetchOptions::for_target(target, git).map_err(explain)
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
@@ -128,7 +99,9 @@ fn explain(err: InstallError) -> anyhow::Error {
         }
         InstallError::UnknownSkill { .. }
         | InstallError::RefWithoutGit(_)
-        | InstallError::BadSubpath { .. } => {
+        | InstallError::BadSubpath { .. }
+        | InstallError::BadSource(_)
+        | InstallError::NotInstalled { .. } => {
             return UsageError(err.to_string()).into();
         }
         _ => {}
@@ -136,11 +109,14 @@ fn explain(err: InstallError) -> anyhow::Error {
     err.into()
 }
 
-/// `weft skills install SOURCE`.
+/// `weft skills install SOURCE`, or `weft skills install [--locked]`: what the lockfile pins.
 pub fn install(workspace: &Workspace, args: &InstallArgs) -> anyhow::Result<ExitCode> {
     let target = target(workspace, args.scope)?;
+    let Some(source) = args.source.as_deref().filter(|_| !args.locked) else {
+        return install_locked(workspace, &target, args);
+    };
     let cwd = current_dir(workspace)?;
-    let source = Source::parse(&args.source, &cwd).map_err(|e| UsageError(e.to_string()))?;
+    let source = Source::parse(source, &cwd).map_err(|e| UsageError(e.to_string()))?;
     let selection = if args.all {
         Selection::All
     } else if args.skills.is_empty() {
@@ -148,8 +124,8 @@ pub fn install(workspace: &Workspace, args: &InstallArgs) -> anyhow::Result<Exit
     } else {
         Selection::Named(args.skills.clone())
     };
-    let known = known_skill_names(workspace);
-    let options = fetch_options(&target, workspace);
+    let known = known_skills(workspace);
+    let options = fetch_options(&target, workspace)?;
     let fetched = runtime()?
         .block_on(fetch(&source, args.reference.as_deref(), &options))
         .map_err(explain)?;
@@ -197,18 +173,101 @@ pub fn install(workspace: &Workspace, args: &InstallArgs) -> anyhow::Result<Exit
                     from.push_str(&format!(", {}", s.dir));
                 }
                 writeln!(out, "  from: {from}")?;
-                let counts = s.scan.counts();
-                let forced = if args.force && counts.high > 0 {
-                    " (installed with --force)"
-                } else {
-                    ""
-                };
-                if counts.total() == 0 {
-                    writeln!(out, "  scan: clean")?;
-                } else {
-                    writeln!(out, "  scan: {counts}{forced}")?;
+                print_scan(&mut out, &s.scan, args.force, &s.name)?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `  scan: clean` or the counts (and `(installed with --force)`), then the findings.
+fn print_scan(out: &mut impl Write, scan: &ScanReport, forced: bool, name: &str) -> io::Result<()> {
+    let counts = scan.counts();
+    let forced = if forced && counts.high > 0 {
+        " (installed with --force)"
+    } else {
+        ""
+    };
+    if counts.total() == 0 {
+        writeln!(out, "  scan: clean")?;
+    } else {
+        writeln!(out, "  scan: {counts}{forced}")?;
+    }
+    print_findings(out, &scan.findings, name)
+}
+
+/// `weft skills install` without a SOURCE: exactly what the lockfile pins.
+fn install_locked(
+    workspace: &Workspace,
+    target: &InstallTarget,
+    args: &InstallArgs,
+) -> anyhow::Result<ExitCode> {
+    let known = known_skills(workspace);
+    let options = fetch_options(target, workspace)?;
+    let plan = runtime()?
+        .block_on(plan_locked(target, &args.skills, &options, &known))
+        .map_err(explain)?;
+    let written = apply_locked(target, &plan, args.force).map_err(explain)?;
+    let mut out = crate::output::stdout();
+    match args.format {
+        ReportFormat::Json => {
+            let items: Vec<_> = plan
+                .skills
+                .iter()
+                .map(|s| {
+                    let findings = match &s.action {
+                        LockedAction::Write { scan, .. } => scan.findings.clone(),
+                        LockedAction::Present => Vec::new(),
+                    };
+                    json!({
+                        "name": s.name,
+                        "path": target.skill_dir(&s.name),
+                        "written": written.contains(&s.name),
+                        "commit": s.entry.commit,
+                        "archive_sha256": s.entry.archive_sha256,
+                        "tree_sha256": s.entry.tree_sha256,
+                        "findings": findings,
+                    })
+                })
+                .collect();
+            writeln!(
+                out,
+                "{}",
+                crate::output::json_pretty(&json!({ "locked": items }))?
+            )?;
+        }
+        ReportFormat::Text if plan.skills.is_empty() => {
+            writeln!(out, "No skills pinned in {}.", target.lock_path().display())?;
+        }
+        ReportFormat::Text => {
+            for s in &plan.skills {
+                let pin =
+                    s.entry
+                        .commit
+                        .as_deref()
+                        .map(|c| c.chars().take(12).collect::<String>())
+                        .or_else(|| {
+                            s.entry.archive_sha256.as_deref().map(|h| {
+                                format!("sha256:{}", h.chars().take(12).collect::<String>())
+                            })
+                        })
+                        .unwrap_or_else(|| "local".to_owned());
+                match &s.action {
+                    LockedAction::Present => {
+                        writeln!(out, "{}: installed as pinned ({pin})", s.name)?;
+                    }
+                    LockedAction::Write { scan, .. } => {
+                        writeln!(
+                            out,
+                            "Installed {} into {} as pinned ({pin}, tree {})",
+                            s.name,
+                            target.skill_dir(&s.name).display(),
+                            s.entry.tree_sha256.chars().take(12).collect::<String>()
+                        )?;
+                        writeln!(out, "  from: {}", s.entry.source.location)?;
+                        print_scan(&mut out, scan, args.force, &s.name)?;
+                    }
                 }
-                print_findings(&mut out, &s.scan.findings, &s.name)?;
             }
         }
     }
@@ -260,8 +319,8 @@ fn confirm(question: &str) -> bool {
 /// `weft skills update [NAME...]`.
 pub fn update(workspace: &Workspace, args: &UpdateArgs) -> anyhow::Result<ExitCode> {
     let target = target(workspace, args.scope)?;
-    let known = known_skill_names(workspace);
-    let options = fetch_options(&target, workspace);
+    let known = known_skills(workspace);
+    let options = fetch_options(&target, workspace)?;
     let plan = runtime()?
         .block_on(plan_update(&target, &args.names, &options, &known))
         .map_err(explain)?;

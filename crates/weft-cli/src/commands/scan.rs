@@ -8,8 +8,9 @@ use std::process::ExitCode;
 use serde_json::json;
 use weft_install::scan_path;
 use weft_registry::SkillRegistry;
-use weft_scan::{Finding, Severity};
-use weft_term::plural;
+use weft_scan::{Finding, KnownSkill, Severity};
+use weft_term::{plural, scope_label};
+use weft_types::Scope;
 
 use crate::cli::{ReportFormat, ScanArgs};
 use weft_runtime::Workspace;
@@ -38,24 +39,42 @@ pub fn format_finding(f: &Finding, base: &str) -> String {
     out
 }
 
-/// Every skill name the user has (all scopes, built-ins included): the typosquat check
-/// compares new names against them.
-pub fn known_skill_names(workspace: &Workspace) -> Vec<String> {
+/// Every skill the user has, where it is (all scopes and roots, shadowed copies and
+/// built-ins included): a new skill one edit from one of these names is a typosquat, and
+/// one with exactly such a name (elsewhere) would shadow it.
+pub fn known_skills(workspace: &Workspace) -> Vec<KnownSkill> {
     let registry = SkillRegistry::new(workspace.registry_config());
     let snapshot = registry.snapshot();
-    let mut names: Vec<String> = snapshot
-        .entries()
-        .iter()
-        .map(|e| e.skill.name.clone())
-        .collect();
-    names.sort();
-    names.dedup();
-    names
+    let place = |scope: Scope, file: Option<&Path>| match file {
+        Some(f) => format!("the {} skill at {}", scope_label(scope), f.display()),
+        None => format!("the {} skill", scope_label(scope)),
+    };
+    let mut known = Vec::new();
+    for entry in snapshot.entries().iter().chain(snapshot.disabled()) {
+        let name = &entry.skill.name;
+        known.push(KnownSkill {
+            name: name.clone(),
+            place: place(entry.skill.source.scope, entry.file()),
+            dir: entry.dir().map(Path::to_path_buf),
+        });
+        for shadow in &entry.shadows {
+            known.push(KnownSkill {
+                name: name.clone(),
+                place: place(shadow.scope, shadow.path.as_deref()),
+                dir: shadow
+                    .path
+                    .as_deref()
+                    .and_then(Path::parent)
+                    .map(Path::to_path_buf),
+            });
+        }
+    }
+    known
 }
 
 /// `weft skills scan PATH`.
 pub fn scan(workspace: &Workspace, args: &ScanArgs) -> anyhow::Result<ExitCode> {
-    let known = known_skill_names(workspace);
+    let known = known_skills(workspace);
     let scanned = scan_path(&args.path, &known)?;
     let base = args.path.display().to_string();
     let join = |dir: &str| {

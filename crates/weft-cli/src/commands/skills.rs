@@ -60,10 +60,7 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
     entries.sort_by(|a, b| a.skill.name.cmp(&b.skill.name));
     let is_disabled = |e: &SkillEntry| snapshot.disabled().iter().any(|d| std::ptr::eq(&**d, e));
     let index = InstallIndex::load(workspace);
-    let installed: Vec<Option<Installed>> = entries
-        .iter()
-        .map(|e| index.get(&e.skill.name, e.dir()))
-        .collect();
+    let installed: Vec<Option<Installed>> = entries.iter().map(|e| index.get(e.dir())).collect();
     let mut out = crate::output::stdout();
     match args.format {
         ListFormat::Json => {
@@ -152,7 +149,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
     };
     eprint_diagnostics(&diagnostics);
     let disabled = disabled_names.contains(&entry.skill.name);
-    let installed = InstallIndex::load(workspace).get(&entry.skill.name, entry.dir());
+    let installed = InstallIndex::load(workspace).get(entry.dir());
     let body = entry.body();
     let mut out = crate::output::stdout();
     match args.format {

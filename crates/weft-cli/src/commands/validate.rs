@@ -36,7 +36,8 @@ pub fn run(workspace: &Workspace, args: &ValidateArgs) -> anyhow::Result<ExitCod
         names: agents.names().map(str::to_owned).collect(),
     };
     let checked = (profile != Profile::Spec).then_some(&known);
-    let outcomes = validate_paths_with(&paths, profile, checked);
+    let boundary = workspace.link_boundary();
+    let outcomes = validate_paths_with(&paths, profile, checked, boundary.as_deref());
 
     let mut stdout = crate::output::stdout();
     match args.format {

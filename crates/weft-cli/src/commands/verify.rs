@@ -109,7 +109,9 @@ pub struct InstallIndex {
 }
 
 impl InstallIndex {
-    /// Reads the lockfiles there are (an unreadable one is skipped with a warning).
+    /// Reads the lockfiles there are. One weft refuses to read (a FIFO, a link to a device
+    /// or out of `.clawft`, too large, not JSON) is a warning: the listing goes on, its
+    /// skills unmarked.
     pub fn load(workspace: &Workspace) -> Self {
         let targets = targets(workspace, None)
             .into_iter()
@@ -117,7 +119,9 @@ impl InstallIndex {
                 Ok(lock) if !lock.skills.is_empty() => Some((t, lock)),
                 Ok(_) => None,
                 Err(e) => {
-                    crate::output::errln!("weft: {e}");
+                    crate::output::errln!(
+                        "warning: {e}; installed skills are not marked (weft skills verify says more)"
+                    );
                     None
                 }
             })
@@ -125,10 +129,13 @@ impl InstallIndex {
         InstallIndex { targets }
     }
 
-    /// The install record of the skill `name` found at `dir`, when a lockfile lists it at
-    /// exactly that directory; its files are verified against the lock.
-    pub fn get(&self, name: &str, dir: Option<&Path>) -> Option<Installed> {
+    /// The install record of the skill found at `dir`, when `dir` is an install target's
+    /// `skills/<name>` and its lockfile has `<name>`; its files are verified against the
+    /// lock. By directory, not by the name the skill declares: an installed skill whose
+    /// `name:` was edited is still found, and marked tampered.
+    pub fn get(&self, dir: Option<&Path>) -> Option<Installed> {
         let dir = dir?;
+        let name = dir.file_name()?.to_str()?;
         self.targets.iter().find_map(|(t, lock)| {
             if t.skill_dir(name) != dir {
                 return None;

@@ -23,6 +23,8 @@ use serde_json::{Value, json};
 #[path = "../../../weft-agents/tests/common/mod.rs"]
 pub mod server;
 
+pub mod git;
+
 /// Variables that would configure weft behind the test's back.
 pub const HOST_VARS: [&str; 7] = [
     "OPENAI_API_KEY",
@@ -315,16 +317,21 @@ pub struct Finished {
     pub stdout: String,
     /// Standard error, likewise.
     pub stderr: String,
-    /// The peak resident set size in KiB (`VmHWM`), as last sampled while it ran.
+    /// The peak resident set size in KiB, read from the kernel once the command was waited
+    /// for (see [`run_bounded`]): never below the command's own peak.
     pub peak_rss_kib: u64,
 }
 
 /// Runs `cmd` to the end, killing it and failing the test past `deadline` (a FIFO that blocks
 /// or a walk that never ends fails the test instead of hanging it; this is a bound, not a
 /// speed measurement). Standard input is empty; the outputs go to anonymous temporary files
-/// (no pipe to fill, nothing left under the home directory). The peak resident set size is
-/// sampled from `/proc/<pid>/status` every few milliseconds while it runs: `VmHWM` is the
-/// kernel's own high-water mark, so the last sample misses at most the final milliseconds.
+/// (no pipe to fill, nothing left under the home directory).
+///
+/// The peak memory is the kernel's account, not a sample: after the wait,
+/// `getrusage(RUSAGE_CHILDREN)`'s `ru_maxrss`, the largest peak of the children this test
+/// process has waited for. It includes this command exactly, so it is never below its
+/// peak; it may be another child's (tests run in parallel), so it is an upper bound, which
+/// is what a "stays under N MB" check needs.
 pub fn run_bounded(cmd: &mut std::process::Command, deadline: Duration) -> Finished {
     let mut out = tempfile::tempfile().unwrap();
     let mut err = tempfile::tempfile().unwrap();
@@ -334,13 +341,8 @@ pub fn run_bounded(cmd: &mut std::process::Command, deadline: Duration) -> Finis
         .stderr(err.try_clone().unwrap())
         .spawn()
         .unwrap();
-    let status_file = format!("/proc/{}/status", child.id());
     let started = Instant::now();
-    let mut peak_rss_kib = 0;
     let status = loop {
-        if let Ok(text) = std::fs::read_to_string(&status_file) {
-            peak_rss_kib = peak_rss_kib.max(vm_hwm_kib(&text).unwrap_or(0));
-        }
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
@@ -361,20 +363,21 @@ pub fn run_bounded(cmd: &mut std::process::Command, deadline: Duration) -> Finis
         code: status.code().unwrap_or(-1),
         stdout: read(&mut out),
         stderr: read(&mut err),
-        peak_rss_kib,
+        peak_rss_kib: children_peak_rss_kib(),
     }
 }
 
-/// `VmHWM:   12345 kB` in a `/proc/<pid>/status` text.
-fn vm_hwm_kib(status: &str) -> Option<u64> {
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))?
-        .trim()
-        .strip_suffix("kB")?
-        .trim()
-        .parse()
-        .ok()
+/// The largest peak resident set size (KiB on Linux) of the children waited for so far.
+#[cfg(unix)]
+fn children_peak_rss_kib() -> u64 {
+    use nix::sys::resource::{UsageWho, getrusage};
+    let usage = getrusage(UsageWho::RUSAGE_CHILDREN).unwrap();
+    u64::try_from(usage.max_rss()).unwrap_or(0)
+}
+
+#[cfg(not(unix))]
+fn children_peak_rss_kib() -> u64 {
+    0
 }
 
 /// Every regular file under `dir` (links not followed), for leak checks.

@@ -5,7 +5,9 @@
 //! already holds a skill. Directory links are followed, but every real directory (its
 //! `(device, inode)`) is visited at most once per [`Walker`], across all the roots it walks,
 //! and a walker visits at most [`WalkOptions::max_dirs`] directories: no arrangement of links
-//! makes a walk super-linear. Pseudo-filesystems (`/proc`, `/sys`) are never entered.
+//! makes a walk super-linear. Pseudo-filesystems (`/proc`, `/sys`) are never entered. A walk
+//! may be given a boundary (an untrusted project's directory): a directory link whose real
+//! path leaves it is refused with a diagnostic and not followed, and so is a root that does.
 //!
 //! The walk goes level by level: the directories of one level are claimed in walk order
 //! (the first path to reach a directory wins, so the shallowest path does), then listed in
@@ -23,7 +25,7 @@ use weft_parse::{Profile, Rule};
 use weft_types::{Diagnostic, Severity};
 
 pub use classify::skill_file_in;
-use visit::{Listed, Pending, Visitor, directory_problem};
+use visit::{FileVisitor, Listed, Pending, VisitDir, Visitor, directory_problem, outside_boundary};
 
 /// Directory names never entered.
 pub const SKIPPED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
@@ -175,7 +177,7 @@ pub fn walk_with<T: Send>(
     options: WalkOptions,
     visit: impl Fn(&FoundSkill) -> T + Sync,
 ) -> (Vec<(FoundSkill, T)>, Vec<Diagnostic>) {
-    Walker::new(options).walk_with_hints(root, None, |found, _: &DirFacts<'_>| visit(found))
+    Walker::new(options).walk_with_hints(root, None, None, |found, _: &DirFacts<'_>| visit(found))
 }
 
 /// What the walk knows about a skill directory it hands to the caller.
@@ -235,7 +237,14 @@ impl Walker {
 
     /// Walks `root`; see [`walk`].
     pub fn walk(&mut self, root: &Path) -> Walk {
-        let (found, diagnostics) = self.walk_with_hints(root, None, |_, _: &DirFacts<'_>| ());
+        self.walk_within(root, None)
+    }
+
+    /// Walks `root` following only directory links whose real path lies inside `boundary`
+    /// (a root outside it is not walked); see [`walk`].
+    pub fn walk_within(&mut self, root: &Path, boundary: Option<&Path>) -> Walk {
+        let (found, diagnostics) =
+            self.walk_with_hints(root, boundary, None, |_, _: &DirFacts<'_>| ());
         Walk {
             skills: found.into_iter().map(|(skill, ())| skill).collect(),
             diagnostics,
@@ -243,22 +252,64 @@ impl Walker {
     }
 
     /// Walks `root`, calling `visit` on every skill directory as soon as it is found (see
-    /// [`walk_with`]). With `hints` (discovery only), a skill directory whose modification
-    /// time is unchanged is not listed again: adding, removing or renaming an entry changes
-    /// it. `visit` also gets what the walk knows about the directory ([`DirFacts`]): its
-    /// modification time (only when hints are given), to remember for the next walk.
+    /// [`walk_with`]). With `boundary`, directory links are followed only when their real
+    /// path lies inside it (see [`walk_within`](Self::walk_within)). With `hints` (discovery
+    /// only), a skill directory whose modification time is unchanged is not listed again:
+    /// adding, removing or renaming an entry changes it. `visit` also gets what the walk
+    /// knows about the directory ([`DirFacts`]): its modification time (only when hints are
+    /// given), to remember for the next walk.
     pub fn walk_with_hints<T: Send>(
         &mut self,
         root: &Path,
+        boundary: Option<&Path>,
         hints: Option<DirHint<'_>>,
         visit: impl Fn(&FoundSkill, &DirFacts<'_>) -> T + Sync,
     ) -> (Vec<(FoundSkill, T)>, Vec<Diagnostic>) {
+        let boundary = boundary.map(real_path);
         let visitor = Visitor {
             options: self.options,
             visit: &visit,
             hints: hints.filter(|_| self.options.stop_at_skill),
+            boundary: boundary.as_deref(),
         };
-        let mut skills: Vec<(Vec<u32>, FoundSkill, T)> = Vec::new();
+        self.walk_levels(root, boundary.as_deref(), &visitor)
+    }
+
+    /// Every file under `root` whose name `keep` accepts (hidden files and directories
+    /// skipped), down to `max_depth` directory levels, in path order: the walk for Claude
+    /// Code's `.claude/commands/**/*.md`. Directory links are followed only when their real
+    /// path stays inside `root`'s, and the walk shares this walker's directories visited
+    /// and its limit.
+    pub fn walk_files(
+        &mut self,
+        root: &Path,
+        max_depth: usize,
+        keep: &(dyn Fn(&str) -> bool + Sync),
+    ) -> (Vec<PathBuf>, Vec<Diagnostic>) {
+        let boundary = real_path(root);
+        let visitor = FileVisitor {
+            max_depth,
+            boundary: Some(&boundary),
+            keep,
+        };
+        let (mut files, problems) = self.walk_levels(root, None, &visitor);
+        files.sort();
+        (files, problems)
+    }
+
+    /// The walk itself, level by level: claim the level's directories (each real directory
+    /// once, within the limit), visit them (in parallel when there are several), then the
+    /// next level; results put back into depth-first order.
+    fn walk_levels<V: VisitDir>(
+        &mut self,
+        root: &Path,
+        boundary: Option<&Path>,
+        visitor: &V,
+    ) -> (Vec<V::Found>, Vec<Diagnostic>) {
+        if let Some(refused) = outside_boundary(root, boundary) {
+            return (Vec::new(), vec![refused]);
+        }
+        let mut found: Vec<(Vec<u32>, V::Found)> = Vec::new();
         let mut problems: Vec<(Vec<u32>, Diagnostic)> = Vec::new();
         let mut level = match DirId::of(root) {
             Ok(id) => vec![Pending {
@@ -279,34 +330,34 @@ impl Walker {
                 return (Vec::new(), vec![directory_problem(root, &error)]);
             }
         };
+        let visit = |dir: Pending| -> Listed<V::Found> {
+            let mut listed = visitor.visit_dir(&dir);
+            listed.key = dir.key;
+            listed
+        };
         while !level.is_empty() {
             let claimed = self.claim(level, &mut problems);
             // A few directories are not worth the thread hand-off.
-            let listed: Vec<Listed<T>> = if claimed.len() >= 8 {
-                claimed
-                    .into_par_iter()
-                    .map(|dir| visitor.visit(dir))
-                    .collect()
+            let listed: Vec<Listed<V::Found>> = if claimed.len() >= 8 {
+                claimed.into_par_iter().map(visit).collect()
             } else {
-                claimed.into_iter().map(|dir| visitor.visit(dir)).collect()
+                claimed.into_iter().map(visit).collect()
             };
             level = Vec::new();
             for dir in listed {
                 problems.extend(dir.problems.into_iter().map(|d| (dir.key.clone(), d)));
-                if let Some((found, value)) = dir.skill {
-                    skills.push((dir.key, found, value));
-                }
+                found.extend(dir.found.into_iter().map(|f| (dir.key.clone(), f)));
                 level.extend(dir.children);
             }
         }
-        // Back into depth-first order (stable: a directory's problems keep their order). A
-        // tree whose skills are all on one level is in order already.
-        if !skills.is_sorted_by(|a, b| a.0 <= b.0) {
-            skills.sort_by(|a, b| a.0.cmp(&b.0));
+        // Back into depth-first order (stable: a directory's findings and problems keep
+        // their order). A tree whose skills are all on one level is in order already.
+        if !found.is_sorted_by(|a, b| a.0 <= b.0) {
+            found.sort_by(|a, b| a.0.cmp(&b.0));
         }
         problems.sort_by(|a, b| a.0.cmp(&b.0));
         (
-            skills.into_iter().map(|(_, f, v)| (f, v)).collect(),
+            found.into_iter().map(|(_, f)| f).collect(),
             problems.into_iter().map(|(_, d)| d).collect(),
         )
     }
@@ -337,6 +388,18 @@ impl Walker {
         }
         claimed
     }
+}
+
+/// The refusal of `root` when its real path leaves `boundary` (see
+/// [`Walker::walk_within`]).
+pub(crate) fn root_outside(root: &Path, boundary: &Path) -> Option<Diagnostic> {
+    outside_boundary(root, Some(&real_path(boundary)))
+}
+
+/// `path` with every link resolved, or as given when it cannot be resolved (it then contains
+/// nothing a resolved path could start with, so nothing is taken to be inside it wrongly).
+fn real_path(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 fn limit_reached(path: &Path, options: WalkOptions) -> Diagnostic {
@@ -446,6 +509,51 @@ mod tests {
         assert_eq!(found.skills[0].dir, root.join("d_7"));
         assert_eq!(walker.dirs_visited(), 9, "the root and d_0..d_7");
         assert!(found.diagnostics.is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_leaving_the_boundary_are_refused_and_not_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("project");
+        let root = project.join(".claude/skills");
+        let outside = tmp.path().join("elsewhere");
+        write(&outside.join("far/SKILL.md"), "x");
+        write(&project.join("shared/near/SKILL.md"), "x");
+        fs::create_dir_all(&root).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("out")).unwrap();
+        std::os::unix::fs::symlink("../../shared", root.join("in")).unwrap();
+        let dirs = |w: &Walk| -> Vec<PathBuf> { w.skills.iter().map(|s| s.dir.clone()).collect() };
+
+        let confined = Walker::new(WalkOptions::DISCOVERY).walk_within(&root, Some(&project));
+        assert_eq!(dirs(&confined), [root.join("in/near")]);
+        assert_eq!(confined.diagnostics.len(), 1);
+        let d = &confined.diagnostics[0];
+        assert_eq!(
+            (d.code.as_str(), d.path.as_deref()),
+            ("E018", Some(root.join("out").as_path()))
+        );
+        let real_outside = fs::canonicalize(&outside).unwrap();
+        let real_project = fs::canonicalize(&project).unwrap();
+        assert_eq!(
+            d.message,
+            format!(
+                "refused: the directory is a symbolic link to {}, outside {}; it is not followed",
+                real_outside.display(),
+                real_project.display()
+            )
+        );
+
+        // Without a boundary (the user's own roots), links lead anywhere.
+        let free = Walker::new(WalkOptions::DISCOVERY).walk(&root);
+        assert_eq!(dirs(&free), [root.join("in/near"), root.join("out/far")]);
+
+        // A root that is itself a link out of the boundary is not walked.
+        let linked_root = project.join(".agents");
+        std::os::unix::fs::symlink(&outside, &linked_root).unwrap();
+        let refused = Walker::new(WalkOptions::DISCOVERY).walk_within(&linked_root, Some(&project));
+        assert!(refused.skills.is_empty());
+        assert_eq!(refused.diagnostics[0].code, "E018");
     }
 
     #[test]

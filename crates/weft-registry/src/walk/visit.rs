@@ -45,19 +45,52 @@ impl Pending {
     }
 }
 
-/// What visiting one directory produced.
-pub(super) struct Listed<T> {
+/// What visiting one directory produced: what it found there (a skill directory, command
+/// files), the subdirectories to visit next, and the problems.
+pub(super) struct Listed<R> {
     pub key: Vec<u32>,
-    pub skill: Option<(FoundSkill, T)>,
+    pub found: Vec<R>,
     pub children: Vec<Pending>,
     pub problems: Vec<Diagnostic>,
 }
 
-/// The per-walk context shared by every directory visit (on any thread).
+impl<R> Listed<R> {
+    fn empty() -> Self {
+        Listed {
+            key: Vec::new(),
+            found: Vec::new(),
+            children: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+}
+
+/// Visits one directory of a walk (on any thread); the walker claims the directories and
+/// puts the results back in order.
+pub(super) trait VisitDir: Sync {
+    /// What the visit finds.
+    type Found: Send;
+    /// Visits `dir`.
+    fn visit_dir(&self, dir: &Pending) -> Listed<Self::Found>;
+}
+
+/// Where directory links may lead: the real directory a link reaches must lie inside this
+/// directory (canonical), or the link is refused and not followed.
+pub(super) type Boundary<'b> = Option<&'b Path>;
+
+/// The per-walk context of a skill walk shared by every directory visit (on any thread).
 pub(super) struct Visitor<'v, F> {
     pub options: WalkOptions,
     pub visit: &'v F,
     pub hints: Option<DirHint<'v>>,
+    pub boundary: Boundary<'v>,
+}
+
+/// The per-walk context of a walk for files (`.claude/commands/**/*.md`).
+pub(super) struct FileVisitor<'v> {
+    pub max_depth: usize,
+    pub boundary: Boundary<'v>,
+    pub keep: &'v (dyn Fn(&str) -> bool + Sync),
 }
 
 /// A subdirectory found in a listing.
@@ -70,29 +103,31 @@ struct Subdir {
 /// A directory's entries, sorted into what matters to the walk.
 #[derive(Default)]
 struct Listing {
-    /// Names that may define a skill (`SKILL.md` in any case, `skill.json`, `prompt.md`).
-    skill_files: Vec<String>,
+    /// Names of the files the walk looks for (for skills: `SKILL.md` in any case,
+    /// `skill.json`, `prompt.md`), links to files and special files included.
+    files: Vec<String>,
     subdirs: Vec<Subdir>,
     problems: Vec<Diagnostic>,
 }
 
-impl<T: Send, F: Fn(&FoundSkill, &DirFacts<'_>) -> T + Sync> Visitor<'_, F> {
+/// What a listing keeps besides subdirectories.
+struct ListRules<'r> {
+    /// The files to keep, by name.
+    keep: &'r dyn Fn(&str) -> bool,
+    /// Hidden entries (`.name`) are skipped, files and directories alike.
+    skip_hidden: bool,
+    boundary: Boundary<'r>,
+    /// What a name in the tree names (`skill`, `command`), for the diagnostics.
+    names: &'static str,
+}
+
+impl<T: Send, F: Fn(&FoundSkill, &DirFacts<'_>) -> T + Sync> VisitDir for Visitor<'_, F> {
+    type Found = (FoundSkill, T);
+
     /// Visits `dir`: from the caller's hints when its time is unchanged, else through one
     /// listing that tells both whether it holds a skill and which subdirectories to enter.
-    pub fn visit(&self, dir: Pending) -> Listed<T> {
-        let mut listed = self.visit_dir(&dir);
-        listed.key = dir.key;
-        listed
-    }
-
-    /// [`visit`](Self::visit), without the walk-order key.
-    fn visit_dir(&self, dir: &Pending) -> Listed<T> {
-        let mut listed = Listed {
-            key: Vec::new(),
-            skill: None,
-            children: Vec::new(),
-            problems: Vec::new(),
-        };
+    fn visit_dir(&self, dir: &Pending) -> Listed<(FoundSkill, T)> {
+        let mut listed = Listed::empty();
         let mut stamp = None;
         if let Some(hints) = self.hints
             && dir.depth > 0
@@ -100,7 +135,7 @@ impl<T: Send, F: Fn(&FoundSkill, &DirFacts<'_>) -> T + Sync> Visitor<'_, F> {
         {
             match self.remembered(hints, dir) {
                 Hint::Hit(found, value) => {
-                    listed.skill = Some((found, value));
+                    listed.found.push((found, value));
                     return listed;
                 }
                 Hint::Miss(mtime) => stamp = Some(mtime),
@@ -120,15 +155,19 @@ impl<T: Send, F: Fn(&FoundSkill, &DirFacts<'_>) -> T + Sync> Visitor<'_, F> {
         let device = handle.id().device;
         // With hints, the children are `stat`ed relative to this directory.
         let shared = self.hints.and_then(|_| handle.handle().ok()).map(Arc::new);
-        let listing = list(handle, &dir.path);
+        let rules = ListRules {
+            keep: &may_define_skill,
+            skip_hidden: false,
+            boundary: self.boundary,
+            names: "skill",
+        };
+        let listing = list(handle, &dir.path, &rules);
         listed.problems = listing.problems;
         let mut this_skill = None;
-        if let Some((file, notes)) =
-            classify(&dir.path, listing.skill_files.iter().map(String::as_str))
-        {
+        if let Some((file, notes)) = classify(&dir.path, listing.files.iter().map(String::as_str)) {
             let found = found_skill(dir, file, notes);
             let value = (self.visit)(&found, &dir.facts(stamp));
-            listed.skill = Some((found, value));
+            listed.found.push((found, value));
             if self.options.stop_at_skill {
                 return listed;
             }
@@ -140,7 +179,9 @@ impl<T: Send, F: Fn(&FoundSkill, &DirFacts<'_>) -> T + Sync> Visitor<'_, F> {
         }
         listed
     }
+}
 
+impl<T: Send, F: Fn(&FoundSkill, &DirFacts<'_>) -> T + Sync> Visitor<'_, F> {
     /// The caller's memory of `dir`, when the directory's modification time is unchanged.
     fn remembered(&self, hints: DirHint<'_>, dir: &Pending) -> Hint<T> {
         let facts = dir.facts(None);
@@ -167,6 +208,43 @@ impl<T: Send, F: Fn(&FoundSkill, &DirFacts<'_>) -> T + Sync> Visitor<'_, F> {
     }
 }
 
+impl VisitDir for FileVisitor<'_> {
+    type Found = PathBuf;
+
+    /// Lists `dir`: the files it keeps, in name order, and the subdirectories to enter.
+    fn visit_dir(&self, dir: &Pending) -> Listed<PathBuf> {
+        let mut listed = Listed::empty();
+        let handle = match Directory::open(&dir.path, dir.from_device) {
+            Ok(handle) => handle,
+            Err(e) => {
+                if dir.depth > 0 || !e.is_not_found() {
+                    listed.problems.push(directory_problem(&dir.path, &e));
+                }
+                return listed;
+            }
+        };
+        let device = handle.id().device;
+        let rules = ListRules {
+            keep: self.keep,
+            skip_hidden: true,
+            boundary: self.boundary,
+            names: "command",
+        };
+        let mut listing = list(handle, &dir.path, &rules);
+        listing.files.sort_unstable();
+        listed.found = listing
+            .files
+            .into_iter()
+            .map(|name| dir.path.join(name))
+            .collect();
+        listed.problems = listing.problems;
+        if dir.depth < self.max_depth {
+            listed.children = children(dir, listing.subdirs, device, None, None);
+        }
+        listed
+    }
+}
+
 enum Hint<T> {
     Hit(FoundSkill, T),
     /// Not remembered; the time taken before the listing.
@@ -187,9 +265,10 @@ fn found_skill(dir: &Pending, file: SkillFile, mut notes: Vec<WalkNote>) -> Foun
 }
 
 /// Reads every entry of `handle`. Links are followed (one `stat`) to see whether they lead
-/// to a directory; anything that is not a directory may be a skill file (a FIFO named
-/// `SKILL.md` is found here and refused when read, with a diagnostic).
-fn list(mut handle: Directory, path: &Path) -> Listing {
+/// to a directory, and a link to a directory outside the boundary is refused (a diagnostic,
+/// not followed); anything that is not a directory may be a file the walk keeps (a FIFO
+/// named `SKILL.md` is found here and refused when read, with a diagnostic).
+fn list(mut handle: Directory, path: &Path, rules: &ListRules<'_>) -> Listing {
     let device = handle.id().device;
     let mut listing = Listing::default();
     while let Some(entry) = handle.next() {
@@ -202,6 +281,9 @@ fn list(mut handle: Directory, path: &Path) -> Listing {
                 break;
             }
         };
+        if rules.skip_hidden && entry.name.as_encoded_bytes().starts_with(b".") {
+            continue;
+        }
         let target = match entry.kind {
             EntryKind::Dir => Some(DirId {
                 device,
@@ -216,24 +298,63 @@ fn list(mut handle: Directory, path: &Path) -> Listing {
         let name = match entry.name.into_string() {
             Ok(name) => name,
             Err(raw) => {
+                let lossy = raw.to_string_lossy().into_owned();
+                let path = path.join(raw);
                 if target.is_some() {
-                    listing.problems.push(non_utf8(&path.join(raw)));
+                    listing.problems.push(non_utf8(&path, true, rules.names));
+                } else if (rules.keep)(&lossy) {
+                    listing.problems.push(non_utf8(&path, false, rules.names));
                 }
                 continue;
             }
         };
         match target {
-            Some(id) if !SKIPPED_DIRS.contains(&name.as_str()) => listing.subdirs.push(Subdir {
-                via_symlink: entry.kind == EntryKind::Symlink,
+            Some(_) if SKIPPED_DIRS.contains(&name.as_str()) => {}
+            Some(id) if entry.kind == EntryKind::Symlink => {
+                let link = path.join(&name);
+                match outside_boundary(&link, rules.boundary) {
+                    Some(problem) => listing.problems.push(problem),
+                    None => listing.subdirs.push(Subdir {
+                        via_symlink: true,
+                        name,
+                        id,
+                    }),
+                }
+            }
+            Some(id) => listing.subdirs.push(Subdir {
+                via_symlink: false,
                 name,
                 id,
             }),
-            Some(_) => {}
-            None if may_define_skill(&name) => listing.skill_files.push(name),
+            None if (rules.keep)(&name) => listing.files.push(name),
             None => {}
         }
     }
+    // Listing order is the file system's; the problems are reported in name order.
+    listing.problems.sort_by(|a, b| a.path.cmp(&b.path));
     listing
+}
+
+/// The refusal of a directory (a link, or a root reached through one) whose real path leaves
+/// `boundary`; `None` when it stays inside or there is no boundary.
+pub(super) fn outside_boundary(dir: &Path, boundary: Boundary<'_>) -> Option<Diagnostic> {
+    let boundary = boundary?;
+    match std::fs::canonicalize(dir) {
+        Ok(real) if real.starts_with(boundary) => None,
+        Ok(real) => Some(
+            Diagnostic::new(
+                Severity::Error,
+                Rule::SymlinkOutsideRoot.number(),
+                format!(
+                    "refused: the directory is a symbolic link to {}, outside {}; it is not followed",
+                    real.display(),
+                    boundary.display()
+                ),
+            )
+            .with_path(dir),
+        ),
+        Err(e) => Some(unreadable_directory(dir, &e.to_string())),
+    }
 }
 
 fn may_define_skill(name: &str) -> bool {
@@ -292,12 +413,19 @@ fn unreadable_directory(path: &Path, reason: &str) -> Diagnostic {
     .with_path(path)
 }
 
-fn non_utf8(path: &Path) -> Diagnostic {
+/// A file or directory whose name is not UTF-8: it cannot name a skill or a command, and is
+/// reported with its lossy path rather than skipped in silence.
+fn non_utf8(path: &Path, is_dir: bool, names: &str) -> Diagnostic {
+    let (what, skipped) = if is_dir {
+        ("directory", "is not entered")
+    } else {
+        ("file", "is not read")
+    };
     Diagnostic::new(
         Severity::Warning,
         Rule::NonUtf8Name.number(),
         format!(
-            "directory name is not valid UTF-8 ({}); it cannot name a skill and is not entered",
+            "{what} name is not valid UTF-8 ({}); it cannot name a {names} and {skipped}",
             path.display()
         ),
     )

@@ -13,6 +13,28 @@ use crate::text::{LineIndex, excerpt};
 static DYNAMIC: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"(?m)(?:^|[\s(>:*_\-])!`([^`\n]+)`").ok());
 
+/// A command that puts secrets into the prompt: a secret file (S401's list, public keys
+/// aside), a `.env` file, or the whole environment.
+static SECRET_COMMAND: LazyLock<Option<(Regex, Regex)>> = LazyLock::new(|| {
+    let files = Regex::new(crate::rules::patterns::SECRET_FILES).ok()?;
+    let env = Regex::new(
+        r"(?i)(?:^|[;&|(]\s*|\s)(?:env|printenv|set|export\s+-p)\s*(?:$|[;&|)])|(?:^|[\s/'\x22])\.env(?:\.[\w.-]+)?\b|/proc/self/environ|\$\{?[A-Z][A-Z0-9_]*_(?:API_KEY|APIKEY|SECRET_KEY|ACCESS_KEY|SECRET|TOKEN)\b",
+    )
+    .ok()?;
+    Some((files, env))
+});
+
+/// True when the dynamic-context command reads secrets into the prompt.
+fn reads_secrets(command: &str) -> bool {
+    let Some((files, env)) = SECRET_COMMAND.as_ref() else {
+        return false;
+    };
+    files
+        .find_iter(command)
+        .any(|m| !m.as_str().ends_with(".pub"))
+        || env.is_match(command)
+}
+
 /// Every dynamic-context command in the text, with its byte range.
 pub fn dynamic_commands(text: &str) -> Vec<(usize, usize, &str)> {
     let Some(re) = DYNAMIC.as_ref() else {
@@ -39,16 +61,30 @@ pub(crate) fn scan(file: &TextFile<'_>, cap: usize, out: &mut Vec<Finding>) {
     }
     let index = LineIndex::new(file.text.as_bytes());
     for (start, end, cmd) in commands.into_iter().take(cap) {
+        let (severity, message) = if reads_secrets(cmd) {
+            (
+                Severity::High,
+                format!(
+                    "dynamic context `{}` puts secrets (credentials, a .env file, the environment) into the prompt when the skill loads, before anyone sees it",
+                    excerpt(cmd, 60)
+                ),
+            )
+        } else {
+            (
+                Severity::Medium,
+                format!(
+                    "dynamic context `{}` runs a shell command when the skill loads (in agents that support it), before anyone sees it",
+                    excerpt(cmd, 60)
+                ),
+            )
+        };
         out.push(finding_at(
             file.path,
             file.text.as_bytes(),
             &index,
             (start, end),
-            (Rule::DynamicContext, Severity::Medium),
-            format!(
-                "dynamic context `{}` runs a shell command when the skill loads (in agents that support it), before anyone sees it",
-                excerpt(cmd, 60)
-            ),
+            (Rule::DynamicContext, severity),
+            message,
         ));
     }
 }
@@ -62,5 +98,28 @@ mod tests {
         let text = "Status: !`git status`\n- !`cat ~/.ssh/id_rsa`\nNot this!\n`code` and a!`b`\n";
         let cmds: Vec<_> = dynamic_commands(text).into_iter().map(|c| c.2).collect();
         assert_eq!(cmds, ["git status", "cat ~/.ssh/id_rsa"]);
+    }
+
+    #[test]
+    fn secret_reads_are_told_apart() {
+        for secret in [
+            "cat ~/.netrc",
+            "cat ~/.ssh/id_ed25519",
+            "env",
+            "printenv | sort",
+            "cat .env",
+            "echo $OPENAI_API_KEY",
+            "cat /proc/self/environ",
+        ] {
+            assert!(reads_secrets(secret), "{secret}");
+        }
+        for plain in [
+            "git status",
+            "cat ~/.ssh/id_rsa.pub",
+            "ls env/",
+            "npm run env-check",
+        ] {
+            assert!(!reads_secrets(plain), "{plain}");
+        }
     }
 }

@@ -116,6 +116,15 @@ pub(crate) fn check<'a>(
             ));
             return None;
         }
+        FileContent::Unsafe { reason } => {
+            out.push(Finding::in_file(
+                Rule::UnsafeEntry,
+                Severity::High,
+                path,
+                format!("archive entry refused: {reason}; extracting this archive elsewhere could write outside the package"),
+            ));
+            return None;
+        }
         FileContent::Regular { bytes, .. } => bytes,
     };
     if bytes.len() as u64 > oversize_bytes {

@@ -61,6 +61,13 @@ macro_rules! shell {
     };
 }
 
+/// Where text sends something: a URL, a `host.tld/path`, or an e-mail address.
+macro_rules! dest {
+    () => {
+        r"(?:https?://|[a-z0-9-]+(?:\.[a-z0-9-]+)+/|[\w.+-]+@[a-z0-9-]+\.)"
+    };
+}
+
 /// `base64 -d` and its spellings.
 macro_rules! b64d {
     () => {
@@ -125,6 +132,18 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
         ),
         "a program is downloaded, made executable and run",
     ),
+    TextPattern {
+        refine: Some(refine_download_then_run),
+        ..both(
+            PipeToShell,
+            M,
+            (
+                r#"(?i)\b(?:curl|wget)\b[^\n]*?\s(?:-o|-O|--output|--output-document)(?:=|\s+)?["']?[^\s"';&|]+[^\n]*?(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|source|python[0-9.]*|perl|ruby|node|\.)\s+["']?[^\s"';&|]+"#,
+                &["curl", "wget"],
+            ),
+            "a download is saved and then run: whatever the server sends runs",
+        )
+    },
     // S102: decoded, then run.
     both(
         DecodeAndRun,
@@ -296,7 +315,7 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
         PromptInjection,
         H,
         (
-            r"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+|my\s+)*(?:previous|prior|above|earlier|preceding|original|system|existing)\s+(?:instructions?|prompts?|rules|directives|guidelines|messages|context)\b",
+            r"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+|my\s+)*(?:previous|prior|above|earlier|preceding|original|system|existing)(?:\s+and\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding|original|system|existing))?\s+(?:instructions?|prompts?|rules|directives|guidelines|guidance|messages|context)\b",
             &["ignore", "disregard", "forget", "override", "bypass"],
         ),
         "text that tells the agent to drop its instructions",
@@ -335,7 +354,7 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
             SecretRequest,
             M,
             (
-                r"(?i)\b(?:print|output|reveal|send|share|dump|echo|display|paste|leak|exfiltrate|upload|post|forward|email)\s+(?:me\s+|us\s+)?(?:all\s+|every\s+|your\s+|the\s+|any\s+|of\s+)*(?:environment\s+variables|env\s+vars|api\s+keys|secret\s+keys|private\s+keys?|credentials|passwords|secrets|ssh\s+keys?)\b",
+                r"(?i)\b(?:print|output|reveal|send|share|dump|echo|display|show|give|tell|paste|leak|exfiltrate|upload|post|forward|email)\s+(?:me\s+|us\s+)?(?:all\s+|every\s+|your\s+|the\s+|any\s+|of\s+)*(?:environment\s+variables|env\s+vars|api\s+keys|secret\s+keys|private\s+keys?|credentials|passwords|secrets|ssh\s+keys?)\b",
                 &[
                     "environment",
                     "vars",
@@ -348,6 +367,18 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
             "text that asks for keys, credentials or the environment",
         )
     },
+    TextPattern {
+        in_scripts: None,
+        ..both(
+            SecretRequest,
+            M,
+            (
+                r#"(?i)\brun\s+(?:the\s+)?(?:command\s+)?[`'"]?(?:env|printenv|set|export\s+-p)[`'"]?\s+(?:and|then)\s+(?:paste|print|include|share|send|show|post|return|output|give|copy|reply\s+with)\b"#,
+                &["=env", "=printenv", "=set", "=export"],
+            ),
+            "text that asks the agent to run `env` and hand over its output (every secret in the environment)",
+        )
+    },
     // S401: reading secrets (scripts: medium; documents: low).
     TextPattern {
         in_scripts: Some(M),
@@ -357,7 +388,7 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
             SecretRead,
             M,
             (
-                r"(?i)\.ssh/(?:id_[a-z0-9]+|identity)(?:\.pub)?|\.aws/credentials|\.gnupg/|[~/]\.netrc\b|\.config/gcloud/|/etc/shadow\b|\bsecurity\s+(?:dump-keychain|find-internet-password)\b|\bLogin\s+Data\b|\blogins\.json\b|\bwallet\.dat\b",
+                SECRET_FILES,
                 &[
                     ".ssh/",
                     ".aws/",
@@ -459,6 +490,61 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
         SecretExfiltration,
         H,
         (
+            concat!(
+                r#"(?i)\b(?:send|post|upload|forward|email|e-mail|exfiltrate|transmit|submit|paste)\b[^\n]{0,60}?(?:\.env\b|\.ssh/|\bid_rsa\b|\bid_ed25519\b|\.aws/credentials|\.netrc\b|\.gnupg\b|environment\s+variables|\benv\s+vars\b|output\s+of\s+[`'"]?(?:env|printenv)\b)[^\n]{0,60}?\bto\s+"#,
+                dest!()
+            ),
+            &[
+                ".env",
+                ".ssh/",
+                "id_rsa",
+                "id_ed25519",
+                ".aws/",
+                ".netrc",
+                ".gnupg",
+                "environment",
+                "env vars",
+                "printenv",
+            ],
+        ),
+        "text that tells the agent to send secret files or the environment to an address",
+    ),
+    both(
+        SecretExfiltration,
+        H,
+        (
+            concat!(
+                r#"(?i)\b(?:read|cat|open|get|grab|collect|copy|take|load)\b[^\n]{0,40}?(?:\.env\b|\.ssh/|\bid_rsa\b|\bid_ed25519\b|\.aws/credentials|\.netrc\b|\.gnupg\b)[^\n]{0,60}?\b(?:send|post|upload|forward|email|e-mail|exfiltrate|transmit|submit)\b[^\n]{0,40}?\bto\s+"#,
+                dest!()
+            ),
+            &[
+                ".env",
+                ".ssh/",
+                "id_rsa",
+                "id_ed25519",
+                ".aws/",
+                ".netrc",
+                ".gnupg",
+            ],
+        ),
+        "text that tells the agent to read credentials and send them to an address",
+    ),
+    both(
+        SecretExfiltration,
+        H,
+        (
+            concat!(
+                r#"(?i)\bask\b[^\n]{0,30}?\bfor\s+(?:their|your|the|his|her)\b[^\n]{0,40}?(?:api[_ -]?keys?|tokens?|passwords?|credentials|secrets?|private\s+keys?|seed\s+phrases?|recovery\s+phrases?)[^\n]{0,60}?\b(?:send|post|upload|forward|email|e-mail|transmit|submit)\b[^\n]{0,40}?\bto\s+"#,
+                dest!()
+            ),
+            &["=ask"],
+        ),
+        "text that tells the agent to ask the user for a secret and send it to an address",
+    ),
+    both(
+        SecretExfiltration,
+        H,
+        (
             r"(?i)\.(?:post|put)\s*\([^\n]*(?:dict\(\s*os\.environ\s*\)|os\.environ\.copy\(\)|\*\*os\.environ|json\.stringify\(\s*process\.env\b)",
             &["environ", "process.env"],
         ),
@@ -537,6 +623,32 @@ fn refine_download_to_shell(matched: &str, _base: Severity) -> Option<(Severity,
     ))
 }
 
+/// `curl -o FILE URL && sh FILE`: a finding only when the file run is the file saved (by
+/// path, or by name when one is spelled with a directory); judged by the URL like a pipe.
+fn refine_download_then_run(matched: &str, base: Severity) -> Option<(Severity, String)> {
+    static PARTS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r#"(?i)\s(?:-o|-O|--output|--output-document)(?:=|\s+)?["']?([^\s"';&|]+)[^\n]*?(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|source|python[0-9.]*|perl|ruby|node|\.)\s+["']?([^\s"';&|]+)"#,
+        )
+        .ok()
+    });
+    let caps = PARTS.as_ref()?.captures(matched)?;
+    let (saved, run) = (caps.get(1)?.as_str(), caps.get(2)?.as_str());
+    let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
+    let same = saved == run
+        || run.strip_prefix("./") == Some(saved)
+        || saved.strip_prefix("./") == Some(run)
+        || ((saved.contains('/') || run.contains('/')) && name(saved) == name(run));
+    if !same || saved == "-" {
+        return None;
+    }
+    let (severity, message) = refine_download_to_shell(matched, base)?;
+    Some((
+        severity,
+        message.replace("is run by a shell", "is saved and then run"),
+    ))
+}
+
 /// A URL (`https://host/...`) or a bare `host.tld/path` in `text`: its scheme (empty when
 /// bare) and lower-cased host.
 fn url_host(text: &str) -> Option<(String, String)> {
@@ -559,6 +671,10 @@ fn url_host(text: &str) -> Option<(String, String)> {
     let bare = caps.get(3)?;
     Some((String::new(), bare.as_str().to_ascii_lowercase()))
 }
+
+/// The secret files S401 looks for (SSH keys, cloud credentials, `.netrc`, keychains,
+/// browser password stores), for the checks outside the table (dynamic context).
+pub(crate) const SECRET_FILES: &str = r"(?i)\.ssh/(?:id_[a-z0-9]+|identity)(?:\.pub)?|\.aws/credentials|\.gnupg/|[~/]\.netrc\b|\.config/gcloud/|/etc/shadow\b|\bsecurity\s+(?:dump-keychain|find-internet-password)\b|\bLogin\s+Data\b|\blogins\.json\b|\bwallet\.dat\b";
 
 /// Public keys (`id_rsa.pub`) are meant to be read.
 fn not_a_public_key(matched: &str, base: Severity) -> Option<(Severity, String)> {

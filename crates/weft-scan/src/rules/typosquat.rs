@@ -1,7 +1,9 @@
 //! Typosquatting: a name one edit (insertion, deletion, substitution or swap of neighbours)
-//! away from a skill the user already has or weft ships.
+//! away from a skill the user already has or weft ships; and shadowing: exactly the name of
+//! one it has elsewhere.
 
 use crate::finding::{Finding, Rule, Severity};
+use crate::package::KnownSkill;
 
 /// Names shorter than this are too close to too many others to judge.
 const MIN_LEN: usize = 4;
@@ -69,6 +71,34 @@ pub(crate) fn scan(name: &str, known: &[String], skill_path: &str, out: &mut Vec
         Severity::High,
         skill_path,
         format!("the name `{name}` is one edit away from {list}, a skill you already have: a typosquat would be picked instead of it"),
+    ));
+}
+
+/// Reports a name that is exactly the name of a skill the user has elsewhere (a built-in,
+/// another scope, another root): whichever wins, the other is hidden, and a package that
+/// takes the name of a built-in or of the user's own skill replaces it without a word.
+pub(crate) fn scan_taken(
+    name: &str,
+    taken: &[KnownSkill],
+    skill_path: &str,
+    out: &mut Vec<Finding>,
+) {
+    let places: Vec<&str> = taken
+        .iter()
+        .filter(|k| k.name == name)
+        .map(|k| k.place.as_str())
+        .collect();
+    if places.is_empty() {
+        return;
+    }
+    out.push(Finding::in_file(
+        Rule::Shadowing,
+        Severity::High,
+        skill_path,
+        format!(
+            "the name `{name}` is already taken by {}: two skills of one name, one hides the other",
+            places.join(" and ")
+        ),
     ));
 }
 
