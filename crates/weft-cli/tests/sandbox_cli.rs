@@ -364,6 +364,45 @@ fn ctrl_c_to_weft_leaves_no_process_of_the_group() {
 
 // --- weft sandbox status ------------------------------------------------------------------------
 
+#[test]
+fn a_relative_project_sandboxes_the_absolute_project() {
+    let s = setup();
+    let config = replay_config(&s, json!({}), json!({}), &[]);
+    let sub = s.project.join("src");
+    std::fs::create_dir_all(&sub).unwrap();
+    // `--project .` from the project, and `CLAWFT_PROJECT=..` from a subdirectory.
+    let status = |dir: &Path, project: Option<&str>, env: &[(&str, &str)]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
+        cmd.current_dir(dir)
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("HOME", &s.home)
+            .env("TMPDIR", s.temp())
+            .envs(env.iter().copied())
+            .arg("--config")
+            .arg(&config);
+        if let Some(project) = project {
+            cmd.args(["--project", project]);
+        }
+        cmd.args([
+            "--permission-mode",
+            "auto",
+            "sandbox",
+            "status",
+            "--format",
+            "json",
+        ]);
+        let output = cmd.output().unwrap();
+        assert!(output.status.success(), "{}", render("status", &output));
+        let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+        serde_json::to_string_pretty(&doc["exec_shell"]).unwrap()
+    };
+    let flag = status(&s.project, Some("."), &[]);
+    let env = status(&sub, None, &[("CLAWFT_PROJECT", "..")]);
+    assert_eq!(flag, env);
+    snapshot!(s, "relative_project_policy", flag);
+}
+
 /// `weft sandbox status --format json` on this machine.
 fn status_json(s: &Sandbox, config: &Path) -> Value {
     let output = weft(s, config)
