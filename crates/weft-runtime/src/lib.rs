@@ -52,7 +52,7 @@ pub use effective::{
 pub use env::EnvSnapshot;
 pub use error::{ConfigError, RuntimeError, UsageError};
 pub use mcp::{INHERITED_ENV, McpServers, server_configs};
-pub use permissions::PermissionSettings;
+pub use permissions::{PermissionSettings, project_pattern_context};
 pub use resume::{Resume, lookup_session};
 pub use runtime::{NO_PROVIDER, Runtime, SessionSettings, unknown_agent};
 pub use trust::{IgnoredKey, KeyType, PROJECT_KEYS, ProjectSettings, ProjectTrust, TrustLevel};

@@ -45,13 +45,23 @@ impl PermissionSettings {
 
     /// `allow` compiled; relative path patterns start at `base` (the project).
     pub fn pre_approval(&self, base: &Path) -> Result<PreApproval, UsageError> {
-        let mut ctx = PatternContext::new();
-        if let Some(dir) = base.to_str() {
-            ctx = ctx.with_project_dir(dir).with_working_dir(dir);
-        }
+        let ctx = project_pattern_context(base);
         let origin = Origin::Other("`permissions.allow` in the configuration".to_owned());
         PreApproval::compile(&self.allow, &origin, &ctx)
             .map_err(|e| UsageError(format!("config `permissions.allow`: {e}")))
+    }
+}
+
+/// What the configuration's patterns (`tools.deny`, `permissions.allow`, a `--deny` list) are
+/// compiled with: `base` (the project, else the current directory; absolute) as the project
+/// and the working directory, so `Read(.env)` is `<base>/.env` and compares with a relative
+/// or an absolute path alike.
+pub fn project_pattern_context(base: &Path) -> PatternContext {
+    match base.to_str() {
+        Some(dir) => PatternContext::new()
+            .with_project_dir(dir)
+            .with_working_dir(dir),
+        None => PatternContext::new(),
     }
 }
 

@@ -10,7 +10,7 @@ use weft_agents::{
     SessionParts, is_trust_warning,
 };
 use weft_parse::{ParseOptions, Profile};
-use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
+use weft_permissions::{Origin, Policy, ToolGate};
 use weft_registry::SkillRegistry;
 use weft_tools::{
     BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ReadGrants, ShellLauncher, ToolRegistry,
@@ -284,6 +284,7 @@ impl Runtime {
     ) -> Result<SessionOptions, RuntimeError> {
         let agent = &self.config.file.agent;
         let base = self.base_dir()?;
+        let patterns = crate::permissions::project_pattern_context(&base);
         let mut options = SessionOptions {
             stream,
             temperature: agent.temperature,
@@ -318,9 +319,11 @@ impl Runtime {
         }
         let deny = &self.config.file.tools.deny;
         if !deny.is_empty() {
-            let policy =
-                Policy::from_lists::<String>(None, deny, Origin::Session, &PatternContext::new())
-                    .map_err(|e| UsageError(format!("config `tools.deny`: {e}")))?;
+            // Relative paths in the rules are the project's, as in `permissions.allow`: a
+            // rule without a directory could not be compared with the real (absolute) path
+            // of any call, and would refuse them all.
+            let policy = Policy::from_lists::<String>(None, deny, Origin::Session, &patterns)
+                .map_err(|e| UsageError(format!("config `tools.deny`: {e}")))?;
             options.ceiling = ToolGate::new([policy]);
         }
         Ok(options)

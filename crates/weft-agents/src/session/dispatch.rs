@@ -2,11 +2,12 @@
 //! the permission mode and approval (`approval.rs`), then the tool. A refused or failed call
 //! becomes an error result the model reads; it never ends the turn.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use weft_llm::{Message, ToolCall};
-use weft_permissions::{CallKind, Decision, canonical_tool_name};
-use weft_tools::Tool;
+use weft_permissions::{CallKind, Decision, FileRules, canonical_tool_name};
+use weft_tools::{CallContext, FileFilter, Tool};
 use weft_types::{PermissionMode, tool_names};
 
 use super::Session;
@@ -20,6 +21,13 @@ const FILE_TOOLS: [&str; 3] = [
     weft_types::tool_names::READ_FILE,
     weft_types::tool_names::WRITE_FILE,
     weft_types::tool_names::EDIT_FILE,
+];
+
+/// The tools that visit many files: each file is judged against the gate's path rules.
+const SEARCH_TOOLS: [&str; 3] = [
+    tool_names::GREP,
+    tool_names::GLOB,
+    tool_names::LIST_DIRECTORY,
 ];
 
 /// The session-level subagent tools.
@@ -99,7 +107,8 @@ impl Session {
             return reply(format!("unknown tool `{}`", call.name), true);
         };
         tracing::debug!(tool = %call.name, "tool call");
-        match tool.call(call.arguments.clone()).await {
+        let context = self.call_context(name);
+        match tool.call_in(call.arguments.clone(), &context).await {
             Ok(output) => {
                 if FILE_TOOLS.contains(&name)
                     && let Some(path) = call.arguments.get("path").and_then(|p| p.as_str())
@@ -109,6 +118,19 @@ impl Session {
                 reply(output.content, false)
             }
             Err(e) => reply(format!("tool `{}` failed: {e}", call.name), true),
+        }
+    }
+
+    /// What a tool is told about this call: a search tool gets the gate's path rules for
+    /// the files it visits (compiled once per call), so it cannot show a file `read_file`
+    /// would refuse.
+    fn call_context(&self, name: &str) -> CallContext {
+        if !SEARCH_TOOLS.contains(&name) {
+            return CallContext::default();
+        }
+        let rules = self.gate.file_rules(name);
+        CallContext {
+            files: (!rules.is_empty()).then(|| Arc::new(GateFiles(rules)) as Arc<dyn FileFilter>),
         }
     }
 
@@ -154,5 +176,18 @@ impl Session {
             return Some(Arc::clone(sandboxed));
         }
         self.tools.get(name).cloned()
+    }
+}
+
+/// The gate's path rules as a search tool's file filter; a path that is not UTF-8 cannot be
+/// judged and is refused.
+struct GateFiles(FileRules);
+
+impl FileFilter for GateFiles {
+    fn admits(&self, spelled: &Path, real: &Path) -> bool {
+        match (spelled.to_str(), real.to_str()) {
+            (Some(spelled), Some(real)) => self.0.admits(spelled, real),
+            _ => false,
+        }
     }
 }

@@ -32,14 +32,24 @@ fn split_list(list: &str) -> Vec<String> {
 }
 
 /// The `--ceiling` patterns (the parent's tools).
-fn ceiling(list: Option<&str>) -> anyhow::Result<Option<Ceiling>> {
-    list.map(|list| Ceiling::new(split_list(list)).context("invalid --ceiling pattern"))
+fn ceiling(workspace: &Workspace, list: Option<&str>) -> anyhow::Result<Option<Ceiling>> {
+    let ctx = patterns(workspace)?;
+    list.map(|list| Ceiling::new_in(split_list(list), &ctx).context("invalid --ceiling pattern"))
         .transpose()
 }
 
 fn api(workspace: &Workspace, mode_arg: ModeArg) -> anyhow::Result<SkillInjection> {
     let registry = SkillRegistry::new(crate::commands::skills::registry_config(workspace)?);
-    Ok(SkillInjection::new(Arc::new(registry)).with_mode(mode(mode_arg)))
+    Ok(SkillInjection::new(Arc::new(registry))
+        .with_mode(mode(mode_arg))
+        .with_pattern_context(patterns(workspace)?))
+}
+
+/// Relative path patterns start at the project (else the current directory), as in a session.
+fn patterns(workspace: &Workspace) -> anyhow::Result<PatternContext> {
+    Ok(weft_runtime::project_pattern_context(
+        &workspace.base_dir()?,
+    ))
 }
 
 fn print_validation(out: &mut impl Write, result: &ValidationResult) -> io::Result<()> {
@@ -60,7 +70,7 @@ fn print_validation(out: &mut impl Write, result: &ValidationResult) -> io::Resu
 /// `weft skills compose`.
 pub fn compose(workspace: &Workspace, args: &ComposeArgs) -> anyhow::Result<ExitCode> {
     let api = api(workspace, args.mode)?;
-    let ceiling = ceiling(args.ceiling.as_deref())?;
+    let ceiling = ceiling(workspace, args.ceiling.as_deref())?;
     let validation = api.validate_skill_set(&args.names);
     let mut out = crate::output::stdout();
     if !validation.valid {
@@ -142,7 +152,7 @@ pub fn check_tool(
         None => serde_json::Value::Object(serde_json::Map::new()),
     };
     let composition = api.compose_skills(&names)?;
-    let mut gate = match ceiling(args.ceiling.as_deref())? {
+    let mut gate = match ceiling(workspace, args.ceiling.as_deref())? {
         Some(ceiling) => composition.gate_within(ceiling.gate()),
         None => composition.gate(),
     };
@@ -151,7 +161,7 @@ pub fn check_tool(
             None,
             &split_list(list),
             Origin::Session,
-            &PatternContext::new(),
+            &patterns(workspace)?,
         )
         .context("invalid --deny pattern")?;
         gate = gate.with_layer(policy);
