@@ -408,7 +408,7 @@ async fn accept_edits_runs_edits_inside_the_project_and_asks_for_the_rest() {
         openai_text("done"),
     ])
     .await;
-    let script = Script::new([deny(None), deny(None)]);
+    let script = Script::new([deny(None)]);
     let mut session = env.session(
         &server,
         PermissionMode::AcceptEdits,
@@ -417,18 +417,19 @@ async fn accept_edits_runs_edits_inside_the_project_and_asks_for_the_rest() {
     session.send("go", &mut Quiet).await.unwrap();
     assert!(!result_of(&session, "in").is_error);
     assert!(env.project.join("src/lib.rs").exists());
-    let asked = script.asked();
-    assert_eq!(asked.len(), 2);
-    // A path inside the project that leads outside is not an edit inside the project.
-    assert_eq!(asked[0].summary, "write_file: out/x.rs");
+    // A path inside the project that leads outside it (and outside the file tools' reach) is
+    // refused by the tool before anyone is asked: no answer could let it run.
+    let link = result_of(&session, "link");
+    assert!(link.is_error);
     assert!(
-        asked[0]
-            .reason
-            .starts_with("`write_file` writes outside the project"),
+        link.content
+            .starts_with("tool `write_file` failed: out/x.rs is outside the workspace"),
         "{}",
-        asked[0].reason
+        link.content
     );
-    assert_eq!(asked[1].summary, "exec_shell: touch z");
+    let asked = script.asked();
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].summary, "exec_shell: touch z");
     assert!(!outside.join("x.rs").exists());
 }
 

@@ -29,6 +29,13 @@ pub trait Tool: Send + Sync {
         false
     }
 
+    /// What the tool would refuse whatever the permissions, checked before anyone is asked to
+    /// approve the call: a path outside the directories it may touch. Asking a person (or
+    /// telling the user how to allow it) is pointless for such a call. Default: nothing.
+    fn check_reach(&self, _input: &serde_json::Value) -> Result<(), ToolError> {
+        Ok(())
+    }
+
     /// Runs the tool.
     async fn call(&self, input: serde_json::Value) -> Result<ToolOutput, ToolError>;
 

@@ -6,12 +6,16 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use weft_llm::ToolCall;
-use weft_permissions::{Approval, CallKind, Decision, Step, canonical_tool_name, decide};
+use weft_permissions::{
+    Approval, CallKind, Decision, Origin, PreApproval, Step, canonical_tool_name, decide,
+};
 use weft_types::{PermissionMode, tool_names};
 
 use super::Session;
 use super::permissions::{ApprovalAnswer, ApprovalRequest, Approver, RefusedCall};
 use super::real_path::RealPath;
+use super::refusal::{Advice, Refusal};
+use super::view::pattern_context;
 use crate::transcript::{TranscriptRecord, now_millis};
 
 /// The rule named when a remembered answer approves a call.
@@ -69,7 +73,7 @@ impl Session {
     }
 
     /// Decides whether `call` (tool `name`, judged `decision` by the gate) runs now; `Err`
-    /// holds the text of the error result the model reads instead.
+    /// says why not (the model reads it as the call's error result).
     pub(super) async fn authorize(
         &mut self,
         call: &ToolCall,
@@ -77,7 +81,7 @@ impl Session {
         kind: CallKind,
         decision: &Decision,
         real: Option<&RealPath>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Refusal> {
         // Pre-approval matters unless the gate denied the call or it is harmless and allowed.
         let settled = decision.is_denied() || (kind.is_harmless() && decision.is_allowed());
         let pre = if !settled {
@@ -91,11 +95,18 @@ impl Session {
             Step::Run => Ok(()),
             Step::Refuse { reason } => {
                 tracing::info!(tool = %call.name, %reason, "tool call refused");
-                Err(format!(
-                    "permission denied: {reason}. The tool did not run."
-                ))
+                Err(Refusal::Mode { reason })
             }
-            Step::Ask { reason } => self.ask_person(call, name, kind, reason, real).await,
+            Step::Ask { reason } => {
+                let asked = Asked {
+                    name,
+                    kind,
+                    reason,
+                    real,
+                    gate_asks: decision.is_ask(),
+                };
+                self.ask_person(call, asked).await
+            }
         }
     }
 
@@ -137,18 +148,18 @@ impl Session {
     }
 
     /// Asks the session's approver, or refuses when there is none.
-    async fn ask_person(
-        &mut self,
-        call: &ToolCall,
-        name: &str,
-        kind: CallKind,
-        reason: String,
-        real: Option<&RealPath>,
-    ) -> Result<(), String> {
-        let summary = summary(name, &call.arguments);
+    async fn ask_person(&mut self, call: &ToolCall, asked: Asked<'_>) -> Result<(), Refusal> {
+        let summary = summary(asked.name, &call.arguments);
         let Some(approver) = self.options.permissions.approver.clone() else {
-            return Err(self.refuse_unasked(call, name, kind, &reason, summary));
+            return Err(self.refuse_unasked(call, asked, summary));
         };
+        let Asked {
+            name,
+            kind,
+            reason,
+            real,
+            ..
+        } = asked;
         let request = ApprovalRequest {
             session_id: self.options.session_id.clone(),
             agent: self.view.agent.name.clone(),
@@ -178,54 +189,78 @@ impl Session {
                 self.remember(name, kind, &call.arguments, real);
                 Ok(())
             }
-            ApprovalAnswer::Deny { message } => Err(match message {
-                Some(m) if !m.trim().is_empty() => format!(
-                    "the user denied this call and said: {}. The tool did not run.",
-                    m.trim()
-                ),
-                _ => "the user denied this call. The tool did not run; do not retry it, ask the user what to do instead.".to_owned(),
-            }),
+            ApprovalAnswer::Deny { message } => Err(Refusal::Denied { message }),
         }
     }
 
-    /// Records a call no one could approve and says how the user can allow it.
-    fn refuse_unasked(
-        &mut self,
-        call: &ToolCall,
-        name: &str,
-        kind: CallKind,
-        reason: &str,
-        summary: String,
-    ) -> String {
+    /// Records a call no one could approve and says what, if anything, could let it run.
+    fn refuse_unasked(&mut self, call: &ToolCall, asked: Asked<'_>, summary: String) -> Refusal {
+        let reason = &asked.reason;
         tracing::info!(tool = %call.name, %reason, "tool call needs approval; no one to ask");
-        let suggestions =
-            weft_permissions::suggest_allow(name, &call.arguments, self.gate.shell_context());
-        let mode = match kind {
-            CallKind::Edit {
-                inside_project: true,
-            } => "accept-edits",
-            _ => "auto",
-        };
-        let mut how = format!("the permission mode `{mode}` (`--permission-mode {mode}`)");
-        if !suggestions.is_empty() {
-            how.push_str(&format!(
-                " or the `permissions.allow` pattern {}",
-                suggestions
-                    .iter()
-                    .map(|s| format!("`{s}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
+        let advice = self.advice(call, &asked);
         self.options.permissions.state.refused().push(RefusedCall {
             session_id: self.options.session_id.clone(),
             tool: call.name.clone(),
             summary,
-            suggestions,
+            suggestions: advice.patterns.clone(),
+            mode: advice.mode,
         });
-        format!(
-            "approval needed: {reason}. The tool did not run: no one can approve calls in this session (it is not interactive). Do not retry it; the user can allow such calls with {how}."
-        )
+        Refusal::Unasked {
+            reason: asked.reason,
+            advice,
+        }
+    }
+
+    /// What would let the call run without a person, and only that: the mode that runs such
+    /// calls (unless the tool rules themselves ask, or an agent caps the mode below it), and
+    /// the suggested `permissions.allow` patterns that, compiled as the configuration's are,
+    /// do pre-approve this very call on its spelled and its real path.
+    fn advice(&self, call: &ToolCall, asked: &Asked<'_>) -> Advice {
+        let wanted = match asked.kind {
+            CallKind::Edit {
+                inside_project: true,
+            } => PermissionMode::AcceptEdits,
+            _ => PermissionMode::Auto,
+        };
+        let cap = self.view.mode_cap;
+        let (mode, no_mode) = if asked.gate_asks {
+            (
+                None,
+                Some("the tool rules of this session ask for it, whatever the mode".to_owned()),
+            )
+        } else if let Some(cap) = cap.filter(|cap| *cap < wanted) {
+            (
+                None,
+                Some(format!(
+                    "agent `{}` limits the permission mode to `{cap}`",
+                    self.view.agent.name
+                )),
+            )
+        } else {
+            (Some(wanted), None)
+        };
+        let input = &call.arguments;
+        let candidates =
+            weft_permissions::suggest_allow(asked.name, input, self.gate.shell_context());
+        let patterns = match PreApproval::compile(
+            &candidates,
+            &Origin::Session,
+            &pattern_context(&self.options),
+        ) {
+            Ok(pre)
+                if pre
+                    .check_resolved(asked.name, input, asked.real.map(|r| &r.input))
+                    .is_pre_approved() =>
+            {
+                candidates
+            }
+            _ => Vec::new(),
+        };
+        Advice {
+            mode,
+            patterns,
+            no_mode,
+        }
     }
 
     /// Remembers an "allow always" answer.
@@ -249,6 +284,18 @@ impl Session {
             _ => remembered.tools.push(canonical.to_owned()),
         }
     }
+}
+
+/// A call a person must decide on.
+struct Asked<'a> {
+    /// The tool, as dispatched.
+    name: &'a str,
+    kind: CallKind,
+    /// Why it needs approval.
+    reason: String,
+    real: Option<&'a RealPath>,
+    /// The gate answered `ask` (the tool rules' own doubt, which no mode lifts).
+    gate_asks: bool,
 }
 
 /// The command of an `exec_shell` call.

@@ -85,11 +85,17 @@ impl Session {
         }
         let read_only_hint = tool.as_ref().is_some_and(|t| t.read_only_hint());
         let kind = CallKind::of(name, read_only_hint, || self.inside_project(real.as_ref()));
-        if let Err(text) = self
+        // What the tool would refuse anyway (a path outside its reach) is not put to anyone.
+        if let Some(tool) = &tool
+            && let Err(e) = tool.check_reach(&call.arguments)
+        {
+            return reply(format!("tool `{}` failed: {e}", call.name), true);
+        }
+        if let Err(refusal) = self
             .authorize(call, name, kind, &decision, real.as_ref())
             .await
         {
-            return reply(text, true);
+            return reply(refusal.to_string(), true);
         }
         if name == USE_SKILL && session_tool {
             return match self.use_skill(&call.arguments).await {

@@ -14,6 +14,7 @@ mod error;
 mod permissions;
 mod prompt;
 mod real_path;
+mod refusal;
 mod skill;
 mod spawn;
 mod subagent_error;

@@ -62,6 +62,10 @@ pub struct RefusedCall {
     pub summary: String,
     /// `permissions.allow` patterns that would pre-approve it (empty when none can).
     pub suggestions: Vec<String>,
+    /// The permission mode that would run it without asking; `None` when no mode would (the
+    /// tool rules themselves ask, or an agent caps the mode below it): only a person, or one
+    /// of the [`suggestions`](Self::suggestions), can let it run.
+    pub mode: Option<PermissionMode>,
 }
 
 /// What "allow always" answers remembered.
@@ -111,6 +115,9 @@ pub struct Permissions {
     /// An `exec_shell` that runs in the sandbox, for a session in `auto` mode whose tools were
     /// built for `bypass` (a subagent whose agent narrows `bypass` to `auto`).
     pub sandboxed_shell: Option<Arc<dyn Tool>>,
+    /// The narrowest `permissionMode` of the agents above this session (a subagent's
+    /// parents); set by the session for its children.
+    pub(super) agent_cap: Option<PermissionMode>,
     /// Answers and refusals, shared with subagents.
     pub(super) state: Arc<ApprovalState>,
 }

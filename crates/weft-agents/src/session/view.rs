@@ -29,6 +29,10 @@ pub struct AgentView {
     /// The session's permission mode narrowed by the agent's `permissionMode` (which can
     /// never widen it).
     pub mode: PermissionMode,
+    /// The narrowest `permissionMode` of this agent and the agents above it (a parent
+    /// session's): whatever mode the user chooses, this session runs in no wider one. `None`
+    /// when no agent on the way sets one.
+    pub mode_cap: Option<PermissionMode>,
 }
 
 impl AgentView {
@@ -52,14 +56,25 @@ impl AgentView {
             agent: agent.name.clone(),
             message: e.to_string(),
         })?;
-        let mode = match agent.permission_mode.as_deref() {
-            None => options.permissions.mode,
-            Some(text) => options.permissions.mode.narrow(text.parse().map_err(
-                |e: weft_types::UnknownPermissionMode| SessionError::AgentPermissionMode {
-                    agent: agent.name.clone(),
-                    message: e.to_string(),
-                },
-            )?),
+        let own = agent
+            .permission_mode
+            .as_deref()
+            .map(|text| {
+                text.parse()
+                    .map_err(|e: weft_types::UnknownPermissionMode| {
+                        SessionError::AgentPermissionMode {
+                            agent: agent.name.clone(),
+                            message: e.to_string(),
+                        }
+                    })
+            })
+            .transpose()?;
+        let mode = own.map_or(options.permissions.mode, |m| {
+            options.permissions.mode.narrow(m)
+        });
+        let mode_cap = match (options.permissions.agent_cap, own) {
+            (Some(above), Some(own)) => Some(above.narrow(own)),
+            (above, own) => above.or(own),
         };
         let mut gate = options.ceiling.clone().with_layer(policy);
         if ctx.project_dir().is_some() {
@@ -76,6 +91,7 @@ impl AgentView {
             context_window: agent.context_window.or(options.context_window),
             notice,
             mode,
+            mode_cap,
             agent,
         })
     }

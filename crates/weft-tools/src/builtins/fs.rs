@@ -11,7 +11,7 @@ use weft_types::tool_names;
 
 use super::atomic::write_atomic;
 use super::content::{SNIFF_LEN, floor_boundary, looks_binary};
-use super::input::parse;
+use super::input::{check_path_reach, parse};
 use crate::tool::withheld_note;
 use crate::{CallContext, FsScope, Tool, ToolError, ToolOutput};
 use weft_fs::{Cap, ReadError, RegularFile};
@@ -82,6 +82,10 @@ struct ReadInput {
 impl Tool for ReadFile {
     fn name(&self) -> &str {
         tool_names::READ_FILE
+    }
+
+    fn check_reach(&self, input: &serde_json::Value) -> Result<(), ToolError> {
+        check_path_reach(input, "path", |p| self.scope.resolve_read(p))
     }
 
     fn description(&self) -> &str {
@@ -276,6 +280,10 @@ impl Tool for WriteFile {
         tool_names::WRITE_FILE
     }
 
+    fn check_reach(&self, input: &serde_json::Value) -> Result<(), ToolError> {
+        check_path_reach(input, "path", |p| self.scope.resolve(p))
+    }
+
     fn description(&self) -> &str {
         "Creates or overwrites a file in the workspace with the given content, creating parent directories as needed."
     }
@@ -338,6 +346,10 @@ struct EditInput {
 impl Tool for EditFile {
     fn name(&self) -> &str {
         tool_names::EDIT_FILE
+    }
+
+    fn check_reach(&self, input: &serde_json::Value) -> Result<(), ToolError> {
+        check_path_reach(input, "path", |p| self.scope.resolve(p))
     }
 
     fn description(&self) -> &str {
@@ -427,6 +439,10 @@ struct ListInput {
 impl Tool for ListDirectory {
     fn name(&self) -> &str {
         tool_names::LIST_DIRECTORY
+    }
+
+    fn check_reach(&self, input: &serde_json::Value) -> Result<(), ToolError> {
+        check_path_reach(input, "path", |p| self.scope.resolve_read(p))
     }
 
     fn description(&self) -> &str {

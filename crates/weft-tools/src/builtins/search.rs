@@ -13,7 +13,7 @@ use serde_json::json;
 use weft_types::tool_names;
 
 use super::content::{SNIFF_LEN, looks_binary, truncate_chars};
-use super::input::parse;
+use super::input::{check_path_reach, parse};
 use super::walk::walk_files;
 use crate::tool::withheld_note;
 use crate::{CallContext, FsScope, Tool, ToolError, ToolOutput};
@@ -104,6 +104,10 @@ struct GlobInput {
 impl Tool for Glob {
     fn name(&self) -> &str {
         tool_names::GLOB
+    }
+
+    fn check_reach(&self, input: &serde_json::Value) -> Result<(), ToolError> {
+        check_path_reach(input, "path", |p| self.scope.resolve_read(p))
     }
 
     fn description(&self) -> &str {
@@ -202,6 +206,10 @@ struct GrepInput {
 impl Tool for Grep {
     fn name(&self) -> &str {
         tool_names::GREP
+    }
+
+    fn check_reach(&self, input: &serde_json::Value) -> Result<(), ToolError> {
+        check_path_reach(input, "path", |p| self.scope.resolve_read(p))
     }
 
     fn description(&self) -> &str {
