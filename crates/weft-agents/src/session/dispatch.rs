@@ -15,6 +15,7 @@ use super::skill::USE_SKILL;
 use super::spawn::{
     SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, SubagentError,
 };
+use super::subagent_error::SpawnToolError;
 
 /// The tools whose `path` reveals conditional skills (`paths:`) once they succeed.
 const FILE_TOOLS: [&str; 3] = [
@@ -106,7 +107,7 @@ impl Session {
         if spawn_tool {
             return match self.run_spawn_tool(name, &call.arguments).await {
                 Ok(text) => reply(text, false),
-                Err(text) => reply(text, true),
+                Err(e) => reply(e.to_string(), true),
             };
         }
         let Some(tool) = tool else {
@@ -153,23 +154,21 @@ impl Session {
         )
     }
 
-    /// A spawn tool, unless this session cannot spawn; `Err` is an error result's text.
+    /// A spawn tool, unless this session cannot spawn; `Err` becomes an error result.
     async fn run_spawn_tool(
         &mut self,
         name: &str,
         input: &serde_json::Value,
-    ) -> Result<String, String> {
+    ) -> Result<String, SpawnToolError> {
         if !self.can_spawn() {
-            let blocked = SubagentError::SpawnBlocked {
+            return Err(SubagentError::SpawnBlocked {
                 id: self.id().to_owned(),
                 reason: "subagents cannot spawn subagents at this depth (max_spawn_depth)"
                     .to_owned(),
-            };
-            return Err(blocked.to_string());
+            }
+            .into());
         }
-        self.spawn_tool(name, input)
-            .await
-            .map_err(|e| e.to_string())
+        self.spawn_tool(name, input).await
     }
 
     /// The tool that runs a call of `name`: the registry's, except `exec_shell` in `auto` mode
