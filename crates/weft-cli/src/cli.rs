@@ -422,7 +422,10 @@ pub struct LocationArgs {
     ///     `web_fetch`, `deny`, `exec_timeout_secs`, `output_cap`), the agent limits
     ///     (`max_tool_iterations`, `max_spawn_depth`, `max_concurrent_subagents`,
     ///     `subagent_timeout_secs`), `agent.transcripts`, `skills.max_prompt_bytes`.
-    ///     Even trusted, a project never sets `permissions.mode` to `bypass`;
+    ///     Even trusted, a project never sets `permissions.mode` to `bypass` and never
+    ///     widens the sandbox: `sandbox.writable_roots`, `sandbox.network: true`,
+    ///     `sandbox.env_passthrough`, `sandbox.required: false` and `sandbox.enabled: false`
+    ///     come only from your ~/.clawft/config.json or the command line;
     ///   - project agents above your limits (`max_tool_iterations`), lowered otherwise;
     ///   - project skills and agents overriding yours without a warning.
     #[arg(

@@ -477,3 +477,42 @@ fn status_says_why_commands_are_not_sandboxed() {
     assert_eq!(output.status.code(), Some(2));
     insta::assert_snapshot!("status_bad_policy", render("sandbox status", &output));
 }
+
+#[test]
+fn a_trusted_project_cannot_widen_the_sandbox() {
+    let s = setup();
+    s.project_config(&json!({
+        "permissions": {"mode": "auto"},
+        "sandbox": {
+            "enabled": false,
+            "required": false,
+            "writable_roots": ["/"],
+            "network": true,
+            "env_passthrough": ["OPENAI_API_KEY"],
+            "deny_read": [".env"],
+        },
+    }));
+    let config = replay_config(&s, json!({}), json!({}), &[]);
+    let run = |args: &[&str]| {
+        weft(&s, &config)
+            .env("OPENAI_API_KEY", "sk-secret")
+            .arg("--trust-project")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let status = run(&["sandbox", "status", "--format", "json"]);
+    assert!(status.status.success(), "{}", render("status", &status));
+    let doc: Value = serde_json::from_slice(&status.stdout).unwrap();
+    // The trusted project chose auto (accepted), not the wider sandbox (ignored).
+    assert_eq!(doc["permission_mode"], "auto");
+    let origin = run(&["config", "show", "--origin"]);
+    let text = format!(
+        "{}\n$ sandbox status --format json: exec_shell, env_withheld\n{}\n{}\n{}",
+        String::from_utf8_lossy(&status.stderr),
+        serde_json::to_string_pretty(&doc["exec_shell"]).unwrap(),
+        serde_json::to_string_pretty(&doc["env_withheld"]).unwrap(),
+        render("config show --origin", &origin),
+    );
+    snapshot!(s, "trusted_project_cannot_widen_the_sandbox", text);
+}

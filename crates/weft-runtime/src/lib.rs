@@ -40,6 +40,7 @@ mod resume;
 mod runtime;
 pub mod sandbox;
 mod trust;
+mod user_only;
 mod workspace;
 
 pub use config::{

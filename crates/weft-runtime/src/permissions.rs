@@ -3,13 +3,13 @@
 //!
 //! `bypass` turns prompts and the sandbox off, so only the person running weft may choose it:
 //! on the command line (`--permission-mode`, `--config FILE`) or in their own
-//! `~/.clawft/config.json`, never in a project's file, trusted or not. An untrusted project
-//! cannot set `permissions` at all: it is not among the keys `trust.rs` lets one set.
+//! `~/.clawft/config.json`, never in a project's file, trusted or not (`user_only.rs`). An
+//! untrusted project cannot set `permissions` at all: it is not among the keys `trust.rs` lets
+//! one set.
 
 use std::path::Path;
 
 use serde::Deserialize;
-use serde_json::Value;
 use weft_permissions::{Origin, PatternContext, PreApproval};
 use weft_types::PermissionMode;
 
@@ -62,26 +62,6 @@ pub fn project_pattern_context(base: &Path) -> PatternContext {
             .with_project_dir(dir)
             .with_working_dir(dir),
         None => PatternContext::new(),
-    }
-}
-
-/// Drops `permissions.mode: bypass` from a project's configuration file, trusted or not:
-/// bypass is the user's choice alone.
-pub(crate) fn drop_project_bypass(value: &mut Value, path: &Path) {
-    let Some(permissions) = value.get_mut("permissions").and_then(Value::as_object_mut) else {
-        return;
-    };
-    let bypass = permissions
-        .get("mode")
-        .and_then(Value::as_str)
-        .and_then(|m| m.parse::<PermissionMode>().ok())
-        == Some(PermissionMode::Bypass);
-    if bypass {
-        permissions.remove("mode");
-        tracing::warn!(
-            file = %path.display(),
-            "project config `permissions.mode: bypass` ignored: bypass is accepted only from the command line or ~/.clawft/config.json"
-        );
     }
 }
 
