@@ -322,11 +322,29 @@ fn an_agent_permission_mode_narrows_the_command_lines_and_never_widens_it() {
 
 #[test]
 fn under_bypass_a_subagent_whose_agent_says_auto_runs_commands_in_the_sandbox() {
+    under_bypass_a_narrowed_subagent_is_sandboxed("auto", json!({}));
+}
+
+#[test]
+fn under_bypass_a_subagent_narrowed_to_accept_edits_runs_commands_as_sandbox_enabled_says() {
+    // Pre-approved, so the narrowed child does not have to ask; `sandbox.enabled` makes its
+    // commands sandboxed, as they would be in a session started in accept-edits.
+    under_bypass_a_narrowed_subagent_is_sandboxed(
+        "acceptEdits",
+        json!({"sandbox": {"enabled": true}, "permissions": {"allow": ["Bash"]}}),
+    );
+}
+
+/// Under `--permission-mode bypass`, a subagent whose agent says `permission_mode` tries to
+/// write outside the project (refused by the sandbox) and the parent does (allowed).
+fn under_bypass_a_narrowed_subagent_is_sandboxed(permission_mode: &str, extra: Value) {
     let rt = runtime();
     let s = Sandbox::new();
     s.file(
         ".clawft/agents/boxed.md",
-        "---\nname: boxed\ndescription: Runs commands in the sandbox\npermissionMode: auto\n---\n\nWork.\n",
+        &format!(
+            "---\nname: boxed\ndescription: Runs commands in the sandbox\npermissionMode: {permission_mode}\n---\n\nWork.\n"
+        ),
     );
     let outside = s.dir("outside");
     let touch = |name: &str| json!({"command": format!("touch {}/{name}", outside.display())});
@@ -342,7 +360,7 @@ fn under_bypass_a_subagent_whose_agent_says_auto_runs_commands_in_the_sandbox() 
         openai_tools(&[("parent", "exec_shell", touch("from-parent"))]),
         openai_text("ok"),
     ]));
-    let config = s.config(&provider_config(&server, json!({})));
+    let config = s.config(&provider_config(&server, extra));
     let temp = s.temp();
     let output = s
         .weft()

@@ -42,6 +42,9 @@ pub fn unknown_agent(agents: &AgentRegistry, name: &str) -> UsageError {
     ))
 }
 
+/// `exec_shell` as one permission mode starts commands.
+type ModeShell = (PermissionMode, Arc<dyn weft_tools::Tool>);
+
 /// How a session is set up (see [`Runtime::session`]).
 #[derive(Debug, Clone, Default)]
 pub struct SessionSettings {
@@ -238,26 +241,50 @@ impl Runtime {
         exec
     }
 
-    /// The session's permissions: the mode, `permissions.allow`, and under `bypass` a
-    /// sandboxed `exec_shell` for subagents whose agent narrows the mode to `auto`.
+    /// The session's permissions: the mode, `permissions.allow`, and `exec_shell` as each
+    /// narrower mode needs it (a subagent whose agent narrows the mode gets the shell of its
+    /// own mode: sandboxed in `auto`, as `sandbox.enabled` says in `ask`, never the
+    /// unsandboxed one of a `bypass` parent).
     fn permissions(&self, base: &std::path::Path) -> Result<Permissions, RuntimeError> {
         let mode = self.permission_mode()?;
         let mut permissions = Permissions::new(mode);
         permissions.pre_approval = self.config.file.permissions.pre_approval(base)?;
-        if mode == PermissionMode::Bypass {
+        permissions.mode_shells = self.mode_shells(mode, base)?;
+        Ok(permissions)
+    }
+
+    /// `exec_shell` for every mode up to `mode` (the session's), one tool per distinct way of
+    /// starting commands: `bypass` (directly), `auto` (the sandbox, switched on), the others
+    /// (as the configuration says).
+    fn mode_shells(
+        &self,
+        mode: PermissionMode,
+        base: &std::path::Path,
+    ) -> Result<Vec<ModeShell>, RuntimeError> {
+        let mut built: Vec<(ShellLauncher, Arc<dyn weft_tools::Tool>)> = Vec::new();
+        let mut shells = Vec::new();
+        for narrower in PermissionMode::ALL.into_iter().filter(|m| *m <= mode) {
             let launcher = crate::sandbox::mode_for_permissions(
-                PermissionMode::Auto,
+                narrower,
                 &self.workspace,
                 &self.config,
                 base,
             )?
             .launcher()?;
-            permissions.sandboxed_shell = Some(weft_tools::exec_shell_tool(
-                self.scope(base)?,
-                self.exec_config(launcher),
-            ));
+            let shell = match built.iter().find(|(l, _)| *l == launcher) {
+                Some((_, shell)) => Arc::clone(shell),
+                None => {
+                    let shell = weft_tools::exec_shell_tool(
+                        self.scope(base)?,
+                        self.exec_config(launcher.clone()),
+                    );
+                    built.push((launcher, Arc::clone(&shell)));
+                    shell
+                }
+            };
+            shells.push((narrower, shell));
         }
-        Ok(permissions)
+        Ok(shells)
     }
 
     /// The configured MCP servers (`mcp_servers`), started on first use: in parallel, each

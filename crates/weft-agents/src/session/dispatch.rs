@@ -8,7 +8,7 @@ use std::sync::Arc;
 use weft_llm::{Message, ToolCall};
 use weft_permissions::{CallKind, Decision, FileRules, canonical_tool_name};
 use weft_tools::{CallContext, FileFilter, Tool};
-use weft_types::{PermissionMode, tool_names};
+use weft_types::tool_names;
 
 use super::Session;
 use super::skill::USE_SKILL;
@@ -80,7 +80,8 @@ impl Session {
             );
         }
         let session_tool = !self.tools.contains(name) && (spawn_tool || name == USE_SKILL);
-        let tool = self.tool_for(name);
+        // The registry holds the `exec_shell` of the session's effective mode.
+        let tool: Option<Arc<dyn Tool>> = self.tools.get(name).cloned();
         if tool.is_none() && !session_tool {
             return reply(self.unknown_tool(&call.name), true);
         }
@@ -169,18 +170,6 @@ impl Session {
             .into());
         }
         self.spawn_tool(name, input).await
-    }
-
-    /// The tool that runs a call of `name`: the registry's, except `exec_shell` in `auto` mode
-    /// when the session keeps a sandboxed one (its tools were built for `bypass`).
-    fn tool_for(&self, name: &str) -> Option<Arc<dyn Tool>> {
-        if name == tool_names::EXEC_SHELL
-            && self.permission_mode() == PermissionMode::Auto
-            && let Some(sandboxed) = &self.options.permissions.sandboxed_shell
-        {
-            return Some(Arc::clone(sandboxed));
-        }
-        self.tools.get(name).cloned()
     }
 }
 

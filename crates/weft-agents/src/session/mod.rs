@@ -303,6 +303,8 @@ impl Session {
             options.project_dir = Some(real);
         }
         let view = AgentView::build(agent, model.as_deref(), None, &models, &options)?;
+        let mut tools = tools;
+        options.permissions.tools_for_mode(&mut tools, view.mode);
         let explicit_model = model;
         let transcript = options
             .transcript_dir
@@ -424,6 +426,9 @@ impl Session {
             model: view.model.to_string(),
         })?;
         self.gate = view.gate.clone();
+        self.options
+            .permissions
+            .tools_for_mode(&mut self.tools, view.mode);
         self.notices.extend(view.notice.clone());
         self.view_grants =
             skill::grant_dirs(&self.skills, &self.options.read_grants, &view.agent.skills);
