@@ -6,12 +6,11 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use weft_llm::ToolCall;
-use weft_permissions::{
-    Approval, CallKind, Decision, Origin, PreApproval, Step, canonical_tool_name, decide,
-};
-use weft_types::{PermissionMode, tool_names};
+use weft_permissions::{Approval, CallKind, Decision, Origin, PreApproval, Step, decide};
+use weft_types::PermissionMode;
 
 use super::Session;
+use super::always::Always;
 use super::permissions::{ApprovalAnswer, ApprovalRequest, Approver, RefusedCall};
 use super::real_path::RealPath;
 use super::refusal::{Advice, Refusal};
@@ -51,25 +50,7 @@ impl Session {
 
     /// What "allow always" answers allow for the rest of the session, one line each.
     pub fn remembered_approvals(&self) -> Vec<String> {
-        let remembered = self.options.permissions.state.remembered();
-        let mut out: Vec<String> = Vec::new();
-        if remembered.edits_inside {
-            out.push("edits inside the project".to_owned());
-        }
-        out.extend(remembered.tools.iter().map(|t| format!("every `{t}` call")));
-        out.extend(
-            remembered
-                .commands
-                .iter()
-                .map(|c| format!("the command `{c}`")),
-        );
-        out.extend(
-            remembered
-                .edit_paths
-                .iter()
-                .map(|p| format!("edits of {}", p.display())),
-        );
-        out
+        self.options.permissions.state.remembered().describe()
     }
 
     /// Decides whether `call` (tool `name`, judged `decision` by the gate) runs now; `Err`
@@ -126,18 +107,12 @@ impl Session {
         if patterns.is_pre_approved() {
             return patterns;
         }
-        let remembered = self.options.permissions.state.remembered();
-        let canonical = canonical_tool_name(name);
-        let hit = remembered.tools.iter().any(|t| t == canonical)
-            || (canonical == tool_names::EXEC_SHELL
-                && command_of(input).is_some_and(|c| remembered.commands.iter().any(|r| *r == c)))
-            || match kind {
-                CallKind::Edit { inside_project } => {
-                    (inside_project && remembered.edits_inside)
-                        || real.is_some_and(|r| remembered.edit_paths.contains(&r.path))
-                }
-                _ => false,
-            };
+        let hit = self
+            .options
+            .permissions
+            .state
+            .remembered()
+            .allows(name, kind, input, real);
         if hit {
             Approval::PreApproved {
                 rule: REMEMBERED.to_owned(),
@@ -160,6 +135,15 @@ impl Session {
             real,
             ..
         } = asked;
+        let ctx = pattern_context(&self.options);
+        let always = Always::for_call(
+            name,
+            kind,
+            &call.arguments,
+            real,
+            &ctx,
+            self.gate.shell_context(),
+        );
         let request = ApprovalRequest {
             session_id: self.options.session_id.clone(),
             agent: self.view.agent.name.clone(),
@@ -167,7 +151,7 @@ impl Session {
             input: call.arguments.clone(),
             summary,
             reason: reason.clone(),
-            always: always_text(name, kind, &call.arguments, real),
+            always: always.prompt_text(),
         };
         let answer = approver.ask(&request).await;
         let label = match &answer {
@@ -186,7 +170,11 @@ impl Session {
         match answer {
             ApprovalAnswer::AllowOnce => Ok(()),
             ApprovalAnswer::AllowAlways => {
-                self.remember(name, kind, &call.arguments, real);
+                self.options
+                    .permissions
+                    .state
+                    .remembered()
+                    .add(always, &ctx);
                 Ok(())
             }
             ApprovalAnswer::Deny { message } => Err(Refusal::Denied { message }),
@@ -262,28 +250,6 @@ impl Session {
             no_mode,
         }
     }
-
-    /// Remembers an "allow always" answer.
-    fn remember(&self, name: &str, kind: CallKind, input: &Value, real: Option<&RealPath>) {
-        let mut remembered = self.options.permissions.state.remembered();
-        let canonical = canonical_tool_name(name);
-        match kind {
-            CallKind::Edit {
-                inside_project: true,
-            } => remembered.edits_inside = true,
-            CallKind::Edit { .. } => {
-                if let Some(r) = real {
-                    remembered.edit_paths.push(r.path.clone());
-                }
-            }
-            _ if canonical == tool_names::EXEC_SHELL => {
-                if let Some(c) = command_of(input) {
-                    remembered.commands.push(c.to_owned());
-                }
-            }
-            _ => remembered.tools.push(canonical.to_owned()),
-        }
-    }
 }
 
 /// A call a person must decide on.
@@ -298,11 +264,6 @@ struct Asked<'a> {
     gate_asks: bool,
 }
 
-/// The command of an `exec_shell` call.
-fn command_of(input: &Value) -> Option<&str> {
-    input.get("command").and_then(Value::as_str)
-}
-
 /// What the call does, on one line: the command, the path, the URL, else the input.
 fn summary(name: &str, input: &Value) -> String {
     let field = ["command", "path", "file_path", "url"]
@@ -313,23 +274,4 @@ fn summary(name: &str, input: &Value) -> String {
         None => input.to_string(),
     };
     format!("{name}: {text}")
-}
-
-/// What "allow always" would allow, in words.
-fn always_text(name: &str, kind: CallKind, input: &Value, real: Option<&RealPath>) -> String {
-    let canonical = canonical_tool_name(name);
-    match kind {
-        CallKind::Edit {
-            inside_project: true,
-        } => "every edit inside the project".to_owned(),
-        CallKind::Edit { .. } => match real {
-            Some(r) => format!("edits of {}", r.path.display()),
-            None => "this edit only".to_owned(),
-        },
-        _ if canonical == tool_names::EXEC_SHELL => match command_of(input) {
-            Some(c) => format!("exactly this command (`{c}`)"),
-            None => "this call only".to_owned(),
-        },
-        _ => format!("every `{canonical}` call"),
-    }
 }

@@ -7,6 +7,7 @@
 //! or `max_tool_iterations` rounds have run. Every message is appended to the transcript the
 //! moment it exists.
 
+mod always;
 mod approval;
 mod children;
 mod dispatch;

@@ -1,12 +1,13 @@
 //! A session's permission settings: the mode, the pre-approval patterns, who can be asked, and
 //! what was answered (shared with foreground subagents, so an answer holds for them too).
 
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use async_trait::async_trait;
 use serde_json::Value;
 use weft_permissions::PreApproval;
+
+use super::always::Remembered;
 use weft_tools::{Tool, ToolRegistry};
 use weft_types::{PermissionMode, tool_names};
 
@@ -25,7 +26,9 @@ pub struct ApprovalRequest {
     pub summary: String,
     /// Why it needs approval.
     pub reason: String,
-    /// What "allow always" would allow for the rest of the session.
+    /// What "allow always" would allow, as the words after "allow" (`` `git status:*` for
+    /// this session ``, ``exactly `git -c x=y log` for this session``, `every edit inside the
+    /// project for this session`): a shell command is remembered as the rule shown.
     pub always: String,
 }
 
@@ -66,19 +69,6 @@ pub struct RefusedCall {
     /// tool rules themselves ask, or an agent caps the mode below it): only a person, or one
     /// of the [`suggestions`](Self::suggestions), can let it run.
     pub mode: Option<PermissionMode>,
-}
-
-/// What "allow always" answers remembered.
-#[derive(Debug, Default)]
-pub(super) struct Remembered {
-    /// Exact `exec_shell` commands.
-    pub(super) commands: Vec<String>,
-    /// Tools allowed for every call (canonical names).
-    pub(super) tools: Vec<String>,
-    /// Edits inside the project run without asking.
-    pub(super) edits_inside: bool,
-    /// Real paths edits may write without asking.
-    pub(super) edit_paths: Vec<PathBuf>,
 }
 
 /// State shared by a session and its subagents.
