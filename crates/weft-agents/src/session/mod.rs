@@ -574,10 +574,21 @@ impl Session {
         Ok(out)
     }
 
-    /// Starts a turn: closes an interrupted one and drops its skills.
+    /// Starts a turn: closes an interrupted one, drops its skills, and sees skills installed,
+    /// changed or removed since the last one ([`refresh_skills`](Self::refresh_skills)).
     fn begin_turn(&mut self) -> Result<(), SessionError> {
         self.end_turn();
+        self.refresh_skills();
         self.close_interrupted_turn()
+    }
+
+    /// Reloads the skill registry when a skill file or directory changed since it was last
+    /// read (a `stat` per skill when nothing did; see
+    /// [`SkillRegistry::refresh`](weft_registry::SkillRegistry::refresh)). Every turn starts
+    /// with it, so the catalog, `use_skill` and `/name` see what `weft skills install` (or an
+    /// editor) did meanwhile. True when something changed.
+    pub fn refresh_skills(&self) -> bool {
+        self.skills.refresh().is_some()
     }
 
     async fn run_turn(
