@@ -189,7 +189,7 @@ impl Runtime {
         let mode = self.permission_mode()?;
         let launcher =
             crate::sandbox::mode_for_permissions(mode, &self.workspace, &self.config, &base)?
-                .launcher()?;
+                .launcher(&self.workspace.env)?;
         let web_fetch = settings.web_fetch.as_ref().filter(|w| w.enabled).map(|w| {
             let mut c = WebFetchConfig::default();
             c.allowed_domains.clone_from(&w.allowed_domains);
@@ -270,7 +270,7 @@ impl Runtime {
                 &self.config,
                 base,
             )?
-            .launcher()?;
+            .launcher(&self.workspace.env)?;
             let shell = match built.iter().find(|(l, _)| *l == launcher) {
                 Some((_, shell)) => Arc::clone(shell),
                 None => {
