@@ -32,6 +32,7 @@ pub struct SkillInjection {
     registry: Arc<SkillRegistry>,
     known_tools: Vec<String>,
     mode: CompositionMode,
+    patterns: PatternContext,
 }
 
 impl SkillInjection {
@@ -41,7 +42,18 @@ impl SkillInjection {
             registry,
             known_tools: Vec::new(),
             mode: CompositionMode::Union,
+            patterns: PatternContext::new(),
         }
+    }
+
+    /// What the skills' patterns are compiled with in
+    /// [`compose_skills`](Self::compose_skills): the project and working directory relative
+    /// path patterns start at (default: none, so relative patterns compare only with relative
+    /// paths).
+    #[must_use]
+    pub fn with_pattern_context(mut self, ctx: PatternContext) -> Self {
+        self.patterns = ctx;
+        self
     }
 
     /// The tool names the session has, used to spot execution-protocol steps that name a tool
@@ -108,7 +120,7 @@ impl SkillInjection {
             names,
             |name| skill_in(&snapshot, name),
             self.mode,
-            &PatternContext::new(),
+            &self.patterns,
         )
     }
 

@@ -228,6 +228,46 @@ fn result_of<'a>(session: &'a Session, call_id: &str) -> &'a Message {
 // --- Plain answers and the request --------------------------------------------------------------
 
 #[tokio::test]
+async fn a_skill_installed_between_turns_is_in_the_next_turns_catalog_and_usable() {
+    let env = Env::new();
+    let server = ScriptServer::openai(vec![
+        openai_text("first"),
+        openai_tool("u", "use_skill", json!({"skill": "fresh"})),
+        openai_text("second"),
+    ])
+    .await;
+    let mut session = env.session(openai_catalog(&server), builtin("default"));
+    session.send("one", &mut Quiet).await.unwrap();
+    // Installed while the session runs (as `weft skills install` does).
+    env.skill("fresh", "", "Fresh instructions.");
+    session.send("two", &mut Quiet).await.unwrap();
+    let bodies = server.bodies();
+    let system = |body: &Value| {
+        openai_messages(body)[0]["content"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(
+        !system(&bodies[0]).contains("fresh"),
+        "{}",
+        system(&bodies[0])
+    );
+    assert!(
+        system(&bodies[1]).contains("fresh"),
+        "{}",
+        system(&bodies[1])
+    );
+    let used = result_of(&session, "u");
+    assert!(!used.is_error, "{}", used.content);
+    assert!(
+        used.content.contains("Fresh instructions."),
+        "{}",
+        used.content
+    );
+}
+
+#[tokio::test]
 async fn plain_answer_carries_prompt_message_and_the_allowed_tools() {
     let env = Env::new();
     let server = ScriptServer::openai(vec![openai_text("Hello there.")]).await;

@@ -230,7 +230,7 @@ async fn ask_mode_asks_before_anything_that_may_change_something() {
     assert_eq!(asked.len(), 2);
     assert_eq!(asked[0].summary, "exec_shell: touch once");
     assert_eq!(asked[0].agent, "default");
-    assert_eq!(asked[0].always, "exactly this command (`touch once`)");
+    assert_eq!(asked[0].always, "`touch:*` for this session");
     assert!(
         asked[0]
             .reason
@@ -260,13 +260,13 @@ async fn ask_mode_asks_before_anything_that_may_change_something() {
 }
 
 #[tokio::test]
-async fn allow_always_is_remembered_for_exactly_that_call() {
+async fn allow_always_is_remembered_as_the_rule_the_prompt_shows() {
     let env = Env::new();
     let server = ScriptServer::openai(vec![
         openai_tools(&[
             ("a", "exec_shell", shell("touch x")),
-            ("b", "exec_shell", shell("touch x")),
-            ("c", "exec_shell", shell("touch y")),
+            ("b", "exec_shell", shell("touch z")),
+            ("c", "exec_shell", shell("rm y")),
             (
                 "w",
                 "write_file",
@@ -293,13 +293,23 @@ async fn allow_always_is_remembered_for_exactly_that_call() {
     ]);
     let mut session = env.session(&server, PermissionMode::Ask, Some(Arc::clone(&script)));
     session.send("go", &mut Quiet).await.unwrap();
-    let asked: Vec<String> = script.asked().into_iter().map(|r| r.summary).collect();
-    // `touch x` the second time and the second edit inside the project were not asked.
+    let asked = script.asked();
+    let always: Vec<&str> = asked.iter().map(|r| r.always.as_str()).collect();
+    assert_eq!(
+        always,
+        [
+            "`touch:*` for this session",
+            "`rm:*` for this session",
+            "every edit inside the project for this session"
+        ]
+    );
+    let asked: Vec<String> = asked.into_iter().map(|r| r.summary).collect();
+    // Another `touch` and the second edit inside the project were not asked.
     assert_eq!(
         asked,
         [
             "exec_shell: touch x",
-            "exec_shell: touch y",
+            "exec_shell: rm y",
             "write_file: src/a.rs"
         ]
     );
@@ -311,7 +321,10 @@ async fn allow_always_is_remembered_for_exactly_that_call() {
     assert!(!result_of(&session, "w2").is_error);
     assert_eq!(
         session.remembered_approvals(),
-        ["edits inside the project", "the command `touch x`"]
+        [
+            "edits inside the project",
+            "commands matching `Bash(touch:*)`"
+        ]
     );
 }
 
@@ -408,7 +421,7 @@ async fn accept_edits_runs_edits_inside_the_project_and_asks_for_the_rest() {
         openai_text("done"),
     ])
     .await;
-    let script = Script::new([deny(None), deny(None)]);
+    let script = Script::new([deny(None)]);
     let mut session = env.session(
         &server,
         PermissionMode::AcceptEdits,
@@ -417,18 +430,19 @@ async fn accept_edits_runs_edits_inside_the_project_and_asks_for_the_rest() {
     session.send("go", &mut Quiet).await.unwrap();
     assert!(!result_of(&session, "in").is_error);
     assert!(env.project.join("src/lib.rs").exists());
-    let asked = script.asked();
-    assert_eq!(asked.len(), 2);
-    // A path inside the project that leads outside is not an edit inside the project.
-    assert_eq!(asked[0].summary, "write_file: out/x.rs");
+    // A path inside the project that leads outside it (and outside the file tools' reach) is
+    // refused by the tool before anyone is asked: no answer could let it run.
+    let link = result_of(&session, "link");
+    assert!(link.is_error);
     assert!(
-        asked[0]
-            .reason
-            .starts_with("`write_file` writes outside the project"),
+        link.content
+            .starts_with("tool `write_file` failed: out/x.rs is outside the workspace"),
         "{}",
-        asked[0].reason
+        link.content
     );
-    assert_eq!(asked[1].summary, "exec_shell: touch z");
+    let asked = script.asked();
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].summary, "exec_shell: touch z");
     assert!(!outside.join("x.rs").exists());
 }
 

@@ -208,8 +208,8 @@ pub enum SandboxCommand {
     /// What this machine offers (Landlock ABI, seccomp, user namespaces) and whether
     /// exec_shell runs sandboxed with the current configuration, and why not.
     Status(SandboxStatusArgs),
-    /// Internal: apply a sandbox policy to this process, then execute COMMAND in its place
-    /// (how exec_shell runs a sandboxed command).
+    /// Internal: how exec_shell runs a command: tie it to weft's life, apply the sandbox
+    /// policy (if any), run COMMAND and exit as it exits.
     #[command(hide = true)]
     Exec(SandboxExecArgs),
 }
@@ -225,9 +225,12 @@ pub struct SandboxStatusArgs {
 /// Arguments of the internal `weft sandbox exec`.
 #[derive(Debug, Args)]
 pub struct SandboxExecArgs {
-    /// The policy as JSON.
+    /// The policy as JSON; without it the command runs unsandboxed (still tied to weft).
     #[arg(long, value_name = "JSON")]
-    pub policy: String,
+    pub policy: Option<String>,
+    /// weft's process id: the helper starts nothing when it is no longer its parent.
+    #[arg(long, value_name = "PID")]
+    pub parent: Option<u32>,
     /// The program and its arguments, after `--`.
     #[arg(required = true, last = true, value_name = "COMMAND")]
     pub command: Vec<std::ffi::OsString>,
@@ -422,7 +425,10 @@ pub struct LocationArgs {
     ///     `web_fetch`, `deny`, `exec_timeout_secs`, `output_cap`), the agent limits
     ///     (`max_tool_iterations`, `max_spawn_depth`, `max_concurrent_subagents`,
     ///     `subagent_timeout_secs`), `agent.transcripts`, `skills.max_prompt_bytes`.
-    ///     Even trusted, a project never sets `permissions.mode` to `bypass`;
+    ///     Even trusted, a project never sets `permissions.mode` to `bypass` and never
+    ///     widens the sandbox: `sandbox.writable_roots`, `sandbox.network: true`,
+    ///     `sandbox.env_passthrough`, `sandbox.required: false` and `sandbox.enabled: false`
+    ///     come only from your ~/.clawft/config.json or the command line;
     ///   - project agents above your limits (`max_tool_iterations`), lowered otherwise;
     ///   - project skills and agents overriding yours without a warning;
     ///   - directory links in the project's skill directories (and a .claude/commands that

@@ -24,8 +24,8 @@ pub fn workspace(args: &LocationArgs) -> Workspace {
     Workspace::resolve(&locations, snapshot())
 }
 
-/// Every environment variable, the current directory and this executable (the sandbox
-/// helper), as they are now.
+/// Every environment variable, the current directory, this executable (the sandbox helper)
+/// and this process's id, as they are now.
 #[allow(clippy::disallowed_methods)]
 fn snapshot() -> EnvSnapshot {
     let mut env = EnvSnapshot::from_vars(std::env::vars_os());
@@ -35,7 +35,7 @@ fn snapshot() -> EnvSnapshot {
     if let Ok(exe) = std::env::current_exe() {
         env = env.with_exe(exe);
     }
-    env
+    env.with_pid(std::process::id())
 }
 
 /// This executable's version, size and modification time: header-cache entries written by

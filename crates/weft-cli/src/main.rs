@@ -35,7 +35,7 @@ fn main() -> ExitCode {
         command: SandboxCommand::Exec(args),
     }) = &cli.command
     {
-        return commands::sandbox::exec(args);
+        return commands::sandbox_exec::exec(args);
     }
     let stderr = environment::stderr_terminal();
     output::force_colour(environment::colour_forced());
@@ -92,7 +92,7 @@ fn main() -> ExitCode {
         Command::Doctor(args) => commands::doctor::run(&workspace, &args, mode),
         Command::Sandbox { command } => match command {
             SandboxCommand::Status(args) => commands::sandbox::status(&workspace, &args, mode),
-            SandboxCommand::Exec(args) => Ok(commands::sandbox::exec(&args)),
+            SandboxCommand::Exec(args) => Ok(commands::sandbox_exec::exec(&args)),
         },
     };
     finish(result, stderr)

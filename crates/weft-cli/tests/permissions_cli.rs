@@ -153,7 +153,7 @@ fn skills_run_without_a_terminal_refuses_too_and_pre_approved_calls_run() {
     assert_eq!(
         summaries(&output),
         [
-            "weft: 1 tool call(s) needed approval and were refused (`exec_shell: rm -f out/a`); allow them with --permission-mode auto (accept-edits for file edits), or with permissions.allow: `Bash(rm:*)`"
+            "weft: 1 tool call(s) needed approval and were refused (`exec_shell: rm -f out/a`); allow them with --permission-mode auto, or with permissions.allow: `Bash(rm:*)`"
         ]
     );
 }
@@ -322,11 +322,29 @@ fn an_agent_permission_mode_narrows_the_command_lines_and_never_widens_it() {
 
 #[test]
 fn under_bypass_a_subagent_whose_agent_says_auto_runs_commands_in_the_sandbox() {
+    under_bypass_a_narrowed_subagent_is_sandboxed("auto", json!({}));
+}
+
+#[test]
+fn under_bypass_a_subagent_narrowed_to_accept_edits_runs_commands_as_sandbox_enabled_says() {
+    // Pre-approved, so the narrowed child does not have to ask; `sandbox.enabled` makes its
+    // commands sandboxed, as they would be in a session started in accept-edits.
+    under_bypass_a_narrowed_subagent_is_sandboxed(
+        "acceptEdits",
+        json!({"sandbox": {"enabled": true}, "permissions": {"allow": ["Bash"]}}),
+    );
+}
+
+/// Under `--permission-mode bypass`, a subagent whose agent says `permission_mode` tries to
+/// write outside the project (refused by the sandbox) and the parent does (allowed).
+fn under_bypass_a_narrowed_subagent_is_sandboxed(permission_mode: &str, extra: Value) {
     let rt = runtime();
     let s = Sandbox::new();
     s.file(
         ".clawft/agents/boxed.md",
-        "---\nname: boxed\ndescription: Runs commands in the sandbox\npermissionMode: auto\n---\n\nWork.\n",
+        &format!(
+            "---\nname: boxed\ndescription: Runs commands in the sandbox\npermissionMode: {permission_mode}\n---\n\nWork.\n"
+        ),
     );
     let outside = s.dir("outside");
     let touch = |name: &str| json!({"command": format!("touch {}/{name}", outside.display())});
@@ -342,7 +360,7 @@ fn under_bypass_a_subagent_whose_agent_says_auto_runs_commands_in_the_sandbox() 
         openai_tools(&[("parent", "exec_shell", touch("from-parent"))]),
         openai_text("ok"),
     ]));
-    let config = s.config(&provider_config(&server, json!({})));
+    let config = s.config(&provider_config(&server, extra));
     let temp = s.temp();
     let output = s
         .weft()
@@ -526,9 +544,108 @@ fn json_runs_carry_the_refused_calls_in_their_results_and_the_summary_goes_to_st
         assert_eq!(
             summaries(&output),
             [
-                "weft: 1 tool call(s) needed approval and were refused (`exec_shell: touch x`); allow them with --permission-mode auto (accept-edits for file edits), or with permissions.allow: `Bash(touch:*)`"
+                "weft: 1 tool call(s) needed approval and were refused (`exec_shell: touch x`); allow them with --permission-mode auto, or with permissions.allow: `Bash(touch:*)`"
             ],
             "{format}"
         );
     }
+}
+
+/// One refused call's result as the model reads it, then the summary line.
+fn advice_case(
+    rt: &tokio::runtime::Runtime,
+    s: &Sandbox,
+    label: &str,
+    call: (&str, Value),
+    args: &[&str],
+) -> String {
+    let (tool, input) = call;
+    let server = script(rt, &[("c", tool, input.clone())]);
+    let config = s.config(&provider_config(&server, json!({})));
+    let output = weft_with(s, &config, args);
+    assert!(output.status.success(), "{label}: {}", stderr(&output));
+    let result = openai_tool_result(&server.bodies()[1], "c").to_owned();
+    format!(
+        "## {label}\n$ weft {}\n> {tool} {input}\n{result}\n{}\n\n",
+        args.join(" "),
+        summaries(&output).join("\n")
+    )
+}
+
+#[test]
+fn refusal_advice_names_only_what_would_allow_the_call() {
+    let rt = runtime();
+    let s = Sandbox::new();
+    s.file(
+        ".clawft/skills/git-only/SKILL.md",
+        "---\nname: git-only\ndescription: Git only\nallowed-tools: Bash(git:*)\n---\n\nUse git.\n",
+    );
+    s.user_config(&json!({}));
+    sandbox::write(
+        &s.home.join(".clawft/agents/careful.md"),
+        "---\nname: careful\ndescription: Asks first\npermissionMode: default\n---\n\nWork.\n",
+    );
+    std::fs::create_dir_all(s.project.join("src")).unwrap();
+    let outside = s.dir("outside");
+    std::os::unix::fs::symlink(outside.join("out.txt"), s.project.join("src/out.txt")).unwrap();
+    let text = [
+        advice_case(
+            &rt,
+            &s,
+            "a mode and a pattern would",
+            ("exec_shell", json!({"command": "touch made"})),
+            &["agent", "-m", "go", "--no-transcript"],
+        ),
+        advice_case(
+            &rt,
+            &s,
+            "an edit inside the project: accept-edits",
+            ("write_file", json!({"path": "notes.md", "content": "x"})),
+            &["agent", "-m", "go", "--no-transcript"],
+        ),
+        advice_case(
+            &rt,
+            &s,
+            "the skill's own rules ask, even in auto",
+            (
+                "exec_shell",
+                json!({"command": "git -c core.pager=cat log"}),
+            ),
+            &[
+                "--permission-mode",
+                "auto",
+                "--trust-project",
+                "skills",
+                "run",
+                "git-only",
+                "--no-transcript",
+            ],
+        ),
+        advice_case(
+            &rt,
+            &s,
+            "an agent caps the mode: only the pattern",
+            ("exec_shell", json!({"command": "touch made"})),
+            &[
+                "--permission-mode",
+                "auto",
+                "agent",
+                "--agent",
+                "careful",
+                "-m",
+                "go",
+                "--no-transcript",
+            ],
+        ),
+        advice_case(
+            &rt,
+            &s,
+            "a write through a link out of the project: nothing to allow",
+            ("write_file", json!({"path": "src/out.txt", "content": "x"})),
+            &["agent", "-m", "go", "--no-transcript"],
+        ),
+    ]
+    .concat();
+    assert!(!outside.join("out.txt").exists());
+    sandbox::snapshot!(s, "refusal_advice", text);
 }

@@ -3,7 +3,8 @@
 //! `/skill <name> args` (the request carries the rendered body), a plain message, `/agent
 //! explore` then `/tools`, an unknown command (never sent), Ctrl-C during a slow answer (the
 //! REPL goes on), and `/exit`; then the history file. And the approval prompt of `ask` mode:
-//! allow once, allow always (the same call does not ask again), deny with a message, and
+//! allow once, allow always (remembered as the rule the prompt shows: another call of the same
+//! program and subcommand does not ask again), deny with a message, and
 //! Ctrl-C while it waits.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -222,11 +223,18 @@ fn the_approval_prompt_allows_once_always_and_denies() {
             json!({"command": format!("touch {file}")}),
         )
     };
+    let mkdir = |id: &str, dir: &str| {
+        openai_tool(
+            id,
+            "exec_shell",
+            json!({"command": format!("mkdir -p {dir}")}),
+        )
+    };
     let server = rt.block_on(ScriptServer::openai(vec![
         touch("c1", "once"),
         openai_stream(&["ran once"]),
-        touch("c2", "always"),
-        touch("c3", "always"),
+        mkdir("c2", "always"),
+        mkdir("c3", "again"),
         openai_stream(&["ran twice"]),
         touch("c4", "denied"),
         openai_stream(&["not done"]),
@@ -243,23 +251,24 @@ fn the_approval_prompt_allows_once_always_and_denies() {
     // Allow once.
     type_line(&mut p, "make one");
     expect(&mut p, "? exec_shell: touch once");
-    expect(
-        &mut p,
-        "[a] allow always: exactly this command (`touch once`)",
-    );
+    expect(&mut p, "[a] allow `touch:*` for this session");
     expect(&mut p, question);
     type_line(&mut p, "y");
     expect(&mut p, "ran once");
     expect(&mut p, prompt);
     assert!(s.project.join("once").exists());
 
-    // Allow always: the same command, asked for again in the same turn, runs without asking.
+    // Allow always: remembered as the rule the prompt shows, so another `mkdir` in the same
+    // turn runs without asking (and a `touch` later still asks).
     type_line(&mut p, "make two");
+    expect(&mut p, "? exec_shell: mkdir -p always");
+    expect(&mut p, "[a] allow `mkdir:*` for this session");
     expect(&mut p, question);
     type_line(&mut p, "a");
     let between = expect_before(&mut p, "ran twice");
     assert!(!between.contains(question), "asked again: {between}");
     expect(&mut p, prompt);
+    assert!(s.project.join("always").is_dir() && s.project.join("again").is_dir());
     assert_eq!(server.count(), 5);
     assert_eq!(
         openai_tool_result(&server.bodies()[4], "c3"),
@@ -290,7 +299,7 @@ fn the_approval_prompt_allows_once_always_and_denies() {
     expect(&mut p, prompt);
     type_line(&mut p, "/permissions");
     expect(&mut p, "Permission mode: ask");
-    expect(&mut p, "the command `touch always`");
+    expect(&mut p, "commands matching `Bash(mkdir:*)`");
     expect(&mut p, prompt);
     // /config shows the permission settings too, with where they come from.
     type_line(&mut p, "/config --origin permissions");

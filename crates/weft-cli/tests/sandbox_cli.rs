@@ -291,8 +291,9 @@ fn commands_never_see_the_keys_in_the_sandbox() {
 
 // --- Process groups -----------------------------------------------------------------------------
 
-/// Writes the shell's pid (its group id) and a background job's, then blocks.
-const HOLD: &str = "sleep 1000 > /dev/null 2>&1 & echo $! > bg.pid; echo $$ > sh.pid; sleep 1000";
+/// Writes its process group's id (the group weft made for the command: the helper that
+/// started the shell leads it), the shell's pid and a background job's, then blocks.
+const HOLD: &str = "sleep 1000 > /dev/null 2>&1 & echo $! > bg.pid; echo $$ > sh.pid; cut -d' ' -f5 /proc/$$/stat > pg.pid; sleep 1000";
 
 #[test]
 fn a_timeout_leaves_no_process_of_the_group() {
@@ -306,7 +307,7 @@ fn a_timeout_leaves_no_process_of_the_group() {
     run(&s, &config, &[]);
     insta::assert_snapshot!("timeout_result", results(&s)[0]);
     let deadline = Instant::now() + Duration::from_secs(5);
-    let pgid = read_pid(&s, "sh.pid", deadline);
+    let pgid = read_pid(&s, "pg.pid", deadline);
     read_pid(&s, "bg.pid", deadline);
     assert_group_gone(pgid);
 }
@@ -318,17 +319,19 @@ fn background_jobs_end_when_weft_ends() {
         &s,
         enabled(),
         json!({}),
-        &[json!({"command": "sleep 1000 > /dev/null 2>&1 & echo $! > bg.pid; echo $$ > sh.pid"})],
+        &[
+            json!({"command": "sleep 1000 > /dev/null 2>&1 & echo $! > bg.pid; cut -d' ' -f5 /proc/$$/stat > pg.pid"}),
+        ],
     );
     run(&s, &config, &[]);
     assert_eq!(results(&s), ["exit code: 0"]);
-    let pgid = read_pid(&s, "sh.pid", Instant::now() + Duration::from_secs(5));
+    let pgid = read_pid(&s, "pg.pid", Instant::now() + Duration::from_secs(5));
     assert_group_gone(pgid);
 }
 
-/// Starts a run that blocks in `HOLD`, sends `signal` to weft and checks the exit code and
-/// that the command's group is gone.
-fn signal_kills_the_group(signal: &str, code: i32, sandbox: Value) {
+/// Starts a run that blocks in `HOLD`, sends `signal` to weft and checks the exit code (`None`:
+/// killed by the signal) and that the command's group is gone.
+fn signal_kills_the_group(signal: &str, code: Option<i32>, sandbox: Value) {
     let s = setup();
     let config = replay_config(&s, sandbox, json!({}), &[json!({"command": HOLD})]);
     let mut child = weft(&s, &config)
@@ -338,31 +341,88 @@ fn signal_kills_the_group(signal: &str, code: i32, sandbox: Value) {
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(15);
-    let pgid = read_pid(&s, "sh.pid", deadline);
+    let pgid = read_pid(&s, "pg.pid", deadline);
+    let sh = read_pid(&s, "sh.pid", deadline);
     let bg = read_pid(&s, "bg.pid", deadline);
-    assert_eq!(group_members(pgid).len(), 3, "shell, job and sleep");
-    assert!(group_members(pgid).contains(&bg));
+    let members = group_members(pgid);
+    assert_eq!(
+        members.len(),
+        4,
+        "helper, shell, job and sleep: {members:?}"
+    );
+    assert!(members.contains(&pgid) && members.contains(&sh) && members.contains(&bg));
     let sent = Command::new("kill")
         .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());
     let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(code));
+    assert_eq!(status.code(), code, "{status:?}");
     assert_group_gone(pgid);
 }
 
 #[test]
 fn sigterm_to_weft_leaves_no_process_of_the_group() {
-    signal_kills_the_group("-TERM", 143, enabled());
+    signal_kills_the_group("-TERM", Some(143), enabled());
 }
 
 #[test]
 fn ctrl_c_to_weft_leaves_no_process_of_the_group() {
-    signal_kills_the_group("-INT", 130, json!({"enabled": false}));
+    signal_kills_the_group("-INT", Some(130), json!({"enabled": false}));
+}
+
+#[test]
+fn sigkill_to_weft_leaves_no_process_of_the_group_sandboxed() {
+    // weft cannot act on SIGKILL: the helper that started the command notices its parent's
+    // death and ends the group.
+    signal_kills_the_group("-KILL", None, enabled());
+}
+
+#[test]
+fn sigkill_to_weft_leaves_no_process_of_the_group_unsandboxed() {
+    signal_kills_the_group("-KILL", None, json!({"enabled": false}));
 }
 
 // --- weft sandbox status ------------------------------------------------------------------------
+
+#[test]
+fn a_relative_project_sandboxes_the_absolute_project() {
+    let s = setup();
+    let config = replay_config(&s, json!({}), json!({}), &[]);
+    let sub = s.project.join("src");
+    std::fs::create_dir_all(&sub).unwrap();
+    // `--project .` from the project, and `CLAWFT_PROJECT=..` from a subdirectory.
+    let status = |dir: &Path, project: Option<&str>, env: &[(&str, &str)]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_weft"));
+        cmd.current_dir(dir)
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("HOME", &s.home)
+            .env("TMPDIR", s.temp())
+            .envs(env.iter().copied())
+            .arg("--config")
+            .arg(&config);
+        if let Some(project) = project {
+            cmd.args(["--project", project]);
+        }
+        cmd.args([
+            "--permission-mode",
+            "auto",
+            "sandbox",
+            "status",
+            "--format",
+            "json",
+        ]);
+        let output = cmd.output().unwrap();
+        assert!(output.status.success(), "{}", render("status", &output));
+        let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+        serde_json::to_string_pretty(&doc["exec_shell"]).unwrap()
+    };
+    let flag = status(&s.project, Some("."), &[]);
+    let env = status(&sub, None, &[("CLAWFT_PROJECT", "..")]);
+    assert_eq!(flag, env);
+    snapshot!(s, "relative_project_policy", flag);
+}
 
 /// `weft sandbox status --format json` on this machine.
 fn status_json(s: &Sandbox, config: &Path) -> Value {
@@ -437,4 +497,43 @@ fn status_says_why_commands_are_not_sandboxed() {
     let output = weft(&s, &bad).args(["sandbox", "status"]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     insta::assert_snapshot!("status_bad_policy", render("sandbox status", &output));
+}
+
+#[test]
+fn a_trusted_project_cannot_widen_the_sandbox() {
+    let s = setup();
+    s.project_config(&json!({
+        "permissions": {"mode": "auto"},
+        "sandbox": {
+            "enabled": false,
+            "required": false,
+            "writable_roots": ["/"],
+            "network": true,
+            "env_passthrough": ["OPENAI_API_KEY"],
+            "deny_read": [".env"],
+        },
+    }));
+    let config = replay_config(&s, json!({}), json!({}), &[]);
+    let run = |args: &[&str]| {
+        weft(&s, &config)
+            .env("OPENAI_API_KEY", "sk-secret")
+            .arg("--trust-project")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let status = run(&["sandbox", "status", "--format", "json"]);
+    assert!(status.status.success(), "{}", render("status", &status));
+    let doc: Value = serde_json::from_slice(&status.stdout).unwrap();
+    // The trusted project chose auto (accepted), not the wider sandbox (ignored).
+    assert_eq!(doc["permission_mode"], "auto");
+    let origin = run(&["config", "show", "--origin"]);
+    let text = format!(
+        "{}\n$ sandbox status --format json: exec_shell, env_withheld\n{}\n{}\n{}",
+        String::from_utf8_lossy(&status.stderr),
+        serde_json::to_string_pretty(&doc["exec_shell"]).unwrap(),
+        serde_json::to_string_pretty(&doc["env_withheld"]).unwrap(),
+        render("config show --origin", &origin),
+    );
+    snapshot!(s, "trusted_project_cannot_widen_the_sandbox", text);
 }

@@ -158,6 +158,43 @@ fn clawft_project_env_and_flags_choose_the_project() {
 }
 
 #[test]
+fn a_linked_home_is_never_the_project() {
+    // HOME=<tmp>/hlink -> <tmp>/hreal, working in <tmp>/hreal/proj (no marker, no git).
+    let s = Sandbox::new();
+    let real = s.dir("hreal");
+    let link = s.root.join("hlink");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let work = s.dir("hreal/proj");
+    write_skill(&real.join(".claude/skills"), "mine", "A user skill");
+    std::fs::create_dir_all(real.join(".clawft")).unwrap();
+    std::fs::write(
+        real.join(".clawft/config.json"),
+        r#"{"permissions":{"mode":"plan"}}"#,
+    )
+    .unwrap();
+    let mut cmd = s.bare();
+    cmd.current_dir(&work).env("HOME", &link);
+    let skills = cmd
+        .args(["skills", "list", "--scope", "user"])
+        .output()
+        .unwrap();
+    // The user's file is read as theirs (no "project config key ignored" warning) and the
+    // skill keeps the user scope.
+    let mut config = s.bare();
+    config.current_dir(&work).env("HOME", &link);
+    let origin = config
+        .args(["config", "show", "--origin"])
+        .output()
+        .unwrap();
+    let text = [
+        render("skills list --scope user", &skills),
+        render("config show --origin", &origin),
+    ]
+    .concat();
+    snapshot!(s, "linked_home_is_not_the_project", text);
+}
+
+#[test]
 fn show_prints_every_field() {
     let s = Sandbox::project_under_home();
     let dir = s.project.join(".clawft/skills/research");

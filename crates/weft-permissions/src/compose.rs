@@ -146,13 +146,16 @@ impl Ceiling {
     pub fn new<S: Into<String>>(
         patterns: impl IntoIterator<Item = S>,
     ) -> Result<Self, PolicyError> {
+        Self::new_in(patterns, &PatternContext::new())
+    }
+
+    /// [`new`](Self::new) with relative path patterns resolved against `ctx` (the project).
+    pub fn new_in<S: Into<String>>(
+        patterns: impl IntoIterator<Item = S>,
+        ctx: &PatternContext,
+    ) -> Result<Self, PolicyError> {
         let patterns: Vec<String> = patterns.into_iter().map(Into::into).collect();
-        let policy = Policy::from_lists(
-            Some(patterns.as_slice()),
-            &[],
-            Origin::Parent,
-            &PatternContext::new(),
-        )?;
+        let policy = Policy::from_lists(Some(patterns.as_slice()), &[], Origin::Parent, ctx)?;
         Ok(Self {
             patterns,
             gate: ToolGate::new([policy]),

@@ -88,7 +88,7 @@ pub use compose::{
 };
 pub use context::PatternContext;
 pub use error::{PatternError, PatternErrorKind, PolicyError};
-pub use gate::{CommandRulings, Decision, Explanation, PATH_KEYS, ToolGate, path_of};
+pub use gate::{CommandRulings, Decision, Explanation, FileRules, PATH_KEYS, ToolGate, path_of};
 pub use mode::{CallKind, Step, decide, offered_in};
 pub use name::{
     ALIASES, BACKGROUND_TOOLS, BUILTIN_TOOLS, MCP_PREFIX, MCP_SEPARATOR, aliases_of,

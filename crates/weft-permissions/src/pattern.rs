@@ -362,6 +362,24 @@ impl ToolPattern {
             .is_none_or(|s| s.applies(input, effect))
     }
 
+    /// True for a scoped pattern about paths (`Read(...)`, `Grep(...)`...).
+    pub(crate) fn is_path_pattern(&self) -> bool {
+        matches!(self.0.spec, Some(Specifier::Path(_)))
+    }
+
+    /// For a path pattern (`Read(...)`, `Grep(...)`...): whether the file `path` lies within
+    /// it (see `PathSpec::covers_file`); a path it cannot judge lies within a deny and outside
+    /// an allow. `None` for patterns that are not about paths.
+    pub(crate) fn covers_file(&self, path: &str, effect: Effect) -> Option<bool> {
+        match self.0.spec.as_ref()? {
+            Specifier::Path(spec) => Some(match spec.covers_file(path) {
+                Ok(covered) => covered,
+                Err(_) => effect == Effect::Deny,
+            }),
+            _ => None,
+        }
+    }
+
     pub(crate) fn specifier(&self) -> Option<&Specifier> {
         self.0.spec.as_ref()
     }

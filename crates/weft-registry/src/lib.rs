@@ -8,7 +8,8 @@
 //!   built-in), records shadowed copies, checks OpenClaw requirements against the host the
 //!   caller describes ([`gating`]), loads bodies on first use and resources through a checked
 //!   path ([`resource`]), and accepts `register` / `override_version` / `unregister` /
-//!   `reload`, each published as an immutable [`Snapshot`];
+//!   `reload` (and `refresh`, which walks again only when a skill file may have changed),
+//!   each published as an immutable [`Snapshot`];
 //! - [`catalog`] fits the model-facing skill list to a budget; [`matcher`] ranks skills
 //!   against a text;
 //! - [`validate`] checks skills named by path, as `weft skills validate` does;
@@ -26,6 +27,7 @@ pub mod details;
 mod discover;
 mod entry;
 mod error;
+mod freshness;
 pub mod gating;
 pub mod matcher;
 pub mod read;

@@ -13,6 +13,7 @@ use crate::catalog::{Catalog, CatalogEntry, CatalogFormat, render_catalog};
 use crate::discover::{Discovered, RegistryConfig, discover};
 use crate::entry::{BrokenSkill, SkillBody, SkillEntry, SkillOrigin};
 use crate::error::SkillError;
+use crate::freshness::Watched;
 use crate::read::skill_file_cap;
 use crate::resource::resolve_resource;
 
@@ -153,6 +154,8 @@ struct State {
     /// Discovered skills hidden by `unregister` (until registered again).
     hidden: BTreeSet<String>,
     generation: u64,
+    /// What the last discovery came from, for [`SkillRegistry::refresh`].
+    watched: Watched,
 }
 
 /// The registry of skills: discovery, precedence, runtime registration, and snapshots.
@@ -186,10 +189,12 @@ impl SkillRegistry {
     /// Discovers the skills under `config`'s roots (plus the built-ins) and publishes them.
     pub fn new(config: RegistryConfig) -> Self {
         let discovered = discover(&config, &HashMap::new());
+        let watched = Watched::of(&config.roots, &discovered);
         let registry = Self {
             config,
             state: Mutex::new(State {
                 discovered,
+                watched,
                 ..State::default()
             }),
             current: RwLock::new(Arc::new(Snapshot::default())),
@@ -275,6 +280,25 @@ impl SkillRegistry {
     /// last run keeps its last good version (with a diagnostic).
     pub fn reload(&self) -> Arc<Snapshot> {
         let mut state = self.lock();
+        self.rediscover(&mut state)
+    }
+
+    /// [`reload`](Self::reload), but only when a skill file or directory may have changed
+    /// since the last walk: one `stat` per root, skill directory and skill file (and the
+    /// directories between), so a session can call it at the start of every turn and see
+    /// skills installed, changed or removed meanwhile. Returns the new snapshot, or `None`
+    /// when nothing changed (the snapshot and its generation stay).
+    pub fn refresh(&self) -> Option<Arc<Snapshot>> {
+        let mut state = self.lock();
+        if !state.watched.changed() {
+            return None;
+        }
+        tracing::debug!("skill files changed; reloading");
+        Some(self.rediscover(&mut state))
+    }
+
+    /// Walks the roots again (entries whose files did not change are kept) and publishes.
+    fn rediscover(&self, state: &mut State) -> Arc<Snapshot> {
         let previous: HashMap<PathBuf, Arc<SkillEntry>> = state
             .discovered
             .entries
@@ -282,7 +306,8 @@ impl SkillRegistry {
             .filter_map(|e| e.file().map(|p| (p.to_path_buf(), Arc::clone(e))))
             .collect();
         state.discovered = discover(&self.config, &previous);
-        self.publish(&mut state)
+        state.watched = Watched::of(&self.config.roots, &state.discovered);
+        self.publish(state)
     }
 
     /// Level 2: the body of `name`, loaded on first use and cached.

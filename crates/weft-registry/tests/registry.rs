@@ -565,3 +565,45 @@ fn reload_keeps_the_last_good_version_of_a_broken_file() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(registry.reload().get("s").is_none());
 }
+
+#[test]
+fn refresh_walks_again_only_when_a_skill_file_or_directory_changed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("skills");
+    let missing = tmp.path().join("not-yet");
+    create_skill_md(&root, "a", "---\nname: a\ndescription: first\n---\n");
+    let registry = registry(vec![
+        SkillRoot::new(&missing, Scope::Project),
+        SkillRoot::new(&root, Scope::User),
+    ]);
+    let generation = registry.snapshot().generation();
+    assert!(registry.refresh().is_none(), "nothing changed");
+    assert_eq!(registry.snapshot().generation(), generation);
+    // A skill installed beside it.
+    create_skill_md(&root, "b", "---\nname: b\ndescription: second\n---\n");
+    let snapshot = registry.refresh().expect("a new skill directory");
+    assert!(snapshot.get("b").is_some());
+    assert!(registry.refresh().is_none());
+    // A root that did not exist appears.
+    create_skill_md(&missing, "c", "---\nname: c\ndescription: third\n---\n");
+    assert!(registry.refresh().expect("a new root").get("c").is_some());
+    // A skill's file rewritten (another size), then removed.
+    std::fs::write(
+        root.join("a/SKILL.md"),
+        "---\nname: a\ndescription: first, changed\n---\n",
+    )
+    .unwrap();
+    let changed = registry.refresh().expect("a changed file");
+    assert_eq!(
+        changed.get("a").unwrap().skill.description,
+        "first, changed"
+    );
+    std::fs::remove_dir_all(root.join("b")).unwrap();
+    assert!(
+        registry
+            .refresh()
+            .expect("a removed skill")
+            .get("b")
+            .is_none()
+    );
+}

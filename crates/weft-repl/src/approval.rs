@@ -155,7 +155,7 @@ pub fn question(request: &ApprovalRequest) -> String {
         ));
     }
     text.push_str(&format!(
-        "\n    needs approval: {}\n    [y] allow once   [a] allow always: {}   [n] deny (`n <what to do instead>`)\n",
+        "\n    needs approval: {}\n    [y] allow once   [a] allow {}   [n] deny (`n <what to do instead>`)\n",
         clean(&request.reason, 300),
         clean(&request.always, 200),
     ));
@@ -263,7 +263,7 @@ mod tests {
             input: serde_json::json!({}),
             summary: summary.into(),
             reason: "`exec_shell` may change something".into(),
-            always: "exactly this command".into(),
+            always: "`ls:*` for this session".into(),
         }
     }
 
@@ -276,19 +276,16 @@ mod tests {
             input: serde_json::json!({}),
             summary: "exec_shell: echo \u{1b}]0;pwned\u{7}".into(),
             reason: "`exec_shell` may change something".into(),
-            always: "exactly this command (`echo`)".into(),
+            always: "`echo:*` for this session".into(),
         };
         let text = question(&request);
         assert!(
             !text.contains('\u{1b}') && !text.contains('\u{7}'),
             "{text:?}"
         );
-        assert!(
-            text.starts_with(
-                "  ? exec_shell: echo \\x1b]0;pwned\\x07  (subagent s1.1, agent general-purpose)\n"
-            ),
-            "{text:?}"
+        assert_eq!(
+            text,
+            "  ? exec_shell: echo \\x1b]0;pwned\\x07  (subagent s1.1, agent general-purpose)\n    needs approval: `exec_shell` may change something\n    [y] allow once   [a] allow `echo:*` for this session   [n] deny (`n <what to do instead>`)\n"
         );
-        assert!(text.contains("[a] allow always: exactly this command (`echo`)"));
     }
 }

@@ -70,6 +70,8 @@ impl CommandRegistry {
                 }
             };
         }
+        // A skill installed since the last turn is a command now too.
+        ctx.session.refresh_skills();
         let snapshot = ctx.session.skills().snapshot();
         if let Some(entry) = snapshot.get(name) {
             if entry.skill.user_invocable {

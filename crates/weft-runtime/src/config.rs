@@ -252,7 +252,9 @@ pub struct Config {
     pub files: Vec<PathBuf>,
     /// The merged files as JSON (`/config` in the REPL shows it with keys redacted).
     pub value: Value,
-    /// Keys of an untrusted project file that were dropped, each with the reason.
+    /// Keys of the project file that were dropped, each with the reason: every key an
+    /// untrusted project may not set, and, trusted or not, the sandbox keys only the user may
+    /// set (see `user_only.rs`).
     pub ignored_project_keys: Vec<crate::trust::IgnoredKey>,
     /// For each provider, the directory of the file that defined its `file` (replay paths).
     provider_dirs: BTreeMap<String, PathBuf>,
@@ -292,12 +294,15 @@ pub(crate) fn read_file(
     Ok(Some((text, value)))
 }
 
-/// Merges `over` into `base`: objects key by key, anything else replaced, except
-/// `skills.disabled`, which adds to the lists before it (a later file, a project's among them,
-/// can switch more skills off but cannot switch the user's back on).
+/// Merges `over` into `base`: objects key by key, anything else replaced, except the lists
+/// that only grow ([`GROWING_LISTS`]): a later file, a project's among them, can switch more
+/// skills off or deny more paths to commands, but cannot take the user's back.
 fn merge(base: &mut Value, over: Value) {
     merge_at(base, over, "");
 }
+
+/// The lists a later configuration file adds to instead of replacing.
+const GROWING_LISTS: [&str; 2] = ["skills.disabled", "sandbox.deny_read"];
 
 fn merge_at(base: &mut Value, over: Value, path: &str) {
     match (base, over) {
@@ -316,7 +321,7 @@ fn merge_at(base: &mut Value, over: Value, path: &str) {
                 }
             }
         }
-        (Value::Array(b), Value::Array(o)) if path == "skills.disabled" => {
+        (Value::Array(b), Value::Array(o)) if GROWING_LISTS.contains(&path) => {
             for item in o {
                 if !b.contains(&item) {
                     b.push(item);
@@ -357,7 +362,8 @@ impl Config {
                 }
             }
             if is_project {
-                crate::permissions::drop_project_bypass(&mut value, path);
+                ignored_project_keys
+                    .extend(crate::user_only::drop_user_only_keys(&mut value, path));
             }
             let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
             if let Some(providers) = value.get("providers").and_then(Value::as_object) {
@@ -743,7 +749,7 @@ mod tests {
     }
 
     #[test]
-    fn untrusted_project_sandbox_settings_are_ignored() {
+    fn project_sandbox_settings_are_ignored_untrusted_and_only_narrow_trusted() {
         let tmp = tempfile::tempdir().unwrap();
         let user = write(
             tmp.path(),
@@ -753,7 +759,7 @@ mod tests {
         let project = write(
             tmp.path(),
             "p.json",
-            r#"{"sandbox":{"enabled":false,"network":true,"writable_roots":["/"]}}"#,
+            r#"{"sandbox":{"enabled":false,"network":true,"writable_roots":["/"],"deny_read":[".env"]}}"#,
         );
         let sources = ConfigSources {
             user: Some(user),
@@ -769,11 +775,29 @@ mod tests {
             trust_project: true,
             ..sources
         })
-        .unwrap()
-        .file
-        .sandbox;
-        assert!(!trusted.enabled);
-        assert!(trusted.network);
+        .unwrap();
+        let ignored: Vec<&str> = trusted
+            .ignored_project_keys
+            .iter()
+            .map(|k| k.key.as_str())
+            .collect();
+        assert_eq!(
+            ignored,
+            [
+                "sandbox.enabled",
+                "sandbox.network",
+                "sandbox.writable_roots"
+            ]
+        );
+        let trusted = trusted.file.sandbox;
+        assert!(trusted.enabled);
+        assert!(!trusted.network);
+        assert!(trusted.writable_roots.is_empty());
+        // A project adds to the denied paths; it cannot take the user's away.
+        assert_eq!(
+            trusted.deny_read,
+            [PathBuf::from("~/.kube"), PathBuf::from(".env")]
+        );
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub struct EnvSnapshot {
     vars: Arc<BTreeMap<OsString, OsString>>,
     current_dir: Option<PathBuf>,
     exe: Option<PathBuf>,
+    pid: Option<u32>,
 }
 
 impl EnvSnapshot {
@@ -46,6 +47,7 @@ impl EnvSnapshot {
             ),
             current_dir: None,
             exe: None,
+            pid: None,
         }
     }
 
@@ -76,6 +78,19 @@ impl EnvSnapshot {
     /// `weft` binary) names itself here.
     pub fn exe(&self) -> Option<&std::path::Path> {
         self.exe.as_deref()
+    }
+
+    /// The snapshot naming the running process's id (the helper that starts `exec_shell`
+    /// commands checks that this process is still its parent).
+    #[must_use]
+    pub fn with_pid(mut self, pid: u32) -> Self {
+        self.pid = Some(pid);
+        self
+    }
+
+    /// The running process's id, when the caller named it.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
     }
 
     /// Every variable, as the OS gave them (a child process's environment is built from
@@ -139,6 +154,7 @@ impl fmt::Debug for EnvSnapshot {
             .field("vars", &self.vars.keys().collect::<Vec<_>>())
             .field("current_dir", &self.current_dir)
             .field("exe", &self.exe)
+            .field("pid", &self.pid)
             .finish()
     }
 }

@@ -40,6 +40,7 @@ mod resume;
 mod runtime;
 pub mod sandbox;
 mod trust;
+mod user_only;
 mod workspace;
 
 pub use config::{
@@ -53,7 +54,7 @@ pub use effective::{
 pub use env::EnvSnapshot;
 pub use error::{ConfigError, RuntimeError, UsageError};
 pub use mcp::{INHERITED_ENV, McpServers, enabled_servers, server_configs};
-pub use permissions::PermissionSettings;
+pub use permissions::{PermissionSettings, project_pattern_context};
 pub use resume::{Resume, lookup_session};
 pub use runtime::{MEMORY_FILE_NAME, NO_PROVIDER, Runtime, SessionSettings, unknown_agent};
 pub use trust::{IgnoredKey, KeyType, PROJECT_KEYS, ProjectSettings, ProjectTrust, TrustLevel};

@@ -3,13 +3,13 @@
 //!
 //! `bypass` turns prompts and the sandbox off, so only the person running weft may choose it:
 //! on the command line (`--permission-mode`, `--config FILE`) or in their own
-//! `~/.clawft/config.json`, never in a project's file, trusted or not. An untrusted project
-//! cannot set `permissions` at all: it is not among the keys `trust.rs` lets one set.
+//! `~/.clawft/config.json`, never in a project's file, trusted or not (`user_only.rs`). An
+//! untrusted project cannot set `permissions` at all: it is not among the keys `trust.rs` lets
+//! one set.
 
 use std::path::Path;
 
 use serde::Deserialize;
-use serde_json::Value;
 use weft_permissions::{Origin, PatternContext, PreApproval};
 use weft_types::PermissionMode;
 
@@ -45,33 +45,23 @@ impl PermissionSettings {
 
     /// `allow` compiled; relative path patterns start at `base` (the project).
     pub fn pre_approval(&self, base: &Path) -> Result<PreApproval, UsageError> {
-        let mut ctx = PatternContext::new();
-        if let Some(dir) = base.to_str() {
-            ctx = ctx.with_project_dir(dir).with_working_dir(dir);
-        }
+        let ctx = project_pattern_context(base);
         let origin = Origin::Other("`permissions.allow` in the configuration".to_owned());
         PreApproval::compile(&self.allow, &origin, &ctx)
             .map_err(|e| UsageError(format!("config `permissions.allow`: {e}")))
     }
 }
 
-/// Drops `permissions.mode: bypass` from a project's configuration file, trusted or not:
-/// bypass is the user's choice alone.
-pub(crate) fn drop_project_bypass(value: &mut Value, path: &Path) {
-    let Some(permissions) = value.get_mut("permissions").and_then(Value::as_object_mut) else {
-        return;
-    };
-    let bypass = permissions
-        .get("mode")
-        .and_then(Value::as_str)
-        .and_then(|m| m.parse::<PermissionMode>().ok())
-        == Some(PermissionMode::Bypass);
-    if bypass {
-        permissions.remove("mode");
-        tracing::warn!(
-            file = %path.display(),
-            "project config `permissions.mode: bypass` ignored: bypass is accepted only from the command line or ~/.clawft/config.json"
-        );
+/// What the configuration's patterns (`tools.deny`, `permissions.allow`, a `--deny` list) are
+/// compiled with: `base` (the project, else the current directory; absolute) as the project
+/// and the working directory, so `Read(.env)` is `<base>/.env` and compares with a relative
+/// or an absolute path alike.
+pub fn project_pattern_context(base: &Path) -> PatternContext {
+    match base.to_str() {
+        Some(dir) => PatternContext::new()
+            .with_project_dir(dir)
+            .with_working_dir(dir),
+        None => PatternContext::new(),
     }
 }
 

@@ -10,7 +10,7 @@ use weft_agents::{
     SessionOptions, SessionParts, agent_gate, agent_mode, is_trust_warning,
 };
 use weft_parse::{ParseOptions, Profile};
-use weft_permissions::{Origin, PatternContext, Policy, ToolGate};
+use weft_permissions::{Origin, Policy, ToolGate};
 use weft_registry::{SkillRegistry, is_trust_warning as is_skill_trust_warning};
 use weft_tools::{
     BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ReadGrants, ShellLauncher, ToolRegistry,
@@ -44,6 +44,9 @@ pub fn unknown_agent(agents: &AgentRegistry, name: &str) -> UsageError {
         did_you_mean(&suggestions)
     ))
 }
+
+/// `exec_shell` as one permission mode starts commands.
+type ModeShell = (PermissionMode, Arc<dyn weft_tools::Tool>);
 
 /// How a session is set up (see [`Runtime::session`]).
 #[derive(Debug, Clone, Default)]
@@ -189,7 +192,7 @@ impl Runtime {
         let mode = self.permission_mode()?;
         let launcher =
             crate::sandbox::mode_for_permissions(mode, &self.workspace, &self.config, &base)?
-                .launcher()?;
+                .launcher(&self.workspace.env)?;
         let web_fetch = settings.web_fetch.as_ref().filter(|w| w.enabled).map(|w| {
             let mut c = WebFetchConfig::default();
             c.allowed_domains.clone_from(&w.allowed_domains);
@@ -241,26 +244,50 @@ impl Runtime {
         exec
     }
 
-    /// The session's permissions: the mode, `permissions.allow`, and under `bypass` a
-    /// sandboxed `exec_shell` for subagents whose agent narrows the mode to `auto`.
+    /// The session's permissions: the mode, `permissions.allow`, and `exec_shell` as each
+    /// narrower mode needs it (a subagent whose agent narrows the mode gets the shell of its
+    /// own mode: sandboxed in `auto`, as `sandbox.enabled` says in `ask`, never the
+    /// unsandboxed one of a `bypass` parent).
     fn permissions(&self, base: &std::path::Path) -> Result<Permissions, RuntimeError> {
         let mode = self.permission_mode()?;
         let mut permissions = Permissions::new(mode);
         permissions.pre_approval = self.config.file.permissions.pre_approval(base)?;
-        if mode == PermissionMode::Bypass {
+        permissions.mode_shells = self.mode_shells(mode, base)?;
+        Ok(permissions)
+    }
+
+    /// `exec_shell` for every mode up to `mode` (the session's), one tool per distinct way of
+    /// starting commands: `bypass` (directly), `auto` (the sandbox, switched on), the others
+    /// (as the configuration says).
+    fn mode_shells(
+        &self,
+        mode: PermissionMode,
+        base: &std::path::Path,
+    ) -> Result<Vec<ModeShell>, RuntimeError> {
+        let mut built: Vec<(ShellLauncher, Arc<dyn weft_tools::Tool>)> = Vec::new();
+        let mut shells = Vec::new();
+        for narrower in PermissionMode::ALL.into_iter().filter(|m| *m <= mode) {
             let launcher = crate::sandbox::mode_for_permissions(
-                PermissionMode::Auto,
+                narrower,
                 &self.workspace,
                 &self.config,
                 base,
             )?
-            .launcher()?;
-            permissions.sandboxed_shell = Some(weft_tools::exec_shell_tool(
-                self.scope(base)?,
-                self.exec_config(launcher),
-            ));
+            .launcher(&self.workspace.env)?;
+            let shell = match built.iter().find(|(l, _)| *l == launcher) {
+                Some((_, shell)) => Arc::clone(shell),
+                None => {
+                    let shell = weft_tools::exec_shell_tool(
+                        self.scope(base)?,
+                        self.exec_config(launcher.clone()),
+                    );
+                    built.push((launcher, Arc::clone(&shell)));
+                    shell
+                }
+            };
+            shells.push((narrower, shell));
         }
-        Ok(permissions)
+        Ok(shells)
     }
 
     /// The configured MCP servers (`mcp_servers`), started on first use: in parallel, each
@@ -324,15 +351,17 @@ impl Runtime {
     }
 
     /// The configuration's `tools.deny`: a ceiling over every session (unrestricted without
-    /// it).
-    pub fn ceiling(&self) -> Result<ToolGate, UsageError> {
+    /// it). Relative paths in its rules are the project's, as in `permissions.allow`: a rule
+    /// without a directory could not be compared with the real (absolute) path of any call,
+    /// and would refuse them all.
+    pub fn ceiling(&self) -> Result<ToolGate, RuntimeError> {
         let deny = &self.config.file.tools.deny;
         if deny.is_empty() {
             return Ok(ToolGate::unrestricted());
         }
-        let policy =
-            Policy::from_lists::<String>(None, deny, Origin::Session, &PatternContext::new())
-                .map_err(|e| UsageError(format!("config `tools.deny`: {e}")))?;
+        let patterns = crate::permissions::project_pattern_context(&self.base_dir()?);
+        let policy = Policy::from_lists::<String>(None, deny, Origin::Session, &patterns)
+            .map_err(|e| UsageError(format!("config `tools.deny`: {e}")))?;
         Ok(ToolGate::new([policy]))
     }
 

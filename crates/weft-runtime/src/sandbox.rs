@@ -1,8 +1,11 @@
 //! `exec_shell`'s environment and sandbox, wired from the configuration and the permission
-//! mode: the commands' environment without secrets (always), and how they start: directly,
-//! through weft's own hidden `weft sandbox exec` helper (the sandbox enabled, or `auto` mode,
-//! and available), or not at all (the sandbox required but unavailable). `bypass` mode runs
-//! commands directly.
+//! mode: the commands' environment without secrets (always), and how they start: through
+//! weft's own hidden `weft sandbox exec` helper, sandboxed (the sandbox enabled, or `auto`
+//! mode, and available) or not (`bypass`, the sandbox off), or not at all (the sandbox
+//! required but unavailable). The helper also ties the command's process group to weft: it
+//! asks the kernel for a signal when weft dies and kills the group then, so not even a
+//! SIGKILL of weft leaves a command running. A caller that does not name its executable
+//! ([`EnvSnapshot::exe`]) has no helper: its commands start directly.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -17,8 +20,8 @@ use crate::env::EnvSnapshot;
 use crate::error::UsageError;
 use crate::workspace::Workspace;
 
-/// The helper's arguments before the policy: `weft sandbox exec --policy JSON -- ...`.
-const HELPER_ARGS: [&str; 3] = ["sandbox", "exec", "--policy"];
+/// The helper's subcommand: `weft sandbox exec [--parent PID] [--policy JSON] -- ...`.
+const HELPER_ARGS: [&str; 2] = ["sandbox", "exec"];
 
 /// What `exec_shell` does under the current configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,12 +80,34 @@ pub fn shell_mode(
 }
 
 impl ShellMode {
-    /// The launcher `exec_shell` uses in this mode.
-    pub fn launcher(&self) -> Result<ShellLauncher, UsageError> {
+    /// The launcher `exec_shell` uses in this mode. Unsandboxed commands go through the helper
+    /// too when `env` names weft's executable (it ties them to weft's life); `env`'s process
+    /// id lets the helper check that weft is still there when it starts.
+    pub fn launcher(&self, env: &EnvSnapshot) -> Result<ShellLauncher, UsageError> {
+        let helper = |program: &Path, policy: Option<String>, note: String| {
+            let mut args: Vec<OsString> = HELPER_ARGS.iter().map(OsString::from).collect();
+            if let Some(pid) = env.pid() {
+                args.push("--parent".into());
+                args.push(pid.to_string().into());
+            }
+            if let Some(policy) = policy {
+                args.push("--policy".into());
+                args.push(policy.into());
+            }
+            args.push("--".into());
+            ShellLauncher::Wrapper {
+                program: program.to_path_buf(),
+                args,
+                note,
+            }
+        };
         Ok(match self {
             ShellMode::Unsandboxed(why) => {
                 tracing::debug!("exec_shell runs unsandboxed: {why}");
-                ShellLauncher::Direct
+                match env.exe() {
+                    Some(exe) => helper(exe, None, String::new()),
+                    None => ShellLauncher::Direct,
+                }
             }
             ShellMode::Refused(why) => {
                 ShellLauncher::Refuse(format!("exec_shell is refused: {why}"))
@@ -91,14 +116,7 @@ impl ShellMode {
                 let json = policy
                     .to_json()
                     .map_err(|e| UsageError(format!("config `sandbox`: {e}")))?;
-                let mut args: Vec<OsString> = HELPER_ARGS.iter().map(OsString::from).collect();
-                args.push(json.into());
-                args.push("--".into());
-                ShellLauncher::Wrapper {
-                    program: exe.clone(),
-                    args,
-                    note: note(policy),
-                }
+                helper(exe, Some(json), note(policy))
             }
         })
     }
@@ -225,32 +243,50 @@ mod tests {
         Some(Path::new("/bin/weft"))
     }
 
+    /// weft's executable and process id, as the binary names them.
+    fn weft_env() -> EnvSnapshot {
+        EnvSnapshot::default().with_exe("/bin/weft").with_pid(42)
+    }
+
+    fn args_of(launcher: &ShellLauncher) -> Vec<&str> {
+        let ShellLauncher::Wrapper { args, .. } = launcher else {
+            panic!("{launcher:?}");
+        };
+        args.iter().map(|a| a.to_str().unwrap()).collect()
+    }
+
     #[test]
-    fn disabled_runs_directly() {
+    fn disabled_runs_through_the_helper_without_a_policy_or_directly_without_one() {
         let mode = shell_mode(&settings("{}"), &base(), &FULL, exe()).unwrap();
         assert_eq!(
             mode,
             ShellMode::Unsandboxed("sandbox.enabled is false".to_owned())
         );
-        assert_eq!(mode.launcher().unwrap(), ShellLauncher::Direct);
+        // The helper only ties the command to weft's life.
+        let launcher = mode.launcher(&weft_env()).unwrap();
+        assert_eq!(
+            args_of(&launcher),
+            ["sandbox", "exec", "--parent", "42", "--"]
+        );
+        // A library caller that names no executable has no helper.
+        assert_eq!(
+            mode.launcher(&EnvSnapshot::default()).unwrap(),
+            ShellLauncher::Direct
+        );
     }
 
     #[test]
     fn enabled_and_available_wraps_the_shell_in_the_helper() {
         let mode = shell_mode(&settings(r#"{"enabled":true}"#), &base(), &FULL, exe()).unwrap();
-        let ShellLauncher::Wrapper {
-            program,
-            args,
-            note,
-        } = mode.launcher().unwrap()
-        else {
+        let launcher = mode.launcher(&weft_env()).unwrap();
+        let args = args_of(&launcher);
+        assert_eq!(args[..5], ["sandbox", "exec", "--parent", "42", "--policy"]);
+        assert_eq!(args[6], "--");
+        let policy = SandboxPolicy::from_json(args[5]).unwrap();
+        let ShellLauncher::Wrapper { program, note, .. } = launcher else {
             panic!("{mode:?}");
         };
         assert_eq!(program, PathBuf::from("/bin/weft"));
-        let args: Vec<&str> = args.iter().map(|a| a.to_str().unwrap()).collect();
-        assert_eq!(args[..3], ["sandbox", "exec", "--policy"]);
-        assert_eq!(args[4], "--");
-        let policy = SandboxPolicy::from_json(args[3]).unwrap();
         assert_eq!(join(&policy.writable_roots), "/p, /tmp");
         assert_eq!(
             note,
@@ -281,7 +317,7 @@ mod tests {
             "{why}"
         );
         assert_eq!(
-            mode.launcher().unwrap(),
+            mode.launcher(&weft_env()).unwrap(),
             ShellLauncher::Refuse(format!("exec_shell is refused: {why}"))
         );
         // auto mode says so.

@@ -67,11 +67,16 @@ impl Workspace {
             .clone()
             .or_else(|| env.var_os("HOME").map(PathBuf::from))
             .filter(|h| !h.as_os_str().is_empty());
+        // A project named on the command line or in the environment may be relative (`.`,
+        // `..`): it is taken from the current directory and made canonical, as a detected one
+        // is, so every path compared with it (sandbox policies, permission rules, "inside the
+        // project") is absolute and free of links.
         let project = locations
             .project
             .clone()
             .or_else(|| env.var_os("CLAWFT_PROJECT").map(PathBuf::from))
             .filter(|p| !p.as_os_str().is_empty())
+            .map(|p| absolute_dir(&p, env.current_dir()))
             .or_else(|| detect_project(env.current_dir()?, home.as_deref()));
         // The user's own files decide before the project's file is read.
         let user_config = home.as_ref().map(|h| h.join(USER_CONFIG));
@@ -96,14 +101,15 @@ impl Workspace {
         }
     }
 
-    /// The directory tools work in: the project, else the current directory.
+    /// The directory tools work in: the project, else the current directory; absolute and
+    /// canonical (symbolic links resolved) wherever the directory exists.
     pub fn base_dir(&self) -> Result<PathBuf, crate::RuntimeError> {
         match &self.project {
             Some(p) => Ok(p.clone()),
             None => self
                 .env
                 .current_dir()
-                .map(Path::to_path_buf)
+                .map(|dir| absolute_dir(dir, None))
                 .ok_or(crate::RuntimeError::NoCurrentDirectory),
         }
     }
@@ -249,6 +255,32 @@ impl Workspace {
     }
 }
 
+/// `dir` made absolute (a relative one starts at `cwd`) and canonical when it exists; a
+/// directory that does not exist keeps its absolute spelling with `.` and `..` applied (the
+/// caller reports it when it uses it).
+fn absolute_dir(dir: &Path, cwd: Option<&Path>) -> PathBuf {
+    let joined = match cwd {
+        Some(cwd) if dir.is_relative() => cwd.join(dir),
+        _ => dir.to_path_buf(),
+    };
+    std::fs::canonicalize(&joined).unwrap_or_else(|_| lexical(&joined))
+}
+
+/// `.` and `..` applied without touching the file system (`..` at the root stays there).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
 /// The skill directories of a project or home directory, highest precedence first.
 const SKILL_DIRS: [&str; 3] = [".clawft/skills", ".claude/skills", ".agents/skills"];
 
@@ -259,10 +291,16 @@ const PROJECT_MARKERS: [&str; 3] = [".clawft", ".claude", ".agents"];
 /// included, with a `.git` directory or file: a worktree or submodule has a file), never
 /// anything above it; outside git, the nearest ancestor holding `.clawft/`, `.claude/` or
 /// `.agents/`. Never the home directory or above it.
+///
+/// Both directories are compared canonical (symbolic links resolved): with `HOME=/tmp/link`
+/// pointing at `/tmp/real`, a `cwd` of `/tmp/real/proj` still stops at the home directory.
+/// The project returned is canonical.
 pub fn detect_project(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    let cwd = absolute_dir(cwd, None);
+    let home = home.map(|h| absolute_dir(h, None));
     let mut nearest_marker = None;
     for dir in cwd.ancestors() {
-        if home.is_some_and(|h| h == dir) {
+        if home.as_deref().is_some_and(|h| h == dir) {
             break;
         }
         if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
@@ -291,6 +329,51 @@ mod tests {
         std::fs::create_dir_all(repo.join(".clawft")).unwrap();
         assert_eq!(detect_project(&deep, Some(&home)), Some(repo.clone()));
         assert_eq!(detect_project(&repo, Some(&home)), Some(repo.clone()));
+    }
+
+    #[test]
+    fn a_linked_home_is_compared_by_its_real_path() {
+        let tmp = tempfile::tempdir().unwrap();
+        let real = tmp.path().canonicalize().unwrap().join("hreal");
+        let link = tmp.path().join("hlink");
+        std::fs::create_dir_all(real.join("proj/src")).unwrap();
+        std::fs::create_dir_all(real.join(".claude/skills")).unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        // The home directory (reached through its link) is never the project.
+        assert_eq!(detect_project(&real.join("proj/src"), Some(&link)), None);
+        // The project is found by its real path, however the current directory is spelled.
+        std::fs::create_dir_all(real.join("proj/.git")).unwrap();
+        assert_eq!(
+            detect_project(&link.join("proj/src"), Some(&link)),
+            Some(real.join("proj"))
+        );
+    }
+
+    #[test]
+    fn a_relative_project_is_made_absolute_and_canonical() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("app/src")).unwrap();
+        std::os::unix::fs::symlink(root.join("app"), root.join("app-link")).unwrap();
+        let env = EnvSnapshot::from_vars([("HOME", "/nonexistent")])
+            .with_current_dir(root.join("app/src"));
+        for (given, expected) in [
+            (".", root.join("app/src")),
+            ("..", root.join("app")),
+            ("../../app-link", root.join("app")),
+            ("../missing/./x", root.join("app/missing/x")),
+        ] {
+            let locations = Locations {
+                project: Some(PathBuf::from(given)),
+                ..Locations::default()
+            };
+            let ws = Workspace::resolve(&locations, env.clone());
+            assert_eq!(ws.project.as_deref(), Some(expected.as_path()), "{given}");
+            assert_eq!(ws.base_dir().unwrap(), expected, "{given}");
+        }
+        let from_env =
+            Workspace::resolve(&Locations::default(), env.with_var("CLAWFT_PROJECT", ".."));
+        assert_eq!(from_env.project, Some(root.join("app")));
     }
 
     #[test]

@@ -38,6 +38,6 @@ pub(crate) fn drop_all() -> Result<(), SandboxError> {
     set_capabilities(None, none).map_err(|e| error("dropping capabilities", e))
 }
 
-fn error(what: &str, errno: Errno) -> SandboxError {
-    SandboxError::Unavailable(format!("{what}: {errno}"))
+fn error(what: &'static str, source: Errno) -> SandboxError {
+    SandboxError::System { what, source }
 }

@@ -16,6 +16,25 @@ pub enum SandboxError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A path in the policy cannot be resolved (a writable root that exists but cannot be
+    /// read, say).
+    #[error("sandbox policy: {}: {source}", path.display())]
+    PathIo {
+        /// The path.
+        path: PathBuf,
+        /// Why it cannot be resolved.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A system call the sandbox needs failed.
+    #[error("sandbox unavailable: {what}: {source}")]
+    System {
+        /// What was being done ("dropping capabilities").
+        what: &'static str,
+        /// The kernel's answer.
+        #[source]
+        source: rustix::io::Errno,
+    },
     /// The policy could not be encoded or decoded.
     #[error("sandbox policy: {0}")]
     Json(#[from] serde_json::Error),
@@ -27,5 +46,5 @@ pub enum SandboxError {
     Landlock(#[from] landlock::RulesetError),
     /// The seccomp filter could not be built or installed.
     #[error("seccomp: {0}")]
-    Seccomp(String),
+    Seccomp(#[from] seccompiler::Error),
 }

@@ -20,13 +20,12 @@ const X32_SYSCALL_BIT: i64 = 0x4000_0000;
 /// Installs the filter on the calling thread (it is inherited across `exec`).
 pub(crate) fn deny_network_sockets() -> Result<(), SandboxError> {
     let program = network_filter()?;
-    seccompiler::apply_filter(&program).map_err(|e| SandboxError::Seccomp(e.to_string()))
+    Ok(seccompiler::apply_filter(&program)?)
 }
 
 /// The compiled filter.
 fn network_filter() -> Result<BpfProgram, SandboxError> {
-    let arch = TargetArch::try_from(std::env::consts::ARCH)
-        .map_err(|e| SandboxError::Seccomp(format!("unsupported architecture: {e}")))?;
+    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(seccomp_error)?;
     let not_unix = SeccompRule::new(vec![
         SeccompCondition::new(
             0,
@@ -68,8 +67,8 @@ fn with_x32(numbers: &[i64]) -> Vec<i64> {
     all
 }
 
-fn seccomp_error(e: impl std::fmt::Display) -> SandboxError {
-    SandboxError::Seccomp(e.to_string())
+fn seccomp_error(e: seccompiler::BackendError) -> SandboxError {
+    SandboxError::Seccomp(e.into())
 }
 
 #[cfg(test)]

@@ -125,10 +125,10 @@ impl SandboxPolicy {
                 Err(e) if e.kind() == ErrorKind::NotFound => {
                     tracing::debug!(root = %root.display(), "writable root missing; skipped");
                 }
-                Err(e) => {
-                    return Err(SandboxError::Path {
+                Err(source) => {
+                    return Err(SandboxError::PathIo {
                         path: root.clone(),
-                        reason: e.to_string(),
+                        source,
                     });
                 }
             }

@@ -115,7 +115,7 @@ impl FsScope {
     }
 
     /// `path` from the base with `.` and `..` applied: the path as spelled.
-    fn spelled(&self, path: &str) -> Result<PathBuf, ToolError> {
+    pub(crate) fn spelled(&self, path: &str) -> Result<PathBuf, ToolError> {
         if path.is_empty() {
             return Err(ToolError::InvalidInput("path is empty".to_owned()));
         }

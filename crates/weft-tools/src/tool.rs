@@ -1,6 +1,7 @@
 //! The Tool trait and what a call returns.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use async_trait::async_trait;
 
@@ -28,8 +29,71 @@ pub trait Tool: Send + Sync {
         false
     }
 
+    /// What the tool would refuse whatever the permissions, checked before anyone is asked to
+    /// approve the call: a path outside the directories it may touch. Asking a person (or
+    /// telling the user how to allow it) is pointless for such a call. Default: nothing.
+    fn check_reach(&self, _input: &serde_json::Value) -> Result<(), ToolError> {
+        Ok(())
+    }
+
     /// Runs the tool.
     async fn call(&self, input: serde_json::Value) -> Result<ToolOutput, ToolError>;
+
+    /// Runs the tool with what the caller says about this call ([`CallContext`]). Tools that
+    /// visit many files (`grep`, `glob`, `list_directory`) honour its file filter; the others
+    /// run as [`call`](Self::call).
+    async fn call_in(
+        &self,
+        input: serde_json::Value,
+        _context: &CallContext,
+    ) -> Result<ToolOutput, ToolError> {
+        self.call(input).await
+    }
+}
+
+/// Decides which files a search may read or name: the session's permission rules for each
+/// file a search tool visits (the gate judged the call on the directory it searches; what is
+/// inside, links included, is judged file by file here).
+pub trait FileFilter: Send + Sync {
+    /// True when the file reached at `spelled` (absolute; links on the way not resolved) and
+    /// really at `real` (links resolved) may be shown.
+    fn admits(&self, spelled: &Path, real: &Path) -> bool;
+}
+
+/// What the caller tells a tool about one call.
+#[derive(Clone, Default)]
+pub struct CallContext {
+    /// Which files a search may show; `None`: every file inside the tool's scope. A refused
+    /// file is skipped, and the result says how many were withheld.
+    pub files: Option<Arc<dyn FileFilter>>,
+}
+
+impl std::fmt::Debug for CallContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallContext")
+            .field("files", &self.files.is_some())
+            .finish()
+    }
+}
+
+impl CallContext {
+    /// True when the filter (if any) admits the file.
+    pub(crate) fn admits(&self, spelled: &Path, real: &Path) -> bool {
+        self.files.as_ref().is_none_or(|f| f.admits(spelled, real))
+    }
+}
+
+/// The note a search adds when its filter withheld `count` files (empty for none).
+pub(crate) fn withheld_note(count: usize) -> String {
+    match count {
+        0 => String::new(),
+        1 => {
+            "[1 file withheld: this session's permission rules do not allow reading it]".to_owned()
+        }
+        n => format!(
+            "[{n} files withheld: this session's permission rules do not allow reading them]"
+        ),
+    }
 }
 
 /// A successful tool result.

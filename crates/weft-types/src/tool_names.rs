@@ -119,6 +119,10 @@ pub const CONTROL_TOOLS: [&str; 3] = [USE_SKILL, SESSIONS_SPAWN, SESSIONS_CANCEL
 /// The built-ins that edit one file named by their `path`: `write_file`, `edit_file`.
 pub const EDIT_TOOLS: [&str; 2] = [WRITE_FILE, EDIT_FILE];
 
+/// The built-ins that visit many files under their `path`: `grep`, `glob`,
+/// `list_directory`. Each file they reach is judged against the session's path rules.
+pub const SEARCH_TOOLS: [&str; 3] = [GREP, GLOB, LIST_DIRECTORY];
+
 /// The built-ins whose `path` (or `file_path`) names the one file they open:
 /// `read_file` and the [`EDIT_TOOLS`]. Using one reveals the conditional skills (`paths:`)
 /// that match the file.

@@ -6,12 +6,15 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use weft_llm::ToolCall;
-use weft_permissions::{Approval, CallKind, Decision, Step, canonical_tool_name, decide};
-use weft_types::{PermissionMode, tool_names};
+use weft_permissions::{Approval, CallKind, Decision, Origin, PreApproval, Step, decide};
+use weft_types::PermissionMode;
 
 use super::Session;
+use super::always::Always;
 use super::permissions::{ApprovalAnswer, ApprovalRequest, Approver, RefusedCall};
 use super::real_path::RealPath;
+use super::refusal::{Advice, Refusal};
+use super::view::pattern_context;
 use crate::transcript::{TranscriptRecord, now_millis};
 
 /// The rule named when a remembered answer approves a call.
@@ -47,29 +50,11 @@ impl Session {
 
     /// What "allow always" answers allow for the rest of the session, one line each.
     pub fn remembered_approvals(&self) -> Vec<String> {
-        let remembered = self.options.permissions.state.remembered();
-        let mut out: Vec<String> = Vec::new();
-        if remembered.edits_inside {
-            out.push("edits inside the project".to_owned());
-        }
-        out.extend(remembered.tools.iter().map(|t| format!("every `{t}` call")));
-        out.extend(
-            remembered
-                .commands
-                .iter()
-                .map(|c| format!("the command `{c}`")),
-        );
-        out.extend(
-            remembered
-                .edit_paths
-                .iter()
-                .map(|p| format!("edits of {}", p.display())),
-        );
-        out
+        self.options.permissions.state.remembered().describe()
     }
 
     /// Decides whether `call` (tool `name`, judged `decision` by the gate) runs now; `Err`
-    /// holds the text of the error result the model reads instead.
+    /// says why not (the model reads it as the call's error result).
     pub(super) async fn authorize(
         &mut self,
         call: &ToolCall,
@@ -77,7 +62,7 @@ impl Session {
         kind: CallKind,
         decision: &Decision,
         real: Option<&RealPath>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Refusal> {
         // Pre-approval matters unless the gate denied the call or it is harmless and allowed.
         let pre = if !super::rules::settled(decision, kind) {
             self.pre_approval(name, &call.arguments, kind, real)
@@ -90,11 +75,18 @@ impl Session {
             Step::Run => Ok(()),
             Step::Refuse { reason } => {
                 tracing::info!(tool = %call.name, %reason, "tool call refused");
-                Err(format!(
-                    "permission denied: {reason}. The tool did not run."
-                ))
+                Err(Refusal::Mode { reason })
             }
-            Step::Ask { reason } => self.ask_person(call, name, kind, reason, real).await,
+            Step::Ask { reason } => {
+                let asked = Asked {
+                    name,
+                    kind,
+                    reason,
+                    real,
+                    gate_asks: decision.is_ask(),
+                };
+                self.ask_person(call, asked).await
+            }
         }
     }
 
@@ -114,18 +106,12 @@ impl Session {
         if patterns.is_pre_approved() {
             return patterns;
         }
-        let remembered = self.options.permissions.state.remembered();
-        let canonical = canonical_tool_name(name);
-        let hit = remembered.tools.iter().any(|t| t == canonical)
-            || (canonical == tool_names::EXEC_SHELL
-                && command_of(input).is_some_and(|c| remembered.commands.iter().any(|r| *r == c)))
-            || match kind {
-                CallKind::Edit { inside_project } => {
-                    (inside_project && remembered.edits_inside)
-                        || real.is_some_and(|r| remembered.edit_paths.contains(&r.path))
-                }
-                _ => false,
-            };
+        let hit = self
+            .options
+            .permissions
+            .state
+            .remembered()
+            .allows(name, kind, input, real);
         if hit {
             Approval::PreApproved {
                 rule: REMEMBERED.to_owned(),
@@ -136,18 +122,27 @@ impl Session {
     }
 
     /// Asks the session's approver, or refuses when there is none.
-    async fn ask_person(
-        &mut self,
-        call: &ToolCall,
-        name: &str,
-        kind: CallKind,
-        reason: String,
-        real: Option<&RealPath>,
-    ) -> Result<(), String> {
-        let summary = summary(name, &call.arguments);
+    async fn ask_person(&mut self, call: &ToolCall, asked: Asked<'_>) -> Result<(), Refusal> {
+        let summary = summary(asked.name, &call.arguments);
         let Some(approver) = self.options.permissions.approver.clone() else {
-            return Err(self.refuse_unasked(call, name, kind, &reason, summary));
+            return Err(self.refuse_unasked(call, asked, summary));
         };
+        let Asked {
+            name,
+            kind,
+            reason,
+            real,
+            ..
+        } = asked;
+        let ctx = pattern_context(&self.options);
+        let always = Always::for_call(
+            name,
+            kind,
+            &call.arguments,
+            real,
+            &ctx,
+            self.gate.shell_context(),
+        );
         let request = ApprovalRequest {
             session_id: self.options.session_id.clone(),
             agent: self.view.agent.name.clone(),
@@ -155,7 +150,7 @@ impl Session {
             input: call.arguments.clone(),
             summary,
             reason: reason.clone(),
-            always: always_text(name, kind, &call.arguments, real),
+            always: always.prompt_text(),
         };
         let answer = approver.ask(&request).await;
         let label = match &answer {
@@ -174,85 +169,98 @@ impl Session {
         match answer {
             ApprovalAnswer::AllowOnce => Ok(()),
             ApprovalAnswer::AllowAlways => {
-                self.remember(name, kind, &call.arguments, real);
+                self.options
+                    .permissions
+                    .state
+                    .remembered()
+                    .add(always, &ctx);
                 Ok(())
             }
-            ApprovalAnswer::Deny { message } => Err(match message {
-                Some(m) if !m.trim().is_empty() => format!(
-                    "the user denied this call and said: {}. The tool did not run.",
-                    m.trim()
-                ),
-                _ => "the user denied this call. The tool did not run; do not retry it, ask the user what to do instead.".to_owned(),
-            }),
+            ApprovalAnswer::Deny { message } => Err(Refusal::Denied { message }),
         }
     }
 
-    /// Records a call no one could approve and says how the user can allow it.
-    fn refuse_unasked(
-        &mut self,
-        call: &ToolCall,
-        name: &str,
-        kind: CallKind,
-        reason: &str,
-        summary: String,
-    ) -> String {
+    /// Records a call no one could approve and says what, if anything, could let it run.
+    fn refuse_unasked(&mut self, call: &ToolCall, asked: Asked<'_>, summary: String) -> Refusal {
+        let reason = &asked.reason;
         tracing::info!(tool = %call.name, %reason, "tool call needs approval; no one to ask");
-        let suggestions =
-            weft_permissions::suggest_allow(name, &call.arguments, self.gate.shell_context());
-        let mode = match kind {
-            CallKind::Edit {
-                inside_project: true,
-            } => "accept-edits",
-            _ => "auto",
-        };
-        let mut how = format!("the permission mode `{mode}` (`--permission-mode {mode}`)");
-        if !suggestions.is_empty() {
-            how.push_str(&format!(
-                " or the `permissions.allow` pattern {}",
-                suggestions
-                    .iter()
-                    .map(|s| format!("`{s}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
+        let advice = self.advice(call, &asked);
         self.options.permissions.state.refused().push(RefusedCall {
             session_id: self.options.session_id.clone(),
             tool: call.name.clone(),
             summary,
-            suggestions,
+            suggestions: advice.patterns.clone(),
+            mode: advice.mode,
         });
-        format!(
-            "approval needed: {reason}. The tool did not run: no one can approve calls in this session (it is not interactive). Do not retry it; the user can allow such calls with {how}."
-        )
+        Refusal::Unasked {
+            reason: asked.reason,
+            advice,
+        }
     }
 
-    /// Remembers an "allow always" answer.
-    fn remember(&self, name: &str, kind: CallKind, input: &Value, real: Option<&RealPath>) {
-        let mut remembered = self.options.permissions.state.remembered();
-        let canonical = canonical_tool_name(name);
-        match kind {
+    /// What would let the call run without a person, and only that: the mode that runs such
+    /// calls (unless the tool rules themselves ask, or an agent caps the mode below it), and
+    /// the suggested `permissions.allow` patterns that, compiled as the configuration's are,
+    /// do pre-approve this very call on its spelled and its real path.
+    fn advice(&self, call: &ToolCall, asked: &Asked<'_>) -> Advice {
+        let wanted = match asked.kind {
             CallKind::Edit {
                 inside_project: true,
-            } => remembered.edits_inside = true,
-            CallKind::Edit { .. } => {
-                if let Some(r) = real {
-                    remembered.edit_paths.push(r.path.clone());
-                }
+            } => PermissionMode::AcceptEdits,
+            _ => PermissionMode::Auto,
+        };
+        let cap = self.view.mode_cap;
+        let (mode, no_mode) = if asked.gate_asks {
+            (
+                None,
+                Some("the tool rules of this session ask for it, whatever the mode".to_owned()),
+            )
+        } else if let Some(cap) = cap.filter(|cap| *cap < wanted) {
+            (
+                None,
+                Some(format!(
+                    "agent `{}` limits the permission mode to `{cap}`",
+                    self.view.agent.name
+                )),
+            )
+        } else {
+            (Some(wanted), None)
+        };
+        let input = &call.arguments;
+        let candidates =
+            weft_permissions::suggest_allow(asked.name, input, self.gate.shell_context());
+        let patterns = match PreApproval::compile(
+            &candidates,
+            &Origin::Session,
+            &pattern_context(&self.options),
+        ) {
+            Ok(pre)
+                if pre
+                    .check_resolved(asked.name, input, asked.real.map(|r| &r.input))
+                    .is_pre_approved() =>
+            {
+                candidates
             }
-            _ if canonical == tool_names::EXEC_SHELL => {
-                if let Some(c) = command_of(input) {
-                    remembered.commands.push(c.to_owned());
-                }
-            }
-            _ => remembered.tools.push(canonical.to_owned()),
+            _ => Vec::new(),
+        };
+        Advice {
+            mode,
+            patterns,
+            no_mode,
         }
     }
 }
 
-/// The command of an `exec_shell` call.
-fn command_of(input: &Value) -> Option<&str> {
-    input.get("command").and_then(Value::as_str)
+/// A call a person must decide on.
+struct Asked<'a> {
+    /// The tool, as dispatched.
+    name: &'a str,
+    kind: CallKind,
+    /// Why it needs approval.
+    reason: String,
+    real: Option<&'a RealPath>,
+    /// The gate answered `ask` (the tool rules' own doubt, which no mode lifts).
+    gate_asks: bool,
 }
 
 /// What the call does, on one line: the command, the path, the URL, else the input.
@@ -265,23 +273,4 @@ fn summary(name: &str, input: &Value) -> String {
         None => input.to_string(),
     };
     format!("{name}: {text}")
-}
-
-/// What "allow always" would allow, in words.
-fn always_text(name: &str, kind: CallKind, input: &Value, real: Option<&RealPath>) -> String {
-    let canonical = canonical_tool_name(name);
-    match kind {
-        CallKind::Edit {
-            inside_project: true,
-        } => "every edit inside the project".to_owned(),
-        CallKind::Edit { .. } => match real {
-            Some(r) => format!("edits of {}", r.path.display()),
-            None => "this edit only".to_owned(),
-        },
-        _ if canonical == tool_names::EXEC_SHELL => match command_of(input) {
-            Some(c) => format!("exactly this command (`{c}`)"),
-            None => "this call only".to_owned(),
-        },
-        _ => format!("every `{canonical}` call"),
-    }
 }

@@ -2,12 +2,13 @@
 //! the permission mode and approval (`approval.rs`), then the tool. A refused or failed call
 //! becomes an error result the model reads; it never ends the turn.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use weft_llm::{Message, ToolCall};
-use weft_permissions::{CallKind, Decision, canonical_tool_name};
-use weft_tools::Tool;
-use weft_types::{PermissionMode, tool_names};
+use weft_permissions::{CallKind, Decision, FileRules, canonical_tool_name};
+use weft_tools::{CallContext, FileFilter, Tool};
+use weft_types::tool_names;
 
 use super::Session;
 use super::skill::USE_SKILL;
@@ -55,17 +56,24 @@ impl Session {
             );
         }
         let session_tool = !self.tools.contains(name) && (spawn_tool || name == USE_SKILL);
-        let tool = self.tool_for(name);
+        // The registry holds the `exec_shell` of the session's effective mode.
+        let tool: Option<Arc<dyn Tool>> = self.tools.get(name).cloned();
         if tool.is_none() && !session_tool {
             return reply(self.unknown_tool(&call.name), true);
         }
         let read_only_hint = tool.as_ref().is_some_and(|t| t.read_only_hint());
         let kind = CallKind::of(name, read_only_hint, || self.inside_project(real.as_ref()));
-        if let Err(text) = self
+        // What the tool would refuse anyway (a path outside its reach) is not put to anyone.
+        if let Some(tool) = &tool
+            && let Err(e) = tool.check_reach(&call.arguments)
+        {
+            return reply(format!("tool `{}` failed: {e}", call.name), true);
+        }
+        if let Err(refusal) = self
             .authorize(call, name, kind, &decision, real.as_ref())
             .await
         {
-            return reply(text, true);
+            return reply(refusal.to_string(), true);
         }
         if name == USE_SKILL && session_tool {
             return match self.use_skill(&call.arguments).await {
@@ -83,7 +91,8 @@ impl Session {
             return reply(format!("unknown tool `{}`", call.name), true);
         };
         tracing::debug!(tool = %call.name, "tool call");
-        match tool.call(call.arguments.clone()).await {
+        let context = self.call_context(name);
+        match tool.call_in(call.arguments.clone(), &context).await {
             Ok(output) => {
                 if tool_names::FILE_TOOLS.contains(&name)
                     && let Some(path) = call.arguments.get("path").and_then(|p| p.as_str())
@@ -93,6 +102,19 @@ impl Session {
                 reply(output.content, false)
             }
             Err(e) => reply(format!("tool `{}` failed: {e}", call.name), true),
+        }
+    }
+
+    /// What a tool is told about this call: a search tool gets the gate's path rules for
+    /// the files it visits (compiled once per call), so it cannot show a file `read_file`
+    /// would refuse.
+    fn call_context(&self, name: &str) -> CallContext {
+        if !tool_names::SEARCH_TOOLS.contains(&name) {
+            return CallContext::default();
+        }
+        let rules = self.gate.file_rules(name);
+        CallContext {
+            files: (!rules.is_empty()).then(|| Arc::new(GateFiles(rules)) as Arc<dyn FileFilter>),
         }
     }
 
@@ -126,16 +148,17 @@ impl Session {
         }
         self.spawn_tool(name, input).await
     }
+}
 
-    /// The tool that runs a call of `name`: the registry's, except `exec_shell` in `auto` mode
-    /// when the session keeps a sandboxed one (its tools were built for `bypass`).
-    fn tool_for(&self, name: &str) -> Option<Arc<dyn Tool>> {
-        if name == tool_names::EXEC_SHELL
-            && self.permission_mode() == PermissionMode::Auto
-            && let Some(sandboxed) = &self.options.permissions.sandboxed_shell
-        {
-            return Some(Arc::clone(sandboxed));
+/// The gate's path rules as a search tool's file filter; a path that is not UTF-8 cannot be
+/// judged and is refused.
+struct GateFiles(FileRules);
+
+impl FileFilter for GateFiles {
+    fn admits(&self, spelled: &Path, real: &Path) -> bool {
+        match (spelled.to_str(), real.to_str()) {
+            (Some(spelled), Some(real)) => self.0.admits(spelled, real),
+            _ => false,
         }
-        self.tools.get(name).cloned()
     }
 }

@@ -7,6 +7,7 @@
 //! or `max_tool_iterations` rounds have run. Every message is appended to the transcript the
 //! moment it exists.
 
+mod always;
 mod approval;
 mod children;
 mod dispatch;
@@ -14,6 +15,7 @@ mod error;
 mod permissions;
 mod prompt;
 mod real_path;
+mod refusal;
 mod rules;
 mod skill;
 mod spawn;
@@ -305,6 +307,8 @@ impl Session {
             options.project_dir = Some(real);
         }
         let view = AgentView::build(agent, model.as_deref(), None, &models, &options)?;
+        let mut tools = tools;
+        options.permissions.tools_for_mode(&mut tools, view.mode);
         let explicit_model = model;
         let transcript = options
             .transcript_dir
@@ -426,6 +430,9 @@ impl Session {
             model: view.model.to_string(),
         })?;
         self.gate = view.gate.clone();
+        self.options
+            .permissions
+            .tools_for_mode(&mut self.tools, view.mode);
         self.notices.extend(view.notice.clone());
         self.view_grants =
             skill::grant_dirs(&self.skills, &self.options.read_grants, &view.agent.skills);
@@ -570,10 +577,21 @@ impl Session {
         Ok(out)
     }
 
-    /// Starts a turn: closes an interrupted one and drops its skills.
+    /// Starts a turn: closes an interrupted one, drops its skills, and sees skills installed,
+    /// changed or removed since the last one ([`refresh_skills`](Self::refresh_skills)).
     fn begin_turn(&mut self) -> Result<(), SessionError> {
         self.end_turn();
+        self.refresh_skills();
         self.close_interrupted_turn()
+    }
+
+    /// Reloads the skill registry when a skill file or directory changed since it was last
+    /// read (a `stat` per skill when nothing did; see
+    /// [`SkillRegistry::refresh`](weft_registry::SkillRegistry::refresh)). Every turn starts
+    /// with it, so the catalog, `use_skill` and `/name` see what `weft skills install` (or an
+    /// editor) did meanwhile. True when something changed.
+    pub fn refresh_skills(&self) -> bool {
+        self.skills.refresh().is_some()
     }
 
     async fn run_turn(

@@ -1,14 +1,15 @@
 //! A session's permission settings: the mode, the pre-approval patterns, who can be asked, and
 //! what was answered (shared with foreground subagents, so an answer holds for them too).
 
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use async_trait::async_trait;
 use serde_json::Value;
 use weft_permissions::PreApproval;
-use weft_tools::Tool;
-use weft_types::PermissionMode;
+
+use super::always::Remembered;
+use weft_tools::{Tool, ToolRegistry};
+use weft_types::{PermissionMode, tool_names};
 
 /// One call a person is asked about.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,7 +26,9 @@ pub struct ApprovalRequest {
     pub summary: String,
     /// Why it needs approval.
     pub reason: String,
-    /// What "allow always" would allow for the rest of the session.
+    /// What "allow always" would allow, as the words after "allow" (`` `git status:*` for
+    /// this session ``, ``exactly `git -c x=y log` for this session``, `every edit inside the
+    /// project for this session`): a shell command is remembered as the rule shown.
     pub always: String,
 }
 
@@ -62,19 +65,10 @@ pub struct RefusedCall {
     pub summary: String,
     /// `permissions.allow` patterns that would pre-approve it (empty when none can).
     pub suggestions: Vec<String>,
-}
-
-/// What "allow always" answers remembered.
-#[derive(Debug, Default)]
-pub(super) struct Remembered {
-    /// Exact `exec_shell` commands.
-    pub(super) commands: Vec<String>,
-    /// Tools allowed for every call (canonical names).
-    pub(super) tools: Vec<String>,
-    /// Edits inside the project run without asking.
-    pub(super) edits_inside: bool,
-    /// Real paths edits may write without asking.
-    pub(super) edit_paths: Vec<PathBuf>,
+    /// The permission mode that would run it without asking; `None` when no mode would (the
+    /// tool rules themselves ask, or an agent caps the mode below it): only a person, or one
+    /// of the [`suggestions`](Self::suggestions), can let it run.
+    pub mode: Option<PermissionMode>,
 }
 
 /// State shared by a session and its subagents.
@@ -108,9 +102,16 @@ pub struct Permissions {
     /// Who is asked; `None`: no one (calls that would ask are refused, and listed in
     /// [`Session::refused_calls`](super::Session::refused_calls)).
     pub approver: Option<Arc<dyn Approver>>,
-    /// An `exec_shell` that runs in the sandbox, for a session in `auto` mode whose tools were
-    /// built for `bypass` (a subagent whose agent narrows `bypass` to `auto`).
-    pub sandboxed_shell: Option<Arc<dyn Tool>>,
+    /// `exec_shell` as each permission mode needs it, for the modes this session and its
+    /// subagents may run in: an agent's `permissionMode` narrows the mode, and the shell
+    /// follows (under `bypass` the registry's runs unsandboxed; a subagent narrowed to `auto`
+    /// gets the sandboxed one, one narrowed to `ask` the one `sandbox.enabled` says). A
+    /// session uses the entry of its effective mode in place of the registry's `exec_shell`;
+    /// empty: the registry's in every mode.
+    pub mode_shells: Vec<(PermissionMode, Arc<dyn Tool>)>,
+    /// The narrowest `permissionMode` of the agents above this session (a subagent's
+    /// parents); set by the session for its children.
+    pub(super) agent_cap: Option<PermissionMode>,
     /// Answers and refusals, shared with subagents.
     pub(super) state: Arc<ApprovalState>,
 }
@@ -121,7 +122,10 @@ impl std::fmt::Debug for Permissions {
             .field("mode", &self.mode)
             .field("pre_approval", &self.pre_approval)
             .field("approver", &self.approver.is_some())
-            .field("sandboxed_shell", &self.sandboxed_shell.is_some())
+            .field(
+                "mode_shells",
+                &self.mode_shells.iter().map(|(m, _)| *m).collect::<Vec<_>>(),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -132,6 +136,17 @@ impl Permissions {
         Self {
             mode,
             ..Self::default()
+        }
+    }
+
+    /// `tools` with the `exec_shell` of `mode` (see [`mode_shells`](Self::mode_shells)), when
+    /// there is one and the registry has an `exec_shell` to replace.
+    pub(super) fn tools_for_mode(&self, tools: &mut ToolRegistry, mode: PermissionMode) {
+        if !tools.contains(tool_names::EXEC_SHELL) {
+            return;
+        }
+        if let Some((_, shell)) = self.mode_shells.iter().find(|(m, _)| *m == mode) {
+            tools.register(Arc::clone(shell));
         }
     }
 }

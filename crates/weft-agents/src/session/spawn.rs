@@ -482,6 +482,7 @@ impl Session {
         options.stream = false;
         options.ceiling = ceiling;
         options.permissions.mode = self.permission_mode();
+        options.permissions.agent_cap = self.view.mode_cap;
         if background {
             options.permissions.approver = None;
         }

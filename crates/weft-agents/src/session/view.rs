@@ -31,6 +31,10 @@ pub struct AgentView {
     /// The session's permission mode narrowed by the agent's `permissionMode` (which can
     /// never widen it).
     pub mode: PermissionMode,
+    /// The narrowest `permissionMode` of this agent and the agents above it (a parent
+    /// session's): whatever mode the user chooses, this session runs in no wider one. `None`
+    /// when no agent on the way sets one.
+    pub mode_cap: Option<PermissionMode>,
 }
 
 impl AgentView {
@@ -50,7 +54,14 @@ impl AgentView {
             &format!("agent `{}`", agent.name),
         )?;
         let gate = agent_gate(&agent, &options.ceiling, options.project_dir.as_deref())?;
-        let mode = agent_mode(&agent, options.permissions.mode)?;
+        let own = agent_own_mode(&agent)?;
+        let mode = own.map_or(options.permissions.mode, |m| {
+            options.permissions.mode.narrow(m)
+        });
+        let mode_cap = match (options.permissions.agent_cap, own) {
+            (Some(above), Some(own)) => Some(above.narrow(own)),
+            (above, own) => above.or(own),
+        };
         Ok(Self {
             model,
             gate,
@@ -61,6 +72,7 @@ impl AgentView {
             context_window: agent.context_window.or(options.context_window),
             notice,
             mode,
+            mode_cap,
             agent,
         })
     }
@@ -93,15 +105,22 @@ pub fn agent_mode(
     agent: &AgentDefinition,
     mode: PermissionMode,
 ) -> Result<PermissionMode, SessionError> {
-    match agent.permission_mode.as_deref() {
-        None => Ok(mode),
-        Some(text) => Ok(mode.narrow(text.parse().map_err(
-            |source| SessionError::AgentPermissionMode {
-                agent: agent.name.clone(),
-                source,
-            },
-        )?)),
-    }
+    Ok(agent_own_mode(agent)?.map_or(mode, |own| mode.narrow(own)))
+}
+
+/// The agent's own `permissionMode`, parsed; `None` when it sets none.
+fn agent_own_mode(agent: &AgentDefinition) -> Result<Option<PermissionMode>, SessionError> {
+    agent
+        .permission_mode
+        .as_deref()
+        .map(|text| {
+            text.parse()
+                .map_err(|source| SessionError::AgentPermissionMode {
+                    agent: agent.name.clone(),
+                    source,
+                })
+        })
+        .transpose()
 }
 
 /// The values permission patterns are resolved with in this session.

@@ -35,14 +35,24 @@ fn split_list(list: &str) -> Vec<String> {
 }
 
 /// The `--ceiling` patterns (the parent's tools).
-fn ceiling(list: Option<&str>) -> anyhow::Result<Option<Ceiling>> {
-    list.map(|list| Ceiling::new(split_list(list)).context("invalid --ceiling pattern"))
+fn ceiling(workspace: &Workspace, list: Option<&str>) -> anyhow::Result<Option<Ceiling>> {
+    let ctx = patterns(workspace)?;
+    list.map(|list| Ceiling::new_in(split_list(list), &ctx).context("invalid --ceiling pattern"))
         .transpose()
 }
 
 fn api(workspace: &Workspace, mode_arg: ModeArg) -> anyhow::Result<SkillInjection> {
     let registry = SkillRegistry::new(crate::commands::skills::registry_config(workspace)?);
-    Ok(SkillInjection::new(Arc::new(registry)).with_mode(mode(mode_arg)))
+    Ok(SkillInjection::new(Arc::new(registry))
+        .with_mode(mode(mode_arg))
+        .with_pattern_context(patterns(workspace)?))
+}
+
+/// Relative path patterns start at the project (else the current directory), as in a session.
+fn patterns(workspace: &Workspace) -> anyhow::Result<PatternContext> {
+    Ok(weft_runtime::project_pattern_context(
+        &workspace.base_dir()?,
+    ))
 }
 
 fn print_validation(out: &mut impl Write, result: &ValidationResult) -> io::Result<()> {
@@ -63,7 +73,7 @@ fn print_validation(out: &mut impl Write, result: &ValidationResult) -> io::Resu
 /// `weft skills compose`.
 pub fn compose(workspace: &Workspace, args: &ComposeArgs) -> anyhow::Result<ExitCode> {
     let api = api(workspace, args.mode)?;
-    let ceiling = ceiling(args.ceiling.as_deref())?;
+    let ceiling = ceiling(workspace, args.ceiling.as_deref())?;
     let validation = api.validate_skill_set(&args.names);
     let mut out = crate::output::stdout();
     if !validation.valid {
@@ -154,7 +164,7 @@ pub fn check_tool(
     let mut rules = runtime.call_rules(None)?;
     let composition = api.compose_skills(&names)?;
     let mut gate = composition.gate_within(&rules.gate);
-    if let Some(ceiling) = ceiling(args.ceiling.as_deref())? {
+    if let Some(ceiling) = ceiling(workspace, args.ceiling.as_deref())? {
         gate = gate.intersect(ceiling.gate());
     }
     if let Some(list) = &args.deny {
@@ -162,7 +172,7 @@ pub fn check_tool(
             None,
             &split_list(list),
             Origin::Other("`--deny`".to_owned()),
-            &PatternContext::new(),
+            &patterns(workspace)?,
         )
         .context("invalid --deny pattern")?;
         gate = gate.with_layer(policy);

@@ -10,6 +10,7 @@ pub mod mcp;
 pub mod repl;
 pub mod run;
 pub mod sandbox;
+pub mod sandbox_exec;
 pub mod scan;
 pub mod sessions;
 pub mod skill_json;

@@ -1,23 +1,18 @@
-//! `weft sandbox status`, and the hidden `weft sandbox exec` helper that `exec_shell` runs
-//! commands through.
+//! `weft sandbox status` (the hidden `weft sandbox exec` helper that `exec_shell` runs commands
+//! through is `sandbox_exec.rs`).
 
-use std::ffi::OsStr;
-use std::os::unix::process::CommandExt;
 use std::process::ExitCode;
 
 use anyhow::Result;
 use serde_json::{Value, json};
-use weft_sandbox::{LandlockSupport, SandboxPolicy, SandboxStatus};
+use weft_sandbox::{LandlockSupport, SandboxStatus};
 
 use weft_runtime::sandbox::{ShellMode, child_env, join, mode_for_permissions};
 use weft_runtime::{Config, Workspace};
 use weft_types::{PermissionMode, tool_names};
 
-use crate::cli::{ListFormat, SandboxExecArgs, SandboxStatusArgs};
+use crate::cli::{ListFormat, SandboxStatusArgs};
 use crate::output::outln;
-
-/// Exit status of the helper when the sandbox cannot be applied (the command never ran).
-const SANDBOX_FAILED: u8 = 125;
 
 /// `weft sandbox status` (in the permission mode in effect: `auto` switches the sandbox on,
 /// `bypass` off).
@@ -129,31 +124,4 @@ fn or_none(text: String) -> String {
     } else {
         text
     }
-}
-
-/// The hidden `weft sandbox exec --policy JSON -- COMMAND...`: applies the policy to this
-/// process and executes COMMAND in its place (same process, same group). Runs before logging
-/// is set up and prints only its own failures.
-pub fn exec(args: &SandboxExecArgs) -> ExitCode {
-    let applied =
-        SandboxPolicy::from_json(&args.policy).and_then(|policy| policy.apply_to_current_process());
-    if let Err(err) = applied {
-        crate::output::errln!("weft sandbox: {err}");
-        return ExitCode::from(SANDBOX_FAILED);
-    }
-    let Some((program, rest)) = args.command.split_first() else {
-        crate::output::errln!("weft sandbox: no command");
-        return ExitCode::from(SANDBOX_FAILED);
-    };
-    let err = std::process::Command::new(program).args(rest).exec();
-    crate::output::errln!(
-        "weft sandbox: cannot run {}: {err}",
-        OsStr::new(program).to_string_lossy()
-    );
-    // The shell's conventions: 127 not found, 126 found but not runnable.
-    ExitCode::from(if err.kind() == std::io::ErrorKind::NotFound {
-        127
-    } else {
-        126
-    })
 }

@@ -403,7 +403,7 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn write(path: &Path, text: &str) -> PathBuf {
+pub fn write(path: &Path, text: &str) -> PathBuf {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
     path.to_path_buf()

@@ -7,6 +7,7 @@
 //! deny beats ask beats allow, in one layer and across layers.
 
 mod explain;
+mod files;
 mod reason;
 mod resolved;
 pub(crate) mod shell;
@@ -18,6 +19,7 @@ use std::sync::{Arc, LazyLock};
 use serde_json::Value;
 
 pub use explain::{CommandRulings, Explanation};
+pub use files::FileRules;
 pub use resolved::{PATH_KEYS, path_of};
 
 use crate::name::{BUILTIN_TOOLS, ToolName, fx_hash};

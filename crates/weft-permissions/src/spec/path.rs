@@ -206,6 +206,23 @@ impl PathSpec {
         self.dir.as_ref().is_some_and(|dir| parts.starts_with(dir))
     }
 
+    /// Whether the file at `path` (absolute, or relative to the working directory) lies within
+    /// the pattern: the glob matches it or, for a search tool's pattern, it lies inside the
+    /// directory the pattern names (`Grep(src)` covers `src/a.rs`).
+    pub(crate) fn covers_file(&self, path: &str) -> Result<bool, Why> {
+        let target = self.resolve(path, false)?;
+        if self.glob.is_match(target.text()) {
+            return Ok(true);
+        }
+        Ok(match self.tool {
+            PathTool::File => false,
+            PathTool::Search | PathTool::GlobSearch => {
+                self.covers(&target.parts)
+                    || (!self.has_glob && target.parts.starts_with(&self.prefix))
+            }
+        })
+    }
+
     /// Compares the call's path with the pattern.
     pub(crate) fn verdict(&self, input: &Value, effect: Effect) -> Verdict {
         match self.judge(input, effect) {

@@ -11,8 +11,9 @@ use weft_types::tool_names;
 
 use super::atomic::write_atomic;
 use super::content::{SNIFF_LEN, floor_boundary, looks_binary};
-use super::input::parse;
-use crate::{FsScope, Tool, ToolError, ToolOutput};
+use super::input::{check_path_reach, parse};
+use crate::tool::withheld_note;
+use crate::{CallContext, FsScope, Tool, ToolError, ToolOutput};
 use weft_fs::{Cap, ReadError, RegularFile};
 
 /// The most text `read_file` returns in one call.
@@ -81,6 +82,10 @@ struct ReadInput {
 impl Tool for ReadFile {
     fn name(&self) -> &str {
         tool_names::READ_FILE
+    }
+
+    fn check_reach(&self, input: &serde_json::Value) -> Result<(), ToolError> {
+        check_path_reach(input, "path", |p| self.scope.resolve_read(p))
     }
 
     fn description(&self) -> &str {
@@ -275,6 +280,10 @@ impl Tool for WriteFile {
         tool_names::WRITE_FILE
     }
 
+    fn check_reach(&self, input: &serde_json::Value) -> Result<(), ToolError> {
+        check_path_reach(input, "path", |p| self.scope.resolve(p))
+    }
+
     fn description(&self) -> &str {
         "Creates or overwrites a file in the workspace with the given content, creating parent directories as needed."
     }
@@ -337,6 +346,10 @@ struct EditInput {
 impl Tool for EditFile {
     fn name(&self) -> &str {
         tool_names::EDIT_FILE
+    }
+
+    fn check_reach(&self, input: &serde_json::Value) -> Result<(), ToolError> {
+        check_path_reach(input, "path", |p| self.scope.resolve(p))
     }
 
     fn description(&self) -> &str {
@@ -428,6 +441,10 @@ impl Tool for ListDirectory {
         tool_names::LIST_DIRECTORY
     }
 
+    fn check_reach(&self, input: &serde_json::Value) -> Result<(), ToolError> {
+        check_path_reach(input, "path", |p| self.scope.resolve_read(p))
+    }
+
     fn description(&self) -> &str {
         "Lists a directory's entries, sorted, one per line; directories end with '/'."
     }
@@ -444,7 +461,16 @@ impl Tool for ListDirectory {
     }
 
     async fn call(&self, input: serde_json::Value) -> Result<ToolOutput, ToolError> {
+        self.call_in(input, &CallContext::default()).await
+    }
+
+    async fn call_in(
+        &self,
+        input: serde_json::Value,
+        context: &CallContext,
+    ) -> Result<ToolOutput, ToolError> {
         let input: ListInput = parse(self.name(), input)?;
+        let spelled_dir = self.scope.spelled(input.path.as_deref().unwrap_or("."))?;
         let path = self
             .scope
             .resolve_read(input.path.as_deref().unwrap_or("."))?;
@@ -457,10 +483,12 @@ impl Tool for ListDirectory {
         }
         let mut dir = tokio::fs::read_dir(&path).await.map_err(io)?;
         let mut entries = Vec::new();
+        let mut withheld = 0;
         while let Some(entry) = dir.next_entry().await.map_err(io)? {
             let mut name = entry.file_name().to_string_lossy().into_owned();
             // A symlink to a directory is listed as a directory: that is how it behaves.
-            let is_dir = match entry.file_type().await {
+            let file_type = entry.file_type().await;
+            let is_dir = match &file_type {
                 Ok(t) if t.is_symlink() => tokio::fs::metadata(entry.path())
                     .await
                     .is_ok_and(|m| m.is_dir()),
@@ -469,11 +497,31 @@ impl Tool for ListDirectory {
             };
             if is_dir {
                 name.push('/');
+            } else if context.files.is_some() {
+                // A file the rules do not let this session read is not named either, judged
+                // as reached and as it resolves (a dangling link by its spelling alone).
+                let spelled = spelled_dir.join(entry.file_name());
+                let real = match &file_type {
+                    Ok(t) if t.is_symlink() => tokio::fs::canonicalize(entry.path())
+                        .await
+                        .unwrap_or_else(|_| spelled.clone()),
+                    _ => path.join(entry.file_name()),
+                };
+                if !context.admits(&spelled, &real) {
+                    withheld += 1;
+                    continue;
+                }
             }
             entries.push(name);
         }
+        let note = withheld_note(withheld);
         if entries.is_empty() {
-            return Ok(ToolOutput::text("(empty directory)"));
+            let mut text = "(empty directory)".to_owned();
+            if !note.is_empty() {
+                text.push('\n');
+                text.push_str(&note);
+            }
+            return Ok(ToolOutput::text(text));
         }
         entries.sort();
         let total = entries.len();
@@ -484,6 +532,10 @@ impl Tool for ListDirectory {
                 "\n[{} more entries not shown; use glob to narrow the listing]",
                 total - LIST_CAP
             ));
+        }
+        if !note.is_empty() {
+            text.push('\n');
+            text.push_str(&note);
         }
         Ok(ToolOutput::text(text))
     }

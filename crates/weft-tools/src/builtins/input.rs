@@ -19,6 +19,24 @@ pub(crate) fn parse<T: DeserializeOwned>(
     serde_json::from_value(input).map_err(|err| ToolError::InvalidInput(format!("{tool}: {err}")))
 }
 
+/// Whether the path in `input[key]` (when it is a non-empty string) lies within reach, as
+/// `resolve` decides (`FsScope::resolve` or `resolve_read`): only an
+/// [`OutsideWorkspace`](ToolError::OutsideWorkspace) answer counts; anything else about the
+/// input is left for the call to report.
+pub(crate) fn check_path_reach<T>(
+    input: &serde_json::Value,
+    key: &str,
+    resolve: impl FnOnce(&str) -> Result<T, ToolError>,
+) -> Result<(), ToolError> {
+    match input.get(key).and_then(serde_json::Value::as_str) {
+        Some(path) if !path.is_empty() => match resolve(path) {
+            Err(e @ ToolError::OutsideWorkspace { .. }) => Err(e),
+            _ => Ok(()),
+        },
+        _ => Ok(()),
+    }
+}
+
 fn kind(value: &serde_json::Value) -> &'static str {
     match value {
         serde_json::Value::Null => "null",

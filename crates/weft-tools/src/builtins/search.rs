@@ -13,9 +13,10 @@ use serde_json::json;
 use weft_types::tool_names;
 
 use super::content::{SNIFF_LEN, looks_binary, truncate_chars};
-use super::input::parse;
+use super::input::{check_path_reach, parse};
 use super::walk::walk_files;
-use crate::{FsScope, Tool, ToolError, ToolOutput};
+use crate::tool::withheld_note;
+use crate::{CallContext, FsScope, Tool, ToolError, ToolOutput};
 
 /// The most files `glob` lists.
 const GLOB_CAP: usize = 1_000;
@@ -105,6 +106,10 @@ impl Tool for Glob {
         tool_names::GLOB
     }
 
+    fn check_reach(&self, input: &serde_json::Value) -> Result<(), ToolError> {
+        check_path_reach(input, "path", |p| self.scope.resolve_read(p))
+    }
+
     fn description(&self) -> &str {
         "Finds files whose path (relative to `path`) matches a glob such as `**/*.rs`; `*` stays within one directory, `**` crosses directories. Skips .git, target and node_modules."
     }
@@ -122,27 +127,43 @@ impl Tool for Glob {
     }
 
     async fn call(&self, input: serde_json::Value) -> Result<ToolOutput, ToolError> {
+        self.call_in(input, &CallContext::default()).await
+    }
+
+    async fn call_in(
+        &self,
+        input: serde_json::Value,
+        context: &CallContext,
+    ) -> Result<ToolOutput, ToolError> {
         let input: GlobInput = parse(self.name(), input)?;
         let matcher = compile_glob(&input.pattern, "glob pattern")?;
         let (root, _) = search_root(&self.scope, input.path.as_deref(), false).await?;
         let scope = Arc::clone(&self.scope);
-        let mut found = tokio::task::spawn_blocking(move || {
+        let context = context.clone();
+        let (mut found, withheld) = tokio::task::spawn_blocking(move || {
             let mut found = Vec::new();
+            // Only files the pattern names count as withheld: the others are not shown either
+            // way, so the walk itself filters nothing.
+            let mut withheld = 0;
             walk_files(&root, &scope, |file| {
                 if matcher.is_match(&file.rel) {
-                    found.push(scope.display(&file.seen));
+                    if context.admits(&file.seen, &file.real) {
+                        found.push(scope.display(&file.seen));
+                    } else {
+                        withheld += 1;
+                    }
                 }
                 ControlFlow::Continue(())
             });
-            found
+            (found, withheld)
         })
         .await
         .map_err(|e| join_error(self.name(), e))?;
+        let note = withheld_note(withheld);
         if found.is_empty() {
-            return Ok(ToolOutput::text(format!(
-                "no files match {}",
-                input.pattern
-            )));
+            let mut text = format!("no files match {}", input.pattern);
+            push_line(&mut text, &note);
+            return Ok(ToolOutput::text(text));
         }
         found.sort();
         let total = found.len();
@@ -154,6 +175,7 @@ impl Tool for Glob {
                 total - GLOB_CAP
             ));
         }
+        push_line(&mut text, &note);
         Ok(ToolOutput::text(text))
     }
 }
@@ -186,6 +208,10 @@ impl Tool for Grep {
         tool_names::GREP
     }
 
+    fn check_reach(&self, input: &serde_json::Value) -> Result<(), ToolError> {
+        check_path_reach(input, "path", |p| self.scope.resolve_read(p))
+    }
+
     fn description(&self) -> &str {
         "Searches file contents for a regular expression (Rust regex syntax) and returns matching lines as `path:line:text`. Skips binary files, .git, target and node_modules."
     }
@@ -206,6 +232,14 @@ impl Tool for Grep {
     }
 
     async fn call(&self, input: serde_json::Value) -> Result<ToolOutput, ToolError> {
+        self.call_in(input, &CallContext::default()).await
+    }
+
+    async fn call_in(
+        &self,
+        input: serde_json::Value,
+        context: &CallContext,
+    ) -> Result<ToolOutput, ToolError> {
         let input: GrepInput = parse(self.name(), input)?;
         if input.pattern.is_empty() {
             return Err(ToolError::InvalidInput("pattern is empty".to_owned()));
@@ -228,6 +262,7 @@ impl Tool for Grep {
             Some(n) => n.min(GREP_MAX_RESULTS),
             None => GREP_DEFAULT_RESULTS,
         };
+        let spelled = self.scope.spelled(input.path.as_deref().unwrap_or("."))?;
         let (root, is_dir) = search_root(&self.scope, input.path.as_deref(), true).await?;
         let scope = Arc::clone(&self.scope);
         let search = Search {
@@ -235,12 +270,25 @@ impl Tool for Grep {
             // One extra match tells whether the list was cut.
             limit: max + 1,
             hits: Vec::new(),
+            withheld: 0,
         };
-        let hits = tokio::task::spawn_blocking(move || search.run(&scope, &root, is_dir, filter))
+        let context = context.clone();
+        let run = move || {
+            let start = Start {
+                root: &root,
+                spelled: &spelled,
+                is_dir,
+            };
+            search.run(&scope, &start, &context, filter)
+        };
+        let (hits, withheld) = tokio::task::spawn_blocking(run)
             .await
             .map_err(|e| join_error(self.name(), e))?;
+        let note = withheld_note(withheld);
         if hits.is_empty() {
-            return Ok(ToolOutput::text("no matches"));
+            let mut text = "no matches".to_owned();
+            push_line(&mut text, &note);
+            return Ok(ToolOutput::text(text));
         }
         let cut = hits.len() > max;
         let mut text = hits[..hits.len().min(max)].join("\n");
@@ -249,29 +297,54 @@ impl Tool for Grep {
                 "\n[stopped after {max} matches; narrow the search or raise max_results (up to {GREP_MAX_RESULTS})]"
             ));
         }
+        push_line(&mut text, &note);
         Ok(ToolOutput::text(text))
     }
 }
 
-/// One grep run: the regex and the lines found so far.
+/// Appends `line` on a line of its own, unless it is empty.
+fn push_line(text: &mut String, line: &str) {
+    if !line.is_empty() {
+        text.push('\n');
+        text.push_str(line);
+    }
+}
+
+/// Where a grep starts: its real path, the path as spelled (both absolute), and whether it is
+/// a directory.
+struct Start<'a> {
+    root: &'a Path,
+    spelled: &'a Path,
+    is_dir: bool,
+}
+
+/// One grep run: the regex, the lines found so far and the files withheld.
 struct Search {
     regex: Regex,
     limit: usize,
     hits: Vec<String>,
+    withheld: usize,
 }
 
 impl Search {
+    /// The lines found and how many files `context` withheld.
     fn run(
         mut self,
         scope: &FsScope,
-        root: &Path,
-        is_dir: bool,
+        start: &Start<'_>,
+        context: &CallContext,
         filter: Option<GlobMatcher>,
-    ) -> Vec<String> {
-        if !is_dir {
-            // A file named outright is searched whatever the filter says.
-            let _ = self.search_file(root, &scope.display(root));
-            return self.hits;
+    ) -> (Vec<String>, usize) {
+        let root = start.root;
+        if !start.is_dir {
+            // A file named outright is searched whatever the glob filter says, if the
+            // permission rules admit it.
+            if context.admits(start.spelled, root) {
+                let _ = self.search_file(root, &scope.display(root));
+            } else {
+                self.withheld += 1;
+            }
+            return (self.hits, self.withheld);
         }
         walk_files(root, scope, |file| {
             let name = file.rel.rsplit('/').next().unwrap_or(&file.rel);
@@ -281,9 +354,15 @@ impl Search {
             if !wanted {
                 return ControlFlow::Continue(());
             }
+            // Judged on the path the walk reached it by and on its real path: a link in
+            // `src` to `../.env` is the `.env` the rules may refuse.
+            if !context.admits(&file.seen, &file.real) {
+                self.withheld += 1;
+                return ControlFlow::Continue(());
+            }
             self.search_file(&file.real, &scope.display(&file.seen))
         });
-        self.hits
+        (self.hits, self.withheld)
     }
 
     /// Adds the file's matching lines; `Break` once the limit is reached. Unreadable and

@@ -16,7 +16,7 @@ use tokio::sync::watch;
 use weft_types::tool_names;
 
 use super::content::{ceil_boundary, floor_boundary};
-use super::input::parse;
+use super::input::{check_path_reach, parse};
 use super::{ExecConfig, ShellLauncher};
 use crate::process_group::{GroupGuard, ShuttingDown};
 use crate::{FsScope, Tool, ToolError, ToolOutput};
@@ -128,6 +128,10 @@ struct ExecInput {
 impl Tool for ExecShell {
     fn name(&self) -> &str {
         tool_names::EXEC_SHELL
+    }
+
+    fn check_reach(&self, input: &serde_json::Value) -> Result<(), ToolError> {
+        check_path_reach(input, "cwd", |p| self.scope.resolve(p))
     }
 
     fn description(&self) -> &str {

@@ -1,5 +1,7 @@
 //! Walking a directory tree for the search tools: sorted, skipping build and VCS directories,
-//! and never following a symlink out of the scope.
+//! and never following a symlink out of the scope. Each file comes with the path the walk
+//! reached it by and its real path, which the tools judge against the caller's permission
+//! rules ([`CallContext`](crate::CallContext)).
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;

@@ -90,3 +90,63 @@ async fn grep_filters_ignores_case_and_reports_bad_regexes() {
     assert!(is_invalid(&bad), "{bad}");
     assert!(bad.to_string().contains("invalid regex"), "{bad}");
 }
+
+/// Refuses every file whose real path ends in `.env`, like a `Read(.env)` deny.
+struct NoEnv;
+
+impl weft_tools::FileFilter for NoEnv {
+    fn admits(&self, _spelled: &std::path::Path, real: &std::path::Path) -> bool {
+        !real.ends_with(".env")
+    }
+}
+
+#[tokio::test]
+async fn searches_withhold_the_files_the_filter_refuses_and_say_how_many() {
+    let ws = Workspace::new();
+    ws.write("src/a.txt", "TOKEN here\n");
+    ws.write(".env", "TOKEN=secret\n");
+    std::os::unix::fs::symlink(ws.base().join(".env"), ws.base().join("src/notes.txt")).unwrap();
+    let context = weft_tools::CallContext {
+        files: Some(std::sync::Arc::new(NoEnv)),
+    };
+    let call = |tool: &'static str, input: serde_json::Value| {
+        let tool = ws.registry.get(tool).unwrap().clone();
+        let context = context.clone();
+        async move { tool.call_in(input, &context).await.unwrap().content }
+    };
+    let note = |n: usize| match n {
+        1 => {
+            "[1 file withheld: this session's permission rules do not allow reading it]".to_owned()
+        }
+        n => format!(
+            "[{n} files withheld: this session's permission rules do not allow reading them]"
+        ),
+    };
+    assert_eq!(
+        call("grep", json!({"pattern": "TOKEN"})).await,
+        format!("src/a.txt:1:TOKEN here\n{}", note(2))
+    );
+    // Only files the glob filter wants count.
+    assert_eq!(
+        call("grep", json!({"pattern": "TOKEN", "glob": "*.txt"})).await,
+        format!("src/a.txt:1:TOKEN here\n{}", note(1))
+    );
+    assert_eq!(
+        call("grep", json!({"pattern": "TOKEN", "path": "src/notes.txt"})).await,
+        format!("no matches\n{}", note(1))
+    );
+    assert_eq!(
+        call("glob", json!({"pattern": "**/*.txt"})).await,
+        format!("src/a.txt\n{}", note(1))
+    );
+    assert_eq!(
+        call("list_directory", json!({})).await,
+        format!("src/\n{}", note(1))
+    );
+    // Without a filter, everything in scope is shown.
+    assert!(
+        ws.ok("grep", json!({"pattern": "TOKEN"}))
+            .await
+            .contains("secret")
+    );
+}
