@@ -14,6 +14,9 @@
 //! * `${CLAUDE_EFFORT}` — the effort level in force, left as written without one;
 //! * `\$` — a literal dollar.
 //!
+//! Dynamic-context blocks (`` !`command` ``, ```` ```! ````) are found by [`dynamic_blocks`];
+//! [`render_report`] says where each landed in the rendered text, so the caller can run them.
+//!
 //! The template is scanned once and substituted text is never rescanned. A template that uses
 //! no argument placeholder gets the arguments appended as `ARGUMENTS: …`. Raw argument strings
 //! are split with [`split_args`].
@@ -39,8 +42,10 @@
 //! ```
 
 mod args;
+mod dynamic;
 mod render;
 mod scan;
 
 pub use args::{SplitError, split_args};
-pub use render::{Rendered, placeholders, render, render_report, uses_arguments};
+pub use dynamic::{DynamicBlock, DynamicKind, dynamic_blocks};
+pub use render::{Rendered, RenderedCommand, placeholders, render, render_report, uses_arguments};

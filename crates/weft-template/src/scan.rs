@@ -70,6 +70,30 @@ struct Fence {
     len: usize,
 }
 
+/// A piece of Markdown code the scanner went through, recorded on request (dynamic context
+/// is found from these, so it follows exactly the code rules placeholders follow).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CodeRegion {
+    /// An inline code span: its opening run of `ticks` backticks at `open`, its closing run
+    /// at `close`.
+    Span {
+        open: usize,
+        ticks: usize,
+        close: usize,
+    },
+    /// A fenced block: the opening line starts at `line`, its fence run of `len` characters
+    /// `ch` at `marker`, its info string runs to `info_end`; `close` is the closing line's
+    /// start and end (`None`: unclosed, it runs to the end of the text).
+    Fence {
+        line: usize,
+        marker: usize,
+        ch: u8,
+        len: usize,
+        info_end: usize,
+        close: Option<(usize, usize)>,
+    },
+}
+
 /// Slots of the failed-closer-search cache (direct-mapped by run length).
 const SPAN_MEMO: usize = 32;
 
@@ -143,6 +167,8 @@ pub(crate) struct Scanner<'a> {
     /// at `stop`. Any opener of that length before `stop` fails too, so inputs full of unmatched
     /// (e.g. escape-shortened) backtick runs do not rescan the same text again and again.
     span_fail: [(usize, usize); SPAN_MEMO],
+    /// The code regions passed so far, when asked for ([`Scanner::recording`]).
+    regions: Option<Vec<CodeRegion>>,
 }
 
 impl<'a> Scanner<'a> {
@@ -163,7 +189,20 @@ impl<'a> Scanner<'a> {
             fence: None,
             span_end: 0,
             span_fail: [(0, 0); SPAN_MEMO],
+            regions: None,
         }
+    }
+
+    /// A scanner that also records the code regions it passes ([`Scanner::regions`]).
+    pub(crate) fn recording(src: &'a str) -> Self {
+        let mut scanner = Self::new(src);
+        scanner.regions = Some(Vec::new());
+        scanner
+    }
+
+    /// The code regions passed so far, in order (empty unless [`recording`](Self::recording)).
+    pub(crate) fn regions(&self) -> &[CodeRegion] {
+        self.regions.as_deref().unwrap_or_default()
     }
 
     fn in_span(&self) -> bool {
@@ -207,6 +246,11 @@ impl<'a> Scanner<'a> {
                     self.fence = None;
                     // The closing line holds only fence characters and whitespace.
                     self.pos = line_end(bytes, line);
+                    if let Some(CodeRegion::Fence { close, .. }) =
+                        self.regions.as_mut().and_then(|r| r.last_mut())
+                    {
+                        *close = Some((line, self.pos));
+                    }
                 }
             }
             None => {
@@ -214,6 +258,16 @@ impl<'a> Scanner<'a> {
                 let first = bytes.get(skip_indent(bytes, line));
                 if matches!(first, Some(b'`' | b'~')) {
                     self.fence = fence_opens(bytes, line);
+                    if let (Some(fence), Some(regions)) = (self.fence, self.regions.as_mut()) {
+                        regions.push(CodeRegion::Fence {
+                            line,
+                            marker: skip_indent(bytes, line),
+                            ch: fence.ch,
+                            len: fence.len,
+                            info_end: line_end(bytes, line),
+                            close: None,
+                        });
+                    }
                 }
             }
         }
@@ -231,7 +285,16 @@ impl<'a> Scanner<'a> {
             return;
         }
         match find_closer(self.src.as_bytes(), from, n) {
-            Ok(closer) => self.span_end = closer + n,
+            Ok(closer) => {
+                self.span_end = closer + n;
+                if let Some(regions) = self.regions.as_mut() {
+                    regions.push(CodeRegion::Span {
+                        open: at,
+                        ticks: n,
+                        close: closer,
+                    });
+                }
+            }
             Err(stop) => {
                 if let Some(entry) = self.span_fail.get_mut(slot) {
                     *entry = (n, stop);
