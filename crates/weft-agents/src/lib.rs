@@ -30,8 +30,8 @@ pub use model_pool::{ModelPool, WELL_KNOWN_ALIASES};
 pub use selector::{CODING_SKILLS, MAX_MATCHED_SKILLS, RiskLevel, TaskContext, select_skills};
 pub use session::{
     AgentView, ApprovalAnswer, ApprovalRequest, Approver, ChildError, ChildPlan, ChildStatus,
-    ChildSummary, Invoker, Permissions, Quiet, RefusedCall, SESSIONS_CANCEL, SESSIONS_LIST,
-    SESSIONS_RESULT, SESSIONS_SPAWN, Session, SessionError, SessionEvents, SessionOptions,
-    SessionParts, SkillInvocationError, SpawnFailure, SpawnRequest, SpawnSettings, SubagentError,
-    TurnOutcome, TurnStop, USE_SKILL,
+    ChildSummary, DynamicCommand, DynamicVerdict, Invoker, Permissions, Quiet, RefusedCall,
+    SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, Session, SessionError,
+    SessionEvents, SessionOptions, SessionParts, SkillInvocationError, SpawnFailure, SpawnRequest,
+    SpawnSettings, SubagentError, TurnOutcome, TurnStop, USE_SKILL,
 };

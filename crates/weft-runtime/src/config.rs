@@ -109,6 +109,9 @@ pub struct SkillSettings {
     pub entries: BTreeMap<String, SkillEntrySettings>,
     /// Include the skills compiled into weft (default true).
     pub builtins: Option<bool>,
+    /// Run skills' dynamic-context commands (`` !`cmd` ``, ```` ```! ````) when they load,
+    /// through the permissions of `exec_shell` (default true).
+    pub dynamic_context: Option<bool>,
 }
 
 /// One skill's settings (`skills.entries.<name>`).

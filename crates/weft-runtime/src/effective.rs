@@ -462,6 +462,11 @@ impl View {
                 json!(options.max_skill_prompt_bytes),
                 d.clone(),
             );
+            self.effective(
+                &["skills", "dynamic_context"],
+                json!(options.dynamic_context),
+                d.clone(),
+            );
         }
         self.effective(
             &["agent", "transcripts"],

@@ -78,16 +78,7 @@ impl Session {
         decision: &Decision,
         real: Option<&RealPath>,
     ) -> Result<(), String> {
-        // Pre-approval matters unless the gate denied the call or it is harmless and allowed.
-        let settled = decision.is_denied() || (kind.is_harmless() && decision.is_allowed());
-        let pre = if !settled {
-            self.pre_approval(name, &call.arguments, kind, real)
-        } else {
-            Approval::NotPreApproved {
-                reason: String::new(),
-            }
-        };
-        match decide(self.permission_mode(), name, kind, decision, &pre) {
+        match self.step(call, name, kind, decision, real) {
             Step::Run => Ok(()),
             Step::Refuse { reason } => {
                 tracing::info!(tool = %call.name, %reason, "tool call refused");
@@ -97,6 +88,28 @@ impl Session {
             }
             Step::Ask { reason } => self.ask_person(call, name, kind, reason, real).await,
         }
+    }
+
+    /// What the permission mode, pre-approval and remembered answers make of `call`, before
+    /// anyone is asked: run, ask a person, refuse (also what `--dry-run` reports).
+    pub(super) fn step(
+        &self,
+        call: &ToolCall,
+        name: &str,
+        kind: CallKind,
+        decision: &Decision,
+        real: Option<&RealPath>,
+    ) -> Step {
+        // Pre-approval matters unless the gate denied the call or it is harmless and allowed.
+        let settled = decision.is_denied() || (kind.is_harmless() && decision.is_allowed());
+        let pre = if !settled {
+            self.pre_approval(name, &call.arguments, kind, real)
+        } else {
+            Approval::NotPreApproved {
+                reason: String::new(),
+            }
+        };
+        decide(self.permission_mode(), name, kind, decision, &pre)
     }
 
     /// `permissions.allow`, then the answers remembered in this session.

@@ -146,7 +146,7 @@ impl Session {
 
     /// The tool that runs a call of `name`: the registry's, except `exec_shell` in `auto` mode
     /// when the session keeps a sandboxed one (its tools were built for `bypass`).
-    fn tool_for(&self, name: &str) -> Option<Arc<dyn Tool>> {
+    pub(super) fn tool_for(&self, name: &str) -> Option<Arc<dyn Tool>> {
         if name == tool_names::EXEC_SHELL
             && self.permission_mode() == PermissionMode::Auto
             && let Some(sandboxed) = &self.options.permissions.sandboxed_shell

@@ -10,6 +10,7 @@
 mod approval;
 mod children;
 mod dispatch;
+mod dynamic;
 mod error;
 mod permissions;
 mod prompt;
@@ -35,6 +36,7 @@ use crate::transcript::{
 };
 
 pub use children::{ChildError, ChildStatus, ChildSummary};
+pub use dynamic::{DynamicCommand, DynamicVerdict};
 pub use error::SessionError;
 pub use permissions::{ApprovalAnswer, ApprovalRequest, Approver, Permissions, RefusedCall};
 pub use skill::{Invoker, SkillInvocationError, USE_SKILL};
@@ -90,6 +92,9 @@ pub struct SessionOptions {
     /// The permission mode, pre-approval and who is asked (default: `ask`, nothing
     /// pre-approved, no one to ask: every call that may change something is refused).
     pub permissions: Permissions,
+    /// Run skills' dynamic-context commands (`` !`cmd` ``, ```` ```! ````) when they load,
+    /// each as an `exec_shell` call (default true; `skills.dynamic_context: false`).
+    pub dynamic_context: bool,
 }
 
 impl Default for SessionOptions {
@@ -112,6 +117,7 @@ impl Default for SessionOptions {
             effort: None,
             read_grants: ReadGrants::new(),
             permissions: Permissions::default(),
+            dynamic_context: true,
         }
     }
 }
@@ -224,6 +230,10 @@ pub struct Session {
     turn_effort: Option<String>,
     /// What the active skill's body left unfilled (for `--dry-run`).
     unfilled: Vec<String>,
+    /// The last loaded skill's dynamic-context commands and what became of them.
+    dynamic: Vec<DynamicCommand>,
+    /// Nothing runs: dynamic-context commands are judged, not run (`--dry-run`).
+    dry_run: bool,
     /// Notices not yet shown (see [`SessionEvents::notice`]).
     notices: Vec<String>,
     /// The directories of the skills active in this turn, readable until it ends.
@@ -324,6 +334,8 @@ impl Session {
             turn_model: None,
             turn_effort: None,
             unfilled: Vec::new(),
+            dynamic: Vec::new(),
+            dry_run: false,
             notices,
             messages: Vec::new(),
             transcript,
@@ -470,13 +482,13 @@ impl Session {
     /// activates the skill (its allowed tools narrow the gate until the turn ends) and returns
     /// the user message, `[Skill: <name>]`, a blank line and the rendered body (seed 004).
     /// [`run_skill`](Self::run_skill) sends it; a dry run can [`preview`](Self::preview) it.
-    pub fn prepare_user_skill(
+    pub async fn prepare_user_skill(
         &mut self,
         name: &str,
         args: Vec<String>,
     ) -> Result<String, SessionError> {
         self.begin_turn()?;
-        match self.activate_skill(name, args, Invoker::User) {
+        match self.activate_skill(name, args, Invoker::User).await {
             Ok(text) => Ok(format!("[Skill: {name}]\n\n{text}")),
             Err(e) => {
                 self.end_turn();
@@ -496,7 +508,7 @@ impl Session {
         if self.is_fork_skill(name) {
             return self.run_user_fork(name, args).await;
         }
-        let text = self.prepare_user_skill(name, args)?;
+        let text = self.prepare_user_skill(name, args).await?;
         let text = self.with_child_results(text)?;
         let result = self.run_turn(Message::user(text), events).await;
         self.end_turn();

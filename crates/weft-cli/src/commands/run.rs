@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use async_trait::async_trait;
-use weft_agents::{ModelPool, Session, SessionError, SkillInvocationError};
+use weft_agents::{DynamicCommand, ModelPool, Session, SessionError, SkillInvocationError};
 use weft_llm::{ChatModel, ChatRequest, ChatResponse, LlmError, ModelError, TextSink};
 use weft_runtime::{Resume, Runtime, RuntimeError, SessionSettings, UsageError};
 use weft_types::PermissionMode;
@@ -175,6 +175,9 @@ struct DryRun<'a> {
     /// Placeholders of the skill's body that nothing filled.
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     unfilled_placeholders: &'a [String],
+    /// The skill's dynamic-context commands, none run, each with its verdict.
+    #[serde(skip_serializing_if = "<[DynamicCommand]>::is_empty")]
+    dynamic_context: &'a [DynamicCommand],
     request: &'a ChatRequest,
 }
 
@@ -188,6 +191,7 @@ fn print_request(session: &mut Session, text: &str) -> Result<ExitCode> {
         agent: &session.agent().name,
         active_skills: session.active_skills(),
         unfilled_placeholders: session.unfilled_placeholders(),
+        dynamic_context: session.dynamic_context(),
         request: &request,
     };
     outln!("{}", crate::output::json_pretty(&doc)?);
@@ -203,12 +207,15 @@ struct ForkDryRun<'a> {
     provider: &'a str,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     unfilled_placeholders: &'a [String],
+    #[serde(skip_serializing_if = "<[DynamicCommand]>::is_empty")]
+    dynamic_context: &'a [DynamicCommand],
     request: &'a ChatRequest,
 }
 
 fn print_fork_request(session: &mut Session, name: &str, args: Vec<String>) -> Result<ExitCode> {
-    let (mut plan, _record) = session
-        .prepare_fork_skill(name, args, weft_agents::Invoker::User)
+    let rt = tokio_runtime()?;
+    let (mut plan, _record) = rt
+        .block_on(session.prepare_fork_skill(name, args, weft_agents::Invoker::User))
         .map_err(session_error)?;
     if let Some(notice) = plan.notice() {
         crate::output::errln!("weft: {notice}");
@@ -219,6 +226,7 @@ fn print_fork_request(session: &mut Session, name: &str, args: Vec<String>) -> R
         subagent: plan.summary(),
         provider: &plan.session().turn_model().provider,
         unfilled_placeholders: session.unfilled_placeholders(),
+        dynamic_context: session.dynamic_context(),
         request: &request,
     };
     outln!("{}", serde_json::to_string_pretty(&doc)?);
@@ -339,13 +347,15 @@ fn one_shot(
     }
     let mut session = start(&runtime, run, streams(run))?;
     if run.dry_run {
+        // Nothing runs: a skill's dynamic context is judged, not run.
+        session.set_dry_run(true);
         let text = match send {
             Send::Message(text) => text,
             Send::Skill { name, args } if session.is_fork_skill(&name) => {
                 return print_fork_request(&mut session, &name, args);
             }
-            Send::Skill { name, args } => session
-                .prepare_user_skill(&name, args)
+            Send::Skill { name, args } => tokio_runtime()?
+                .block_on(session.prepare_user_skill(&name, args))
                 .map_err(session_error)?,
         };
         return print_request(&mut session, &text);
