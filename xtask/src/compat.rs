@@ -93,6 +93,23 @@ descripton: typo
 Body.
 ";
 
+/// Dynamic context: an inline command that writes in the project, one that writes outside it
+/// (the sandbox stops it in `auto`), and a fenced block.
+const CONTEXT: &str = "---
+name: context
+description: Gather the working tree's context before answering
+---
+
+Wrote: !`touch dynamic-ran && echo yes`
+Escaped: !`touch ../escaped`
+
+```!
+echo fenced
+```
+
+Answer with that context.
+";
+
 /// The skill that shadows the `deploy` command.
 const DEPLOY_SKILL: &str = "---
 name: deploy
@@ -107,7 +124,7 @@ pub const LAYOUTS: &[Layout] = &[
     Layout {
         dir: "claude-code",
         runtime: "Claude Code",
-        what: "a git project with .claude/skills (fork, model, effort, arguments, paths, hooks), .claude/commands (namespaced, one shadowed by a skill) and an agent on `haiku`",
+        what: "a git project with .claude/skills (fork, model, effort, arguments, paths, hooks, dynamic context), .claude/commands (namespaced, one shadowed by a skill) and an agent on `haiku`",
         files: &[
             (".git/", ""),
             (".claude/skills/review/SKILL.md", REVIEW),
@@ -116,6 +133,7 @@ pub const LAYOUTS: &[Layout] = &[
             (".claude/skills/rust-style/SKILL.md", RUST_STYLE),
             (".claude/skills/hooked/SKILL.md", HOOKED),
             (".claude/skills/deploy/SKILL.md", DEPLOY_SKILL),
+            (".claude/skills/context/SKILL.md", CONTEXT),
             (
                 ".claude/commands/deploy.md",
                 "Deploy the current branch (command).\n",

@@ -415,7 +415,8 @@ pub struct LocationArgs {
     ///   - every key of <project>/.clawft/config.json. Untrusted, only `model`, `aliases`,
     ///     `default_agent`, `agent.temperature`, `agent.max_tokens`,
     ///     `agent.context_window` and what switches skills off (`skills.disabled`,
-    ///     `skills.entries.*.enabled` and `skills.builtins` set to false) apply; the others
+    ///     `skills.entries.*.enabled`, `skills.builtins` and `skills.dynamic_context` set to
+    ///     false) apply; the others
     ///     are ignored with a warning naming them:
     ///     `providers` (endpoints that receive your prompts and keys), `mcp_servers`
     ///     (programs weft starts), `sandbox`, `permissions`, `tools` (`allow_paths`,

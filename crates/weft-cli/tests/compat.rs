@@ -372,6 +372,109 @@ fn cc_discovery_stops_at_the_git_root() {
     assert!(!all.contains(&"outer".to_owned()), "{all:?}");
 }
 
+/// `skills run context` in the Claude Code layout on a replay provider, with `flags` before
+/// the command; the output and the transcript's records.
+fn run_context(s: &Sandbox, dir: &Path, flags: &[&str]) -> (std::process::Output, Vec<Value>) {
+    let recording = s.recording("turns.jsonl", &[json!({"content": "Done."})]);
+    let config = s.config(&json!({"providers": {"demo": {"kind": "replay", "file": recording}}}));
+    let out = weft_in(s, &dir.join("claude-code"))
+        // The sandbox's writable temporary directory: not the system's, which holds `..`.
+        .env("TMPDIR", s.temp())
+        .arg("--config")
+        .arg(&config)
+        .args(flags)
+        .args(["skills", "run", "context"])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    (out, s.transcript())
+}
+
+/// The rendered skill the run sent, and its dynamic-context records, for a snapshot.
+fn context_report(records: &[Value], err: &str) -> String {
+    let message = records
+        .iter()
+        .find(|r| r["type"] == "message" && r["message"]["role"] == "user")
+        .unwrap();
+    let mut text = format!(
+        "--- sent ---\n{}\n--- transcript ---\n",
+        message["message"]["content"].as_str().unwrap()
+    );
+    for r in records.iter().filter(|r| r["type"] == "dynamic_context") {
+        text.push_str(&format!(
+            "{} {}: {}\n",
+            r["outcome"].as_str().unwrap(),
+            r["command"],
+            r["detail"].as_str().unwrap()
+        ));
+    }
+    text.push_str("--- stderr ---\n");
+    text.push_str(err);
+    text
+}
+
+#[test]
+fn cc_dynamic_context_is_refused_where_no_one_can_approve() {
+    let (s, dir) = layouts();
+    let (out, records) = run_context(&s, &dir, &[]);
+    assert_eq!(stdout(&out), "Done.\n");
+    assert!(!dir.join("claude-code/dynamic-ran").exists());
+    sandbox::snapshot!(
+        s,
+        "cc_dynamic_context_refused",
+        context_report(&records, &stderr(&out))
+    );
+}
+
+#[test]
+fn cc_dynamic_context_runs_in_the_sandbox_in_auto() {
+    let (s, dir) = layouts();
+    let (_, records) = run_context(&s, &dir, &["--permission-mode", "auto"]);
+    assert!(dir.join("claude-code/dynamic-ran").exists());
+    // Outside the project: the sandbox refused the write.
+    assert!(!dir.join("escaped").exists());
+    sandbox::snapshot!(s, "cc_dynamic_context_auto", context_report(&records, ""));
+}
+
+#[test]
+fn cc_dynamic_context_dry_run_lists_each_command_and_runs_none() {
+    let (s, dir) = layouts();
+    let (doc, err) = dry_run(&s, &dir, &[], &["context"]);
+    let (auto, _) = dry_run(&s, &dir, &[], &["--permission-mode", "auto", "context"]);
+    assert!(!dir.join("claude-code/dynamic-ran").exists());
+    assert!(s.transcripts().is_empty());
+    let text = format!(
+        "--- ask ---\n{}\n{}\n--- auto ---\n{}\n--- stderr ---\n{err}",
+        serde_json::to_string_pretty(&doc["dynamic_context"]).unwrap(),
+        doc["request"]["messages"][0]["content"].as_str().unwrap(),
+        serde_json::to_string_pretty(&auto["dynamic_context"]).unwrap(),
+    );
+    sandbox::snapshot!(s, "cc_dynamic_context_dry_run", text);
+}
+
+#[test]
+fn cc_dynamic_context_can_be_switched_off() {
+    let (s, dir) = layouts();
+    s.user_config(&json!({"skills": {"dynamic_context": false}}));
+    let (doc, _) = dry_run(&s, &dir, &[], &["context"]);
+    let verdicts: Vec<&Value> = doc["dynamic_context"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| &d["verdict"])
+        .collect();
+    assert_eq!(verdicts, [&json!("disabled"); 3]);
+    let (_, records) = run_context(&s, &dir, &["--permission-mode", "auto"]);
+    assert!(!dir.join("claude-code/dynamic-ran").exists());
+    let outcomes: Vec<&Value> = records
+        .iter()
+        .filter(|r| r["type"] == "dynamic_context")
+        .map(|r| &r["outcome"])
+        .collect();
+    assert_eq!(outcomes, [&json!("disabled"); 3]);
+}
+
 // --- Codex --------------------------------------------------------------------------------------
 
 #[test]

@@ -249,7 +249,7 @@ pub const UNSUPPORTED_FIELDS: [(&str, &str); 5] = [
     ("hooks", "Claude Code's skill hooks are not run by weft"),
     (
         "shell",
-        "the shell for dynamic context (`!`cmd``), which weft does not run yet",
+        "weft runs dynamic context (`!`cmd``) with `exec_shell`'s shell (`/bin/sh`), whatever this says",
     ),
     (
         "command-dispatch",
