@@ -78,6 +78,16 @@ paths: \"src/**/*.rs\"
 Use rustfmt defaults.
 ";
 
+/// A conditional skill whose scalar `paths:` has a brace group (one glob) and a second glob.
+const WEB_STYLE: &str = "---
+name: web-style
+description: TypeScript style rules for the web client
+paths: \"web/**/*.{ts,tsx}, docs/*.md\"
+---
+
+Use the project's ESLint rules.
+";
+
 /// Fields weft recognises but does not implement, plus a typo and unknown tools.
 const HOOKED: &str = "---
 name: hooked
@@ -131,6 +141,7 @@ pub const LAYOUTS: &[Layout] = &[
             (".claude/skills/explain/SKILL.md", EXPLAIN),
             (".claude/skills/summarize/SKILL.md", SUMMARIZE),
             (".claude/skills/rust-style/SKILL.md", RUST_STYLE),
+            (".claude/skills/web-style/SKILL.md", WEB_STYLE),
             (".claude/skills/hooked/SKILL.md", HOOKED),
             (".claude/skills/deploy/SKILL.md", DEPLOY_SKILL),
             (".claude/skills/context/SKILL.md", CONTEXT),

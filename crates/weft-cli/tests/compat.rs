@@ -268,6 +268,60 @@ fn cc_conditional_skills_wait_for_a_matching_file() {
 }
 
 #[test]
+fn cc_paths_split_at_commas_outside_braces() {
+    let (s, dir) = layouts();
+    let project = dir.join("claude-code");
+    let matched = |file: &str| {
+        let out = weft_in(&s, &project)
+            .args([
+                "skills",
+                "match",
+                "web style rules",
+                "--format",
+                "json",
+                "--file",
+                file,
+            ])
+            .output()
+            .unwrap();
+        names(json_of(&out)["matches"].as_array().unwrap()).contains(&"web-style".to_owned())
+    };
+    assert!(matched("web/src/app.tsx"));
+    assert!(matched("web/index.ts"));
+    assert!(matched("docs/guide.md"));
+    assert!(!matched("web/app.js"));
+    // A glob that does not compile never matches: `skills validate` says so.
+    s.file(
+        ".claude/skills/broken-glob/SKILL.md",
+        "---\nname: broken-glob\ndescription: d\npaths: \"src/{a,b\"\n---\n\nBody.\n",
+    );
+    let out = s
+        .weft()
+        .args(["skills", "validate", ".claude/skills/broken-glob"])
+        .output()
+        .unwrap();
+    let strict = s
+        .weft()
+        .args([
+            "skills",
+            "validate",
+            "--strict",
+            ".claude/skills/broken-glob",
+        ])
+        .output()
+        .unwrap();
+    sandbox::snapshot!(
+        s,
+        "cc_paths_glob_that_does_not_compile",
+        format!(
+            "{}{}",
+            sandbox::render("skills validate", &out),
+            sandbox::render("skills validate --strict", &strict)
+        )
+    );
+}
+
+#[test]
 fn cc_when_to_use_is_in_the_catalog() {
     let (s, dir) = layouts();
     let out = weft_in(&s, &dir.join("claude-code"))

@@ -183,7 +183,7 @@ fn read_invocation_fields(f: &mut Fields<'_>, skill: &mut Skill, report: &mut Re
         skill.arguments = fields::string_list(report, &field);
     }
     if let Some(field) = f.take(report, &["paths"]) {
-        skill.paths = fields::string_list(report, &field);
+        skill.paths = fields::glob_list(report, &field);
     }
     if let Some(field) = f.take(report, &["when_to_use", "when-to-use"]) {
         skill.when_to_use = fields::string(report, &field, Rule::WrongType);
