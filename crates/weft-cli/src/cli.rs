@@ -626,9 +626,10 @@ pub struct CatalogArgs {
     /// Rendering.
     #[arg(long, value_enum, default_value = "weft")]
     pub format: CatalogFormatArg,
-    /// Leave out the skills compiled into weft (as config `skills.builtins: false` does):
-    /// with `--format xml`, the output is byte for byte skills-ref's `to-prompt` for the same
-    /// directories.
+    /// Leave out the skills compiled into weft (as config `skills.builtins: false` does).
+    /// With `--format xml`, the output is then byte for byte skills-ref's `to-prompt` for the
+    /// same directories: every skill (`disable-model-invocation` and `paths:` ones too), not
+    /// fitted to a budget unless `--budget` is given.
     #[arg(long)]
     pub no_builtins: bool,
 }

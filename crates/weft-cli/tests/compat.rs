@@ -661,6 +661,43 @@ fn xml_catalog_matches_skills_ref_to_prompt() {
 }
 
 #[test]
+fn xml_catalog_lists_every_skill_as_to_prompt_does() {
+    let s = Sandbox::new();
+    let data = repo().join("crates/weft-registry/tests/data/catalog");
+    let listing = std::fs::canonicalize(data.join("listing")).unwrap();
+    let expected = std::fs::read_to_string(data.join("listing.xml"))
+        .unwrap()
+        .replace("{LISTING}", listing.to_str().unwrap());
+    let catalog = |extra: &[&str]| {
+        let out = s
+            .weft()
+            .args(["skills", "catalog", "--format", "xml", "--skills-dir"])
+            .arg(&listing)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        (stdout(&out), stderr(&out))
+    };
+    // Every skill, the model-only-for-users and the conditional ones too, none shortened.
+    let (all, err) = catalog(&["--no-builtins"]);
+    assert_eq!(all, expected);
+    assert_eq!(err, "");
+    // A budget, when asked for, still applies.
+    let (fitted, err) = catalog(&["--no-builtins", "--budget", "8000"]);
+    assert!(fitted.chars().count() <= 8001, "{}", fitted.len());
+    assert!(err.starts_with("weft: "), "{err}");
+    // With the built-ins, the XML is what the model is offered: neither of those two.
+    let (offered, _) = catalog(&[]);
+    assert!(!offered.contains("<name>\nuser-only\n</name>"), "{offered}");
+    assert!(
+        !offered.contains("<name>\nconditional\n</name>"),
+        "{offered}"
+    );
+    assert!(offered.contains("<name>\nlong-01\n</name>"), "{offered}");
+}
+
+#[test]
 fn same_directory_twice_is_read_once() {
     let s = Sandbox::new();
     let dir = s.tmp.path().join("extra");
