@@ -200,6 +200,63 @@ fn cc_model_and_effort_apply_to_the_skill_turn() {
 }
 
 #[test]
+fn cc_claude_model_ids_and_aliases_resolve() {
+    let (s, dir) = layouts();
+    let skills = dir.join("claude-code/.claude/skills");
+    for (name, model, effort) in [
+        ("pinned", "claude-opus-4-1", "xhigh"),
+        ("planner", "opusplan", "max"),
+        ("wide", "sonnet[1m]", "low"),
+    ] {
+        std::fs::create_dir_all(skills.join(name)).unwrap();
+        std::fs::write(
+            skills.join(name).join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: d\nmodel: {model}\neffort: {effort}\n---\n\nAt ${{CLAUDE_EFFORT}}.\n"),
+        )
+        .unwrap();
+    }
+    let both = [
+        ("OPENAI_API_KEY", "sk-test"),
+        ("ANTHROPIC_API_KEY", "sk-ant-test"),
+        ("WEFT_MODEL", "openai/gpt-4o"),
+    ];
+    let openai = [
+        ("OPENAI_API_KEY", "sk-test"),
+        ("WEFT_MODEL", "openai/gpt-4o"),
+    ];
+    let mut text = String::new();
+    for name in ["pinned", "planner", "wide"] {
+        let (served, err) = dry_run(&s, &dir, &both, &[name]);
+        let (fallback, notice) = dry_run(&s, &dir, &openai, &[name]);
+        text.push_str(&format!(
+            "{name}: {}/{} effort {} (`{}`){err}\n  without anthropic: {}/{}; {notice}",
+            served["provider"].as_str().unwrap(),
+            served["request"]["model"].as_str().unwrap(),
+            served["request"]["reasoning_effort"],
+            served["request"]["messages"][0]["content"]
+                .as_str()
+                .unwrap()
+                .lines()
+                .last()
+                .unwrap(),
+            fallback["provider"].as_str().unwrap(),
+            fallback["request"]["model"].as_str().unwrap(),
+        ));
+    }
+    let validate = weft_in(&s, &dir.join("claude-code"))
+        .args(["skills", "validate", "--strict"])
+        .args([
+            ".claude/skills/pinned",
+            ".claude/skills/planner",
+            ".claude/skills/wide",
+        ])
+        .output()
+        .unwrap();
+    text.push_str(&sandbox::render("skills validate --strict", &validate));
+    sandbox::snapshot!(s, "cc_claude_model_ids_and_aliases", text);
+}
+
+#[test]
 fn cc_named_arguments_and_claude_effort_are_substituted() {
     let (s, dir) = layouts();
     let (doc, _) = dry_run(&s, &dir, &[], &["explain", "parser"]);

@@ -336,8 +336,9 @@ fn read_model(f: &mut Fields<'_>, agent: &mut AgentDefinition, report: &mut Repo
     {
         report.emit(Rule::UnrecognizedModel, field.pos(), || {
             format!(
-                "model `{}` is neither an alias (haiku, sonnet, opus, inherit) nor provider/model; it is resolved against the configured providers when the agent runs",
-                shorten(model)
+                "model `{}` is neither an alias ({}), a Claude model id (`claude-…`) nor provider/model; it is resolved against the configured providers when the agent runs",
+                shorten(model),
+                crate::skill_map::MODEL_ALIASES.join(", ")
             )
         });
     }
