@@ -626,11 +626,10 @@ fn openclaw_disabled_skills_are_listed_but_never_offered() {
         .args(["skills", "run", "notes", "--dry-run"])
         .output()
         .unwrap();
-    assert_eq!(run.status.code(), Some(2));
-    assert!(
-        stderr(&run).contains("unknown skill `notes`"),
-        "{}",
-        stderr(&run)
+    sandbox::snapshot!(
+        s,
+        "openclaw_run_a_disabled_skill",
+        sandbox::render("skills run notes --dry-run", &run)
     );
     let show = weft_in(&s, &project)
         .args(["skills", "show", "journal"])
@@ -640,6 +639,49 @@ fn openclaw_disabled_skills_are_listed_but_never_offered() {
         stdout(&show).contains("\nStatus: disabled"),
         "{}",
         stdout(&show)
+    );
+}
+
+#[test]
+fn openclaw_entry_keys_are_accepted_and_never_used() {
+    let (s, dir) = layouts();
+    let project = dir.join("openclaw");
+    s.user_config(&json!({"skills": {"entries": {"weather": {
+        "apiKey": "sk-weather-secret-0123456789",
+        "env": {"WEATHER_TOKEN": "tok-secret-0123456789", "UNITS": "metric"},
+        "config": {"city": "Lisbon"}
+    }}}}));
+    let list = weft_in(&s, &project)
+        .args(["skills", "list", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(list.status.success(), "{}", stderr(&list));
+    let shown = weft_in(&s, &project)
+        .args(["config", "show"])
+        .output()
+        .unwrap();
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    let all = format!("{}{}", stdout(&shown), stderr(&shown));
+    assert!(
+        !all.contains("sk-weather-secret") && !all.contains("tok-secret"),
+        "{all}"
+    );
+    let config_lines: String = stdout(&shown)
+        .lines()
+        .filter(|l| {
+            ["weather", "apiKey", "WEATHER", "UNITS", "city"]
+                .iter()
+                .any(|k| l.contains(k))
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    sandbox::snapshot!(
+        s,
+        "openclaw_entry_keys",
+        format!(
+            "--- skills list stderr ---\n{}--- config show ---\n{config_lines}",
+            stderr(&list)
+        )
     );
 }
 

@@ -43,6 +43,11 @@ pub enum SkillInvocationError {
         /// The closest names.
         suggestions: Vec<String>,
     },
+    /// The configuration switches the skill off.
+    #[error(
+        "skill `{0}` is disabled in the configuration; to run it, remove it from `skills.disabled` or set `skills.entries.{0}.enabled` to true (`weft config show --origin` says which file)"
+    )]
+    Disabled(String),
     /// A file declares the skill but does not load.
     #[error("skill `{name}` does not load: {errors}")]
     DoesNotLoad {
@@ -154,6 +159,9 @@ impl Session {
         let allowed = |n: &str| filter.is_none_or(|f| f.iter().any(|x| x == n));
         let Some(entry) = self.skills.get(name).filter(|_| allowed(name)) else {
             let snapshot = self.skills.snapshot();
+            if allowed(name) && snapshot.disabled().iter().any(|e| e.name() == name) {
+                return Err(SkillInvocationError::Disabled(name.to_owned()));
+            }
             if let Some(broken) = snapshot
                 .broken_named(name)
                 .first()
