@@ -120,8 +120,15 @@ fn cc_fork_skill_dry_run_prints_the_child_request() {
         request["messages"][0]["content"],
         "Review src/lib.rs with a focus on safety (effort high)."
     );
-    // Nothing was started and nothing written.
+    // Nothing was started and nothing written: the subagent is reported as a dry run.
     assert!(s.transcripts().is_empty());
+    let mut subagent = doc["subagent"].clone();
+    sandbox::redact_keys(&mut subagent, &["id"]);
+    sandbox::snapshot!(
+        s,
+        "cc_fork_dry_run_subagent",
+        serde_json::to_string_pretty(&subagent).unwrap()
+    );
 }
 
 #[test]

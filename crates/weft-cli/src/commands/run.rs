@@ -203,13 +203,43 @@ fn print_request(session: &mut Session, text: &str) -> Result<ExitCode> {
 #[derive(serde::Serialize)]
 struct ForkDryRun<'a> {
     skill: &'a str,
-    subagent: &'a weft_agents::ChildSummary,
+    subagent: PlannedChild<'a>,
     provider: &'a str,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     unfilled_placeholders: &'a [String],
     #[serde(skip_serializing_if = "<[DynamicCommand]>::is_empty")]
     dynamic_context: &'a [DynamicCommand],
     request: &'a ChatRequest,
+}
+
+/// The subagent a dry run would start: what its receipt would say, with the status
+/// `dry_run` (it never started, so it has no time or tokens).
+#[derive(serde::Serialize)]
+struct PlannedChild<'a> {
+    id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    label: Option<&'a str>,
+    agent: &'a str,
+    model: &'a str,
+    tools: &'a [String],
+    skills: &'a [String],
+    background: bool,
+    status: &'static str,
+}
+
+impl<'a> PlannedChild<'a> {
+    fn of(child: &'a weft_agents::ChildSummary) -> Self {
+        Self {
+            id: &child.id,
+            label: child.label.as_deref(),
+            agent: &child.agent,
+            model: &child.model,
+            tools: &child.tools,
+            skills: &child.skills,
+            background: child.background,
+            status: "dry_run",
+        }
+    }
 }
 
 fn print_fork_request(session: &mut Session, name: &str, args: Vec<String>) -> Result<ExitCode> {
@@ -223,7 +253,7 @@ fn print_fork_request(session: &mut Session, name: &str, args: Vec<String>) -> R
     let request = plan.preview();
     let doc = ForkDryRun {
         skill: name,
-        subagent: plan.summary(),
+        subagent: PlannedChild::of(plan.summary()),
         provider: &plan.session().turn_model().provider,
         unfilled_placeholders: session.unfilled_placeholders(),
         dynamic_context: session.dynamic_context(),
