@@ -78,6 +78,17 @@ paths: \"src/**/*.rs\"
 Use rustfmt defaults.
 ";
 
+/// Placeholders: the project directory, a hyphenated argument name, an argument that may be
+/// missing, and a plugin directory weft never has.
+const LOCATE: &str = "---
+name: locate
+description: Open a file of the project at a line
+arguments: [file-name, line]
+---
+
+Open ${CLAUDE_PROJECT_DIR}/$file-name at line $line (plugin data: ${CLAUDE_PLUGIN_DATA}).
+";
+
 /// A conditional skill whose scalar `paths:` has a brace group (one glob) and a second glob.
 const WEB_STYLE: &str = "---
 name: web-style
@@ -142,6 +153,7 @@ pub const LAYOUTS: &[Layout] = &[
             (".claude/skills/summarize/SKILL.md", SUMMARIZE),
             (".claude/skills/rust-style/SKILL.md", RUST_STYLE),
             (".claude/skills/web-style/SKILL.md", WEB_STYLE),
+            (".claude/skills/locate/SKILL.md", LOCATE),
             (".claude/skills/hooked/SKILL.md", HOOKED),
             (".claude/skills/deploy/SKILL.md", DEPLOY_SKILL),
             (".claude/skills/context/SKILL.md", CONTEXT),

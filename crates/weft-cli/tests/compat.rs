@@ -276,6 +276,18 @@ fn cc_named_arguments_and_claude_effort_are_substituted() {
 }
 
 #[test]
+fn cc_project_dir_and_hyphenated_names_are_substituted() {
+    let (s, dir) = layouts();
+    let (doc, _) = dry_run(&s, &dir, &[], &["locate", "src/lib.rs"]);
+    let text = format!(
+        "{}\nunfilled: {}",
+        doc["request"]["messages"][0]["content"].as_str().unwrap(),
+        doc["unfilled_placeholders"]
+    );
+    sandbox::snapshot!(s, "cc_project_dir_and_hyphenated_names", text);
+}
+
+#[test]
 fn cc_unfilled_placeholders_and_effort_are_in_the_transcript() {
     let (s, dir) = layouts();
     let recording = s.outside("turns.jsonl", "{\"content\": \"Explained.\"}\n");

@@ -51,8 +51,9 @@ pub struct Rendered {
     pub text: String,
     /// The placeholders written back as they were because nothing filled them, in order of
     /// first appearance, without duplicates: `${3}` or `$ARGUMENTS[3]` past the last argument,
-    /// a named `$issue` without its argument, `${CLAUDE_SKILL_DIR}` without a directory,
-    /// `${CLAUDE_EFFORT}` without an effort. A bare `$N` past the last argument is text (a
+    /// a named `$issue` without its argument, `${CLAUDE_SKILL_DIR}` or
+    /// `${CLAUDE_PROJECT_DIR}` without a directory, `${CLAUDE_EFFORT}` without an effort, and
+    /// always `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}`. A bare `$N` past the last argument is text (a
     /// price), not a placeholder, and is not listed.
     pub unfilled: Vec<String>,
     /// The dynamic-context blocks of the template ([`dynamic_blocks`](crate::dynamic_blocks)),
@@ -237,19 +238,26 @@ fn fill(out: &mut String, p: Placeholder<'_>, ctx: &InvocationContext) -> bool {
         Kind::Named(index) => ctx.args.get(index).map(String::as_str),
         Kind::SessionId => Some(ctx.session_id.as_str()),
         Kind::Effort => ctx.effort.as_deref(),
-        Kind::SkillDir => match &ctx.skill_dir {
-            Some(dir) => {
-                match dir.to_str() {
-                    Some(dir) => out.push_str(dir),
-                    // Writing to a `String` cannot fail.
-                    None => {
-                        let _ = write!(out, "{}", dir.display());
+        Kind::SkillDir | Kind::ProjectDir => {
+            let dir = match p.kind {
+                Kind::SkillDir => &ctx.skill_dir,
+                _ => &ctx.project_dir,
+            };
+            match dir {
+                Some(dir) => {
+                    match dir.to_str() {
+                        Some(dir) => out.push_str(dir),
+                        // Writing to a `String` cannot fail.
+                        None => {
+                            let _ = write!(out, "{}", dir.display());
+                        }
                     }
+                    return true;
                 }
-                return true;
+                None => None,
             }
-            None => None,
-        },
+        }
+        Kind::Plugin => None,
     };
     match value {
         Some(v) => {
@@ -405,6 +413,28 @@ mod tests {
             render("\\$ARGUMENTS", &ctx(&["a"])),
             "$ARGUMENTS\n\nARGUMENTS: a"
         );
+    }
+
+    #[test]
+    fn project_dir_hyphenated_names_and_plugin_dirs() {
+        let c = ctx(&["a.rs"])
+            .with_names(vec!["file-name".into(), "mode".into()])
+            .with_project_dir("/p");
+        let out = render_report(
+            "${CLAUDE_PROJECT_DIR}/$file-name in $mode-mode, `$file-name`, $file-name-. ${CLAUDE_PLUGIN_ROOT} ${CLAUDE_PLUGIN_DATA}",
+            &c,
+        );
+        assert_eq!(
+            out.text,
+            "/p/a.rs in $mode-mode, `$file-name`, a.rs-. ${CLAUDE_PLUGIN_ROOT} ${CLAUDE_PLUGIN_DATA}"
+        );
+        assert_eq!(
+            out.unfilled,
+            ["$mode", "${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PLUGIN_DATA}"]
+        );
+        // Without a project, `${CLAUDE_PROJECT_DIR}` stays and is listed.
+        let out = render_report("${CLAUDE_PROJECT_DIR}", &ctx(&[]));
+        assert_eq!(out.unfilled, ["${CLAUDE_PROJECT_DIR}"]);
     }
 
     #[test]

@@ -34,6 +34,11 @@ pub(crate) enum Kind {
     Named(usize),
     /// `${CLAUDE_EFFORT}`: the effort level in force.
     Effort,
+    /// `${CLAUDE_PROJECT_DIR}`: the project directory.
+    ProjectDir,
+    /// `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`: Claude Code's plugin directories,
+    /// which weft has none of; always left unfilled (and listed as such).
+    Plugin,
 }
 
 impl Kind {
@@ -435,6 +440,9 @@ fn match_dollar(src: &str, at: usize, in_code: bool) -> Option<Placeholder<'_>> 
                 ("CLAUDE_SESSION_ID", Kind::SessionId),
                 ("CLAUDE_SKILL_DIR", Kind::SkillDir),
                 ("CLAUDE_EFFORT", Kind::Effort),
+                ("CLAUDE_PROJECT_DIR", Kind::ProjectDir),
+                ("CLAUDE_PLUGIN_ROOT", Kind::Plugin),
+                ("CLAUDE_PLUGIN_DATA", Kind::Plugin),
             ] {
                 let body = rest.get(1..)?;
                 if body.starts_with(name) && body.as_bytes().get(name.len()) == Some(&b'}') {
@@ -500,17 +508,29 @@ fn match_named<'a>(
     if !(first.is_ascii_alphabetic() || first == b'_') {
         return None;
     }
-    let len = bytes
-        .get(start..)?
+    let rest = bytes.get(start..)?;
+    let len = rest.iter().take_while(|&&b| is_ident(b)).count();
+    // A name may have hyphens (`arguments: [file-name]`): the longest run with them is tried
+    // first (trailing hyphens are punctuation), then the identifier alone.
+    let hyphenated = rest
         .iter()
-        .take_while(|&&b| is_ident(b))
+        .take_while(|&&b| is_ident(b) || b == b'-')
         .count();
-    let ident = src.get(start..start + len)?;
-    let index = names.iter().position(|n| n == ident)?;
-    Some(Placeholder {
-        raw: src.get(at..start + len)?,
-        name: ident,
-        kind: Kind::Named(index),
+    let hyphenated = hyphenated
+        - rest
+            .get(..hyphenated)?
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'-')
+            .count();
+    [hyphenated, len].into_iter().find_map(|len| {
+        let ident = src.get(start..start + len)?;
+        let index = names.iter().position(|n| n == ident)?;
+        Some(Placeholder {
+            raw: src.get(at..start + len)?,
+            name: ident,
+            kind: Kind::Named(index),
+        })
     })
 }
 

@@ -227,6 +227,9 @@ impl Session {
         if let Some(dir) = entry.dir() {
             ctx = ctx.with_skill_dir(dir);
         }
+        if let Some(dir) = &self.options.project_dir {
+            ctx = ctx.with_project_dir(dir);
+        }
         let rendered = weft_template::render_report(&body.text, &ctx);
         if !rendered.unfilled.is_empty() {
             tracing::info!(skill = %name, unfilled = ?rendered.unfilled, "placeholders left unfilled");
