@@ -89,6 +89,16 @@ arguments: [file-name, line]
 Open ${CLAUDE_PROJECT_DIR}/$file-name at line $line (plugin data: ${CLAUDE_PLUGIN_DATA}).
 ";
 
+/// `disallowed-tools`: the shell and file writes are removed while the skill is active.
+const LOOK_ONLY: &str = "---
+name: look-only
+description: Look around without changing anything
+disallowed-tools: Bash, Write
+---
+
+Look around.
+";
+
 /// A conditional skill whose scalar `paths:` has a brace group (one glob) and a second glob.
 const WEB_STYLE: &str = "---
 name: web-style
@@ -106,6 +116,7 @@ description: A skill with hooks and a shell
 hooks:
   PreToolUse: []
 shell: bash
+background: true
 allowed-tools: Read Bassh(git:*) Frobnicate WebSearch mcp__github__create_issue
 agent: Explorer
 descripton: typo
@@ -154,6 +165,7 @@ pub const LAYOUTS: &[Layout] = &[
             (".claude/skills/rust-style/SKILL.md", RUST_STYLE),
             (".claude/skills/web-style/SKILL.md", WEB_STYLE),
             (".claude/skills/locate/SKILL.md", LOCATE),
+            (".claude/skills/look-only/SKILL.md", LOOK_ONLY),
             (".claude/skills/hooked/SKILL.md", HOOKED),
             (".claude/skills/deploy/SKILL.md", DEPLOY_SKILL),
             (".claude/skills/context/SKILL.md", CONTEXT),
@@ -168,6 +180,10 @@ pub const LAYOUTS: &[Layout] = &[
             (
                 ".claude/commands/changelog.md",
                 "Write the changelog entry for $ARGUMENTS.\n",
+            ),
+            (
+                ".claude/agents/keeper.md",
+                "---\nname: keeper\ndescription: An agent with Claude Code fields weft does not implement\nhooks:\n  Stop: []\nmcpServers: [github]\nmemory: project\nisolation: worktree\ninitialPrompt: Start by reading the README.\neffort: high\n---\n\nKeep things.\n",
             ),
             (
                 ".claude/agents/scout.md",
@@ -237,7 +253,7 @@ pub const LAYOUTS: &[Layout] = &[
         files: &[
             (
                 ".clawft/skills/weather/SKILL.md",
-                "---\nname: weather\ndescription: Current weather for a city\nhomepage: https://example.invalid/weather\nmetadata: {\"openclaw\": {\"emoji\": \"⛅\", \"requires\": {\"bins\": [\"weft-compat-missing-bin\"]}}}\ncommand-dispatch: tool\ncommand-tool: exec\n---\n\nFetch the weather.\n",
+                "---\nname: weather\ndescription: Current weather for a city\nhomepage: https://example.invalid/weather\nmetadata: {\"openclaw\": {\"emoji\": \"⛅\", \"primaryEnv\": \"WEATHER_API_KEY\", \"skillKey\": \"weather\", \"install\": [{\"kind\": \"brew\", \"formula\": \"curl\"}], \"requires\": {\"bins\": [\"weft-compat-missing-bin\"], \"config\": [\"browser.enabled\"]}}}\ncommand-dispatch: tool\ncommand-tool: exec\n---\n\nFetch the weather.\n",
             ),
             (
                 ".clawft/skills/notes/SKILL.md",

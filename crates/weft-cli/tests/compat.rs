@@ -417,36 +417,59 @@ fn cc_when_to_use_is_in_the_catalog() {
 fn cc_unsupported_fields_and_typos_are_reported() {
     let (s, dir) = layouts();
     let project = dir.join("claude-code");
+    let validate = |args: &[&str]| {
+        let out = weft_in(&s, &project)
+            .args(["skills", "validate"])
+            .args(args)
+            .output()
+            .unwrap();
+        sandbox::render(&format!("skills validate {}", args.join(" ")), &out)
+    };
+    let text = format!(
+        "{}{}",
+        validate(&[".claude/skills/hooked"]),
+        validate(&["--strict", ".claude/skills/hooked"])
+    );
+    sandbox::snapshot!(s, "cc_unsupported_fields_and_typos", text);
+}
+
+#[test]
+fn cc_disallowed_tools_remove_tools_for_the_skill_turn() {
+    let (s, dir) = layouts();
+    let tools = |doc: &Value| -> Vec<String> {
+        doc["request"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (plain, _) = dry_run(&s, &dir, &[], &["summarize"]);
+    let (look, _) = dry_run(&s, &dir, &[], &["look-only"]);
+    assert!(tools(&plain).contains(&"exec_shell".to_owned()));
+    assert!(tools(&plain).contains(&"write_file".to_owned()));
+    let removed: Vec<String> = tools(&plain)
+        .into_iter()
+        .filter(|t| !tools(&look).contains(t))
+        .collect();
+    assert_eq!(removed, ["exec_shell", "write_file"]);
+}
+
+#[test]
+fn cc_agent_fields_weft_does_not_implement_are_reported() {
+    let (s, dir) = layouts();
+    let project = dir.join("claude-code");
     let out = weft_in(&s, &project)
-        .args(["skills", "validate", ".claude/skills/hooked"])
+        .args(["-v", "agents", "show", "keeper"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", stdout(&out));
-    let text = stdout(&out);
-    for expected in [
-        "warning[W119]: `hooks` is recognised but not supported",
-        "warning[W119]: `shell` is recognised but not supported",
-        "warning[W118]: unknown key `descripton`; did you mean `description`?",
-        "names `Bassh`, which is not a known tool (a built-in, a Claude Code tool or an MCP tool `server__tool`); did you mean `Bash`?",
-        "names `Frobnicate`, which is not a known tool",
-        "warning[W143]: `agent: Explorer` names no known agent",
-    ] {
-        assert!(text.contains(expected), "{expected}\n{text}");
-    }
-    assert!(
-        !text.contains("`WebSearch`") && !text.contains("mcp__github"),
-        "{text}"
-    );
-    let strict = weft_in(&s, &project)
-        .args(["skills", "validate", "--strict", ".claude/skills/hooked"])
-        .output()
-        .unwrap();
-    assert_eq!(strict.status.code(), Some(1));
-    assert!(
-        stdout(&strict).contains("error[E119]: `hooks`"),
-        "{}",
-        stdout(&strict)
-    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let warnings: String = stderr(&out)
+        .lines()
+        .filter(|l| !l.contains(" INFO "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    sandbox::snapshot!(s, "cc_agent_fields_not_implemented", warnings);
 }
 
 #[test]
@@ -712,24 +735,24 @@ fn openclaw_dispatch_fields_and_requirements_are_reported() {
         .args(["skills", "validate", ".clawft/skills/weather"])
         .output()
         .unwrap();
-    let text = stdout(&out);
-    assert!(
-        text.contains("`command-dispatch` is recognised but not supported"),
-        "{text}"
+    sandbox::snapshot!(
+        s,
+        "openclaw_dispatch_fields_and_gating_keys",
+        sandbox::render("skills validate .clawft/skills/weather", &out)
     );
-    assert!(
-        text.contains("`command-tool` is recognised but not supported"),
-        "{text}"
-    );
+    // `homepage` is kept and shown, without a warning (none above); readiness is explained.
     let show = weft_in(&s, &project)
         .args(["skills", "show", "weather"])
         .output()
         .unwrap();
-    assert!(
-        stdout(&show)
-            .contains("Readiness: not ready: requires weft-compat-missing-bin on the PATH"),
-        "{}",
-        stdout(&show)
+    let lines: String = stdout(&show)
+        .lines()
+        .filter(|l| l.starts_with("Readiness:") || l.starts_with("Extra `homepage`"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        lines,
+        "Readiness: not ready: requires weft-compat-missing-bin on the PATH\nExtra `homepage`: \"https://example.invalid/weather\"\n"
     );
 }
 

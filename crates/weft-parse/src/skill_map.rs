@@ -110,6 +110,9 @@ pub(crate) fn interpret_skill(
     }
     if let Some(field) = f.take(report, &["metadata"]) {
         skill.metadata = read_metadata(&field, inputs.limits, report);
+        if let Some(metadata) = &skill.metadata {
+            report_unsupported_openclaw(metadata, &field, report);
+        }
     }
 
     // Definitions (seed 003) name tools of their own runtime: only skill files are checked
@@ -245,8 +248,12 @@ fn keep_unknown_fields(
 }
 
 /// Keys weft recognises but does not implement, and why: kept, without effect.
-pub const UNSUPPORTED_FIELDS: [(&str, &str); 5] = [
+pub const UNSUPPORTED_FIELDS: [(&str, &str); 6] = [
     ("hooks", "Claude Code's skill hooks are not run by weft"),
+    (
+        "background",
+        "a `context: fork` skill runs in the foreground here: weft waits for its subagent's result",
+    ),
     (
         "shell",
         "weft runs dynamic context (`!`cmd``) with `exec_shell`'s shell (`/bin/sh`), whatever this says",
@@ -313,6 +320,12 @@ pub const KNOWN_FIELDS: [&str; 37] = [
 fn report_unsupported_and_unknown(f: &Fields<'_>, report: &mut Report<'_>) {
     for field in f.untaken() {
         let key = field.key;
+        // `background: false` asks for what weft does anyway.
+        let foreground = key == "background"
+            && field.value.as_scalar().and_then(fields::parse_bool) == Some(false);
+        if foreground {
+            continue;
+        }
         if let Some((_, why)) = UNSUPPORTED_FIELDS.iter().find(|(k, _)| *k == key) {
             report.emit(Rule::UnsupportedField, field.key_pos, || {
                 format!("`{key}` is recognised but not supported: {why}; it has no effect")
@@ -331,6 +344,46 @@ fn report_unsupported_and_unknown(f: &Fields<'_>, report: &mut Report<'_>) {
                 };
                 format!("unknown key `{}`{tail}", shorten(key))
             });
+        }
+    }
+}
+
+/// OpenClaw gating keys weft recognises but does not implement, and why.
+pub const UNSUPPORTED_OPENCLAW_KEYS: [(&str, &str); 4] = [
+    (
+        "requires.config",
+        "OpenClaw configuration requirements are not checked",
+    ),
+    (
+        "primaryEnv",
+        "weft gives no key to a skill (`skills.entries.<name>.apiKey` is not used)",
+    ),
+    ("install", "weft installs no dependency for a skill"),
+    (
+        "skillKey",
+        "the skill's configuration entry is its name (`skills.entries.<name>`)",
+    ),
+];
+
+/// A named warning for each OpenClaw gating key (`metadata.openclaw`, or the older
+/// `clawdbot`/`moltbot`) of [`UNSUPPORTED_OPENCLAW_KEYS`].
+fn report_unsupported_openclaw(metadata: &Value, field: &Field<'_>, report: &mut Report<'_>) {
+    for (block_name, block) in ["openclaw", "clawdbot", "moltbot"]
+        .iter()
+        .filter_map(|k| metadata.get(k).map(|b| (*k, b)))
+    {
+        for (key, why) in UNSUPPORTED_OPENCLAW_KEYS {
+            let present = match key.split_once('.') {
+                Some((outer, inner)) => block.get(outer).and_then(|o| o.get(inner)).is_some(),
+                None => block.get(key).is_some(),
+            };
+            if present {
+                report.emit(Rule::UnsupportedField, field.key_pos, || {
+                    format!(
+                        "`metadata.{block_name}.{key}` is recognised but not supported: {why}; it has no effect"
+                    )
+                });
+            }
         }
     }
 }
