@@ -1,8 +1,10 @@
 //! `cargo xtask compat-layouts`: skill trees laid out as Claude Code, Codex and OpenClaw users
 //! have them, to point weft at (issue 15). Each [`Layout`] is a directory of its own under
 //! the output: a Claude Code project with every skill field weft honours or reports and a
-//! `.claude/commands` folder, a git-only Codex repository, a monorepo, a repository inside a
-//! directory that has skills of its own, and an OpenClaw workspace with its config.
+//! `.claude/commands` folder, a git-only Codex repository (with `.codex/skills`), a monorepo, a
+//! repository inside a directory that has skills of its own, an OpenClaw workspace with its
+//! config, and a user's home directory (`~/.claude/skills`, `~/.claude/commands`,
+//! `~/.codex/skills`).
 //!
 //! The CLI's conformance tests (`crates/weft-cli/tests/compat.rs`) include this file
 //! (`#[path]`) and run one test per row of docs/COMPATIBILITY.md against these trees, so the
@@ -195,12 +197,16 @@ pub const LAYOUTS: &[Layout] = &[
     Layout {
         dir: "codex-git-only",
         runtime: "Codex",
-        what: "a repository with only a .git file (a worktree) and .agents/skills, used from a subdirectory",
+        what: "a repository with only a .git file (a worktree), .agents/skills and .codex/skills, used from a subdirectory",
         files: &[
             (".git", "gitdir: /nonexistent/worktrees/codex\n"),
             (
                 ".agents/skills/fmt/SKILL.md",
                 "---\nname: fmt\ndescription: Format the code before a commit\nmetadata:\n  short-description: Format code\n---\n\nRun the formatter.\n",
+            ),
+            (
+                ".codex/skills/release-notes/SKILL.md",
+                "---\nname: release-notes\ndescription: Draft release notes from the log\n---\n\nDraft them.\n",
             ),
             ("src/main.rs", "fn main() {}\n"),
         ],
@@ -249,23 +255,47 @@ pub const LAYOUTS: &[Layout] = &[
     Layout {
         dir: "openclaw",
         runtime: "OpenClaw",
-        what: "an OpenClaw workspace: gated skills, direct-dispatch fields, and a config disabling skills",
+        what: "an OpenClaw workspace: skills in its `skills` folder (gated, direct-dispatch fields) and `.agents/skills`, AGENTS.md, and a config disabling skills (weft reads the `skills` folder when given with --skills-dir)",
         files: &[
+            ("AGENTS.md", "# Workspace\n\nBe brief.\n"),
             (
-                ".clawft/skills/weather/SKILL.md",
+                "skills/weather/SKILL.md",
                 "---\nname: weather\ndescription: Current weather for a city\nhomepage: https://example.invalid/weather\nmetadata: {\"openclaw\": {\"emoji\": \"⛅\", \"primaryEnv\": \"WEATHER_API_KEY\", \"skillKey\": \"weather\", \"install\": [{\"kind\": \"brew\", \"formula\": \"curl\"}], \"requires\": {\"bins\": [\"weft-compat-missing-bin\"], \"config\": [\"browser.enabled\"]}}}\ncommand-dispatch: tool\ncommand-tool: exec\n---\n\nFetch the weather.\n",
             ),
             (
-                ".clawft/skills/notes/SKILL.md",
+                "skills/notes/SKILL.md",
                 "---\nname: notes\ndescription: Keep notes in the workspace\n---\n\nTake notes.\n",
             ),
             (
-                ".clawft/skills/journal/SKILL.md",
+                ".agents/skills/journal/SKILL.md",
                 "---\nname: journal\ndescription: Write a journal entry\n---\n\nJournal.\n",
             ),
             (
                 ".clawft/config.json",
                 "{\"skills\": {\"entries\": {\"notes\": {\"enabled\": false}}, \"disabled\": [\"journal\"]}}\n",
+            ),
+        ],
+    },
+    Layout {
+        dir: "home",
+        runtime: "Claude Code / Codex",
+        what: "a user's home directory: personal skills and commands in ~/.claude, a personal copy of the Claude Code project's `explain`, and Codex's ~/.codex/skills",
+        files: &[
+            (
+                ".claude/skills/personal-notes/SKILL.md",
+                "---\nname: personal-notes\ndescription: Keep my own notes\n---\n\nNotes.\n",
+            ),
+            (
+                ".claude/skills/explain/SKILL.md",
+                "---\nname: explain\ndescription: My personal way of explaining (personal copy)\n---\n\nExplain my way.\n",
+            ),
+            (
+                ".claude/commands/standup.md",
+                "---\ndescription: Write my standup notes\n---\n\nSummarise yesterday.\n",
+            ),
+            (
+                ".codex/skills/codex-personal/SKILL.md",
+                "---\nname: codex-personal\ndescription: A personal Codex skill\n---\n\nCodex.\n",
             ),
         ],
     },

@@ -26,10 +26,15 @@ fn layouts() -> (Sandbox, PathBuf) {
     (s, dir)
 }
 
-/// `weft` run in `dir` (project detection from there), home the sandbox's.
+/// `weft` run in `dir` (project detection from there), home the sandbox's. In the OpenClaw
+/// workspace its `skills` folder is given with `--skills-dir`: weft does not read a
+/// workspace's `skills` folder by itself (docs/COMPATIBILITY.md).
 fn weft_in(s: &Sandbox, dir: &Path) -> Command {
     let mut cmd = s.bare();
     cmd.current_dir(dir);
+    if dir.ends_with("openclaw") {
+        cmd.arg("--skills-dir").arg(dir.join("skills"));
+    }
     cmd
 }
 
@@ -628,13 +633,63 @@ fn cc_dynamic_context_can_be_switched_off() {
     assert_eq!(outcomes, [&json!("disabled"); 3]);
 }
 
+// --- Personal skills (the home layout) ----------------------------------------------------------
+
+#[test]
+fn cc_personal_skills_commands_and_codex_home_are_found() {
+    let (s, dir) = layouts();
+    let out = weft_in(&s, &dir.join("claude-code"))
+        .env("HOME", dir.join("home"))
+        .args(["-v", "skills", "list", "--format", "json", "--all"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let items = json_of(&out);
+    let mut rows: Vec<String> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| {
+            ["personal-notes", "standup", "codex-personal", "explain"]
+                .contains(&i["name"].as_str().unwrap())
+        })
+        .map(|i| {
+            format!(
+                "{} {} {} {}{}",
+                i["name"].as_str().unwrap(),
+                i["scope"].as_str().unwrap(),
+                i["format"].as_str().unwrap(),
+                i["description"].as_str().unwrap(),
+                i["shadows"]
+                    .as_array()
+                    .filter(|s| !s.is_empty())
+                    .map(|s| format!(" (shadows {})", s[0]["scope"].as_str().unwrap()))
+                    .unwrap_or_default()
+            )
+        })
+        .collect();
+    rows.sort();
+    // The project's `explain` overrides the personal copy, with a warning (Claude Code would
+    // pick the personal one).
+    let err = stderr(&out);
+    let warning: Vec<&str> = err.lines().filter(|l| l.contains("W181")).collect();
+    sandbox::snapshot!(
+        s,
+        "cc_personal_skills_commands_and_codex_home",
+        format!("{}\n{}", rows.join("\n"), warning.join("\n"))
+    );
+}
+
 // --- Codex --------------------------------------------------------------------------------------
 
 #[test]
 fn codex_git_only_repository_is_detected() {
     let (s, dir) = layouts();
     let project = dir.join("codex-git-only/src");
-    assert!(names(&listed(&s, &project, false)).contains(&"fmt".to_owned()));
+    let all = names(&listed(&s, &project, false));
+    assert!(all.contains(&"fmt".to_owned()), "{all:?}");
+    // Codex's own `.codex/skills` is a project root too.
+    assert!(all.contains(&"release-notes".to_owned()), "{all:?}");
     let out = weft_in(&s, &project)
         .args(["skills", "show", "fmt", "--format", "json"])
         .output()
@@ -677,10 +732,11 @@ fn openclaw_disabled_skills_are_listed_but_never_offered() {
         .args(["skills", "show", "journal"])
         .output()
         .unwrap();
-    assert!(
-        stdout(&show).contains("\nStatus: disabled"),
-        "{}",
-        stdout(&show)
+    let text = stdout(&show);
+    let status: Vec<&str> = text.lines().filter(|l| l.starts_with("Status:")).collect();
+    assert_eq!(
+        status,
+        ["Status: disabled (skills.disabled or skills.entries.journal.enabled in the config)"]
     );
 }
 
@@ -732,13 +788,13 @@ fn openclaw_dispatch_fields_and_requirements_are_reported() {
     let (s, dir) = layouts();
     let project = dir.join("openclaw");
     let out = weft_in(&s, &project)
-        .args(["skills", "validate", ".clawft/skills/weather"])
+        .args(["skills", "validate", "skills/weather"])
         .output()
         .unwrap();
     sandbox::snapshot!(
         s,
         "openclaw_dispatch_fields_and_gating_keys",
-        sandbox::render("skills validate .clawft/skills/weather", &out)
+        sandbox::render("skills validate skills/weather", &out)
     );
     // `homepage` is kept and shown, without a warning (none above); readiness is explained.
     let show = weft_in(&s, &project)

@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 pub mod server;
 
 /// Variables that would configure weft behind the test's back.
-pub const HOST_VARS: [&str; 7] = [
+pub const HOST_VARS: [&str; 8] = [
     "OPENAI_API_KEY",
     "ANTHROPIC_API_KEY",
     "OPENAI_BASE_URL",
@@ -32,6 +32,7 @@ pub const HOST_VARS: [&str; 7] = [
     "WEFT_MODEL",
     "CLAWFT_PROJECT",
     "RUST_LOG",
+    "CODEX_HOME",
 ];
 
 /// `PATH` of [`Sandbox::isolated`] commands.
