@@ -373,10 +373,17 @@ fn report_unsupported_openclaw(metadata: &Value, field: &Field<'_>, report: &mut
         .filter_map(|k| metadata.get(k).map(|b| (*k, b)))
     {
         for (key, why) in UNSUPPORTED_OPENCLAW_KEYS {
-            let present = match key.split_once('.') {
-                Some((outer, inner)) => block.get(outer).and_then(|o| o.get(inner)).is_some(),
-                None => block.get(key).is_some(),
+            let value = match key.split_once('.') {
+                Some((outer, inner)) => block.get(outer).and_then(|o| o.get(inner)),
+                None => block.get(key),
             };
+            // An empty value (`primaryEnv: ""`, `config: []`) asks for nothing.
+            let present = value.is_some_and(|v| match v {
+                Value::Null => false,
+                Value::Scalar(s) => !s.trim().is_empty(),
+                Value::List(items) => !items.is_empty(),
+                Value::Map(entries) => !entries.is_empty(),
+            });
             if present {
                 report.emit(Rule::UnsupportedField, field.key_pos, || {
                     format!(
