@@ -101,6 +101,27 @@ disallowed-tools: Bash, Write
 Look around.
 ";
 
+/// A skill only the user runs, with Claude Code's indexed, session and directory placeholders.
+const SHIP: &str = "---
+name: ship
+description: Ship a release
+disable-model-invocation: true
+argument-hint: <version> [channel]
+---
+
+Ship $ARGUMENTS[0] on ${1} (session ${CLAUDE_SESSION_ID}), with ${CLAUDE_SKILL_DIR}/checklist.md.
+";
+
+/// Background knowledge only the model loads.
+const STYLE_GUIDE: &str = "---
+name: style-guide
+description: The project's writing style
+user-invocable: false
+---
+
+Write plainly.
+";
+
 /// A conditional skill whose scalar `paths:` has a brace group (one glob) and a second glob.
 const WEB_STYLE: &str = "---
 name: web-style
@@ -168,6 +189,8 @@ pub const LAYOUTS: &[Layout] = &[
             (".claude/skills/web-style/SKILL.md", WEB_STYLE),
             (".claude/skills/locate/SKILL.md", LOCATE),
             (".claude/skills/look-only/SKILL.md", LOOK_ONLY),
+            (".claude/skills/ship/SKILL.md", SHIP),
+            (".claude/skills/style-guide/SKILL.md", STYLE_GUIDE),
             (".claude/skills/hooked/SKILL.md", HOOKED),
             (".claude/skills/deploy/SKILL.md", DEPLOY_SKILL),
             (".claude/skills/context/SKILL.md", CONTEXT),
@@ -260,7 +283,7 @@ pub const LAYOUTS: &[Layout] = &[
             ("AGENTS.md", "# Workspace\n\nBe brief.\n"),
             (
                 "skills/weather/SKILL.md",
-                "---\nname: weather\ndescription: Current weather for a city\nhomepage: https://example.invalid/weather\nmetadata: {\"openclaw\": {\"emoji\": \"⛅\", \"primaryEnv\": \"WEATHER_API_KEY\", \"skillKey\": \"weather\", \"install\": [{\"kind\": \"brew\", \"formula\": \"curl\"}], \"requires\": {\"bins\": [\"weft-compat-missing-bin\"], \"config\": [\"browser.enabled\"]}}}\ncommand-dispatch: tool\ncommand-tool: exec\n---\n\nFetch the weather.\n",
+                "---\nname: weather\ndescription: Current weather for a city\nhomepage: https://example.invalid/weather\nmetadata: {\"openclaw\": {\"emoji\": \"⛅\", \"primaryEnv\": \"WEATHER_API_KEY\", \"skillKey\": \"weather\", \"install\": [{\"kind\": \"brew\", \"formula\": \"curl\"}], \"requires\": {\"bins\": [\"weft-compat-missing-bin\"], \"config\": [\"browser.enabled\"]}}}\ncommand-dispatch: tool\ncommand-tool: exec\n---\n\nFetch the weather with {baseDir}/fetch.sh.\n",
             ),
             (
                 "skills/notes/SKILL.md",

@@ -441,6 +441,38 @@ fn cc_unsupported_fields_and_typos_are_reported() {
 }
 
 #[test]
+fn cc_invocation_fields_and_placeholders_hold_through_the_binary() {
+    let (s, dir) = layouts();
+    let project = dir.join("claude-code");
+    // `ship` runs for the user with its placeholders filled; the model is never offered it
+    // (`cc_catalog` lists the catalog); `style-guide` is refused to the user.
+    let (ship, _) = dry_run(&s, &dir, &[], &["ship", "v2.0", "beta"]);
+    let refused = weft_in(&s, &project)
+        .args(["skills", "run", "style-guide", "--dry-run"])
+        .output()
+        .unwrap();
+    // OpenClaw's `{baseDir}` is the skill's directory too.
+    let weather = weft_in(&s, &dir.join("openclaw"))
+        .args(["skills", "run", "weather", "--dry-run"])
+        .output()
+        .unwrap();
+    assert!(weather.status.success(), "{}", stderr(&weather));
+    // The session id differs on every run.
+    let shipped = ship["request"]["messages"][0]["content"].as_str().unwrap();
+    let (before, rest) = shipped.split_once("(session ").unwrap();
+    let (id, after) = rest.split_once(')').unwrap();
+    assert!(!id.is_empty() && !id.contains('$'), "{id}");
+    let text = format!(
+        "{before}(session [ID]){after}\n{}{}",
+        sandbox::render("skills run style-guide --dry-run", &refused),
+        json_of(&weather)["request"]["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+    );
+    sandbox::snapshot!(s, "cc_invocation_fields_and_placeholders", text);
+}
+
+#[test]
 fn cc_disallowed_tools_remove_tools_for_the_skill_turn() {
     let (s, dir) = layouts();
     let tools = |doc: &Value| -> Vec<String> {
