@@ -644,6 +644,41 @@ fn cc_dynamic_context_dry_run_lists_each_command_and_runs_none() {
 }
 
 #[test]
+fn cc_dynamic_context_output_reaches_the_terminal_neutralised() {
+    let s = Sandbox::new();
+    s.file(
+        ".claude/skills/paint/SKILL.md",
+        "---\nname: paint\ndescription: d\n---\n\nColour: !`printf '\\033[31mred\\033]0;title\\007'`\n",
+    );
+    let recording = s.recording("turns.jsonl", &[json!({"content": "Done."})]);
+    let config = s.config(&json!({"providers": {"demo": {"kind": "replay", "file": recording}}}));
+    let run = s
+        .weft()
+        .arg("--config")
+        .arg(&config)
+        .args(["--permission-mode", "bypass", "skills", "run", "paint"])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
+    // The model got the output as the command wrote it (as any tool output)...
+    let sent = s.messages()[0]["content"].as_str().unwrap().to_owned();
+    assert_eq!(
+        sent,
+        "[Skill: paint]\n\nColour: \u{1b}[31mred\u{1b}]0;title\u{7}"
+    );
+    // ...and a person sees its control characters made visible.
+    let id = s.transcript()[0]["session_id"].as_str().unwrap().to_owned();
+    let shown = s.weft().args(["sessions", "show", &id]).output().unwrap();
+    let line: Vec<String> = stdout(&shown)
+        .lines()
+        .filter(|l| l.contains("Colour:"))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(line, ["    Colour: \\x1b[31mred\\x1b]0;title\\x07"]);
+    assert!(!stdout(&shown).contains('\u{1b}'));
+}
+
+#[test]
 fn cc_dynamic_context_can_be_switched_off() {
     let (s, dir) = layouts();
     s.user_config(&json!({"skills": {"dynamic_context": false}}));
