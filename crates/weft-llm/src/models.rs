@@ -166,9 +166,9 @@ impl ModelCatalog {
                 });
             }
             let hint = if matches!(spec, "haiku" | "sonnet" | "opus") {
-                format!(" (`{spec}` is defined when an `anthropic` provider is configured)")
+                format!("; `{spec}` is defined when an `anthropic` provider is configured")
             } else if spec.starts_with("claude-") {
-                " (a Claude model id is served by an `anthropic` provider, and none is configured)"
+                "; a Claude model id is served by an `anthropic` provider, and none is configured"
                     .to_owned()
             } else {
                 did_you_mean(&self.bare_name_suggestions(spec))
@@ -350,7 +350,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             none.to_string(),
-            "model `claude-opus-4-1`: expected `provider/model`, `inherit` or an alias (none is configured) (a Claude model id is served by an `anthropic` provider, and none is configured)"
+            "model `claude-opus-4-1`: expected `provider/model`, `inherit` or an alias (none is configured); a Claude model id is served by an `anthropic` provider, and none is configured"
         );
         assert!(is_claude_model("claude-opus-4-1") && is_claude_model("opusplan"));
         assert!(is_claude_model(" sonnet[1m] ") && is_claude_model("haiku"));
