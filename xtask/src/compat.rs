@@ -1,8 +1,10 @@
 //! `cargo xtask compat-layouts`: skill trees laid out as Claude Code, Codex and OpenClaw users
 //! have them, to point weft at (issue 15). Each [`Layout`] is a directory of its own under
 //! the output: a Claude Code project with every skill field weft honours or reports and a
-//! `.claude/commands` folder, a git-only Codex repository, a monorepo, a repository inside a
-//! directory that has skills of its own, and an OpenClaw workspace with its config.
+//! `.claude/commands` folder, a git-only Codex repository (with `.codex/skills`), a monorepo, a
+//! repository inside a directory that has skills of its own, an OpenClaw workspace with its
+//! config, and a user's home directory (`~/.claude/skills`, `~/.claude/commands`,
+//! `~/.codex/skills`).
 //!
 //! The CLI's conformance tests (`crates/weft-cli/tests/compat.rs`) include this file
 //! (`#[path]`) and run one test per row of docs/COMPATIBILITY.md against these trees, so the
@@ -78,6 +80,58 @@ paths: \"src/**/*.rs\"
 Use rustfmt defaults.
 ";
 
+/// Placeholders: the project directory, a hyphenated argument name, an argument that may be
+/// missing, and a plugin directory weft never has.
+const LOCATE: &str = "---
+name: locate
+description: Open a file of the project at a line
+arguments: [file-name, line]
+---
+
+Open ${CLAUDE_PROJECT_DIR}/$file-name at line $line (plugin data: ${CLAUDE_PLUGIN_DATA}).
+";
+
+/// `disallowed-tools`: the shell and file writes are removed while the skill is active.
+const LOOK_ONLY: &str = "---
+name: look-only
+description: Look around without changing anything
+disallowed-tools: Bash, Write
+---
+
+Look around.
+";
+
+/// A skill only the user runs, with Claude Code's indexed, session and directory placeholders.
+const SHIP: &str = "---
+name: ship
+description: Ship a release
+disable-model-invocation: true
+argument-hint: <version> [channel]
+---
+
+Ship $ARGUMENTS[0] on ${1} (session ${CLAUDE_SESSION_ID}), with ${CLAUDE_SKILL_DIR}/checklist.md.
+";
+
+/// Background knowledge only the model loads.
+const STYLE_GUIDE: &str = "---
+name: style-guide
+description: The project's writing style
+user-invocable: false
+---
+
+Write plainly.
+";
+
+/// A conditional skill whose scalar `paths:` has a brace group (one glob) and a second glob.
+const WEB_STYLE: &str = "---
+name: web-style
+description: TypeScript style rules for the web client
+paths: \"web/**/*.{ts,tsx}, docs/*.md\"
+---
+
+Use the project's ESLint rules.
+";
+
 /// Fields weft recognises but does not implement, plus a typo and unknown tools.
 const HOOKED: &str = "---
 name: hooked
@@ -85,12 +139,30 @@ description: A skill with hooks and a shell
 hooks:
   PreToolUse: []
 shell: bash
+background: true
 allowed-tools: Read Bassh(git:*) Frobnicate WebSearch mcp__github__create_issue
 agent: Explorer
 descripton: typo
 ---
 
 Body.
+";
+
+/// Dynamic context: an inline command that writes in the project, one that writes outside it
+/// (the sandbox stops it in `auto`), and a fenced block.
+const CONTEXT: &str = "---
+name: context
+description: Gather the working tree's context before answering
+---
+
+Wrote: !`touch dynamic-ran && echo yes`
+Escaped: !`touch ../escaped`
+
+```!
+echo fenced
+```
+
+Answer with that context.
 ";
 
 /// The skill that shadows the `deploy` command.
@@ -107,15 +179,21 @@ pub const LAYOUTS: &[Layout] = &[
     Layout {
         dir: "claude-code",
         runtime: "Claude Code",
-        what: "a git project with .claude/skills (fork, model, effort, arguments, paths, hooks), .claude/commands (namespaced, one shadowed by a skill) and an agent on `haiku`",
+        what: "a git project with .claude/skills (fork, model, effort, arguments, paths, hooks, dynamic context), .claude/commands (namespaced, one shadowed by a skill) and an agent on `haiku`",
         files: &[
             (".git/", ""),
             (".claude/skills/review/SKILL.md", REVIEW),
             (".claude/skills/explain/SKILL.md", EXPLAIN),
             (".claude/skills/summarize/SKILL.md", SUMMARIZE),
             (".claude/skills/rust-style/SKILL.md", RUST_STYLE),
+            (".claude/skills/web-style/SKILL.md", WEB_STYLE),
+            (".claude/skills/locate/SKILL.md", LOCATE),
+            (".claude/skills/look-only/SKILL.md", LOOK_ONLY),
+            (".claude/skills/ship/SKILL.md", SHIP),
+            (".claude/skills/style-guide/SKILL.md", STYLE_GUIDE),
             (".claude/skills/hooked/SKILL.md", HOOKED),
             (".claude/skills/deploy/SKILL.md", DEPLOY_SKILL),
+            (".claude/skills/context/SKILL.md", CONTEXT),
             (
                 ".claude/commands/deploy.md",
                 "Deploy the current branch (command).\n",
@@ -129,6 +207,10 @@ pub const LAYOUTS: &[Layout] = &[
                 "Write the changelog entry for $ARGUMENTS.\n",
             ),
             (
+                ".claude/agents/keeper.md",
+                "---\nname: keeper\ndescription: An agent with Claude Code fields weft does not implement\nhooks:\n  Stop: []\nmcpServers: [github]\nmemory: project\nisolation: worktree\ninitialPrompt: Start by reading the README.\neffort: high\n---\n\nKeep things.\n",
+            ),
+            (
                 ".claude/agents/scout.md",
                 "---\nname: scout\ndescription: Quick read-only look around\nmodel: haiku\ntools: Read, Grep, Glob\n---\n\nLook around and report.\n",
             ),
@@ -138,12 +220,16 @@ pub const LAYOUTS: &[Layout] = &[
     Layout {
         dir: "codex-git-only",
         runtime: "Codex",
-        what: "a repository with only a .git file (a worktree) and .agents/skills, used from a subdirectory",
+        what: "a repository with only a .git file (a worktree), .agents/skills and .codex/skills, used from a subdirectory",
         files: &[
             (".git", "gitdir: /nonexistent/worktrees/codex\n"),
             (
                 ".agents/skills/fmt/SKILL.md",
                 "---\nname: fmt\ndescription: Format the code before a commit\nmetadata:\n  short-description: Format code\n---\n\nRun the formatter.\n",
+            ),
+            (
+                ".codex/skills/release-notes/SKILL.md",
+                "---\nname: release-notes\ndescription: Draft release notes from the log\n---\n\nDraft them.\n",
             ),
             ("src/main.rs", "fn main() {}\n"),
         ],
@@ -192,23 +278,47 @@ pub const LAYOUTS: &[Layout] = &[
     Layout {
         dir: "openclaw",
         runtime: "OpenClaw",
-        what: "an OpenClaw workspace: gated skills, direct-dispatch fields, and a config disabling skills",
+        what: "an OpenClaw workspace: skills in its `skills` folder (gated, direct-dispatch fields) and `.agents/skills`, AGENTS.md, and a config disabling skills (weft reads the `skills` folder when given with --skills-dir)",
         files: &[
+            ("AGENTS.md", "# Workspace\n\nBe brief.\n"),
             (
-                ".clawft/skills/weather/SKILL.md",
-                "---\nname: weather\ndescription: Current weather for a city\nhomepage: https://example.invalid/weather\nmetadata: {\"openclaw\": {\"emoji\": \"⛅\", \"requires\": {\"bins\": [\"weft-compat-missing-bin\"]}}}\ncommand-dispatch: tool\ncommand-tool: exec\n---\n\nFetch the weather.\n",
+                "skills/weather/SKILL.md",
+                "---\nname: weather\ndescription: Current weather for a city\nhomepage: https://example.invalid/weather\nmetadata: {\"openclaw\": {\"emoji\": \"⛅\", \"primaryEnv\": \"WEATHER_API_KEY\", \"skillKey\": \"weather\", \"install\": [{\"kind\": \"brew\", \"formula\": \"curl\"}], \"requires\": {\"bins\": [\"weft-compat-missing-bin\"], \"config\": [\"browser.enabled\"]}}}\ncommand-dispatch: tool\ncommand-tool: exec\n---\n\nFetch the weather with {baseDir}/fetch.sh.\n",
             ),
             (
-                ".clawft/skills/notes/SKILL.md",
+                "skills/notes/SKILL.md",
                 "---\nname: notes\ndescription: Keep notes in the workspace\n---\n\nTake notes.\n",
             ),
             (
-                ".clawft/skills/journal/SKILL.md",
+                ".agents/skills/journal/SKILL.md",
                 "---\nname: journal\ndescription: Write a journal entry\n---\n\nJournal.\n",
             ),
             (
                 ".clawft/config.json",
                 "{\"skills\": {\"entries\": {\"notes\": {\"enabled\": false}}, \"disabled\": [\"journal\"]}}\n",
+            ),
+        ],
+    },
+    Layout {
+        dir: "home",
+        runtime: "Claude Code / Codex",
+        what: "a user's home directory: personal skills and commands in ~/.claude, a personal copy of the Claude Code project's `explain`, and Codex's ~/.codex/skills",
+        files: &[
+            (
+                ".claude/skills/personal-notes/SKILL.md",
+                "---\nname: personal-notes\ndescription: Keep my own notes\n---\n\nNotes.\n",
+            ),
+            (
+                ".claude/skills/explain/SKILL.md",
+                "---\nname: explain\ndescription: My personal way of explaining (personal copy)\n---\n\nExplain my way.\n",
+            ),
+            (
+                ".claude/commands/standup.md",
+                "---\ndescription: Write my standup notes\n---\n\nSummarise yesterday.\n",
+            ),
+            (
+                ".codex/skills/codex-personal/SKILL.md",
+                "---\nname: codex-personal\ndescription: A personal Codex skill\n---\n\nCodex.\n",
             ),
         ],
     },

@@ -92,7 +92,7 @@ impl ModelPool {
         owner: &str,
     ) -> Result<(ModelRef, Option<String>), ModelError> {
         match self.resolve(spec, inherit) {
-            Err(ModelError::NoProvider { .. }) if WELL_KNOWN_ALIASES.contains(&spec.trim()) => {
+            Err(ModelError::NoProvider { .. }) if weft_llm::is_claude_model(spec) => {
                 let fallback = match inherit {
                     Some(model) => model.clone(),
                     None => self.catalog.resolve_default()?,

@@ -418,7 +418,8 @@ pub struct LocationArgs {
     ///   - every key of <project>/.clawft/config.json. Untrusted, only `model`, `aliases`,
     ///     `default_agent`, `agent.temperature`, `agent.max_tokens`,
     ///     `agent.context_window` and what switches skills off (`skills.disabled`,
-    ///     `skills.entries.*.enabled` and `skills.builtins` set to false) apply; the others
+    ///     `skills.entries.*.enabled`, `skills.builtins` and `skills.dynamic_context` set to
+    ///     false) apply; the others
     ///     are ignored with a warning naming them:
     ///     `providers` (endpoints that receive your prompts and keys), `mcp_servers`
     ///     (programs weft starts), `sandbox`, `permissions`, `tools` (`allow_paths`,
@@ -638,9 +639,10 @@ pub struct CatalogArgs {
     /// Rendering.
     #[arg(long, value_enum, default_value = "weft")]
     pub format: CatalogFormatArg,
-    /// Leave out the skills compiled into weft (as config `skills.builtins: false` does):
-    /// with `--format xml`, the output is byte for byte skills-ref's `to-prompt` for the same
-    /// directories.
+    /// Leave out the skills compiled into weft (as config `skills.builtins: false` does).
+    /// With `--format xml`, the output is then byte for byte skills-ref's `to-prompt` for the
+    /// same directories: every skill (`disable-model-invocation` and `paths:` ones too), not
+    /// fitted to a budget unless `--budget` is given.
     #[arg(long)]
     pub no_builtins: bool,
 }

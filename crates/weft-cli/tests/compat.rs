@@ -26,10 +26,15 @@ fn layouts() -> (Sandbox, PathBuf) {
     (s, dir)
 }
 
-/// `weft` run in `dir` (project detection from there), home the sandbox's.
+/// `weft` run in `dir` (project detection from there), home the sandbox's. In the OpenClaw
+/// workspace its `skills` folder is given with `--skills-dir`: weft does not read a
+/// workspace's `skills` folder by itself (docs/COMPATIBILITY.md).
 fn weft_in(s: &Sandbox, dir: &Path) -> Command {
     let mut cmd = s.bare();
     cmd.current_dir(dir);
+    if dir.ends_with("openclaw") {
+        cmd.arg("--skills-dir").arg(dir.join("skills"));
+    }
     cmd
 }
 
@@ -120,8 +125,15 @@ fn cc_fork_skill_dry_run_prints_the_child_request() {
         request["messages"][0]["content"],
         "Review src/lib.rs with a focus on safety (effort high)."
     );
-    // Nothing was started and nothing written.
+    // Nothing was started and nothing written: the subagent is reported as a dry run.
     assert!(s.transcripts().is_empty());
+    let mut subagent = doc["subagent"].clone();
+    sandbox::redact_keys(&mut subagent, &["id"]);
+    sandbox::snapshot!(
+        s,
+        "cc_fork_dry_run_subagent",
+        serde_json::to_string_pretty(&subagent).unwrap()
+    );
 }
 
 #[test]
@@ -133,9 +145,9 @@ fn cc_model_alias_falls_back_with_a_notice() {
     ];
     let (doc, err) = dry_run(&s, &dir, &openai, &["review", "a.rs", "b"]);
     assert_eq!(doc["subagent"]["model"], "openai/gpt-4o");
-    assert!(
-        err.contains("weft: subagent `explore` (review) asks for model `haiku`, which no configured provider serves"),
-        "{err}"
+    assert_eq!(
+        err,
+        "weft: subagent `explore` (review) asks for model `haiku`, which no configured provider serves (an `anthropic` provider or an alias in the config would); using openai/gpt-4o\n"
     );
     // With Anthropic configured the alias is served.
     let both = [
@@ -145,7 +157,7 @@ fn cc_model_alias_falls_back_with_a_notice() {
     ];
     let (doc, err) = dry_run(&s, &dir, &both, &["review", "a.rs", "b"]);
     assert_eq!(doc["subagent"]["model"], "anthropic/claude-haiku-4-5");
-    assert!(!err.contains("asks for model"), "{err}");
+    assert_eq!(err, "");
 }
 
 #[test]
@@ -161,11 +173,11 @@ fn cc_agent_model_alias_falls_back_with_a_notice() {
         .envs(openai)
         .output()
         .unwrap();
-    assert!(
-        stdout(&show)
-            .contains("Model: haiku  (no configured provider serves it: runs on openai/gpt-4o)"),
-        "{}",
-        stdout(&show)
+    let text = stdout(&show);
+    let model: Vec<&str> = text.lines().filter(|l| l.starts_with("Model:")).collect();
+    assert_eq!(
+        model,
+        ["Model: haiku  (no configured provider serves it: runs on openai/gpt-4o)"]
     );
     let run = weft_in(&s, &project)
         .args(["agent", "--agent", "scout", "-m", "hi", "--dry-run"])
@@ -200,6 +212,63 @@ fn cc_model_and_effort_apply_to_the_skill_turn() {
 }
 
 #[test]
+fn cc_claude_model_ids_and_aliases_resolve() {
+    let (s, dir) = layouts();
+    let skills = dir.join("claude-code/.claude/skills");
+    for (name, model, effort) in [
+        ("pinned", "claude-opus-4-1", "xhigh"),
+        ("planner", "opusplan", "max"),
+        ("wide", "sonnet[1m]", "low"),
+    ] {
+        std::fs::create_dir_all(skills.join(name)).unwrap();
+        std::fs::write(
+            skills.join(name).join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: d\nmodel: {model}\neffort: {effort}\n---\n\nAt ${{CLAUDE_EFFORT}}.\n"),
+        )
+        .unwrap();
+    }
+    let both = [
+        ("OPENAI_API_KEY", "sk-test"),
+        ("ANTHROPIC_API_KEY", "sk-ant-test"),
+        ("WEFT_MODEL", "openai/gpt-4o"),
+    ];
+    let openai = [
+        ("OPENAI_API_KEY", "sk-test"),
+        ("WEFT_MODEL", "openai/gpt-4o"),
+    ];
+    let mut text = String::new();
+    for name in ["pinned", "planner", "wide"] {
+        let (served, err) = dry_run(&s, &dir, &both, &[name]);
+        let (fallback, notice) = dry_run(&s, &dir, &openai, &[name]);
+        text.push_str(&format!(
+            "{name}: {}/{} effort {} (`{}`){err}\n  without anthropic: {}/{}; {notice}",
+            served["provider"].as_str().unwrap(),
+            served["request"]["model"].as_str().unwrap(),
+            served["request"]["reasoning_effort"],
+            served["request"]["messages"][0]["content"]
+                .as_str()
+                .unwrap()
+                .lines()
+                .last()
+                .unwrap(),
+            fallback["provider"].as_str().unwrap(),
+            fallback["request"]["model"].as_str().unwrap(),
+        ));
+    }
+    let validate = weft_in(&s, &dir.join("claude-code"))
+        .args(["skills", "validate", "--strict"])
+        .args([
+            ".claude/skills/pinned",
+            ".claude/skills/planner",
+            ".claude/skills/wide",
+        ])
+        .output()
+        .unwrap();
+    text.push_str(&sandbox::render("skills validate --strict", &validate));
+    sandbox::snapshot!(s, "cc_claude_model_ids_and_aliases", text);
+}
+
+#[test]
 fn cc_named_arguments_and_claude_effort_are_substituted() {
     let (s, dir) = layouts();
     let (doc, _) = dry_run(&s, &dir, &[], &["explain", "parser"]);
@@ -209,6 +278,18 @@ fn cc_named_arguments_and_claude_effort_are_substituted() {
     );
     // `$depth` had no argument: listed, as the transcript lists it.
     assert_eq!(doc["unfilled_placeholders"], json!(["$depth"]));
+}
+
+#[test]
+fn cc_project_dir_and_hyphenated_names_are_substituted() {
+    let (s, dir) = layouts();
+    let (doc, _) = dry_run(&s, &dir, &[], &["locate", "src/lib.rs"]);
+    let text = format!(
+        "{}\nunfilled: {}",
+        doc["request"]["messages"][0]["content"].as_str().unwrap(),
+        doc["unfilled_placeholders"]
+    );
+    sandbox::snapshot!(s, "cc_project_dir_and_hyphenated_names", text);
 }
 
 #[test]
@@ -225,11 +306,7 @@ fn cc_unfilled_placeholders_and_effort_are_in_the_transcript() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "Explained.\n");
     // `sonnet` is not served by the replay provider: the session's model, with the notice.
-    assert!(
-        stderr(&out).contains("skill `explain` asks for model `sonnet`"),
-        "{}",
-        stderr(&out)
-    );
+    sandbox::snapshot!(s, "cc_unfilled_placeholders_run_stderr", stderr(&out));
     let record = s
         .transcript()
         .into_iter()
@@ -244,14 +321,21 @@ fn cc_unfilled_placeholders_and_effort_are_in_the_transcript() {
 fn cc_conditional_skills_wait_for_a_matching_file() {
     let (s, dir) = layouts();
     let project = dir.join("claude-code");
+    // The catalog itself (without the conditional skills) is snapshot in
+    // `cc_when_to_use_is_in_the_catalog`.
     let catalog = weft_in(&s, &project)
-        .args(["skills", "catalog"])
+        .args(["skills", "catalog", "--format", "json"])
         .output()
         .unwrap();
+    let text = json_of(&catalog)["text"].as_str().unwrap().to_owned();
+    let listed: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("- ")?.split(':').next())
+        .collect();
+    assert!(!listed.is_empty());
     assert!(
-        !stdout(&catalog).contains("rust-style"),
-        "{}",
-        stdout(&catalog)
+        !listed.contains(&"rust-style") && !listed.contains(&"web-style"),
+        "{listed:?}"
     );
     let matched = |file: Option<&str>| {
         let mut cmd = weft_in(&s, &project);
@@ -268,18 +352,71 @@ fn cc_conditional_skills_wait_for_a_matching_file() {
 }
 
 #[test]
+fn cc_paths_split_at_commas_outside_braces() {
+    let (s, dir) = layouts();
+    let project = dir.join("claude-code");
+    let matched = |file: &str| {
+        let out = weft_in(&s, &project)
+            .args([
+                "skills",
+                "match",
+                "web style rules",
+                "--format",
+                "json",
+                "--file",
+                file,
+            ])
+            .output()
+            .unwrap();
+        names(json_of(&out)["matches"].as_array().unwrap()).contains(&"web-style".to_owned())
+    };
+    assert!(matched("web/src/app.tsx"));
+    assert!(matched("web/index.ts"));
+    assert!(matched("docs/guide.md"));
+    assert!(!matched("web/app.js"));
+    // A glob that does not compile never matches: `skills validate` says so.
+    s.file(
+        ".claude/skills/broken-glob/SKILL.md",
+        "---\nname: broken-glob\ndescription: d\npaths: \"src/{a,b\"\n---\n\nBody.\n",
+    );
+    let out = s
+        .weft()
+        .args(["skills", "validate", ".claude/skills/broken-glob"])
+        .output()
+        .unwrap();
+    let strict = s
+        .weft()
+        .args([
+            "skills",
+            "validate",
+            "--strict",
+            ".claude/skills/broken-glob",
+        ])
+        .output()
+        .unwrap();
+    sandbox::snapshot!(
+        s,
+        "cc_paths_glob_that_does_not_compile",
+        format!(
+            "{}{}",
+            sandbox::render("skills validate", &out),
+            sandbox::render("skills validate --strict", &strict)
+        )
+    );
+}
+
+#[test]
 fn cc_when_to_use_is_in_the_catalog() {
     let (s, dir) = layouts();
     let out = weft_in(&s, &dir.join("claude-code"))
-        .args(["skills", "catalog"])
+        .args(["skills", "catalog", "--no-builtins"])
         .output()
         .unwrap();
-    assert!(
-        stdout(&out).contains(
-            "- review: Review a file for a focus area Use when the user asks for a review of one file.\n"
-        ),
-        "{}",
-        stdout(&out)
+    // `review` has its when_to_use; the conditional skills are not listed.
+    sandbox::snapshot!(
+        s,
+        "cc_catalog",
+        sandbox::render("skills catalog --no-builtins", &out)
     );
 }
 
@@ -287,36 +424,91 @@ fn cc_when_to_use_is_in_the_catalog() {
 fn cc_unsupported_fields_and_typos_are_reported() {
     let (s, dir) = layouts();
     let project = dir.join("claude-code");
+    let validate = |args: &[&str]| {
+        let out = weft_in(&s, &project)
+            .args(["skills", "validate"])
+            .args(args)
+            .output()
+            .unwrap();
+        sandbox::render(&format!("skills validate {}", args.join(" ")), &out)
+    };
+    let text = format!(
+        "{}{}",
+        validate(&[".claude/skills/hooked"]),
+        validate(&["--strict", ".claude/skills/hooked"])
+    );
+    sandbox::snapshot!(s, "cc_unsupported_fields_and_typos", text);
+}
+
+#[test]
+fn cc_invocation_fields_and_placeholders_hold_through_the_binary() {
+    let (s, dir) = layouts();
+    let project = dir.join("claude-code");
+    // `ship` runs for the user with its placeholders filled; the model is never offered it
+    // (`cc_catalog` lists the catalog); `style-guide` is refused to the user.
+    let (ship, _) = dry_run(&s, &dir, &[], &["ship", "v2.0", "beta"]);
+    let refused = weft_in(&s, &project)
+        .args(["skills", "run", "style-guide", "--dry-run"])
+        .output()
+        .unwrap();
+    // OpenClaw's `{baseDir}` is the skill's directory too.
+    let weather = weft_in(&s, &dir.join("openclaw"))
+        .args(["skills", "run", "weather", "--dry-run"])
+        .output()
+        .unwrap();
+    assert!(weather.status.success(), "{}", stderr(&weather));
+    // The session id differs on every run.
+    let shipped = ship["request"]["messages"][0]["content"].as_str().unwrap();
+    let (before, rest) = shipped.split_once("(session ").unwrap();
+    let (id, after) = rest.split_once(')').unwrap();
+    assert!(!id.is_empty() && !id.contains('$'), "{id}");
+    let text = format!(
+        "{before}(session [ID]){after}\n{}{}",
+        sandbox::render("skills run style-guide --dry-run", &refused),
+        json_of(&weather)["request"]["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+    );
+    sandbox::snapshot!(s, "cc_invocation_fields_and_placeholders", text);
+}
+
+#[test]
+fn cc_disallowed_tools_remove_tools_for_the_skill_turn() {
+    let (s, dir) = layouts();
+    let tools = |doc: &Value| -> Vec<String> {
+        doc["request"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (plain, _) = dry_run(&s, &dir, &[], &["summarize"]);
+    let (look, _) = dry_run(&s, &dir, &[], &["look-only"]);
+    assert!(tools(&plain).contains(&"exec_shell".to_owned()));
+    assert!(tools(&plain).contains(&"write_file".to_owned()));
+    let removed: Vec<String> = tools(&plain)
+        .into_iter()
+        .filter(|t| !tools(&look).contains(t))
+        .collect();
+    assert_eq!(removed, ["exec_shell", "write_file"]);
+}
+
+#[test]
+fn cc_agent_fields_weft_does_not_implement_are_reported() {
+    let (s, dir) = layouts();
+    let project = dir.join("claude-code");
     let out = weft_in(&s, &project)
-        .args(["skills", "validate", ".claude/skills/hooked"])
+        .args(["-v", "agents", "show", "keeper"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", stdout(&out));
-    let text = stdout(&out);
-    for expected in [
-        "warning[W119]: `hooks` is recognised but not supported",
-        "warning[W119]: `shell` is recognised but not supported",
-        "warning[W118]: unknown key `descripton`; did you mean `description`?",
-        "names `Bassh`, which is not a known tool (a built-in, a Claude Code tool or an MCP tool `server__tool`); did you mean `Bash`?",
-        "names `Frobnicate`, which is not a known tool",
-        "warning[W143]: `agent: Explorer` names no known agent",
-    ] {
-        assert!(text.contains(expected), "{expected}\n{text}");
-    }
-    assert!(
-        !text.contains("`WebSearch`") && !text.contains("mcp__github"),
-        "{text}"
-    );
-    let strict = weft_in(&s, &project)
-        .args(["skills", "validate", "--strict", ".claude/skills/hooked"])
-        .output()
-        .unwrap();
-    assert_eq!(strict.status.code(), Some(1));
-    assert!(
-        stdout(&strict).contains("error[E119]: `hooks`"),
-        "{}",
-        stdout(&strict)
-    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let warnings: String = stderr(&out)
+        .lines()
+        .filter(|l| !l.contains(" INFO "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    sandbox::snapshot!(s, "cc_agent_fields_not_implemented", warnings);
 }
 
 #[test]
@@ -346,11 +538,9 @@ fn cc_a_skill_shadows_a_command_of_the_same_name() {
         .args(["-v", "skills", "list"])
         .output()
         .unwrap();
-    assert!(
-        stderr(&out).contains("warning[W186]: the skill `deploy`"),
-        "{}",
-        stderr(&out)
-    );
+    let err = stderr(&out);
+    let shadowed: Vec<&str> = err.lines().filter(|l| l.contains("[W186]")).collect();
+    sandbox::snapshot!(s, "cc_skill_shadows_command", shadowed.join("\n"));
 }
 
 #[test]
@@ -372,13 +562,201 @@ fn cc_discovery_stops_at_the_git_root() {
     assert!(!all.contains(&"outer".to_owned()), "{all:?}");
 }
 
+/// `skills run context` in the Claude Code layout on a replay provider, with `flags` before
+/// the command; the output and the transcript's records.
+fn run_context(s: &Sandbox, dir: &Path, flags: &[&str]) -> (std::process::Output, Vec<Value>) {
+    let recording = s.recording("turns.jsonl", &[json!({"content": "Done."})]);
+    let config = s.config(&json!({"providers": {"demo": {"kind": "replay", "file": recording}}}));
+    let out = weft_in(s, &dir.join("claude-code"))
+        // The sandbox's writable temporary directory: not the system's, which holds `..`.
+        .env("TMPDIR", s.temp())
+        .arg("--config")
+        .arg(&config)
+        .args(flags)
+        .args(["skills", "run", "context"])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    (out, s.transcript())
+}
+
+/// The rendered skill the run sent, and its dynamic-context records, for a snapshot.
+fn context_report(records: &[Value], err: &str) -> String {
+    let message = records
+        .iter()
+        .find(|r| r["type"] == "message" && r["message"]["role"] == "user")
+        .unwrap();
+    let mut text = format!(
+        "--- sent ---\n{}\n--- transcript ---\n",
+        message["message"]["content"].as_str().unwrap()
+    );
+    for r in records.iter().filter(|r| r["type"] == "dynamic_context") {
+        text.push_str(&format!(
+            "{} {}: {}\n",
+            r["outcome"].as_str().unwrap(),
+            r["command"],
+            r["detail"].as_str().unwrap()
+        ));
+    }
+    text.push_str("--- stderr ---\n");
+    text.push_str(err);
+    text
+}
+
+#[test]
+fn cc_dynamic_context_is_refused_where_no_one_can_approve() {
+    let (s, dir) = layouts();
+    let (out, records) = run_context(&s, &dir, &[]);
+    assert_eq!(stdout(&out), "Done.\n");
+    assert!(!dir.join("claude-code/dynamic-ran").exists());
+    sandbox::snapshot!(
+        s,
+        "cc_dynamic_context_refused",
+        context_report(&records, &stderr(&out))
+    );
+}
+
+#[test]
+fn cc_dynamic_context_runs_in_the_sandbox_in_auto() {
+    let (s, dir) = layouts();
+    let (_, records) = run_context(&s, &dir, &["--permission-mode", "auto"]);
+    assert!(dir.join("claude-code/dynamic-ran").exists());
+    // Outside the project: the sandbox refused the write.
+    assert!(!dir.join("escaped").exists());
+    sandbox::snapshot!(s, "cc_dynamic_context_auto", context_report(&records, ""));
+}
+
+#[test]
+fn cc_dynamic_context_dry_run_lists_each_command_and_runs_none() {
+    let (s, dir) = layouts();
+    let (doc, err) = dry_run(&s, &dir, &[], &["context"]);
+    let (auto, _) = dry_run(&s, &dir, &[], &["--permission-mode", "auto", "context"]);
+    assert!(!dir.join("claude-code/dynamic-ran").exists());
+    assert!(s.transcripts().is_empty());
+    let text = format!(
+        "--- ask ---\n{}\n{}\n--- auto ---\n{}\n--- stderr ---\n{err}",
+        serde_json::to_string_pretty(&doc["dynamic_context"]).unwrap(),
+        doc["request"]["messages"][0]["content"].as_str().unwrap(),
+        serde_json::to_string_pretty(&auto["dynamic_context"]).unwrap(),
+    );
+    sandbox::snapshot!(s, "cc_dynamic_context_dry_run", text);
+}
+
+#[test]
+fn cc_dynamic_context_output_reaches_the_terminal_neutralised() {
+    let s = Sandbox::new();
+    s.file(
+        ".claude/skills/paint/SKILL.md",
+        "---\nname: paint\ndescription: d\n---\n\nColour: !`printf '\\033[31mred\\033]0;title\\007'`\n",
+    );
+    let recording = s.recording("turns.jsonl", &[json!({"content": "Done."})]);
+    let config = s.config(&json!({"providers": {"demo": {"kind": "replay", "file": recording}}}));
+    let run = s
+        .weft()
+        .arg("--config")
+        .arg(&config)
+        .args(["--permission-mode", "bypass", "skills", "run", "paint"])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
+    // The model got the output as the command wrote it (as any tool output)...
+    let sent = s.messages()[0]["content"].as_str().unwrap().to_owned();
+    assert_eq!(
+        sent,
+        "[Skill: paint]\n\nColour: \u{1b}[31mred\u{1b}]0;title\u{7}"
+    );
+    // ...and a person sees its control characters made visible.
+    let id = s.transcript()[0]["session_id"].as_str().unwrap().to_owned();
+    let shown = s.weft().args(["sessions", "show", &id]).output().unwrap();
+    let line: Vec<String> = stdout(&shown)
+        .lines()
+        .filter(|l| l.contains("Colour:"))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(line, ["    Colour: \\x1b[31mred\\x1b]0;title\\x07"]);
+    assert!(!stdout(&shown).contains('\u{1b}'));
+}
+
+#[test]
+fn cc_dynamic_context_can_be_switched_off() {
+    let (s, dir) = layouts();
+    s.user_config(&json!({"skills": {"dynamic_context": false}}));
+    let (doc, _) = dry_run(&s, &dir, &[], &["context"]);
+    let verdicts: Vec<&Value> = doc["dynamic_context"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| &d["verdict"])
+        .collect();
+    assert_eq!(verdicts, [&json!("disabled"); 3]);
+    let (_, records) = run_context(&s, &dir, &["--permission-mode", "auto"]);
+    assert!(!dir.join("claude-code/dynamic-ran").exists());
+    let outcomes: Vec<&Value> = records
+        .iter()
+        .filter(|r| r["type"] == "dynamic_context")
+        .map(|r| &r["outcome"])
+        .collect();
+    assert_eq!(outcomes, [&json!("disabled"); 3]);
+}
+
+// --- Personal skills (the home layout) ----------------------------------------------------------
+
+#[test]
+fn cc_personal_skills_commands_and_codex_home_are_found() {
+    let (s, dir) = layouts();
+    let out = weft_in(&s, &dir.join("claude-code"))
+        .env("HOME", dir.join("home"))
+        .args(["-v", "skills", "list", "--format", "json", "--all"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let items = json_of(&out);
+    let mut rows: Vec<String> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| {
+            ["personal-notes", "standup", "codex-personal", "explain"]
+                .contains(&i["name"].as_str().unwrap())
+        })
+        .map(|i| {
+            format!(
+                "{} {} {} {}{}",
+                i["name"].as_str().unwrap(),
+                i["scope"].as_str().unwrap(),
+                i["format"].as_str().unwrap(),
+                i["description"].as_str().unwrap(),
+                i["shadows"]
+                    .as_array()
+                    .filter(|s| !s.is_empty())
+                    .map(|s| format!(" (shadows {})", s[0]["scope"].as_str().unwrap()))
+                    .unwrap_or_default()
+            )
+        })
+        .collect();
+    rows.sort();
+    // The project's `explain` overrides the personal copy, with a warning (Claude Code would
+    // pick the personal one).
+    let err = stderr(&out);
+    let warning: Vec<&str> = err.lines().filter(|l| l.contains("W181")).collect();
+    sandbox::snapshot!(
+        s,
+        "cc_personal_skills_commands_and_codex_home",
+        format!("{}\n{}", rows.join("\n"), warning.join("\n"))
+    );
+}
+
 // --- Codex --------------------------------------------------------------------------------------
 
 #[test]
 fn codex_git_only_repository_is_detected() {
     let (s, dir) = layouts();
     let project = dir.join("codex-git-only/src");
-    assert!(names(&listed(&s, &project, false)).contains(&"fmt".to_owned()));
+    let all = names(&listed(&s, &project, false));
+    assert!(all.contains(&"fmt".to_owned()), "{all:?}");
+    // Codex's own `.codex/skills` is a project root too.
+    assert!(all.contains(&"release-notes".to_owned()), "{all:?}");
     let out = weft_in(&s, &project)
         .args(["skills", "show", "fmt", "--format", "json"])
         .output()
@@ -404,28 +782,75 @@ fn openclaw_disabled_skills_are_listed_but_never_offered() {
         assert_eq!(item["disabled"], true, "{name}");
     }
     let catalog = weft_in(&s, &project)
-        .args(["skills", "catalog"])
+        .args(["skills", "catalog", "--no-builtins"])
         .output()
         .unwrap();
-    assert!(!stdout(&catalog).contains("notes"), "{}", stdout(&catalog));
+    sandbox::snapshot!(
+        s,
+        "openclaw_catalog",
+        sandbox::render("skills catalog --no-builtins", &catalog)
+    );
     let run = weft_in(&s, &project)
         .args(["skills", "run", "notes", "--dry-run"])
         .output()
         .unwrap();
-    assert_eq!(run.status.code(), Some(2));
-    assert!(
-        stderr(&run).contains("unknown skill `notes`"),
-        "{}",
-        stderr(&run)
+    sandbox::snapshot!(
+        s,
+        "openclaw_run_a_disabled_skill",
+        sandbox::render("skills run notes --dry-run", &run)
     );
     let show = weft_in(&s, &project)
         .args(["skills", "show", "journal"])
         .output()
         .unwrap();
+    let text = stdout(&show);
+    let status: Vec<&str> = text.lines().filter(|l| l.starts_with("Status:")).collect();
+    assert_eq!(
+        status,
+        ["Status: disabled (skills.disabled or skills.entries.journal.enabled in the config)"]
+    );
+}
+
+#[test]
+fn openclaw_entry_keys_are_accepted_and_never_used() {
+    let (s, dir) = layouts();
+    let project = dir.join("openclaw");
+    s.user_config(&json!({"skills": {"entries": {"weather": {
+        "apiKey": "sk-weather-secret-0123456789",
+        "env": {"WEATHER_TOKEN": "tok-secret-0123456789", "UNITS": "metric"},
+        "config": {"city": "Lisbon"}
+    }}}}));
+    let list = weft_in(&s, &project)
+        .args(["skills", "list", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(list.status.success(), "{}", stderr(&list));
+    let shown = weft_in(&s, &project)
+        .args(["config", "show"])
+        .output()
+        .unwrap();
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    let all = format!("{}{}", stdout(&shown), stderr(&shown));
     assert!(
-        stdout(&show).contains("\nStatus: disabled"),
-        "{}",
-        stdout(&show)
+        !all.contains("sk-weather-secret") && !all.contains("tok-secret"),
+        "{all}"
+    );
+    let config_lines: String = stdout(&shown)
+        .lines()
+        .filter(|l| {
+            ["weather", "apiKey", "WEATHER", "UNITS", "city"]
+                .iter()
+                .any(|k| l.contains(k))
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    sandbox::snapshot!(
+        s,
+        "openclaw_entry_keys",
+        format!(
+            "--- skills list stderr ---\n{}--- config show ---\n{config_lines}",
+            stderr(&list)
+        )
     );
 }
 
@@ -434,27 +859,27 @@ fn openclaw_dispatch_fields_and_requirements_are_reported() {
     let (s, dir) = layouts();
     let project = dir.join("openclaw");
     let out = weft_in(&s, &project)
-        .args(["skills", "validate", ".clawft/skills/weather"])
+        .args(["skills", "validate", "skills/weather"])
         .output()
         .unwrap();
-    let text = stdout(&out);
-    assert!(
-        text.contains("`command-dispatch` is recognised but not supported"),
-        "{text}"
+    sandbox::snapshot!(
+        s,
+        "openclaw_dispatch_fields_and_gating_keys",
+        sandbox::render("skills validate skills/weather", &out)
     );
-    assert!(
-        text.contains("`command-tool` is recognised but not supported"),
-        "{text}"
-    );
+    // `homepage` is kept and shown, without a warning (none above); readiness is explained.
     let show = weft_in(&s, &project)
         .args(["skills", "show", "weather"])
         .output()
         .unwrap();
-    assert!(
-        stdout(&show)
-            .contains("Readiness: not ready: requires weft-compat-missing-bin on the PATH"),
-        "{}",
-        stdout(&show)
+    let lines: String = stdout(&show)
+        .lines()
+        .filter(|l| l.starts_with("Readiness:") || l.starts_with("Extra `homepage`"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        lines,
+        "Readiness: not ready: requires weft-compat-missing-bin on the PATH\nExtra `homepage`: \"https://example.invalid/weather\"\n"
     );
 }
 
@@ -504,6 +929,47 @@ fn xml_catalog_matches_skills_ref_to_prompt() {
 }
 
 #[test]
+fn xml_catalog_lists_every_skill_as_to_prompt_does() {
+    let s = Sandbox::new();
+    let data = repo().join("crates/weft-registry/tests/data/catalog");
+    let listing = std::fs::canonicalize(data.join("listing")).unwrap();
+    let expected = std::fs::read_to_string(data.join("listing.xml"))
+        .unwrap()
+        .replace("{LISTING}", listing.to_str().unwrap());
+    let catalog = |extra: &[&str]| {
+        let out = s
+            .weft()
+            .args(["skills", "catalog", "--format", "xml", "--skills-dir"])
+            .arg(&listing)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        (stdout(&out), stderr(&out))
+    };
+    // Every skill, the model-only-for-users and the conditional ones too, none shortened.
+    let (all, err) = catalog(&["--no-builtins"]);
+    assert_eq!(all, expected);
+    assert_eq!(err, "");
+    // A budget, when asked for, still applies.
+    let (fitted, err) = catalog(&["--no-builtins", "--budget", "8000"]);
+    assert!(fitted.chars().count() <= 8001, "{}", fitted.len());
+    sandbox::snapshot!(s, "xml_listing_with_a_budget_stderr", err);
+    // With the built-ins, the XML is what the model is offered: neither of those two.
+    let (offered, _) = catalog(&[]);
+    let offered_names: Vec<&str> = offered
+        .split("<name>\n")
+        .skip(1)
+        .filter_map(|rest| rest.split('\n').next())
+        .collect();
+    assert!(
+        !offered_names.contains(&"user-only") && !offered_names.contains(&"conditional"),
+        "{offered}"
+    );
+    assert!(offered_names.contains(&"long-01"), "{offered}");
+}
+
+#[test]
 fn same_directory_twice_is_read_once() {
     let s = Sandbox::new();
     let dir = s.tmp.path().join("extra");
@@ -533,7 +999,8 @@ fn same_directory_twice_is_read_once() {
         .collect();
     assert_eq!(twice.len(), 1);
     assert_eq!(twice[0]["shadows"], json!([]));
-    assert!(!stderr(&out).contains("W182"), "{}", stderr(&out));
+    // No warning at all: in particular no `W182` (the skill shadowing itself).
+    assert_eq!(stderr(&out), "");
 }
 
 // --- The document -------------------------------------------------------------------------------

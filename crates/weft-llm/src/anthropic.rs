@@ -98,7 +98,8 @@ fn thinking_budget(request: &ChatRequest) -> Option<u32> {
         "low" => 1024,
         "medium" => 4096,
         "high" => 16_384,
-        "max" => 32_000,
+        // Claude Code's `xhigh` sits between high and max; the API's highest budget serves both.
+        "max" | "xhigh" => 32_000,
         _ => return None,
     };
     let id = request.model.to_ascii_lowercase();

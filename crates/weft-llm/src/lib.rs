@@ -26,7 +26,7 @@ pub use anthropic::AnthropicClient;
 pub use config::{ApiKey, ProviderConfig, ProviderKind, RetryPolicy};
 pub use error::LlmError;
 pub use model::ChatModel;
-pub use models::{ModelCatalog, ModelError, ModelRef};
+pub use models::{ModelCatalog, ModelError, ModelRef, is_claude_model};
 pub use openai::OpenAiClient;
 pub use replay::{ReplayModel, ReplayToolCall, ReplayTurn};
 pub use retry::{RetryNotice, RetryReason};

@@ -42,11 +42,11 @@ pub enum ModelError {
         hint: String,
     },
     /// A string with no `provider/` prefix that is not an alias.
-    #[error("model `{model}`: expected `provider/model` or one of the aliases {aliases}{hint}")]
+    #[error("model `{model}`: expected `provider/model`, `inherit` or an alias ({aliases}){hint}")]
     NoProvider {
         /// The string as written.
         model: String,
-        /// Configured aliases, comma separated, with `inherit`.
+        /// The configured aliases, comma separated, or "none is configured".
         aliases: String,
         /// Why a well-known alias is missing, when it is one.
         hint: String,
@@ -136,7 +136,9 @@ impl ModelCatalog {
     /// Resolves a model string: `inherit` takes `inherit` (or the default), an alias is
     /// replaced by its target, and `provider/model` must name a configured provider.
     pub fn resolve(&self, spec: &str, inherit: Option<&ModelRef>) -> Result<ModelRef, ModelError> {
-        let spec = spec.trim();
+        let written = spec.trim();
+        // Claude Code's own aliases read as the alias they stand for.
+        let spec = claude_code_alias(written).unwrap_or(written);
         if spec == "inherit" {
             return match inherit {
                 Some(model) => Ok(model.clone()),
@@ -154,13 +156,25 @@ impl ModelCatalog {
             None => spec,
         };
         let Some((provider, model)) = target.split_once('/') else {
+            if spec.starts_with("claude-")
+                && let Some(provider) = self.anthropic_provider()
+            {
+                // A bare Claude model id (`claude-opus-4-1`), as Claude Code's files write it.
+                return Ok(ModelRef {
+                    provider: provider.to_owned(),
+                    model: spec.to_owned(),
+                });
+            }
             let hint = if matches!(spec, "haiku" | "sonnet" | "opus") {
-                format!(" (`{spec}` is defined when an `anthropic` provider is configured)")
+                format!("; `{spec}` is defined when an `anthropic` provider is configured")
+            } else if spec.starts_with("claude-") {
+                "; a Claude model id is served by an `anthropic` provider, and none is configured"
+                    .to_owned()
             } else {
                 did_you_mean(&self.bare_name_suggestions(spec))
             };
             return Err(ModelError::NoProvider {
-                model: spec.to_owned(),
+                model: written.to_owned(),
                 aliases: self.alias_list(),
                 hint,
             });
@@ -221,10 +235,48 @@ impl ModelCatalog {
     }
 
     fn alias_list(&self) -> String {
-        let mut names: Vec<&str> = self.aliases.keys().map(String::as_str).collect();
-        names.push("inherit");
+        if self.aliases.is_empty() {
+            return "none is configured".to_owned();
+        }
+        let names: Vec<&str> = self.aliases.keys().map(String::as_str).collect();
         names.join(", ")
     }
+
+    /// The provider that serves bare Claude model ids: the one named `anthropic`, else the
+    /// first of kind Anthropic.
+    fn anthropic_provider(&self) -> Option<&str> {
+        fn anthropic<'a>((name, p): (&'a String, &'a ProviderConfig)) -> Option<&'a str> {
+            (p.kind == crate::ProviderKind::Anthropic).then_some(name.as_str())
+        }
+        self.providers
+            .get_key_value("anthropic")
+            .and_then(anthropic)
+            .or_else(|| self.providers.iter().find_map(anthropic))
+    }
+}
+
+/// What weft reads Claude Code's own model aliases as: `sonnet[1m]` and `opus[1m]` (the
+/// 1M-token context variants, a beta of Anthropic's API) as `sonnet` and `opus`; `opusplan`
+/// (Opus while planning, Sonnet otherwise; weft has no planning phase within a turn) as
+/// `sonnet`; `default` as `inherit`.
+fn claude_code_alias(spec: &str) -> Option<&'static str> {
+    match spec {
+        "sonnet[1m]" | "opusplan" => Some("sonnet"),
+        "opus[1m]" => Some("opus"),
+        "default" => Some("inherit"),
+        _ => None,
+    }
+}
+
+/// True for a model string Claude Code's files use that only an Anthropic provider serves:
+/// `haiku`, `sonnet`, `opus`, Claude Code's own aliases (`opusplan`, `sonnet[1m]`...) and bare
+/// Claude model ids (`claude-opus-4-1`). Where no provider serves one, a skill or agent falls
+/// back to the session's model.
+pub fn is_claude_model(spec: &str) -> bool {
+    let spec = spec.trim();
+    let spec = claude_code_alias(spec).unwrap_or(spec);
+    matches!(spec, "haiku" | "sonnet" | "opus")
+        || (spec.starts_with("claude-") && !spec.contains('/'))
 }
 
 #[cfg(test)]
@@ -267,14 +319,42 @@ mod tests {
         );
         assert_eq!(
             c.resolve("sonet", None).unwrap_err().to_string(),
-            "model `sonet`: expected `provider/model` or one of the aliases loop, sonnet, inherit; did you mean `sonnet`?"
+            "model `sonet`: expected `provider/model`, `inherit` or an alias (loop, sonnet); did you mean `sonnet`?"
         );
         assert_eq!(
             c.resolve("gpt-4o", None).unwrap_err().to_string(),
-            "model `gpt-4o`: expected `provider/model` or one of the aliases loop, sonnet, inherit; did you mean `anthropic/gpt-4o` or `openrouter/gpt-4o`?"
+            "model `gpt-4o`: expected `provider/model`, `inherit` or an alias (loop, sonnet); did you mean `anthropic/gpt-4o` or `openrouter/gpt-4o`?"
         );
         let none = ModelCatalog::default().resolve("gpt-4o", None).unwrap_err();
-        assert!(!none.to_string().contains("did you mean"), "{none}");
+        assert_eq!(
+            none.to_string(),
+            "model `gpt-4o`: expected `provider/model`, `inherit` or an alias (none is configured)"
+        );
+    }
+
+    #[test]
+    fn claude_code_model_values() {
+        let c = catalog();
+        let r = |spec: &str| c.resolve(spec, None).map(|m| m.to_string());
+        assert_eq!(r("claude-opus-4-1").unwrap(), "anthropic/claude-opus-4-1");
+        assert_eq!(r("sonnet[1m]").unwrap(), r("sonnet").unwrap());
+        assert_eq!(r("opusplan").unwrap(), r("sonnet").unwrap());
+        let parent = ModelRef {
+            provider: "openrouter".into(),
+            model: "x".into(),
+        };
+        assert_eq!(c.resolve("default", Some(&parent)).unwrap(), parent);
+        // Without an Anthropic provider a Claude id cannot be served.
+        let none = ModelCatalog::default()
+            .resolve("claude-opus-4-1", None)
+            .unwrap_err();
+        assert_eq!(
+            none.to_string(),
+            "model `claude-opus-4-1`: expected `provider/model`, `inherit` or an alias (none is configured); a Claude model id is served by an `anthropic` provider, and none is configured"
+        );
+        assert!(is_claude_model("claude-opus-4-1") && is_claude_model("opusplan"));
+        assert!(is_claude_model(" sonnet[1m] ") && is_claude_model("haiku"));
+        assert!(!is_claude_model("gpt-4o") && !is_claude_model("anthropic/claude-x"));
     }
 
     #[test]

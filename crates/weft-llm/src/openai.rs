@@ -121,7 +121,12 @@ fn request_body(request: &ChatRequest, stream: bool) -> Value {
     if let Some(effort) = request.reasoning_effort.as_deref()
         && takes_reasoning_effort(&request.model)
     {
-        let effort = if effort == "max" { "high" } else { effort };
+        // OpenAI's highest level is `high`: Claude Code's `xhigh` and `max` map to it.
+        let effort = if matches!(effort, "max" | "xhigh") {
+            "high"
+        } else {
+            effort
+        };
         body.insert("reasoning_effort".into(), json!(effort));
     }
     if let Some(temperature) = request.temperature {

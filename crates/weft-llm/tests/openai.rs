@@ -272,16 +272,23 @@ async fn rate_limited_every_time() {
     assert_eq!(server.count(), 2);
 }
 
-/// Issue 15: a skill's `effort` is `reasoning_effort` for reasoning models only (`max` is
-/// `high`); models that reject the parameter never get it.
+/// Issue 15: a skill's `effort` is `reasoning_effort` for reasoning models only (`max` and
+/// Claude Code's `xhigh` are `high`); models that reject the parameter never get it.
 #[tokio::test]
 async fn reasoning_effort_goes_to_reasoning_models_only() {
-    let server = TestServer::script(vec![text_reply("a"), text_reply("b"), text_reply("c")]).await;
+    let server = TestServer::script(vec![
+        text_reply("a"),
+        text_reply("b"),
+        text_reply("c"),
+        text_reply("d"),
+    ])
+    .await;
     let client = OpenAiClient::new(config(ProviderKind::OpenAi, &server.url, None, 0)).unwrap();
     for (model, effort) in [
         ("o3-mini", "low"),
         ("openrouter/gpt-5", "max"),
         ("gpt-4o", "high"),
+        ("o3", "xhigh"),
     ] {
         let request = ChatRequest {
             model: model.into(),
@@ -299,5 +306,8 @@ async fn reasoning_effort_goes_to_reasoning_models_only() {
         .iter()
         .map(|r| r.body["reasoning_effort"].clone())
         .collect();
-    assert_eq!(sent, [json!("low"), json!("high"), Value::Null]);
+    assert_eq!(
+        sent,
+        [json!("low"), json!("high"), Value::Null, json!("high")]
+    );
 }

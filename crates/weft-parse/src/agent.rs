@@ -336,8 +336,9 @@ fn read_model(f: &mut Fields<'_>, agent: &mut AgentDefinition, report: &mut Repo
     {
         report.emit(Rule::UnrecognizedModel, field.pos(), || {
             format!(
-                "model `{}` is neither an alias (haiku, sonnet, opus, inherit) nor provider/model; it is resolved against the configured providers when the agent runs",
-                shorten(model)
+                "model `{}` is neither an alias ({}), a Claude model id (`claude-…`) nor provider/model; it is resolved against the configured providers when the agent runs",
+                shorten(model),
+                crate::skill_map::MODEL_ALIASES.join(", ")
             )
         });
     }
@@ -434,9 +435,44 @@ fn read_permission_mode(f: &mut Fields<'_>, agent: &mut AgentDefinition, report:
     }
 }
 
-/// Every other key is kept as it is (an unknown `color` is flagged).
+/// Claude Code agent fields weft recognises but does not implement, and why: kept, without
+/// effect, each a named warning (`W119`, an error under `--strict`).
+pub const UNSUPPORTED_AGENT_FIELDS: [(&str, &str); 6] = [
+    ("hooks", "Claude Code's agent hooks are not run by weft"),
+    (
+        "mcpServers",
+        "an agent cannot start MCP servers of its own; weft's come from `mcp_servers` in the configuration",
+    ),
+    (
+        "memory",
+        "agent memory directories are not loaded; weft's memory is the `memory_read`/`memory_write` tools",
+    ),
+    (
+        "isolation",
+        "a subagent works in the project itself; weft makes no worktree for it",
+    ),
+    (
+        "initialPrompt",
+        "weft sends no first message of its own; the session starts with yours",
+    ),
+    (
+        "effort",
+        "an agent's effort is not applied (a skill's `effort:` and the session's are)",
+    ),
+];
+
+/// Every other key is kept as it is (an unknown `color` is flagged, and so is each field of
+/// [`UNSUPPORTED_AGENT_FIELDS`]).
 fn keep_unknown_fields(f: &Fields<'_>, agent: &mut AgentDefinition, report: &mut Report<'_>) {
     for field in f.untaken() {
+        if let Some((key, why)) = UNSUPPORTED_AGENT_FIELDS
+            .iter()
+            .find(|(k, _)| *k == field.key)
+        {
+            report.emit(Rule::UnsupportedField, field.key_pos, || {
+                format!("`{key}` is recognised but not supported: {why}; it has no effect")
+            });
+        }
         if field.key == "color"
             && let Some(color) = field.value.as_scalar()
             && !AGENT_COLORS.contains(&color)

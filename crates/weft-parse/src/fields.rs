@@ -114,7 +114,8 @@ pub(crate) fn string(report: &mut Report<'_>, field: &Field<'_>, rule: Rule) -> 
     }
 }
 
-/// A list of strings: a YAML list, or a string split at commas and whitespace.
+/// A list of strings: a YAML list, or a string split at commas and whitespace (names, tools,
+/// keywords; globs have [`glob_list`]).
 /// Null is an empty list. Items that are not scalars are reported and skipped.
 pub(crate) fn string_list(report: &mut Report<'_>, field: &Field<'_>) -> Vec<String> {
     match &field.value.kind {
@@ -149,6 +150,40 @@ pub(crate) fn string_list(report: &mut Report<'_>, field: &Field<'_>) -> Vec<Str
             Vec::new()
         }
     }
+}
+
+/// A list of globs (`paths:`): a YAML list (each item one glob), or a string split at the
+/// commas outside `{}`, as Claude Code does (`"src/**/*.{ts,tsx}, docs/*.md"` is two globs).
+/// Whitespace around a glob is dropped; whitespace inside one is part of it.
+pub(crate) fn glob_list(report: &mut Report<'_>, field: &Field<'_>) -> Vec<String> {
+    match &field.value.kind {
+        NodeKind::Scalar(s) => split_globs(s),
+        _ => string_list(report, field),
+    }
+}
+
+/// `text` split at the commas outside braces, each part trimmed, empty parts dropped.
+pub(crate) fn split_globs(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out.into_iter()
+        .map(str::trim)
+        .filter(|g| !g.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// A list of strings kept whole (execution steps, conditions): a YAML list, or one string as
@@ -261,4 +296,25 @@ pub(crate) fn describe(node: &Node) -> String {
 /// A field's value as an open-ended [`Value`].
 pub(crate) fn value(field: &Field<'_>) -> Value {
     field.value.to_value()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_split_at_commas_outside_braces_only() {
+        assert_eq!(split_globs("src/**/*.{ts,tsx}"), ["src/**/*.{ts,tsx}"]);
+        assert_eq!(
+            split_globs(" src/**/*.{ts,tsx} , docs/*.md,,"),
+            ["src/**/*.{ts,tsx}", "docs/*.md"]
+        );
+        assert_eq!(split_globs("a/{b,{c,d}}/*.rs,e"), ["a/{b,{c,d}}/*.rs", "e"]);
+        // Whitespace inside a glob is part of it, as in Claude Code.
+        assert_eq!(split_globs("my docs/*.md"), ["my docs/*.md"]);
+        // An unbalanced brace keeps the rest as one glob (which then does not compile).
+        assert_eq!(split_globs("a/{b,c"), ["a/{b,c"]);
+        assert_eq!(split_globs("a}/x,b"), ["a}/x", "b"]);
+        assert!(split_globs("  ").is_empty());
+    }
 }

@@ -231,8 +231,10 @@ rules! {
     /// `agent` names no agent weft knows (checked by `skills validate` against the agents
     /// it discovers).
     UnknownAgent = 143, "agent names no known agent", [O, W, W, O];
-    /// `effort` is not one of `low`, `medium`, `high`, `max`.
-    InvalidEffort = 144, "effort is not low, medium, high or max", [W, W, E, O];
+    /// `effort` is not one of `low`, `medium`, `high`, `xhigh`, `max`.
+    InvalidEffort = 144, "effort is not low, medium, high, xhigh or max", [W, W, E, O];
+    /// A `paths:` glob does not compile: it never matches (checked by `skills validate`).
+    InvalidPathGlob = 145, "a paths glob does not compile", [O, W, E, O];
 
     // --- skill-injection definitions -----------------------------------------------------
     /// A compatibility or composability rule is malformed.

@@ -110,6 +110,9 @@ pub(crate) fn interpret_skill(
     }
     if let Some(field) = f.take(report, &["metadata"]) {
         skill.metadata = read_metadata(&field, inputs.limits, report);
+        if let Some(metadata) = &skill.metadata {
+            report_unsupported_openclaw(metadata, &field, report);
+        }
     }
 
     // Definitions (seed 003) name tools of their own runtime: only skill files are checked
@@ -183,7 +186,7 @@ fn read_invocation_fields(f: &mut Fields<'_>, skill: &mut Skill, report: &mut Re
         skill.arguments = fields::string_list(report, &field);
     }
     if let Some(field) = f.take(report, &["paths"]) {
-        skill.paths = fields::string_list(report, &field);
+        skill.paths = fields::glob_list(report, &field);
     }
     if let Some(field) = f.take(report, &["when_to_use", "when-to-use"]) {
         skill.when_to_use = fields::string(report, &field, Rule::WrongType);
@@ -245,11 +248,15 @@ fn keep_unknown_fields(
 }
 
 /// Keys weft recognises but does not implement, and why: kept, without effect.
-pub const UNSUPPORTED_FIELDS: [(&str, &str); 5] = [
+pub const UNSUPPORTED_FIELDS: [(&str, &str); 6] = [
     ("hooks", "Claude Code's skill hooks are not run by weft"),
     (
+        "background",
+        "a `context: fork` skill runs in the foreground here: weft waits for its subagent's result",
+    ),
+    (
         "shell",
-        "the shell for dynamic context (`!`cmd``), which weft does not run yet",
+        "weft runs dynamic context (`!`cmd``) with `exec_shell`'s shell (`/bin/sh`), whatever this says",
     ),
     (
         "command-dispatch",
@@ -313,6 +320,12 @@ pub const KNOWN_FIELDS: [&str; 37] = [
 fn report_unsupported_and_unknown(f: &Fields<'_>, report: &mut Report<'_>) {
     for field in f.untaken() {
         let key = field.key;
+        // `background: false` asks for what weft does anyway.
+        let foreground = key == "background"
+            && field.value.as_scalar().and_then(fields::parse_bool) == Some(false);
+        if foreground {
+            continue;
+        }
         if let Some((_, why)) = UNSUPPORTED_FIELDS.iter().find(|(k, _)| *k == key) {
             report.emit(Rule::UnsupportedField, field.key_pos, || {
                 format!("`{key}` is recognised but not supported: {why}; it has no effect")
@@ -331,6 +344,53 @@ fn report_unsupported_and_unknown(f: &Fields<'_>, report: &mut Report<'_>) {
                 };
                 format!("unknown key `{}`{tail}", shorten(key))
             });
+        }
+    }
+}
+
+/// OpenClaw gating keys weft recognises but does not implement, and why.
+pub const UNSUPPORTED_OPENCLAW_KEYS: [(&str, &str); 4] = [
+    (
+        "requires.config",
+        "OpenClaw configuration requirements are not checked",
+    ),
+    (
+        "primaryEnv",
+        "weft gives no key to a skill (`skills.entries.<name>.apiKey` is not used)",
+    ),
+    ("install", "weft installs no dependency for a skill"),
+    (
+        "skillKey",
+        "the skill's configuration entry is its name (`skills.entries.<name>`)",
+    ),
+];
+
+/// A named warning for each OpenClaw gating key (`metadata.openclaw`, or the older
+/// `clawdbot`/`moltbot`) of [`UNSUPPORTED_OPENCLAW_KEYS`].
+fn report_unsupported_openclaw(metadata: &Value, field: &Field<'_>, report: &mut Report<'_>) {
+    for (block_name, block) in ["openclaw", "clawdbot", "moltbot"]
+        .iter()
+        .filter_map(|k| metadata.get(k).map(|b| (*k, b)))
+    {
+        for (key, why) in UNSUPPORTED_OPENCLAW_KEYS {
+            let value = match key.split_once('.') {
+                Some((outer, inner)) => block.get(outer).and_then(|o| o.get(inner)),
+                None => block.get(key),
+            };
+            // An empty value (`primaryEnv: ""`, `config: []`) asks for nothing.
+            let present = value.is_some_and(|v| match v {
+                Value::Null => false,
+                Value::Scalar(s) => !s.trim().is_empty(),
+                Value::List(items) => !items.is_empty(),
+                Value::Map(entries) => !entries.is_empty(),
+            });
+            if present {
+                report.emit(Rule::UnsupportedField, field.key_pos, || {
+                    format!(
+                        "`metadata.{block_name}.{key}` is recognised but not supported: {why}; it has no effect"
+                    )
+                });
+            }
         }
     }
 }
@@ -809,14 +869,26 @@ fn read_context(field: &Field<'_>, report: &mut Report<'_>) -> SkillContext {
 }
 
 /// The values of `effort` (Claude Code's).
-pub const EFFORT_LEVELS: [&str; 4] = ["low", "medium", "high", "max"];
+pub const EFFORT_LEVELS: [&str; 5] = ["low", "medium", "high", "xhigh", "max"];
 
-/// Model aliases resolved from the configuration.
-pub const MODEL_ALIASES: [&str; 4] = ["haiku", "sonnet", "opus", "inherit"];
+/// Model aliases resolved from the configuration, and Claude Code's own (`opusplan`,
+/// `sonnet[1m]`, `opus[1m]`, `default`), which map onto them.
+pub const MODEL_ALIASES: [&str; 8] = [
+    "haiku",
+    "sonnet",
+    "opus",
+    "inherit",
+    "default",
+    "opusplan",
+    "sonnet[1m]",
+    "opus[1m]",
+];
 
-/// True when `model` is an alias or has the `provider/model` shape.
+/// True when `model` is an alias, a bare Claude model id (`claude-opus-4-1`, served by an
+/// Anthropic provider) or has the `provider/model` shape.
 pub fn is_model_reference(model: &str) -> bool {
     MODEL_ALIASES.contains(&model)
+        || (model.starts_with("claude-") && !model.contains(char::is_whitespace))
         || model.split_once('/').is_some_and(|(p, m)| {
             !p.is_empty() && !m.is_empty() && !p.contains(char::is_whitespace)
         })
@@ -826,8 +898,9 @@ fn check_model(model: &str, field: &Field<'_>, report: &mut Report<'_>) {
     if !is_model_reference(model) {
         report.emit(Rule::UnrecognizedModel, field.pos(), || {
             format!(
-                "model `{}` is neither an alias (haiku, sonnet, opus, inherit) nor provider/model",
-                shorten(model)
+                "model `{}` is neither an alias ({}), a Claude model id (`claude-…`) nor provider/model",
+                shorten(model),
+                MODEL_ALIASES.join(", ")
             )
         });
     }
@@ -993,6 +1066,9 @@ mod tests {
         assert!(is_model_reference("openai/gpt-4o"));
         assert!(is_model_reference("anthropic/claude-sonnet-4-20250514"));
         assert!(!is_model_reference("gpt-4o"));
+        assert!(is_model_reference("claude-opus-4-1"));
+        assert!(is_model_reference("sonnet[1m]"));
+        assert!(is_model_reference("opusplan"));
         assert!(!is_model_reference("/x"));
     }
 

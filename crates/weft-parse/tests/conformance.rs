@@ -1395,13 +1395,14 @@ fn section_i() -> Vec<AgentCase> {
         agent_case("I06b/load", "model: inherit\n", Load, true, &[], |a| {
             eq("model", a.model.as_deref(), Some("inherit"))
         }),
-        // A full model id is accepted as written (resolved against providers at run time).
+        // A bare Claude model id is accepted as written, without a warning (an Anthropic
+        // provider serves it at run time; without one the session's model runs).
         agent_case(
             "I06c/load",
             "model: claude-opus-4-8\n",
             Load,
             true,
-            &["W142"],
+            &[],
             |a| eq("model", a.model.as_deref(), Some("claude-opus-4-8")),
         ),
         agent_case(

@@ -23,8 +23,7 @@ impl PathMatcher {
         }
         let mut builder = GlobSetBuilder::new();
         for glob in globs {
-            let pattern = glob.trim().trim_start_matches("./");
-            match GlobBuilder::new(pattern).literal_separator(true).build() {
+            match compile(glob) {
                 Ok(g) => {
                     builder.add(g);
                 }
@@ -42,6 +41,17 @@ impl PathMatcher {
     pub fn matches(&self, relative: &Path) -> bool {
         self.set.as_ref().is_some_and(|s| s.is_match(relative))
     }
+}
+
+/// One `paths:` glob as it is matched: relative to the project, `./` dropped, `/` literal.
+fn compile(glob: &str) -> Result<globset::Glob, globset::Error> {
+    let pattern = glob.trim().trim_start_matches("./");
+    GlobBuilder::new(pattern).literal_separator(true).build()
+}
+
+/// Why a `paths:` glob does not compile (`skills validate` reports it), or `None`.
+pub fn glob_problem(glob: &str) -> Option<String> {
+    compile(glob).err().map(|e| e.kind().to_string())
 }
 
 /// `file` relative to `project` for matching: a relative path is taken as relative to the
@@ -72,6 +82,16 @@ pub fn project_relative(file: &Path, project: Option<&Path>) -> Option<PathBuf> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn problems_of_globs_that_do_not_compile() {
+        assert_eq!(glob_problem("src/**/*.{ts,tsx}"), None);
+        assert_eq!(
+            glob_problem("src/{a,b").as_deref(),
+            Some("unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)")
+        );
+        assert!(glob_problem("src/[a").is_some());
+    }
 
     fn m(globs: &[&str]) -> PathMatcher {
         PathMatcher::new(

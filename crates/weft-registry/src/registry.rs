@@ -112,6 +112,31 @@ impl Snapshot {
     ) -> Catalog {
         let invocable: Vec<&Arc<SkillEntry>> =
             self.model_invocable().filter(|e| include(e)).collect();
+        Self::catalog_of(&invocable, format, budget_chars)
+    }
+
+    /// Every skill in SKILL.md form, in the XML format, listed as skills-ref's `to-prompt`
+    /// lists the same directories: whether or not the model may invoke it and whether or not
+    /// it is conditional (the reference knows neither field). Commands and legacy
+    /// `skill.json` skills, which the reference cannot read, are left out, and so are the
+    /// skills the configuration switches off. This is a listing for people and tools
+    /// (`weft skills catalog --format xml --no-builtins`), not what the model is offered
+    /// ([`catalog`](Self::catalog) is).
+    pub fn reference_catalog(&self, budget_chars: usize) -> Catalog {
+        let skills: Vec<&Arc<SkillEntry>> = self
+            .entries
+            .iter()
+            .filter(|e| e.skill.source.format == weft_types::SkillFormat::SkillMd)
+            .collect();
+        Self::catalog_of(&skills, CatalogFormat::Xml, budget_chars)
+    }
+
+    /// The catalog of `invocable`, in order.
+    fn catalog_of(
+        invocable: &[&Arc<SkillEntry>],
+        format: CatalogFormat,
+        budget_chars: usize,
+    ) -> Catalog {
         let descriptions: Vec<std::borrow::Cow<'_, str>> = invocable
             .iter()
             .map(|e| match format {

@@ -174,6 +174,22 @@ fn agent_of(text: &str) -> Option<String> {
     parsed.skill?.agent
 }
 
+/// [`Rule::InvalidPathGlob`] for each `paths:` glob that does not compile (it would never
+/// match, so the skill would never join the catalog).
+fn glob_problems(globs: &[String], path: &Path, profile: Profile) -> Vec<Diagnostic> {
+    globs
+        .iter()
+        .filter_map(|glob| {
+            let why = crate::conditional::glob_problem(glob)?;
+            let d = Rule::InvalidPathGlob.diagnostic(
+                profile,
+                format!("`paths` glob `{glob}` does not compile ({why}); it never matches"),
+            )?;
+            Some(d.with_path(path))
+        })
+        .collect()
+}
+
 fn problem(path: &Path, rule: Rule, weft: String, spec: String, profile: Profile) -> Target {
     let message = if profile == Profile::Spec { spec } else { weft };
     Target::Problem {
@@ -297,6 +313,9 @@ fn check(target: &Target, options: &ParseOptions, profile: Profile) -> Validatio
         Target::Skill(found) => {
             let parsed = read_skill(found, options);
             let mut diagnostics = parsed.diagnostics;
+            if let Some(skill) = &parsed.skill {
+                diagnostics.extend(glob_problems(&skill.paths, found.file.path(), profile));
+            }
             if profile == Profile::Spec && matches!(found.file, SkillFile::Legacy { .. }) {
                 diagnostics.insert(
                     0,

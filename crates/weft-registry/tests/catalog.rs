@@ -682,3 +682,39 @@ fn xml_escapes_the_location_unlike_skills_ref() {
         recorded.replace("/a&b/SKILL.md", "/a&amp;b/SKILL.md")
     );
 }
+
+/// `tests/data/catalog/listing`, resolved.
+fn listing_dir() -> PathBuf {
+    std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/catalog/listing"))
+        .unwrap()
+}
+
+/// A registry of one root, without the built-in skills.
+fn registry_of(root: &Path) -> weft_registry::SkillRegistry {
+    let mut config =
+        weft_registry::RegistryConfig::with_roots(vec![weft_registry::SkillRoot::new(
+            root,
+            Scope::Plugin,
+        )]);
+    config.builtins = false;
+    weft_registry::SkillRegistry::new(config)
+}
+
+#[test]
+fn reference_catalog_lists_every_skill_as_to_prompt_does() {
+    let dir = listing_dir();
+    let expected = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/catalog/listing.xml"),
+    )
+    .unwrap()
+    .replace("{LISTING}", dir.to_str().unwrap());
+    let snapshot = registry_of(&dir).snapshot();
+    let listing = snapshot.reference_catalog(usize::MAX);
+    assert_eq!(listing.text + "\n", expected);
+    assert!(listing.report.shortened.is_empty() && listing.report.dropped.is_empty());
+    // The model's catalog leaves out what it may not invoke and what waits for a file.
+    let offered = snapshot.catalog(CatalogFormat::Xml, usize::MAX).text;
+    assert!(!offered.contains("<name>\nuser-only\n</name>"));
+    assert!(!offered.contains("<name>\nconditional\n</name>"));
+    assert_eq!(offered.matches("<skill>").count(), 30);
+}

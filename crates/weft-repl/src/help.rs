@@ -364,8 +364,8 @@ fn config(data: &HelpData) -> String {
             "allow_paths, deny, exec_timeout_secs, output_cap, web_fetch",
         ),
         (
-            "skills.max_prompt_bytes",
-            "rendered skill bodies are truncated beyond this",
+            "skills.*",
+            "max_prompt_bytes (rendered skills are cut beyond it), dynamic_context, disabled, entries, builtins",
         ),
         (
             "sandbox.*",

@@ -109,14 +109,49 @@ pub struct SkillSettings {
     pub entries: BTreeMap<String, SkillEntrySettings>,
     /// Include the skills compiled into weft (default true).
     pub builtins: Option<bool>,
+    /// Run skills' dynamic-context commands (`` !`cmd` ``, ```` ```! ````) when they load,
+    /// through the permissions of `exec_shell` (default true).
+    pub dynamic_context: Option<bool>,
 }
 
-/// One skill's settings (`skills.entries.<name>`).
-#[derive(Debug, Clone, Default, Deserialize)]
+/// One skill's settings (`skills.entries.<name>`). `Debug` never shows the OpenClaw values
+/// (an `apiKey` is a secret).
+#[derive(Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SkillEntrySettings {
     /// `false` switches the skill off, as `skills.disabled` does.
     pub enabled: Option<bool>,
+    /// OpenClaw's key for the skill's `primaryEnv` variable: accepted so an OpenClaw
+    /// configuration loads, never used (weft gives no key to a command or a model).
+    #[serde(rename = "apiKey")]
+    pub api_key: Option<serde_json::Value>,
+    /// OpenClaw's variables for the skill's runs: accepted, not used.
+    pub env: Option<serde_json::Value>,
+    /// OpenClaw's per-skill settings: accepted, not used.
+    pub config: Option<serde_json::Value>,
+}
+
+impl std::fmt::Debug for SkillEntrySettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SkillEntrySettings")
+            .field("enabled", &self.enabled)
+            .field("unused_openclaw_keys", &self.unused_openclaw_keys())
+            .finish()
+    }
+}
+
+impl SkillEntrySettings {
+    /// The OpenClaw keys set here that weft does not use.
+    pub fn unused_openclaw_keys(&self) -> Vec<&'static str> {
+        [
+            ("apiKey", self.api_key.is_some()),
+            ("env", self.env.is_some()),
+            ("config", self.config.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(key, set)| set.then_some(key))
+        .collect()
+    }
 }
 
 impl SkillSettings {
@@ -379,6 +414,13 @@ impl Config {
         }
         let file: ConfigFile = serde_json::from_value(merged.clone())
             .map_err(|source| crate::config_key::schema_error(&texts, source))?;
+        for (name, entry) in &file.skills.entries {
+            for key in entry.unused_openclaw_keys() {
+                tracing::warn!(
+                    "`skills.entries.{name}.{key}` is OpenClaw's; weft does not use it (no key or variable is given to a skill's commands)"
+                );
+            }
+        }
         Ok(Self {
             file,
             files,

@@ -272,10 +272,14 @@ fn insert(root: &mut Value, key: &[String], value: Value) {
 /// unless they only refer to another variable with `${VAR}`).
 fn is_secret(key: &[String], value: &Value) -> bool {
     let name = key.last().map(String::as_str).unwrap_or_default();
-    if name == "api_key" {
+    // OpenClaw's `skills.entries.<name>.apiKey` too (accepted, never used).
+    let openclaw_key = key.len() == 4 && key[0] == "skills" && name == "apiKey";
+    if name == "api_key" || openclaw_key {
         return true;
     }
-    let in_server_env = key.len() == 4 && key[0] == "mcp_servers" && key[2] == "env";
+    let in_skill_env = key.len() == 5 && key[0] == "skills" && key[3] == "env";
+    let in_server_env =
+        (key.len() == 4 && key[0] == "mcp_servers" && key[2] == "env") || in_skill_env;
     let reference = value
         .as_str()
         .is_some_and(|s| s.starts_with("${") && s.ends_with('}'));
@@ -460,6 +464,11 @@ impl View {
             self.effective(
                 &["skills", "max_prompt_bytes"],
                 json!(options.max_skill_prompt_bytes),
+                d.clone(),
+            );
+            self.effective(
+                &["skills", "dynamic_context"],
+                json!(options.dynamic_context),
                 d.clone(),
             );
         }

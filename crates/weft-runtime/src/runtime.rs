@@ -327,6 +327,9 @@ impl Runtime {
         if let Some(n) = agent.max_tool_iterations {
             options.max_tool_iterations = n;
         }
+        if let Some(on) = self.config.file.skills.dynamic_context {
+            options.dynamic_context = on;
+        }
         if let Some(n) = self.config.file.skills.max_prompt_bytes {
             options.max_skill_prompt_bytes = n;
         }

@@ -170,6 +170,7 @@ pub const PROJECT_KEYS: &[(&str, KeyType)] = &[
     ("skills.disabled", KeyType::StringList),
     ("skills.entries.*.enabled", KeyType::False),
     ("skills.builtins", KeyType::False),
+    ("skills.dynamic_context", KeyType::False),
 ];
 
 /// A key of an untrusted project file that was dropped.

@@ -190,7 +190,15 @@ impl Workspace {
         }
         if let Some(h) = &self.home {
             for dir in SKILL_DIRS {
-                roots.push(SkillRoot::new(h.join(dir), Scope::User));
+                let root = match dir {
+                    // Codex's user skills live in `$CODEX_HOME/skills` (`~/.codex` by default).
+                    CODEX_SKILLS => self
+                        .env
+                        .var_os("CODEX_HOME")
+                        .map_or_else(|| h.join(dir), |c| PathBuf::from(c).join("skills")),
+                    _ => h.join(dir),
+                };
+                roots.push(SkillRoot::new(root, Scope::User));
             }
             roots.push(SkillRoot::commands(h.join(".claude/commands"), Scope::User));
             roots.push(SkillRoot::new(
@@ -281,16 +289,24 @@ fn lexical(path: &Path) -> PathBuf {
     out
 }
 
+/// Codex's skill directory (in a project; in the home directory unless `CODEX_HOME` moves it).
+const CODEX_SKILLS: &str = ".codex/skills";
+
 /// The skill directories of a project or home directory, highest precedence first.
-const SKILL_DIRS: [&str; 3] = [".clawft/skills", ".claude/skills", ".agents/skills"];
+const SKILL_DIRS: [&str; 4] = [
+    ".clawft/skills",
+    ".claude/skills",
+    ".agents/skills",
+    CODEX_SKILLS,
+];
 
 /// The directories whose presence marks a project outside git.
-const PROJECT_MARKERS: [&str; 3] = [".clawft", ".claude", ".agents"];
+const PROJECT_MARKERS: [&str; 4] = [".clawft", ".claude", ".agents", ".codex"];
 
 /// The project of `cwd`: inside a git repository, its root (the nearest ancestor, itself
 /// included, with a `.git` directory or file: a worktree or submodule has a file), never
-/// anything above it; outside git, the nearest ancestor holding `.clawft/`, `.claude/` or
-/// `.agents/`. Never the home directory or above it.
+/// anything above it; outside git, the nearest ancestor holding `.clawft/`, `.claude/`,
+/// `.agents/` or `.codex/`. Never the home directory or above it.
 ///
 /// Both directories are compared canonical (symbolic links resolved): with `HOME=/tmp/link`
 /// pointing at `/tmp/real`, a `cwd` of `/tmp/real/proj` still stops at the home directory.

@@ -9,10 +9,17 @@
 //!   and only when in range, so `$100` and `` `echo $1` `` survive;
 //! * `$SESSION_ID`, `${SESSION_ID}`, `${CLAUDE_SESSION_ID}` — the session id;
 //! * `${CLAUDE_SKILL_DIR}`, `{baseDir}` — the skill's directory, left as written without one;
-//! * `$name` — for each name of the skill's `arguments:` list, the argument at its position,
-//!   under the same code-aware rule as a bare `$N`;
+//! * `$name` — for each name of the skill's `arguments:` list (hyphens allowed:
+//!   `$file-name`), the argument at its position, under the same code-aware rule as a bare
+//!   `$N`; left as written when that argument is missing;
 //! * `${CLAUDE_EFFORT}` — the effort level in force, left as written without one;
+//! * `${CLAUDE_PROJECT_DIR}` — the project directory, left as written without one;
+//! * `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` — Claude Code's plugin directories,
+//!   which weft has none of: always left as written (and reported unfilled);
 //! * `\$` — a literal dollar.
+//!
+//! Dynamic-context blocks (`` !`command` ``, ```` ```! ````) are found by [`dynamic_blocks`];
+//! [`render_report`] says where each landed in the rendered text, so the caller can run them.
 //!
 //! The template is scanned once and substituted text is never rescanned. A template that uses
 //! no argument placeholder gets the arguments appended as `ARGUMENTS: …`. Raw argument strings
@@ -39,8 +46,10 @@
 //! ```
 
 mod args;
+mod dynamic;
 mod render;
 mod scan;
 
 pub use args::{SplitError, split_args};
-pub use render::{Rendered, placeholders, render, render_report, uses_arguments};
+pub use dynamic::{DynamicBlock, DynamicKind, dynamic_blocks};
+pub use render::{Rendered, RenderedCommand, placeholders, render, render_report, uses_arguments};

@@ -2,8 +2,11 @@
 
 use std::fmt::Write as _;
 
+use std::ops::Range;
+
 use weft_types::InvocationContext;
 
+use crate::dynamic::{DynamicKind, dynamic_blocks};
 use crate::scan::{Kind, Placeholder, Scanner, Token};
 
 /// What the append rule adds before the joined arguments.
@@ -48,10 +51,92 @@ pub struct Rendered {
     pub text: String,
     /// The placeholders written back as they were because nothing filled them, in order of
     /// first appearance, without duplicates: `${3}` or `$ARGUMENTS[3]` past the last argument,
-    /// a named `$issue` without its argument, `${CLAUDE_SKILL_DIR}` without a directory,
-    /// `${CLAUDE_EFFORT}` without an effort. A bare `$N` past the last argument is text (a
+    /// a named `$issue` without its argument, `${CLAUDE_SKILL_DIR}` or
+    /// `${CLAUDE_PROJECT_DIR}` without a directory, `${CLAUDE_EFFORT}` without an effort, and
+    /// always `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}`. A bare `$N` past the last argument is text (a
     /// price), not a placeholder, and is not listed.
     pub unfilled: Vec<String>,
+    /// The dynamic-context blocks of the template ([`dynamic_blocks`](crate::dynamic_blocks)),
+    /// located in [`text`](Self::text): placeholders inside a command are filled like
+    /// everywhere else, and text an argument brought in is never one of them.
+    pub commands: Vec<RenderedCommand>,
+}
+
+/// A dynamic-context block in a rendered text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedCommand {
+    /// Inline or fenced.
+    pub kind: DynamicKind,
+    /// The whole block in the rendered text: what the command's output replaces.
+    pub range: Range<usize>,
+    /// The command, placeholders filled, trimmed.
+    pub command: String,
+}
+
+impl Rendered {
+    /// The text with each dynamic-context block replaced by `replace(index, command)`.
+    #[must_use]
+    pub fn replace_commands(
+        &self,
+        mut replace: impl FnMut(usize, &RenderedCommand) -> String,
+    ) -> String {
+        let mut out = String::with_capacity(self.text.len());
+        let mut at = 0;
+        for (i, command) in self.commands.iter().enumerate() {
+            out.push_str(self.text.get(at..command.range.start).unwrap_or_default());
+            out.push_str(&replace(i, command));
+            at = command.range.end;
+        }
+        out.push_str(self.text.get(at..).unwrap_or_default());
+        out
+    }
+}
+
+/// Template positions of the dynamic-context blocks (each block's start, command start,
+/// command end and end, in order) mapped to positions in the output as it is written.
+struct Marks {
+    at: Vec<usize>,
+    mapped: Vec<usize>,
+    next: usize,
+}
+
+impl Marks {
+    fn new(at: Vec<usize>) -> Self {
+        Self {
+            mapped: vec![0; at.len()],
+            at,
+            next: 0,
+        }
+    }
+
+    /// Maps the marks before `start` (skipped template bytes, such as an escape's backslash)
+    /// to `out_len`.
+    fn before(&mut self, start: usize, out_len: usize) {
+        while self.at.get(self.next).is_some_and(|&m| m < start) {
+            self.mapped[self.next] = out_len;
+            self.next += 1;
+        }
+    }
+
+    /// Maps the marks within `start..=end`, a token written at `out_start` whose output ends
+    /// at `out_end`: text maps byte for byte, a placeholder to its start or its end.
+    fn within(&mut self, start: usize, end: usize, out_start: usize, out_end: usize, text: bool) {
+        while let Some(&m) = self.at.get(self.next).filter(|&&m| m <= end) {
+            self.mapped[self.next] = if text {
+                out_start + (m - start)
+            } else if m == start {
+                out_start
+            } else {
+                out_end
+            };
+            self.next += 1;
+        }
+    }
+}
+
+/// Where `slice`, a slice of `src`, starts in it.
+fn offset_in(src: &str, slice: &str) -> usize {
+    slice.as_ptr().addr().saturating_sub(src.as_ptr().addr())
 }
 
 /// [`render`], also saying which placeholders stayed unfilled (for `--dry-run` and the
@@ -81,7 +166,28 @@ pub fn render_report(template: &str, ctx: &InvocationContext) -> Rendered {
     );
     let mut uses_args = false;
     let mut unfilled: Vec<String> = Vec::new();
+    let blocks = dynamic_blocks(template);
+    let mut marks = Marks::new(
+        blocks
+            .iter()
+            .flat_map(|b| {
+                [
+                    b.range.start,
+                    b.command_range.start,
+                    b.command_range.end,
+                    b.range.end,
+                ]
+            })
+            .collect(),
+    );
     for token in Scanner::with_names(template, &ctx.names) {
+        let (raw, text) = match token {
+            Token::Text(text) => (text, true),
+            Token::Placeholder(p) => (p.raw, false),
+        };
+        let start = offset_in(template, raw);
+        marks.before(start, out.len());
+        let out_start = out.len();
         match token {
             Token::Text(text) => out.push_str(text),
             Token::Placeholder(p) => {
@@ -97,7 +203,18 @@ pub fn render_report(template: &str, ctx: &InvocationContext) -> Rendered {
                 }
             }
         }
+        marks.within(start, start + raw.len(), out_start, out.len(), text);
     }
+    marks.before(usize::MAX, out.len());
+    let commands = blocks
+        .iter()
+        .zip(marks.mapped.chunks_exact(4))
+        .map(|(block, m)| RenderedCommand {
+            kind: block.kind,
+            range: m[0]..m[3],
+            command: out.get(m[1]..m[2]).unwrap_or_default().trim().to_owned(),
+        })
+        .collect();
     if !uses_args && !ctx.args.is_empty() {
         out.reserve(APPEND_PREFIX.len() + joined_len);
         out.push_str(APPEND_PREFIX);
@@ -106,6 +223,7 @@ pub fn render_report(template: &str, ctx: &InvocationContext) -> Rendered {
     Rendered {
         text: out,
         unfilled,
+        commands,
     }
 }
 
@@ -120,19 +238,26 @@ fn fill(out: &mut String, p: Placeholder<'_>, ctx: &InvocationContext) -> bool {
         Kind::Named(index) => ctx.args.get(index).map(String::as_str),
         Kind::SessionId => Some(ctx.session_id.as_str()),
         Kind::Effort => ctx.effort.as_deref(),
-        Kind::SkillDir => match &ctx.skill_dir {
-            Some(dir) => {
-                match dir.to_str() {
-                    Some(dir) => out.push_str(dir),
-                    // Writing to a `String` cannot fail.
-                    None => {
-                        let _ = write!(out, "{}", dir.display());
+        Kind::SkillDir | Kind::ProjectDir => {
+            let dir = match p.kind {
+                Kind::SkillDir => &ctx.skill_dir,
+                _ => &ctx.project_dir,
+            };
+            match dir {
+                Some(dir) => {
+                    match dir.to_str() {
+                        Some(dir) => out.push_str(dir),
+                        // Writing to a `String` cannot fail.
+                        None => {
+                            let _ = write!(out, "{}", dir.display());
+                        }
                     }
+                    return true;
                 }
-                return true;
+                None => None,
             }
-            None => None,
-        },
+        }
+        Kind::Plugin => None,
     };
     match value {
         Some(v) => {
@@ -288,6 +413,79 @@ mod tests {
             render("\\$ARGUMENTS", &ctx(&["a"])),
             "$ARGUMENTS\n\nARGUMENTS: a"
         );
+    }
+
+    #[test]
+    fn project_dir_hyphenated_names_and_plugin_dirs() {
+        let c = ctx(&["a.rs"])
+            .with_names(vec!["file-name".into(), "mode".into()])
+            .with_project_dir("/p");
+        let out = render_report(
+            "${CLAUDE_PROJECT_DIR}/$file-name in $mode-mode, `$file-name`, $file-name-. ${CLAUDE_PLUGIN_ROOT} ${CLAUDE_PLUGIN_DATA}",
+            &c,
+        );
+        assert_eq!(
+            out.text,
+            "/p/a.rs in $mode-mode, `$file-name`, a.rs-. ${CLAUDE_PLUGIN_ROOT} ${CLAUDE_PLUGIN_DATA}"
+        );
+        assert_eq!(
+            out.unfilled,
+            ["$mode", "${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PLUGIN_DATA}"]
+        );
+        // Without a project, `${CLAUDE_PROJECT_DIR}` stays and is listed.
+        let out = render_report("${CLAUDE_PROJECT_DIR}", &ctx(&[]));
+        assert_eq!(out.unfilled, ["${CLAUDE_PROJECT_DIR}"]);
+    }
+
+    #[test]
+    fn dynamic_commands_are_located_in_the_output() {
+        let c = ctx(&["42", "!`rm -rf x`"]).with_skill_dir("/s/k");
+        let out = render_report(
+            "Issue $0: !`gh issue view ${0} --dir ${CLAUDE_SKILL_DIR}`\\$1 then $1
+```!
+cat $ARGUMENTS[0]
+```
+",
+            &c,
+        );
+        assert_eq!(
+            out.text,
+            "Issue 42: !`gh issue view 42 --dir /s/k`$1 then !`rm -rf x`
+```!
+cat 42
+```
+"
+        );
+        let found: Vec<(&str, &str)> = out
+            .commands
+            .iter()
+            .map(|c| (&out.text[c.range.clone()], c.command.as_str()))
+            .collect();
+        // The argument that looks like a block is text: it was never in the template.
+        assert_eq!(
+            found,
+            [
+                (
+                    "!`gh issue view 42 --dir /s/k`",
+                    "gh issue view 42 --dir /s/k"
+                ),
+                ("```!\ncat 42\n```", "cat 42"),
+            ]
+        );
+        let replaced = out.replace_commands(|i, c| format!("<{i}:{}>", c.kind.label()));
+        assert_eq!(
+            replaced,
+            "Issue 42: <0:inline>$1 then !`rm -rf x`\n<1:fenced>\n"
+        );
+    }
+
+    #[test]
+    fn dynamic_commands_survive_the_append_rule() {
+        let out = render_report("Now: !`date`", &ctx(&["a"]));
+        assert_eq!(out.text, "Now: !`date`\n\nARGUMENTS: a");
+        assert_eq!(out.commands.len(), 1);
+        assert_eq!(&out.text[out.commands[0].range.clone()], "!`date`");
+        assert!(render_report("plain", &ctx(&[])).commands.is_empty());
     }
 
     #[test]

@@ -34,6 +34,11 @@ pub(crate) enum Kind {
     Named(usize),
     /// `${CLAUDE_EFFORT}`: the effort level in force.
     Effort,
+    /// `${CLAUDE_PROJECT_DIR}`: the project directory.
+    ProjectDir,
+    /// `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`: Claude Code's plugin directories,
+    /// which weft has none of; always left unfilled (and listed as such).
+    Plugin,
 }
 
 impl Kind {
@@ -68,6 +73,30 @@ pub(crate) enum Token<'a> {
 struct Fence {
     ch: u8,
     len: usize,
+}
+
+/// A piece of Markdown code the scanner went through, recorded on request (dynamic context
+/// is found from these, so it follows exactly the code rules placeholders follow).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CodeRegion {
+    /// An inline code span: its opening run of `ticks` backticks at `open`, its closing run
+    /// at `close`.
+    Span {
+        open: usize,
+        ticks: usize,
+        close: usize,
+    },
+    /// A fenced block: the opening line starts at `line`, its fence run of `len` characters
+    /// `ch` at `marker`, its info string runs to `info_end`; `close` is the closing line's
+    /// start and end (`None`: unclosed, it runs to the end of the text).
+    Fence {
+        line: usize,
+        marker: usize,
+        ch: u8,
+        len: usize,
+        info_end: usize,
+        close: Option<(usize, usize)>,
+    },
 }
 
 /// Slots of the failed-closer-search cache (direct-mapped by run length).
@@ -143,6 +172,8 @@ pub(crate) struct Scanner<'a> {
     /// at `stop`. Any opener of that length before `stop` fails too, so inputs full of unmatched
     /// (e.g. escape-shortened) backtick runs do not rescan the same text again and again.
     span_fail: [(usize, usize); SPAN_MEMO],
+    /// The code regions passed so far, when asked for ([`Scanner::recording`]).
+    regions: Option<Vec<CodeRegion>>,
 }
 
 impl<'a> Scanner<'a> {
@@ -163,7 +194,20 @@ impl<'a> Scanner<'a> {
             fence: None,
             span_end: 0,
             span_fail: [(0, 0); SPAN_MEMO],
+            regions: None,
         }
+    }
+
+    /// A scanner that also records the code regions it passes ([`Scanner::regions`]).
+    pub(crate) fn recording(src: &'a str) -> Self {
+        let mut scanner = Self::new(src);
+        scanner.regions = Some(Vec::new());
+        scanner
+    }
+
+    /// The code regions passed so far, in order (empty unless [`recording`](Self::recording)).
+    pub(crate) fn regions(&self) -> &[CodeRegion] {
+        self.regions.as_deref().unwrap_or_default()
     }
 
     fn in_span(&self) -> bool {
@@ -207,6 +251,11 @@ impl<'a> Scanner<'a> {
                     self.fence = None;
                     // The closing line holds only fence characters and whitespace.
                     self.pos = line_end(bytes, line);
+                    if let Some(CodeRegion::Fence { close, .. }) =
+                        self.regions.as_mut().and_then(|r| r.last_mut())
+                    {
+                        *close = Some((line, self.pos));
+                    }
                 }
             }
             None => {
@@ -214,6 +263,16 @@ impl<'a> Scanner<'a> {
                 let first = bytes.get(skip_indent(bytes, line));
                 if matches!(first, Some(b'`' | b'~')) {
                     self.fence = fence_opens(bytes, line);
+                    if let (Some(fence), Some(regions)) = (self.fence, self.regions.as_mut()) {
+                        regions.push(CodeRegion::Fence {
+                            line,
+                            marker: skip_indent(bytes, line),
+                            ch: fence.ch,
+                            len: fence.len,
+                            info_end: line_end(bytes, line),
+                            close: None,
+                        });
+                    }
                 }
             }
         }
@@ -231,7 +290,16 @@ impl<'a> Scanner<'a> {
             return;
         }
         match find_closer(self.src.as_bytes(), from, n) {
-            Ok(closer) => self.span_end = closer + n,
+            Ok(closer) => {
+                self.span_end = closer + n;
+                if let Some(regions) = self.regions.as_mut() {
+                    regions.push(CodeRegion::Span {
+                        open: at,
+                        ticks: n,
+                        close: closer,
+                    });
+                }
+            }
             Err(stop) => {
                 if let Some(entry) = self.span_fail.get_mut(slot) {
                     *entry = (n, stop);
@@ -372,6 +440,9 @@ fn match_dollar(src: &str, at: usize, in_code: bool) -> Option<Placeholder<'_>> 
                 ("CLAUDE_SESSION_ID", Kind::SessionId),
                 ("CLAUDE_SKILL_DIR", Kind::SkillDir),
                 ("CLAUDE_EFFORT", Kind::Effort),
+                ("CLAUDE_PROJECT_DIR", Kind::ProjectDir),
+                ("CLAUDE_PLUGIN_ROOT", Kind::Plugin),
+                ("CLAUDE_PLUGIN_DATA", Kind::Plugin),
             ] {
                 let body = rest.get(1..)?;
                 if body.starts_with(name) && body.as_bytes().get(name.len()) == Some(&b'}') {
@@ -437,17 +508,29 @@ fn match_named<'a>(
     if !(first.is_ascii_alphabetic() || first == b'_') {
         return None;
     }
-    let len = bytes
-        .get(start..)?
+    let rest = bytes.get(start..)?;
+    let len = rest.iter().take_while(|&&b| is_ident(b)).count();
+    // A name may have hyphens (`arguments: [file-name]`): the longest run with them is tried
+    // first (trailing hyphens are punctuation), then the identifier alone.
+    let hyphenated = rest
         .iter()
-        .take_while(|&&b| is_ident(b))
+        .take_while(|&&b| is_ident(b) || b == b'-')
         .count();
-    let ident = src.get(start..start + len)?;
-    let index = names.iter().position(|n| n == ident)?;
-    Some(Placeholder {
-        raw: src.get(at..start + len)?,
-        name: ident,
-        kind: Kind::Named(index),
+    let hyphenated = hyphenated
+        - rest
+            .get(..hyphenated)?
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'-')
+            .count();
+    [hyphenated, len].into_iter().find_map(|len| {
+        let ident = src.get(start..start + len)?;
+        let index = names.iter().position(|n| n == ident)?;
+        Some(Placeholder {
+            raw: src.get(at..start + len)?,
+            name: ident,
+            kind: Kind::Named(index),
+        })
     })
 }
 

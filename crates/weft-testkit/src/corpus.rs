@@ -37,9 +37,9 @@ pub struct Corpus {
 /// The full corpus: 2,451 skills from openclaw/skills (commit 3a5f649f).
 const SHARED: Expected = Expected {
     files: 2451,
-    load: (1697, 735, 19),
-    validate: (1325, 1016, 110),
-    strict: (1325, 872, 254),
+    load: (1493, 939, 19),
+    validate: (1140, 1201, 110),
+    strict: (1140, 786, 525),
     spec: (812, 352, 1287),
 };
 
@@ -47,9 +47,9 @@ const SHARED: Expected = Expected {
 /// corpus produces under each profile and every odd shape of file (see its README).
 const SAMPLE: Expected = Expected {
     files: 100,
-    load: (65, 29, 6),
-    validate: (51, 39, 10),
-    strict: (51, 30, 19),
+    load: (52, 42, 6),
+    validate: (39, 51, 10),
+    strict: (39, 25, 36),
     spec: (24, 16, 60),
 };
 

@@ -27,7 +27,7 @@ mod tool;
 pub use builtins::MEMORY_CAP;
 pub use builtins::{
     BUILTIN_TOOL_NAMES, BuiltinConfig, ExecConfig, READ_ONLY_TOOLS, ShellLauncher, WebFetchConfig,
-    builtin_registry, builtin_tools, exec_shell_tool,
+    builtin_registry, builtin_tools, exec_shell_tool, plain_stdout,
 };
 pub use grants::{ReadGrant, ReadGrants};
 pub use mcp::{

@@ -35,6 +35,12 @@ pub struct InvocationContext {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub effort: Option<String>,
+    /// The project directory, for `${CLAUDE_PROJECT_DIR}`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub project_dir: Option<PathBuf>,
 }
 
 impl InvocationContext {
@@ -46,6 +52,7 @@ impl InvocationContext {
             skill_dir: None,
             names: Vec::new(),
             effort: None,
+            project_dir: None,
         }
     }
 
@@ -60,6 +67,13 @@ impl InvocationContext {
     #[must_use]
     pub fn with_effort(mut self, effort: Option<String>) -> Self {
         self.effort = effort;
+        self
+    }
+
+    /// Sets the project directory (`${CLAUDE_PROJECT_DIR}`).
+    #[must_use]
+    pub fn with_project_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.project_dir = Some(dir.into());
         self
     }
 

@@ -63,15 +63,7 @@ impl Session {
         decision: &Decision,
         real: Option<&RealPath>,
     ) -> Result<(), Refusal> {
-        // Pre-approval matters unless the gate denied the call or it is harmless and allowed.
-        let pre = if !super::rules::settled(decision, kind) {
-            self.pre_approval(name, &call.arguments, kind, real)
-        } else {
-            Approval::NotPreApproved {
-                reason: String::new(),
-            }
-        };
-        match decide(self.permission_mode(), name, kind, decision, &pre) {
+        match self.step(call, name, kind, decision, real) {
             Step::Run => Ok(()),
             Step::Refuse { reason } => {
                 tracing::info!(tool = %call.name, %reason, "tool call refused");
@@ -88,6 +80,27 @@ impl Session {
                 self.ask_person(call, asked).await
             }
         }
+    }
+
+    /// What the permission mode, pre-approval and remembered answers make of `call`, before
+    /// anyone is asked: run, ask a person, refuse (also what `--dry-run` reports).
+    pub(super) fn step(
+        &self,
+        call: &ToolCall,
+        name: &str,
+        kind: CallKind,
+        decision: &Decision,
+        real: Option<&RealPath>,
+    ) -> Step {
+        // Pre-approval matters unless the gate denied the call or it is harmless and allowed.
+        let pre = if !super::rules::settled(decision, kind) {
+            self.pre_approval(name, &call.arguments, kind, real)
+        } else {
+            Approval::NotPreApproved {
+                reason: String::new(),
+            }
+        };
+        decide(self.permission_mode(), name, kind, decision, &pre)
     }
 
     /// `permissions.allow`, then the answers remembered in this session.

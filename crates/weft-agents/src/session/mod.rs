@@ -11,6 +11,7 @@ mod always;
 mod approval;
 mod children;
 mod dispatch;
+mod dynamic;
 mod error;
 mod permissions;
 mod prompt;
@@ -38,6 +39,7 @@ use crate::transcript::{
 };
 
 pub use children::{ChildError, ChildStatus, ChildSummary};
+pub use dynamic::{DynamicCommand, DynamicVerdict};
 pub use error::SessionError;
 pub use permissions::{ApprovalAnswer, ApprovalRequest, Approver, Permissions, RefusedCall};
 pub use real_path::RealPath;
@@ -95,6 +97,9 @@ pub struct SessionOptions {
     /// The permission mode, pre-approval and who is asked (default: `ask`, nothing
     /// pre-approved, no one to ask: every call that may change something is refused).
     pub permissions: Permissions,
+    /// Run skills' dynamic-context commands (`` !`cmd` ``, ```` ```! ````) when they load,
+    /// each as an `exec_shell` call (default true; `skills.dynamic_context: false`).
+    pub dynamic_context: bool,
 }
 
 impl Default for SessionOptions {
@@ -117,6 +122,7 @@ impl Default for SessionOptions {
             effort: None,
             read_grants: ReadGrants::new(),
             permissions: Permissions::default(),
+            dynamic_context: true,
         }
     }
 }
@@ -229,6 +235,10 @@ pub struct Session {
     turn_effort: Option<String>,
     /// What the active skill's body left unfilled (for `--dry-run`).
     unfilled: Vec<String>,
+    /// The last loaded skill's dynamic-context commands and what became of them.
+    dynamic: Vec<DynamicCommand>,
+    /// Nothing runs: dynamic-context commands are judged, not run (`--dry-run`).
+    dry_run: bool,
     /// Notices not yet shown (see [`SessionEvents::notice`]).
     notices: Vec<String>,
     /// The directories of the skills active in this turn, readable until it ends.
@@ -331,6 +341,8 @@ impl Session {
             turn_model: None,
             turn_effort: None,
             unfilled: Vec::new(),
+            dynamic: Vec::new(),
+            dry_run: false,
             notices,
             messages: Vec::new(),
             transcript,
@@ -480,13 +492,13 @@ impl Session {
     /// activates the skill (its allowed tools narrow the gate until the turn ends) and returns
     /// the user message, `[Skill: <name>]`, a blank line and the rendered body (seed 004).
     /// [`run_skill`](Self::run_skill) sends it; a dry run can [`preview`](Self::preview) it.
-    pub fn prepare_user_skill(
+    pub async fn prepare_user_skill(
         &mut self,
         name: &str,
         args: Vec<String>,
     ) -> Result<String, SessionError> {
         self.begin_turn()?;
-        match self.activate_skill(name, args, Invoker::User) {
+        match self.activate_skill(name, args, Invoker::User).await {
             Ok(text) => Ok(format!("[Skill: {name}]\n\n{text}")),
             Err(e) => {
                 self.end_turn();
@@ -506,7 +518,7 @@ impl Session {
         if self.is_fork_skill(name) {
             return self.run_user_fork(name, args).await;
         }
-        let text = self.prepare_user_skill(name, args)?;
+        let text = self.prepare_user_skill(name, args).await?;
         let text = self.with_child_results(text)?;
         let result = self.run_turn(Message::user(text), events).await;
         self.end_turn();

@@ -5,7 +5,8 @@
 
 use serde_json::json;
 use weft_llm::{ModelRef, ToolSpec};
-use weft_permissions::{Policy, PolicyError};
+use weft_permissions::{Policy, PolicyError, ToolGate};
+use weft_template::Rendered;
 use weft_types::suggest::{closest_names, did_you_mean};
 use weft_types::{InvocationContext, SkillContext};
 
@@ -42,6 +43,11 @@ pub enum SkillInvocationError {
         /// The closest names.
         suggestions: Vec<String>,
     },
+    /// The configuration switches the skill off.
+    #[error(
+        "skill `{0}` is disabled in the configuration; to run it, remove it from `skills.disabled` or set `skills.entries.{0}.enabled` to true (`weft config show --origin` says which file)"
+    )]
+    Disabled(String),
     /// A file declares the skill but does not load.
     #[error("skill `{name}` does not load: {errors}")]
     DoesNotLoad {
@@ -153,6 +159,9 @@ impl Session {
         let allowed = |n: &str| filter.is_none_or(|f| f.iter().any(|x| x == n));
         let Some(entry) = self.skills.get(name).filter(|_| allowed(name)) else {
             let snapshot = self.skills.snapshot();
+            if allowed(name) && snapshot.disabled().iter().any(|e| e.name() == name) {
+                return Err(SkillInvocationError::Disabled(name.to_owned()));
+            }
             if let Some(broken) = snapshot
                 .broken_named(name)
                 .first()
@@ -188,13 +197,13 @@ impl Session {
         }
     }
 
-    /// Renders a skill's body with `args` (and its argument names and effort), capped
-    /// (SEC-SKILL-03), and compiles its policy; also returns the placeholders left unfilled.
+    /// Renders a skill's body with `args` (and its argument names and effort) and compiles
+    /// its policy. The text is not capped yet: its dynamic context comes first.
     fn render_skill(
         &self,
         entry: &SkillEntry,
         args: &[String],
-    ) -> Result<(String, Policy, Vec<String>), SkillInvocationError> {
+    ) -> Result<(Rendered, Policy), SkillInvocationError> {
         let name = entry.name();
         let body = entry.body().map_err(|source| SkillInvocationError::Body {
             name: name.to_owned(),
@@ -218,15 +227,26 @@ impl Session {
         if let Some(dir) = entry.dir() {
             ctx = ctx.with_skill_dir(dir);
         }
+        if let Some(dir) = &self.options.project_dir {
+            ctx = ctx.with_project_dir(dir);
+        }
         let rendered = weft_template::render_report(&body.text, &ctx);
         if !rendered.unfilled.is_empty() {
             tracing::info!(skill = %name, unfilled = ?rendered.unfilled, "placeholders left unfilled");
         }
-        Ok((
-            self.cap_skill_text(name, rendered.text),
-            policy,
-            rendered.unfilled,
-        ))
+        Ok((rendered, policy))
+    }
+
+    /// The rendered skill with its dynamic context filled in (run under `gate`, the skill's),
+    /// capped (SEC-SKILL-03).
+    async fn skill_text(
+        &mut self,
+        name: &str,
+        rendered: &Rendered,
+        gate: &ToolGate,
+    ) -> Result<String, SkillInvocationError> {
+        let text = self.fill_dynamic_context(name, rendered, gate).await?;
+        Ok(self.cap_skill_text(name, text))
     }
 
     /// The model a skill's turns use: `None` for no `model:` or `inherit` (the session's);
@@ -261,7 +281,7 @@ impl Session {
         args: Vec<String>,
         invoker: Invoker,
     ) -> Result<ChildSummary, SessionError> {
-        let (plan, record) = self.prepare_fork_skill(name, args, invoker)?;
+        let (plan, record) = self.prepare_fork_skill(name, args, invoker).await?;
         self.record(record)?;
         Ok(self.start_child(plan).await?)
     }
@@ -271,14 +291,19 @@ impl Session {
     /// record of the invocation. `--dry-run` prints the child's request from it. The child's
     /// model is the skill's `model:` (`inherit`, or none: the agent's, else the session's);
     /// its effort is the skill's `effort:`.
-    pub fn prepare_fork_skill(
+    /// Its dynamic context runs here, in the parent, under the parent's gate narrowed by the
+    /// skill (a dry run judges it without running it).
+    pub async fn prepare_fork_skill(
         &mut self,
         name: &str,
         args: Vec<String>,
         invoker: Invoker,
     ) -> Result<(ChildPlan, TranscriptRecord), SessionError> {
         let entry = self.invocable(name, invoker)?;
-        let (task, policy, unfilled) = self.render_skill(&entry, &args)?;
+        let (rendered, policy) = self.render_skill(&entry, &args)?;
+        let gate = self.gate.clone().with_layer(policy.clone());
+        let task = self.skill_text(name, &rendered, &gate).await?;
+        let unfilled = rendered.unfilled;
         let model = entry.skill.model.clone().filter(|m| m.trim() != "inherit");
         let request = SpawnRequest {
             task,
@@ -315,7 +340,7 @@ impl Session {
     /// Activates a skill for the rest of this turn and returns its rendered body (prefixed
     /// with a note when it narrows the tools). A `context: fork` skill cannot be activated
     /// inline: it is run with [`run_fork_skill`](Self::run_fork_skill).
-    pub fn activate_skill(
+    pub async fn activate_skill(
         &mut self,
         name: &str,
         args: Vec<String>,
@@ -325,7 +350,8 @@ impl Session {
         if entry.skill.context == SkillContext::Fork {
             return Err(SkillInvocationError::ForkUnsupported(name.to_owned()));
         }
-        let (rendered, policy, unfilled) = self.render_skill(&entry, &args)?;
+        let (rendered, policy) = self.render_skill(&entry, &args)?;
+        let unfilled = rendered.unfilled.clone();
         let (model, notice) = self.skill_model(&entry)?;
         self.record(TranscriptRecord::Skill {
             at: now_millis(),
@@ -351,6 +377,9 @@ impl Session {
         self.active_skills.push(name.to_owned());
         self.turn_grants
             .extend(grant_dir(&entry, &self.options.read_grants));
+        // The commands run under the gate the skill's turn has (narrowed above).
+        let gate = self.gate.clone();
+        let rendered = self.skill_text(name, &rendered, &gate).await?;
         if !narrows {
             return Ok(rendered);
         }
@@ -417,7 +446,7 @@ impl Session {
                 ))),
             };
         }
-        Ok(self.activate_skill(name, args, Invoker::Model)?)
+        Ok(self.activate_skill(name, args, Invoker::Model).await?)
     }
 
     /// SEC-SKILL-03: caps a rendered skill at `max_skill_prompt_bytes` with a warning.

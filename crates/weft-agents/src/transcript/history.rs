@@ -90,7 +90,8 @@ impl SessionHistory {
             TranscriptRecord::Session { .. }
             | TranscriptRecord::ChildResult { .. }
             | TranscriptRecord::Skill { .. }
-            | TranscriptRecord::Approval { .. } => {}
+            | TranscriptRecord::Approval { .. }
+            | TranscriptRecord::DynamicContext { .. } => {}
         }
     }
 }

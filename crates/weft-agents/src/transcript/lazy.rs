@@ -96,7 +96,8 @@ impl LazyTranscript {
 }
 
 /// True for a record that can come before any model answer: not a model call's usage, not
-/// an assistant or tool message, not a subagent.
+/// an assistant or tool message, not a subagent, not an approval or a dynamic-context
+/// command (something was decided or ran, so the record stays).
 fn before_any_answer(record: &TranscriptRecord) -> bool {
     match record {
         TranscriptRecord::Message { message, .. } => message.role == weft_llm::Role::User,
@@ -108,6 +109,7 @@ fn before_any_answer(record: &TranscriptRecord) -> bool {
         TranscriptRecord::Spawn { .. }
         | TranscriptRecord::ChildResult { .. }
         | TranscriptRecord::Approval { .. }
+        | TranscriptRecord::DynamicContext { .. }
         | TranscriptRecord::Usage { .. } => false,
     }
 }

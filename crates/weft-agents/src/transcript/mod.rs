@@ -141,6 +141,21 @@ pub enum TranscriptRecord {
         /// Why it needed approval.
         reason: String,
     },
+    /// A dynamic-context command of a skill (`` !`cmd` ``, ```` ```! ````), when the skill
+    /// was loaded: what became of it.
+    DynamicContext {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// The skill.
+        skill: String,
+        /// The command, placeholders filled.
+        command: String,
+        /// `ran`, `failed` (it could not be started or timed out), `refused` (it needed
+        /// approval no one gave), `denied` (the gate), `disabled` (`skills.dynamic_context`).
+        outcome: String,
+        /// The exit status for a command that ran; why, for one that did not.
+        detail: String,
+    },
     /// Token use of one model call.
     Usage {
         /// Milliseconds since the Unix epoch.
@@ -163,6 +178,7 @@ impl TranscriptRecord {
             | Self::Agent { at, .. }
             | Self::Clear { at }
             | Self::Approval { at, .. }
+            | Self::DynamicContext { at, .. }
             | Self::Usage { at, .. } => *at,
         }
     }

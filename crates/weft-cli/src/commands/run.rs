@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use async_trait::async_trait;
-use weft_agents::{ModelPool, Session, SessionError, SkillInvocationError};
+use weft_agents::{DynamicCommand, ModelPool, Session, SessionError, SkillInvocationError};
 use weft_llm::{ChatModel, ChatRequest, ChatResponse, LlmError, ModelError, TextSink};
 use weft_runtime::{Resume, Runtime, RuntimeError, SessionSettings, UsageError};
 use weft_types::PermissionMode;
@@ -168,6 +168,9 @@ struct DryRun<'a> {
     /// Placeholders of the skill's body that nothing filled.
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     unfilled_placeholders: &'a [String],
+    /// The skill's dynamic-context commands, none run, each with its verdict.
+    #[serde(skip_serializing_if = "<[DynamicCommand]>::is_empty")]
+    dynamic_context: &'a [DynamicCommand],
     request: &'a ChatRequest,
 }
 
@@ -181,6 +184,7 @@ fn print_request(session: &mut Session, text: &str) -> Result<ExitCode> {
         agent: &session.agent().name,
         active_skills: session.active_skills(),
         unfilled_placeholders: session.unfilled_placeholders(),
+        dynamic_context: session.dynamic_context(),
         request: &request,
     };
     outln!("{}", crate::output::json_pretty(&doc)?);
@@ -192,16 +196,49 @@ fn print_request(session: &mut Session, text: &str) -> Result<ExitCode> {
 #[derive(serde::Serialize)]
 struct ForkDryRun<'a> {
     skill: &'a str,
-    subagent: &'a weft_agents::ChildSummary,
+    subagent: PlannedChild<'a>,
     provider: &'a str,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     unfilled_placeholders: &'a [String],
+    #[serde(skip_serializing_if = "<[DynamicCommand]>::is_empty")]
+    dynamic_context: &'a [DynamicCommand],
     request: &'a ChatRequest,
 }
 
+/// The subagent a dry run would start: what its receipt would say, with the status
+/// `dry_run` (it never started, so it has no time or tokens).
+#[derive(serde::Serialize)]
+struct PlannedChild<'a> {
+    id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    label: Option<&'a str>,
+    agent: &'a str,
+    model: &'a str,
+    tools: &'a [String],
+    skills: &'a [String],
+    background: bool,
+    status: &'static str,
+}
+
+impl<'a> PlannedChild<'a> {
+    fn of(child: &'a weft_agents::ChildSummary) -> Self {
+        Self {
+            id: &child.id,
+            label: child.label.as_deref(),
+            agent: &child.agent,
+            model: &child.model,
+            tools: &child.tools,
+            skills: &child.skills,
+            background: child.background,
+            status: "dry_run",
+        }
+    }
+}
+
 fn print_fork_request(session: &mut Session, name: &str, args: Vec<String>) -> Result<ExitCode> {
-    let (mut plan, _record) = session
-        .prepare_fork_skill(name, args, weft_agents::Invoker::User)
+    let rt = tokio_runtime()?;
+    let (mut plan, _record) = rt
+        .block_on(session.prepare_fork_skill(name, args, weft_agents::Invoker::User))
         .map_err(session_error)?;
     if let Some(notice) = plan.notice() {
         crate::output::errln!("weft: {notice}");
@@ -209,9 +246,10 @@ fn print_fork_request(session: &mut Session, name: &str, args: Vec<String>) -> R
     let request = plan.preview();
     let doc = ForkDryRun {
         skill: name,
-        subagent: plan.summary(),
+        subagent: PlannedChild::of(plan.summary()),
         provider: &plan.session().turn_model().provider,
         unfilled_placeholders: session.unfilled_placeholders(),
+        dynamic_context: session.dynamic_context(),
         request: &request,
     };
     outln!("{}", serde_json::to_string_pretty(&doc)?);
@@ -332,13 +370,15 @@ fn one_shot(
     }
     let mut session = start(&runtime, run, streams(run))?;
     if run.dry_run {
+        // Nothing runs: a skill's dynamic context is judged, not run.
+        session.set_dry_run(true);
         let text = match send {
             Send::Message(text) => text,
             Send::Skill { name, args } if session.is_fork_skill(&name) => {
                 return print_fork_request(&mut session, &name, args);
             }
-            Send::Skill { name, args } => session
-                .prepare_user_skill(&name, args)
+            Send::Skill { name, args } => tokio_runtime()?
+                .block_on(session.prepare_user_skill(&name, args))
                 .map_err(session_error)?,
         };
         return print_request(&mut session, &text);

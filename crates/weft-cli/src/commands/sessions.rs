@@ -212,6 +212,17 @@ fn describe(record: &TranscriptRecord) -> Option<String> {
         }
         TranscriptRecord::Clear { .. } => "[conversation cleared]".to_owned(),
         TranscriptRecord::Approval { tool, answer, .. } => format!("[approval: {tool} {answer}]"),
+        TranscriptRecord::DynamicContext {
+            skill,
+            command,
+            outcome,
+            detail,
+            ..
+        } => format!(
+            "[dynamic context of {skill}: `{}` {outcome} ({})]",
+            cut(command, 120),
+            cut(detail, 160)
+        ),
         TranscriptRecord::Spawn {
             child_id,
             agent,

@@ -333,15 +333,25 @@ pub fn catalog(workspace: &Workspace, args: &CatalogArgs) -> anyhow::Result<Exit
     if args.no_builtins {
         config.builtins = false;
     }
+    let builtins = config.builtins;
     let registry = SkillRegistry::new(config);
-    let budget = args
-        .budget
-        .unwrap_or_else(|| budget_for(args.context_window));
     let format = match args.format {
         CatalogFormatArg::Weft | CatalogFormatArg::Json => CatalogFormat::Weft,
         CatalogFormatArg::Xml => CatalogFormat::Xml,
     };
-    let catalog = registry.snapshot().catalog(format, budget);
+    // Without the built-ins, the XML is skills-ref's `to-prompt` listing of the same
+    // directories: every skill, no budget unless one is given. Otherwise it is the catalog
+    // the model is offered.
+    let catalog = if format == CatalogFormat::Xml && !builtins {
+        registry
+            .snapshot()
+            .reference_catalog(args.budget.unwrap_or(usize::MAX))
+    } else {
+        let budget = args
+            .budget
+            .unwrap_or_else(|| budget_for(args.context_window));
+        registry.snapshot().catalog(format, budget)
+    };
     let mut out = crate::output::stdout();
     if args.format == CatalogFormatArg::Json {
         let r = &catalog.report;

@@ -26,7 +26,7 @@ pub mod server;
 pub mod git;
 
 /// Variables that would configure weft behind the test's back.
-pub const HOST_VARS: [&str; 7] = [
+pub const HOST_VARS: [&str; 8] = [
     "OPENAI_API_KEY",
     "ANTHROPIC_API_KEY",
     "OPENAI_BASE_URL",
@@ -34,6 +34,7 @@ pub const HOST_VARS: [&str; 7] = [
     "WEFT_MODEL",
     "CLAWFT_PROJECT",
     "RUST_LOG",
+    "CODEX_HOME",
 ];
 
 /// `PATH` of [`Sandbox::isolated`] commands.

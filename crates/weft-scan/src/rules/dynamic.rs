@@ -1,6 +1,8 @@
-//! Dynamic context: Claude Code runs `` !`command` `` in a SKILL.md when the skill loads and
-//! puts the output in the prompt, before the model or the user sees anything. weft does not
-//! run them, but the skill may be shared with agents that do.
+//! Dynamic context: Claude Code (and weft, through the same gate and approval as
+//! `exec_shell`) runs `` !`command` `` and ```` ```! ```` blocks of a SKILL.md when the skill
+//! loads and puts the output in the prompt, before the model sees anything. The blocks are
+//! found by weft-template's parser, the one the session uses, so the scanner reports exactly
+//! what would run.
 
 use std::sync::LazyLock;
 
@@ -9,9 +11,6 @@ use regex::Regex;
 use crate::finding::{Finding, Rule, Severity};
 use crate::rules::{TextFile, finding_at};
 use crate::text::{LineIndex, excerpt};
-
-static DYNAMIC: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"(?m)(?:^|[\s(>:*_\-])!`([^`\n]+)`").ok());
 
 /// A command that puts secrets into the prompt: a secret file (S401's list, public keys
 /// aside), a `.env` file, or the whole environment.
@@ -35,25 +34,16 @@ fn reads_secrets(command: &str) -> bool {
         || env.is_match(command)
 }
 
-/// Every dynamic-context command in the text, with its byte range.
+/// Every dynamic-context command in the text: its block's byte range and the command.
 pub fn dynamic_commands(text: &str) -> Vec<(usize, usize, &str)> {
-    let Some(re) = DYNAMIC.as_ref() else {
-        return Vec::new();
-    };
-    re.captures_iter(text)
-        .filter_map(|c| {
-            let whole = c.get(0)?;
-            let cmd = c.get(1)?;
-            let start = whole
-                .as_str()
-                .find('!')
-                .map_or(whole.start(), |i| whole.start() + i);
-            Some((start, whole.end(), cmd.as_str()))
-        })
+    weft_template::dynamic_blocks(text)
+        .into_iter()
+        .map(|block| (block.range.start, block.range.end, block.command))
         .collect()
 }
 
-/// Reports each dynamic-context line of a SKILL.md (medium: it runs without being asked).
+/// Reports each dynamic-context line of a SKILL.md (medium: it runs when the skill loads;
+/// high when it reads secrets into the prompt).
 pub(crate) fn scan(file: &TextFile<'_>, cap: usize, out: &mut Vec<Finding>) {
     let commands = dynamic_commands(file.text);
     if commands.is_empty() {
@@ -73,7 +63,7 @@ pub(crate) fn scan(file: &TextFile<'_>, cap: usize, out: &mut Vec<Finding>) {
             (
                 Severity::Medium,
                 format!(
-                    "dynamic context `{}` runs a shell command when the skill loads (in agents that support it), before anyone sees it",
+                    "dynamic context `{}` runs a shell command when the skill loads (in weft after the permission checks of `exec_shell`; in Claude Code without asking), before the model sees it",
                     excerpt(cmd, 60)
                 ),
             )
@@ -95,9 +85,9 @@ mod tests {
 
     #[test]
     fn finds_bang_backtick_commands_only() {
-        let text = "Status: !`git status`\n- !`cat ~/.ssh/id_rsa`\nNot this!\n`code` and a!`b`\n";
+        let text = "Status: !`git status`\n- !`cat ~/.ssh/id_rsa`\nNot this!\n`code` and a!`b`\n```!\ncurl x | sh\n```\n";
         let cmds: Vec<_> = dynamic_commands(text).into_iter().map(|c| c.2).collect();
-        assert_eq!(cmds, ["git status", "cat ~/.ssh/id_rsa"]);
+        assert_eq!(cmds, ["git status", "cat ~/.ssh/id_rsa", "curl x | sh"]);
     }
 
     #[test]

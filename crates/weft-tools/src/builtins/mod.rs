@@ -8,6 +8,7 @@ mod memory;
 pub use memory::MEMORY_CAP;
 mod search;
 mod shell;
+pub use shell::plain_stdout;
 mod walk;
 mod web;
 

@@ -285,6 +285,28 @@ impl Captured {
     }
 }
 
+/// What `exec_shell` reported, as plain output: the standard output of a command that
+/// exited 0 and wrote nothing on standard error (`""` when it printed nothing). `None` for
+/// anything else (a failure, a signal, standard error, output cut short), whose whole report
+/// is the text to show. Dynamic context puts this in place of its block.
+pub fn plain_stdout(report: &str) -> Option<&str> {
+    const OK: &str = "exit code: 0";
+    const STDOUT: &str = "\n--- stdout ---\n";
+    let rest = report.strip_prefix(OK)?;
+    if rest.is_empty() {
+        return Some("");
+    }
+    let stdout = rest.strip_prefix(STDOUT)?;
+    // A stdout that happens to contain these lines is shown whole, which is only wordier.
+    if stdout.contains("\n--- stderr ---\n") || stdout.ends_with(CUT_SHORT) {
+        return None;
+    }
+    Some(stdout)
+}
+
+/// The note of a report whose output background processes held open.
+const CUT_SHORT: &str = "\n[background processes kept the output open after the shell exited; later output is not shown]";
+
 /// The text the model sees: exit code or signal, then the non-empty streams.
 fn report(status: ExitStatus, out: &Captured, err: &Captured, cut_short: bool) -> String {
     let mut text = match (status.code(), status.signal()) {
@@ -301,9 +323,7 @@ fn report(status: ExitStatus, out: &Captured, err: &Captured, cut_short: bool) -
         text.push_str(body.strip_suffix('\n').unwrap_or(&body));
     }
     if cut_short {
-        text.push_str(
-            "\n[background processes kept the output open after the shell exited; later output is not shown]",
-        );
+        text.push_str(CUT_SHORT);
     }
     text
 }
@@ -316,6 +336,26 @@ mod tests {
     async fn captured(data: &[u8], cap: usize) -> Captured {
         let (_tx, rx) = watch::channel(false);
         capture(Some(data), cap, rx).await
+    }
+
+    #[test]
+    fn plain_stdout_only_for_a_clean_success() {
+        assert_eq!(plain_stdout("exit code: 0"), Some(""));
+        assert_eq!(
+            plain_stdout("exit code: 0\n--- stdout ---\nmain"),
+            Some("main")
+        );
+        assert_eq!(plain_stdout("exit code: 1\n--- stdout ---\nx"), None);
+        assert_eq!(
+            plain_stdout("exit code: 0\n--- stdout ---\nx\n--- stderr ---\nwarn"),
+            None
+        );
+        assert_eq!(plain_stdout("exit code: 0\n--- stderr ---\nwarn"), None);
+        assert_eq!(plain_stdout("terminated by signal 9"), None);
+        assert_eq!(
+            plain_stdout(&format!("exit code: 0\n--- stdout ---\nx{CUT_SHORT}")),
+            None
+        );
     }
 
     #[tokio::test]

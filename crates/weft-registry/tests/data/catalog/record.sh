@@ -19,4 +19,8 @@ record single.xml skills/code-review
 # directories in name order (`a&b` aside: weft refuses that directory name, E107).
 record sorted.xml skills/cafe-notes skills/code-review skills/commit skills/escaping skills/multi-line
 record ampersand-location.xml 'skills/a&b'
+# Every skill of one root, what the model is not offered too (disable-model-invocation,
+# paths:), and 30 descriptions of 1,000 characters that a catalog budget would shorten.
+listing=$(cd listing && pwd -P)
+"$venv/bin/agentskills" to-prompt $(ls -d listing/*/ | sort) | sed "s|$listing|{LISTING}|g" >listing.xml
 "$venv/bin/python" -c 'from skills_ref import to_prompt; print(to_prompt([]))' >empty.xml
