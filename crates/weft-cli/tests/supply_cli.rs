@@ -8,39 +8,12 @@
 mod sandbox;
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use sandbox::git::Repo;
+use sandbox::packages::{both, runs, sandbox, skill, skill_md};
 use sandbox::{Sandbox, code, render, snapshot, stdout_json};
-
-/// A sandbox whose project has a `.clawft` directory, so commands run in it find it.
-fn sandbox() -> Sandbox {
-    let s = Sandbox::new();
-    std::fs::create_dir_all(s.project.join(".clawft")).unwrap();
-    s
-}
-
-/// A SKILL.md for the skill `name` with these frontmatter lines and body.
-fn skill_md(name: &str, extra: &str, body: &str) -> String {
-    format!("---\nname: {name}\ndescription: The {name} skill\n{extra}---\n{body}\n")
-}
-
-/// Writes `<tmp>/<dir>/SKILL.md` for the skill `name`; returns the directory.
-fn skill(s: &Sandbox, dir: &str, name: &str, extra: &str, body: &str) -> PathBuf {
-    s.outside(&format!("{dir}/SKILL.md"), &skill_md(name, extra, body))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-fn both(out: &Output) -> String {
-    format!("{}{}", sandbox::stdout(out), sandbox::stderr(out))
-}
-
-fn runs(runs: &[(&str, &Output)]) -> String {
-    runs.iter().map(|(label, out)| render(label, out)).collect()
-}
 
 /// `weft ARGS` run in `dir` (a project of its own), with the sandbox's home.
 fn run_in(s: &Sandbox, dir: &Path, args: &[&str]) -> Output {

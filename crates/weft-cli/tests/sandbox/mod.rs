@@ -24,6 +24,7 @@ use serde_json::{Value, json};
 pub mod server;
 
 pub mod git;
+pub mod packages;
 
 /// Variables that would configure weft behind the test's back.
 pub const HOST_VARS: [&str; 8] = [
