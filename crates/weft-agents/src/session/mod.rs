@@ -25,6 +25,7 @@ mod refusal;
 mod rules;
 mod skill;
 mod spawn;
+mod spawn_tools;
 mod subagent_error;
 mod turn;
 mod view;
