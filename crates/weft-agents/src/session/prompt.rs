@@ -11,7 +11,8 @@ use weft_types::InvocationContext;
 
 use super::Session;
 use super::skill::{USE_SKILL, use_skill_spec};
-use super::spawn::{SESSIONS_SPAWN, spawn_specs};
+use super::spawn::SESSIONS_SPAWN;
+use super::spawn_tools::spawn_specs;
 
 /// Used when an agent has no system prompt of its own.
 const FALLBACK_PROMPT: &str =

@@ -3,6 +3,10 @@
 //! background rules) before the child exists; only then is it created and run, in the
 //! foreground (the receipt carries its final message) or the background (the receipt carries
 //! its id; the result arrives on the parent's next turn or through `sessions_result`).
+//!
+//! This module is what a spawn is (settings, request, the validated [`ChildPlan`]), every
+//! check, and the start of a child; `spawn_tools.rs` holds the four tools the model drives
+//! subagents with and what the parent does with its children afterwards.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -10,16 +14,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Deserialize;
-use serde_json::json;
-use weft_llm::{ModelRef, ToolSpec, Usage};
+use weft_llm::{ModelRef, Usage};
 use weft_permissions::{
     CompositionMode, PatternContext, Policy, ToolGate, compose_with, is_mcp_tool,
     validate_skill_set,
 };
 use weft_types::{AgentDefinition, Skill, tool_names};
 
-use super::children::{ChildError, ChildStatus, ChildSummary};
-use super::subagent_error::SpawnToolError;
+use super::children::{ChildStatus, ChildSummary};
 pub use super::subagent_error::{SpawnFailure, SubagentError};
 use super::view::pattern_context;
 use super::{Quiet, Session, SessionError, SessionOptions, SessionParts, TurnOutcome};
@@ -149,64 +151,6 @@ impl ChildPlan {
     }
 }
 
-/// The spawn tools as offered to the model.
-pub(super) fn spawn_specs() -> [ToolSpec; 4] {
-    [
-        ToolSpec {
-            name: SESSIONS_SPAWN.to_owned(),
-            description: "Start a subagent with a fresh context to do a task and report back. \
-                          `skills` injects skills and limits its tools to what they allow; \
-                          `agent` picks its type; `run_in_background` returns at once (read-only \
-                          tools) and the result arrives later."
-                .to_owned(),
-            input_schema: json!({
-                "type": "object",
-                "properties": {
-                    "task": {"type": "string", "description": "What the subagent must do; it sees nothing else of this conversation"},
-                    "skills": {"type": "array", "items": {"type": "string"}, "description": "Skills to inject; its tools become their composition"},
-                    "agent": {"type": "string", "description": "Agent type (default general-purpose)"},
-                    "label": {"type": "string", "description": "A short name for listings"},
-                    "model": {"type": "string", "description": "provider/model or an alias (default: inherit)"},
-                    "thinking": {"description": "Accepted for compatibility; ignored"},
-                    "run_in_background": {"type": "boolean", "description": "Return at once; read-only tools only"},
-                    "timeout_secs": {"type": "integer", "minimum": 1, "description": "Stop the subagent after this many seconds"}
-                },
-                "required": ["task"],
-                "additionalProperties": false
-            }),
-        },
-        ToolSpec {
-            name: SESSIONS_RESULT.to_owned(),
-            description: "The state or result of a subagent started with sessions_spawn."
-                .to_owned(),
-            input_schema: json!({
-                "type": "object",
-                "properties": {
-                    "id": {"type": "string", "description": "The subagent id from the receipt"},
-                    "wait": {"type": "boolean", "description": "Wait until it finishes (default false)"}
-                },
-                "required": ["id"],
-                "additionalProperties": false
-            }),
-        },
-        ToolSpec {
-            name: SESSIONS_LIST.to_owned(),
-            description: "List the subagents of this session with their state.".to_owned(),
-            input_schema: json!({"type": "object", "properties": {}, "additionalProperties": false}),
-        },
-        ToolSpec {
-            name: SESSIONS_CANCEL.to_owned(),
-            description: "Stop a running background subagent.".to_owned(),
-            input_schema: json!({
-                "type": "object",
-                "properties": {"id": {"type": "string"}},
-                "required": ["id"],
-                "additionalProperties": false
-            }),
-        },
-    ]
-}
-
 fn failed(agent: &str, source: impl Into<SpawnFailure>) -> SubagentError {
     SubagentError::SpawnFailed {
         subagent_type: agent.to_owned(),
@@ -234,29 +178,6 @@ fn first_mcp_tool<'a>(lists: impl IntoIterator<Item = &'a String>) -> Option<&'a
 }
 
 impl Session {
-    /// True when this session can spawn at all (depth below the maximum and the tool visible
-    /// to its agent).
-    pub fn can_spawn(&self) -> bool {
-        self.options.spawn.depth < self.options.spawn.max_depth
-            && self.gate.tool_visible(SESSIONS_SPAWN)
-    }
-
-    /// The subagents of this session, oldest first.
-    pub fn children(&self) -> Vec<ChildSummary> {
-        self.children.list()
-    }
-
-    /// Background subagents still running.
-    pub fn running_children(&self) -> usize {
-        self.children.running()
-    }
-
-    /// Background subagents that ended and whose results the model has not seen yet (they
-    /// are delivered with the next message).
-    pub fn undelivered_children(&self) -> usize {
-        self.children.undelivered()
-    }
-
     /// Validates `request` and creates the child session without running it. Nothing exists
     /// (no session, no transcript, no request to a model) when this fails.
     pub fn prepare_child(&self, request: SpawnRequest) -> Result<ChildPlan, SubagentError> {
@@ -553,94 +474,6 @@ impl Session {
             .map_err(|e| failed(&done.agent, e))?;
         Ok(done)
     }
-
-    /// Cancels a running background child.
-    pub fn cancel_child(&mut self, id: &str) -> Result<ChildSummary, ChildError> {
-        let summary = self.children.cancel(id)?;
-        if let Err(e) = self.record_child_result(&summary) {
-            tracing::warn!(error = %e, "cannot record the cancellation");
-        }
-        Ok(summary)
-    }
-
-    /// Waits until no background child is running (each is bounded by its own timeout).
-    pub async fn wait_for_children(&self) {
-        self.children.wait_until(|c| c.running() == 0).await;
-    }
-
-    /// Ended background children not yet reported to the model, recorded in the transcript.
-    pub(super) fn collect_finished_children(&mut self) -> Result<Vec<ChildSummary>, SessionError> {
-        let finished = self.children.take_undelivered();
-        for child in &finished {
-            self.record_child_result(child)?;
-        }
-        Ok(finished)
-    }
-
-    fn record_child_result(&mut self, child: &ChildSummary) -> Result<(), SessionError> {
-        self.record(TranscriptRecord::ChildResult {
-            at: now_millis(),
-            child_id: child.id.clone(),
-            status: child.status.label().to_owned(),
-            text: child.status.text().to_owned(),
-            duration_ms: child.duration_ms,
-            usage: child.usage,
-        })?;
-        Ok(())
-    }
-
-    /// Handles the four spawn tools; `Err` is an error result for the model.
-    pub(super) async fn spawn_tool(
-        &mut self,
-        name: &str,
-        input: &serde_json::Value,
-    ) -> Result<String, SpawnToolError> {
-        let id_of = |input: &serde_json::Value| {
-            input
-                .get("id")
-                .and_then(|v| v.as_str())
-                .map(str::to_owned)
-                .ok_or_else(|| SpawnToolError::MissingId {
-                    tool: name.to_owned(),
-                })
-        };
-        match name {
-            SESSIONS_SPAWN => {
-                let request: SpawnRequest =
-                    serde_json::from_value(input.clone()).map_err(SpawnToolError::InvalidInput)?;
-                let receipt = self.spawn(request).await?;
-                let text = receipt_text(&receipt);
-                match receipt.status {
-                    ChildStatus::Running | ChildStatus::Completed { .. } => Ok(text),
-                    _ => Err(SpawnToolError::NotCompleted(text)),
-                }
-            }
-            SESSIONS_RESULT => {
-                let id = id_of(input)?;
-                if input.get("wait").and_then(|v| v.as_bool()).unwrap_or(false) {
-                    self.children.wait_until(|c| !c.is_running(&id)).await;
-                }
-                let child = self
-                    .children
-                    .get(&id)
-                    .ok_or_else(|| ChildError::NotFound(id.clone()))?;
-                if child.status != ChildStatus::Running {
-                    self.record_child_result(&child)?;
-                }
-                Ok(receipt_text(&child))
-            }
-            SESSIONS_LIST => Ok(serde_json::to_string_pretty(&self.children.list())?),
-            _ => {
-                let id = id_of(input)?;
-                Ok(self.cancel_child(&id).map(|c| receipt_text(&c))?)
-            }
-        }
-    }
-}
-
-/// The receipt as the model reads it.
-pub(super) fn receipt_text(child: &ChildSummary) -> String {
-    serde_json::to_string_pretty(child).unwrap_or_else(|_| format!("{child:?}"))
 }
 
 /// Runs a child to the end of its one turn within `timeout`.

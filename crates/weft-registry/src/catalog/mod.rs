@@ -73,6 +73,7 @@
 //!   keeps an empty `<description>\n</description>` pair, and the dropped-skills note is a
 //!   plain line after `</available_skills>` (names escaped).
 
+mod description_cost;
 pub mod fit;
 mod weft;
 mod xml;

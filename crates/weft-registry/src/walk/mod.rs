@@ -12,8 +12,13 @@
 //! The walk goes level by level: the directories of one level are claimed in walk order
 //! (the first path to reach a directory wins, so the shallowest path does), then listed in
 //! parallel. Results are sorted back into depth-first order, whatever the threads did.
+//!
+//! This module is the walk itself ([`Walker`]) and how it is configured; `found.rs` holds
+//! what a walk yields (skill directories, their files, what it noticed), `visit.rs` one
+//! directory's visit and `classify.rs` which file defines a skill.
 
 mod classify;
+mod found;
 mod visit;
 
 use std::collections::HashSet;
@@ -21,10 +26,11 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use weft_fs::{DirHandle, DirId, FileStamp};
-use weft_parse::{Profile, Rule};
+use weft_parse::Rule;
 use weft_types::{Diagnostic, Severity};
 
 pub use classify::skill_file_in;
+pub use found::{FoundSkill, SkillFile, Walk, WalkNote};
 use visit::{FileVisitor, Listed, Pending, VisitDir, Visitor, directory_problem, outside_boundary};
 
 /// Directory names never entered.
@@ -62,98 +68,6 @@ impl WalkOptions {
         stop_at_skill: false,
         max_dirs: DEFAULT_MAX_DIRS,
     };
-}
-
-/// The file(s) a skill directory is read from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SkillFile {
-    /// A `SKILL.md` (possibly spelled differently, e.g. `skill.md`).
-    Markdown(PathBuf),
-    /// A legacy `skill.json` and its `prompt.md` when present.
-    Legacy {
-        /// The `skill.json` file.
-        json: PathBuf,
-        /// The `prompt.md` beside it, when it exists.
-        prompt: Option<PathBuf>,
-    },
-}
-
-impl SkillFile {
-    /// The file that defines the skill (`SKILL.md` or `skill.json`).
-    pub fn path(&self) -> &Path {
-        match self {
-            SkillFile::Markdown(p) => p,
-            SkillFile::Legacy { json, .. } => json,
-        }
-    }
-}
-
-/// A directory holding a skill.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FoundSkill {
-    /// The skill directory.
-    pub dir: PathBuf,
-    /// The file to read.
-    pub file: SkillFile,
-    /// The enclosing skill directory when this one is nested inside another skill.
-    pub nested_in: Option<PathBuf>,
-    /// What the walk noticed about the directory (file name spelling, both formats present,
-    /// nesting); how serious each is depends on the profile the skill is read with.
-    pub notes: Vec<WalkNote>,
-}
-
-/// Something the walk noticed about a skill directory.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum WalkNote {
-    /// The skill file is not spelled `SKILL.md` (`skill.md`, `Skill.md`, ...).
-    FileName(String),
-    /// A `SKILL.md` (spelled as given) and a `skill.json` are both present.
-    BothFormats(String),
-    /// The skill is inside another skill's directory, which discovery does not enter.
-    Nested(PathBuf),
-}
-
-impl WalkNote {
-    /// The diagnostic for this note about the skill file `path` under `profile`, if the
-    /// profile reports it.
-    pub fn diagnostic(&self, path: &Path, profile: Profile) -> Option<Diagnostic> {
-        let d = match self {
-            WalkNote::FileName(name) if name == "skill.md" => Rule::FileNameSpelling.diagnostic(
-                profile,
-                "skill file is named `skill.md`; the standard name is `SKILL.md`",
-            ),
-            WalkNote::FileName(name) => Rule::FileNameCase.diagnostic(
-                profile,
-                if profile == Profile::Spec {
-                    format!("Missing required file: SKILL.md (found {name})")
-                } else {
-                    format!("skill file is named `{name}`; it must be `SKILL.md` (case matters on most file systems)")
-                },
-            ),
-            WalkNote::BothFormats(name) => Rule::BothFormats.diagnostic(
-                profile,
-                format!("both `{name}` and `skill.json` are present; `{name}` is used"),
-            ),
-            WalkNote::Nested(outer) => Rule::NestedSkill.diagnostic(
-                profile,
-                format!(
-                    "skill nested inside the skill at {}; discovery does not load it",
-                    outer.display()
-                ),
-            ),
-        };
-        d.map(|d| d.with_path(path))
-    }
-}
-
-/// What a walk found.
-#[derive(Debug, Default)]
-pub struct Walk {
-    /// Skill directories, in walk order.
-    pub skills: Vec<FoundSkill>,
-    /// Problems with the tree itself (unreadable directories, pseudo-filesystems, names that
-    /// are not UTF-8, the directory limit).
-    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Walks `root` and returns every skill directory found, in a deterministic order.

@@ -16,48 +16,19 @@
 //! modelled; a fence inside them is seen only if it starts within 3 spaces of the line start.
 //!
 //! Token slices borrow from the template; the scanner itself never allocates.
+//!
+//! This module is the [`Scanner`] and the tokens it yields; `placeholder.rs` recognises each
+//! placeholder form at a `$` or `{`, `markdown.rs` reads fence lines and finds code-span
+//! closers, and `special_bytes.rs` skips plain text to the next byte worth a look.
 
-/// What a placeholder refers to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    /// `$ARGUMENTS`: all arguments joined by single spaces.
-    AllArguments,
-    /// `$ARGUMENTS[N]`, `${N}` or a bare `$N`: one argument. `None` when `N` does not fit in a
-    /// `usize`, which is always out of range.
-    Index(Option<usize>),
-    /// `$SESSION_ID`, `${SESSION_ID}`, `${CLAUDE_SESSION_ID}`.
-    SessionId,
-    /// `${CLAUDE_SKILL_DIR}`, `{baseDir}`.
-    SkillDir,
-    /// `$name` for a name of the skill's `arguments:` list: the argument at that position.
-    /// Recognised only outside Markdown code, like a bare `$N`.
-    Named(usize),
-    /// `${CLAUDE_EFFORT}`: the effort level in force.
-    Effort,
-    /// `${CLAUDE_PROJECT_DIR}`: the project directory.
-    ProjectDir,
-    /// `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`: Claude Code's plugin directories,
-    /// which weft has none of; always left unfilled (and listed as such).
-    Plugin,
-}
+mod markdown;
+mod placeholder;
+mod special_bytes;
 
-impl Kind {
-    /// Whether this placeholder is a member of the `$ARGUMENTS` family (suppresses the append rule).
-    pub(crate) fn is_argument(self) -> bool {
-        matches!(self, Kind::AllArguments | Kind::Index(_) | Kind::Named(_))
-    }
-}
-
-/// One placeholder occurrence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Placeholder<'a> {
-    /// The exact template text, e.g. `${1}`; what is written when the placeholder cannot be filled.
-    pub(crate) raw: &'a str,
-    /// The name reported by [`crate::placeholders`], e.g. `1`, `ARGUMENTS[0]`, `baseDir`.
-    pub(crate) name: &'a str,
-    /// What it refers to.
-    pub(crate) kind: Kind,
-}
+use markdown::{fence_closes, fence_opens, find_closer, line_end, run_len, skip_indent};
+pub(crate) use placeholder::{Kind, Placeholder};
+use placeholder::{match_base_dir, match_dollar, match_named};
+use special_bytes::find_special;
 
 /// A piece of the template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,55 +72,6 @@ pub(crate) enum CodeRegion {
 
 /// Slots of the failed-closer-search cache (direct-mapped by run length).
 const SPAN_MEMO: usize = 32;
-
-/// Bytes at which the scanner has to look closer; everything else is plain text.
-const SPECIAL: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b'$' as usize] = true;
-    t[b'\\' as usize] = true;
-    t[b'`' as usize] = true;
-    t[b'{' as usize] = true;
-    t[b'\n' as usize] = true;
-    t
-};
-
-/// `b` in every byte of a word.
-const fn splat(b: u8) -> u64 {
-    u64::from_ne_bytes([b; 8])
-}
-
-/// The high bit of each zero byte of `x` is set (plus, possibly, bits above the lowest zero
-/// byte: only the lowest flagged byte is exact, which is all [`find_special`] uses).
-const fn zero_bytes(x: u64) -> u64 {
-    x.wrapping_sub(splat(0x01)) & !x & splat(0x80)
-}
-
-/// Index of the first [`SPECIAL`] byte at or after `from`, or the length of `bytes`.
-///
-/// Plain text is most of a template, so this skips it a word (8 bytes) at a time.
-fn find_special(bytes: &[u8], from: usize) -> usize {
-    let Some(rest) = bytes.get(from..) else {
-        return bytes.len();
-    };
-    let (words, tail) = rest.as_chunks::<8>();
-    let mut at = from;
-    for word in words {
-        let x = u64::from_le_bytes(*word);
-        let hits = zero_bytes(x ^ splat(b'$'))
-            | zero_bytes(x ^ splat(b'\\'))
-            | zero_bytes(x ^ splat(b'`'))
-            | zero_bytes(x ^ splat(b'{'))
-            | zero_bytes(x ^ splat(b'\n'));
-        if hits != 0 {
-            // Little-endian: the lowest set bit belongs to the first matching byte.
-            return at + (hits.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    tail.iter()
-        .position(|&b| SPECIAL[usize::from(b)])
-        .map_or(bytes.len(), |i| at + i)
-}
 
 /// Tokenizer over a template. See the module documentation for the code rules.
 #[derive(Debug)]
@@ -384,240 +306,6 @@ impl<'a> Iterator for Scanner<'a> {
     }
 }
 
-/// Identifier characters: a word placeholder (`$ARGUMENTS`, `$SESSION_ID`) is recognised only
-/// when the character after it is not one of these. So `$ARGUMENTSX` and `$SESSION_IDX` are
-/// literal text rather than a placeholder followed by `X` — a longer identifier is a different
-/// (unknown) variable, as in a shell. The `$ARGUMENTS[N]` index form is the one exception.
-fn is_ident(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-/// Length of the run of `ch` starting at `at`.
-fn run_len(bytes: &[u8], at: usize, ch: u8) -> usize {
-    bytes
-        .get(at..)
-        .map_or(0, |rest| rest.iter().take_while(|&&b| b == ch).count())
-}
-
-/// Length of the run of ASCII digits starting at `at`.
-fn digits_len(bytes: &[u8], at: usize) -> usize {
-    bytes.get(at..).map_or(0, |rest| {
-        rest.iter().take_while(|b| b.is_ascii_digit()).count()
-    })
-}
-
-/// Parses ASCII digits; `None` on overflow.
-fn parse_index(digits: &str) -> Option<usize> {
-    digits.bytes().try_fold(0usize, |acc, d| {
-        acc.checked_mul(10)?.checked_add(usize::from(d - b'0'))
-    })
-}
-
-/// The placeholder starting with the `$` at `at`, if any. `in_code` disables the bare `$N` form.
-fn match_dollar(src: &str, at: usize, in_code: bool) -> Option<Placeholder<'_>> {
-    let bytes = src.as_bytes();
-    let rest = src.get(at + 1..)?;
-    let make = |len: usize, name_start: usize, name_end: usize, kind: Kind| {
-        Some(Placeholder {
-            raw: src.get(at..at + len)?,
-            name: src.get(at + name_start..at + name_end)?,
-            kind,
-        })
-    };
-    match rest.as_bytes().first()? {
-        b'{' => {
-            let inner = at + 2;
-            let digits = digits_len(bytes, inner);
-            if digits > 0 {
-                if bytes.get(inner + digits) != Some(&b'}') {
-                    return None;
-                }
-                let kind = Kind::Index(parse_index(src.get(inner..inner + digits)?));
-                return make(digits + 3, 2, 2 + digits, kind);
-            }
-            for (name, kind) in [
-                ("SESSION_ID", Kind::SessionId),
-                ("CLAUDE_SESSION_ID", Kind::SessionId),
-                ("CLAUDE_SKILL_DIR", Kind::SkillDir),
-                ("CLAUDE_EFFORT", Kind::Effort),
-                ("CLAUDE_PROJECT_DIR", Kind::ProjectDir),
-                ("CLAUDE_PLUGIN_ROOT", Kind::Plugin),
-                ("CLAUDE_PLUGIN_DATA", Kind::Plugin),
-            ] {
-                let body = rest.get(1..)?;
-                if body.starts_with(name) && body.as_bytes().get(name.len()) == Some(&b'}') {
-                    return make(name.len() + 3, 2, 2 + name.len(), kind);
-                }
-            }
-            None
-        }
-        b'A' => {
-            const WORD: &str = "ARGUMENTS";
-            if !rest.starts_with(WORD) {
-                return None;
-            }
-            let after = at + 1 + WORD.len();
-            match bytes.get(after) {
-                Some(b'[') => {
-                    let digits = digits_len(bytes, after + 1);
-                    if digits > 0 && bytes.get(after + 1 + digits) == Some(&b']') {
-                        let index = parse_index(src.get(after + 1..after + 1 + digits)?);
-                        let len = 1 + WORD.len() + digits + 2;
-                        return make(len, 1, len, Kind::Index(index));
-                    }
-                    // `$ARGUMENTS[` without a valid index: `$ARGUMENTS` then literal text.
-                    make(1 + WORD.len(), 1, 1 + WORD.len(), Kind::AllArguments)
-                }
-                Some(&b) if is_ident(b) => None,
-                _ => make(1 + WORD.len(), 1, 1 + WORD.len(), Kind::AllArguments),
-            }
-        }
-        b'S' => {
-            const WORD: &str = "SESSION_ID";
-            if !rest.starts_with(WORD) {
-                return None;
-            }
-            match bytes.get(at + 1 + WORD.len()) {
-                Some(&b) if is_ident(b) => None,
-                _ => make(1 + WORD.len(), 1, 1 + WORD.len(), Kind::SessionId),
-            }
-        }
-        b'0'..=b'9' if !in_code => {
-            let digits = digits_len(bytes, at + 1);
-            let index = parse_index(src.get(at + 1..at + 1 + digits)?);
-            make(1 + digits, 1, 1 + digits, Kind::Index(index))
-        }
-        _ => None,
-    }
-}
-
-/// `$name` at `at` for one of the skill's argument `names`, outside code: the whole
-/// identifier after the `$` must be the name (so `$issues` is not `$issue` + `s`).
-fn match_named<'a>(
-    src: &'a str,
-    at: usize,
-    in_code: bool,
-    names: &[String],
-) -> Option<Placeholder<'a>> {
-    if in_code || names.is_empty() {
-        return None;
-    }
-    let bytes = src.as_bytes();
-    let start = at + 1;
-    let first = *bytes.get(start)?;
-    if !(first.is_ascii_alphabetic() || first == b'_') {
-        return None;
-    }
-    let rest = bytes.get(start..)?;
-    let len = rest.iter().take_while(|&&b| is_ident(b)).count();
-    // A name may have hyphens (`arguments: [file-name]`): the longest run with them is tried
-    // first (trailing hyphens are punctuation), then the identifier alone.
-    let hyphenated = rest
-        .iter()
-        .take_while(|&&b| is_ident(b) || b == b'-')
-        .count();
-    let hyphenated = hyphenated
-        - rest
-            .get(..hyphenated)?
-            .iter()
-            .rev()
-            .take_while(|&&b| b == b'-')
-            .count();
-    [hyphenated, len].into_iter().find_map(|len| {
-        let ident = src.get(start..start + len)?;
-        let index = names.iter().position(|n| n == ident)?;
-        Some(Placeholder {
-            raw: src.get(at..start + len)?,
-            name: ident,
-            kind: Kind::Named(index),
-        })
-    })
-}
-
-/// `{baseDir}` starting at `at`, if it is there.
-fn match_base_dir(src: &str, at: usize) -> Option<Placeholder<'_>> {
-    const RAW: &str = "{baseDir}";
-    let raw = src.get(at..at + RAW.len()).filter(|r| *r == RAW)?;
-    Some(Placeholder {
-        raw,
-        name: raw.get(1..RAW.len() - 1)?,
-        kind: Kind::SkillDir,
-    })
-}
-
-/// Index of the `\n` ending the line that starts at `line`, or the end of input.
-fn line_end(bytes: &[u8], line: usize) -> usize {
-    bytes
-        .get(line..)
-        .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
-        .map_or(bytes.len(), |i| line + i)
-}
-
-/// Skips at most 3 leading spaces of the line starting at `line`.
-fn skip_indent(bytes: &[u8], line: usize) -> usize {
-    line + run_len(bytes, line, b' ').min(3)
-}
-
-/// Whether the rest of the line from `at` is whitespace only.
-fn rest_is_blank(bytes: &[u8], at: usize) -> bool {
-    bytes
-        .get(at..line_end(bytes, at))
-        .is_none_or(|rest| rest.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r')))
-}
-
-/// The fence opened by the line starting at `line`, if it is a fence-opening line.
-fn fence_opens(bytes: &[u8], line: usize) -> Option<Fence> {
-    let start = skip_indent(bytes, line);
-    let ch = *bytes.get(start)?;
-    if ch != b'`' && ch != b'~' {
-        return None;
-    }
-    let len = run_len(bytes, start, ch);
-    if len < 3 {
-        return None;
-    }
-    if ch == b'`' {
-        let info = bytes.get(start + len..line_end(bytes, line))?;
-        if info.contains(&b'`') {
-            return None;
-        }
-    }
-    Some(Fence { ch, len })
-}
-
-/// Whether the line starting at `line` closes `fence`.
-fn fence_closes(bytes: &[u8], line: usize, fence: Fence) -> bool {
-    let start = skip_indent(bytes, line);
-    let len = run_len(bytes, start, fence.ch);
-    len >= fence.len && rest_is_blank(bytes, start + len)
-}
-
-/// Looks for a backtick run of exactly `n` from `from`. `Err` holds where the search stopped: the
-/// end of input, or the start of a blank or fence-opening line (the end of the paragraph).
-fn find_closer(bytes: &[u8], from: usize, n: usize) -> Result<usize, usize> {
-    let mut i = from;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'`' => {
-                let m = run_len(bytes, i, b'`');
-                if m == n {
-                    return Ok(i);
-                }
-                i += m;
-            }
-            b'\n' => {
-                let line = i + 1;
-                if rest_is_blank(bytes, line) || fence_opens(bytes, line).is_some() {
-                    return Err(line);
-                }
-                i = line;
-            }
-            _ => i += 1,
-        }
-    }
-    Err(bytes.len())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -644,25 +332,6 @@ mod tests {
                 Token::Placeholder(p) => p.raw,
             })
             .collect()
-    }
-
-    #[test]
-    fn find_special_agrees_with_table() {
-        let text = "plain text, then $ and more\\ é `code` {x}\nnext line ~~ end";
-        let bytes = text.as_bytes();
-        for from in 0..=bytes.len() + 1 {
-            let expected = (from..bytes.len())
-                .find(|&i| SPECIAL[usize::from(bytes[i])])
-                .unwrap_or(bytes.len());
-            assert_eq!(find_special(bytes, from), expected, "from {from}");
-        }
-        for b in 0..=255u8 {
-            let mut buf = [b'a'; 20];
-            buf[13] = b;
-            let expected = if SPECIAL[usize::from(b)] { 13 } else { 20 };
-            assert_eq!(find_special(&buf, 0), expected, "byte {b}");
-            assert_eq!(find_special(&buf, 5), expected, "byte {b}");
-        }
     }
 
     #[test]
