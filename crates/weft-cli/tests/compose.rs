@@ -400,6 +400,43 @@ fn check_tool_decides_as_a_session_with_the_configuration() {
     snapshot!(s, "check_tool_with_the_configuration", out);
 }
 
+/// Without `--skills`, `check-tool` answers for a session of the default agent with no skill
+/// loaded: the configuration's deny and pre-approval still apply.
+#[test]
+fn check_tool_without_skills_answers_for_the_plain_session() {
+    let s = with_skills(&[]);
+    s.user_config(&serde_json::json!({
+        "tools": {"deny": ["Bash(rm:*)"]},
+        "permissions": {"allow": ["Bash(git status:*)"]}
+    }));
+    let mut out = String::new();
+    for (mode, command) in [
+        ("auto", "env - rm x"),
+        ("auto", "git log"),
+        ("ask", "git status"),
+        ("ask", "git log"),
+    ] {
+        let output = s
+            .bare()
+            .args([
+                "--permission-mode",
+                mode,
+                "skills",
+                "check-tool",
+                "Bash",
+                "--input",
+            ])
+            .arg(serde_json::json!({ "command": command }).to_string())
+            .output()
+            .unwrap();
+        out.push_str(&sandbox::render(
+            &format!("--permission-mode {mode} check-tool Bash {command}"),
+            &output,
+        ));
+    }
+    snapshot!(s, "check_tool_without_skills", out);
+}
+
 /// `--format json` carries the mode and each command's rulings, pre-approval included.
 #[test]
 fn check_tool_json_names_the_mode_and_the_rulings() {

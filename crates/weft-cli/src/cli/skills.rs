@@ -250,9 +250,10 @@ pub struct CheckToolArgs {
     /// The call's input as JSON, e.g. '{"command": "git status"}'.
     #[arg(long, value_name = "JSON")]
     pub input: Option<String>,
-    /// The skills in force (comma-separated).
-    #[arg(long, required = true, value_name = "NAME,...")]
-    pub skills: String,
+    /// The skills in force (comma-separated); without it, a session of the default agent with
+    /// no skill loaded.
+    #[arg(long, value_name = "NAME,...")]
+    pub skills: Option<String>,
     /// The parent's tools (comma-separated patterns).
     #[arg(long, value_name = "TOOL,...")]
     pub ceiling: Option<String>,

@@ -136,9 +136,9 @@ pub fn check_tool(
     verbose: bool,
 ) -> anyhow::Result<ExitCode> {
     let api = api(workspace, args.mode)?;
-    let names = split_list(&args.skills);
-    let validation = api.validate_skill_set(&names);
-    if !validation.valid {
+    let names = args.skills.as_deref().map(split_list);
+    let validation = names.as_ref().map(|names| api.validate_skill_set(names));
+    if let Some(validation) = validation.filter(|v| !v.valid) {
         print_validation(&mut crate::output::stderr(), &validation)?;
         match args.format {
             ReportFormat::Json => outln!(
@@ -162,8 +162,10 @@ pub fn check_tool(
     let mut runtime = Runtime::load(workspace)?;
     runtime.set_permission_mode(mode);
     let mut rules = runtime.call_rules(None)?;
-    let composition = api.compose_skills(&names)?;
-    let mut gate = composition.gate_within(&rules.gate);
+    let mut gate = match &names {
+        Some(names) => api.compose_skills(names)?.gate_within(&rules.gate),
+        None => rules.gate.clone(),
+    };
     if let Some(ceiling) = ceiling(workspace, args.ceiling.as_deref())? {
         gate = gate.intersect(ceiling.gate());
     }
