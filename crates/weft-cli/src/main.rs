@@ -6,6 +6,9 @@
 //! configuration), 3 (`skills check-tool`: ask) and 130 / 143 / 129 (interrupted by SIGINT,
 //! SIGTERM, SIGHUP); `weft help exit-codes` lists them.
 
+// The doc comments of `cli` are clap's help text, where `<project>` is a placeholder, not HTML.
+#![allow(rustdoc::invalid_html_tags)]
+
 mod cli;
 mod commands;
 mod environment;

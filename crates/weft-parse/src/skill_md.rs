@@ -75,7 +75,7 @@ pub fn parse_skill_md(bytes: &[u8], path: &Path, options: &ParseOptions) -> Pars
 /// Parses a Claude Code custom command (`.claude/commands/**/*.md`): markdown with optional
 /// frontmatter, named `name` by its path (the caller builds it: `frontend/test.md` is
 /// `frontend:test`), whatever a `name` key says. Everything else reads as in a SKILL.md; the
-/// skill's format is [`SkillFormat::Command`](weft_types::SkillFormat::Command).
+/// skill's format is [`weft_types::SkillFormat::Command`].
 ///
 /// ```
 /// use std::path::Path;

@@ -1,6 +1,6 @@
 //! Skill discovery, precedence, progressive disclosure and the runtime registry.
 //!
-//! - [`walk`] finds skill directories under a root (depth bound, no descent below a skill,
+//! - [`walk()`] finds skill directories under a root (depth bound, no descent below a skill,
 //!   symlinks with a cycle guard, `.git`/`node_modules`/`target` skipped);
 //! - [`read`] reads a found skill: only the frontmatter for listings (level 1), the whole
 //!   file for the body (level 2);

@@ -32,7 +32,7 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
 }
 
 /// [`table`] fitted to `width` characters: when the rows are wider, the widest columns are
-/// narrowed first (never below [`MIN_COLUMN`] characters or the header; the first column, which
+/// narrowed first (never below 8 characters or the header; the first column, which
 /// names the row, only when the others cannot give enough) and cells longer than
 /// their column are [cut](crate::cut) with `…`. `None` (output to a pipe) keeps every cell
 /// whole.

@@ -254,7 +254,7 @@ impl Transcript {
         self.file.flush()
     }
 
-    /// Reads a transcript back: see [`read::read_records`].
+    /// Reads a transcript back, record by record (a damaged line is an error naming it).
     pub fn read(path: &Path) -> Result<Vec<TranscriptRecord>, TranscriptError> {
         read::read_records(path)
     }
