@@ -100,6 +100,11 @@ pub struct RegistryConfig {
     /// `skills.entries.<name>.enabled: false`): discovered, listed as disabled, never
     /// offered (catalog, slash commands, `use_skill`).
     pub disabled: BTreeSet<String>,
+    /// Stamp what each discovery read (one `stat` per root, skill directory and skill file,
+    /// right after the walk) so [`SkillRegistry::refresh`](crate::SkillRegistry::refresh) can
+    /// tell whether anything changed. On by default; a one-shot listing that never refreshes
+    /// turns it off and saves that second pass (`refresh` then always walks again).
+    pub track_changes: bool,
 }
 
 impl Default for RegistryConfig {
@@ -113,6 +118,7 @@ impl Default for RegistryConfig {
             walk: WalkOptions::DISCOVERY,
             cache: None,
             disabled: BTreeSet::new(),
+            track_changes: true,
         }
     }
 }

@@ -179,8 +179,9 @@ struct State {
     /// Discovered skills hidden by `unregister` (until registered again).
     hidden: BTreeSet<String>,
     generation: u64,
-    /// What the last discovery came from, for [`SkillRegistry::refresh`].
-    watched: Watched,
+    /// What the last discovery came from, for [`SkillRegistry::refresh`]; `None` when the
+    /// configuration does not track changes.
+    watched: Option<Watched>,
 }
 
 /// The registry of skills: discovery, precedence, runtime registration, and snapshots.
@@ -214,7 +215,9 @@ impl SkillRegistry {
     /// Discovers the skills under `config`'s roots (plus the built-ins) and publishes them.
     pub fn new(config: RegistryConfig) -> Self {
         let discovered = discover(&config, &HashMap::new());
-        let watched = Watched::of(&config.roots, &discovered);
+        let watched = config
+            .track_changes
+            .then(|| Watched::of(&config.roots, &discovered));
         let registry = Self {
             config,
             state: Mutex::new(State {
@@ -312,10 +315,11 @@ impl SkillRegistry {
     /// since the last walk: one `stat` per root, skill directory and skill file (and the
     /// directories between), so a session can call it at the start of every turn and see
     /// skills installed, changed or removed meanwhile. Returns the new snapshot, or `None`
-    /// when nothing changed (the snapshot and its generation stay).
+    /// when nothing changed (the snapshot and its generation stay). Without
+    /// [`RegistryConfig::track_changes`] nothing was stamped, so it always walks again.
     pub fn refresh(&self) -> Option<Arc<Snapshot>> {
         let mut state = self.lock();
-        if !state.watched.changed() {
+        if state.watched.as_ref().is_some_and(|w| !w.changed()) {
             return None;
         }
         tracing::debug!("skill files changed; reloading");
@@ -331,7 +335,10 @@ impl SkillRegistry {
             .filter_map(|e| e.file().map(|p| (p.to_path_buf(), Arc::clone(e))))
             .collect();
         state.discovered = discover(&self.config, &previous);
-        state.watched = Watched::of(&self.config.roots, &state.discovered);
+        state.watched = self
+            .config
+            .track_changes
+            .then(|| Watched::of(&self.config.roots, &state.discovered));
         self.publish(state)
     }
 

@@ -607,3 +607,22 @@ fn refresh_walks_again_only_when_a_skill_file_or_directory_changed() {
             .is_none()
     );
 }
+
+#[test]
+fn refresh_without_change_tracking_always_walks_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("skills");
+    create_skill_md(&root, "a", "---\nname: a\ndescription: first\n---\n");
+    let registry = SkillRegistry::new(RegistryConfig {
+        track_changes: false,
+        builtins: false,
+        ..RegistryConfig::with_roots(vec![SkillRoot::new(&root, Scope::User)])
+    });
+    let generation = registry.snapshot().generation();
+    // Nothing was stamped, so nothing can be ruled out: every refresh publishes a walk.
+    let same = registry.refresh().expect("walked again");
+    assert_eq!(same.generation(), generation + 1);
+    assert_eq!(same.len(), 1);
+    create_skill_md(&root, "b", "---\nname: b\ndescription: second\n---\n");
+    assert!(registry.refresh().expect("walked again").get("b").is_some());
+}

@@ -57,20 +57,32 @@ pub fn neutralise(text: &str) -> Cow<'_, str> {
 /// that the two agree on every character).
 fn first_escape(text: &[u8], next: Option<u8>) -> Option<usize> {
     let at = |i: usize| text.get(i).copied();
-    text.iter().enumerate().position(|(i, &b)| match b {
-        b'\t' | b'\n' => false,
-        b'\r' => at(i + 1).or(next) != Some(b'\n'),
-        0..=0x1f | 0x7f => true,
-        // U+0080..U+009F: C2 80..C2 9F.
-        0xc2 => at(i + 1).is_some_and(|b1| (0x80..=0x9f).contains(&b1)),
-        // U+202A..U+202E: E2 80 AA..AE; U+2066..U+2069: E2 81 A6..A9.
-        0xe2 => match (at(i + 1), at(i + 2)) {
-            (Some(0x80), Some(b2)) => (0xaa..=0xae).contains(&b2),
-            (Some(0x81), Some(b2)) => (0xa6..=0xa9).contains(&b2),
+    let mut from = 0;
+    loop {
+        // Printable ASCII, most of any text, is skipped in one tight loop.
+        let i = from
+            + text[from..]
+                .iter()
+                .position(|b| !(0x20..0x7f).contains(b))?;
+        let escaped = match text[i] {
+            b'\t' | b'\n' => false,
+            b'\r' => at(i + 1).or(next) != Some(b'\n'),
+            0..=0x1f | 0x7f => true,
+            // U+0080..U+009F: C2 80..C2 9F.
+            0xc2 => at(i + 1).is_some_and(|b1| (0x80..=0x9f).contains(&b1)),
+            // U+202A..U+202E: E2 80 AA..AE; U+2066..U+2069: E2 81 A6..A9.
+            0xe2 => match (at(i + 1), at(i + 2)) {
+                (Some(0x80), Some(b2)) => (0xaa..=0xae).contains(&b2),
+                (Some(0x81), Some(b2)) => (0xa6..=0xa9).contains(&b2),
+                _ => false,
+            },
             _ => false,
-        },
-        _ => false,
-    })
+        };
+        if escaped {
+            return Some(i);
+        }
+        from = i + 1;
+    }
 }
 
 /// Appends `text` neutralised to `out`; `next` is the byte after `text`, when known (a

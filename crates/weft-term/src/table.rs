@@ -157,33 +157,40 @@ fn clean(cell: &str) -> Cow<'_, str> {
 }
 
 fn layout(rows: &[Vec<&str>]) -> String {
-    let cleaned: Vec<Vec<Cow<'_, str>>> = rows
+    // Each cell cleaned and measured once.
+    let cells: Vec<Vec<(Cow<'_, str>, usize)>> = rows
         .iter()
-        .map(|r| r.iter().map(|c| clean(c)).collect())
+        .map(|r| {
+            r.iter()
+                .map(|c| {
+                    let cell = clean(c);
+                    let chars = cell.chars().count();
+                    (cell, chars)
+                })
+                .collect()
+        })
         .collect();
-    let rows: Vec<Vec<&str>> = cleaned
-        .iter()
-        .map(|r| r.iter().map(AsRef::as_ref).collect())
-        .collect();
-    let rows = rows.as_slice();
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let cols = cells.iter().map(Vec::len).max().unwrap_or(0);
     let mut widths = vec![0; cols];
-    for row in rows {
-        for (i, cell) in row.iter().enumerate() {
-            widths[i] = widths[i].max(cell.chars().count());
+    for row in &cells {
+        for (width, (_, chars)) in widths.iter_mut().zip(row) {
+            *width = (*width).max(*chars);
         }
     }
-    let mut out = String::new();
-    for row in rows {
-        let mut line = String::new();
-        for (i, cell) in row.iter().enumerate() {
-            line.push_str(cell);
+    let line_bytes: usize = widths.iter().sum::<usize>() + 2 * cols + 1;
+    let mut out = String::with_capacity(line_bytes * cells.len());
+    for row in &cells {
+        let start = out.len();
+        for (i, (cell, chars)) in row.iter().enumerate() {
+            out.push_str(cell);
             if i + 1 < row.len() {
-                let pad = widths[i].saturating_sub(cell.chars().count()) + 2;
-                line.extend(std::iter::repeat_n(' ', pad));
+                let pad = widths[i].saturating_sub(*chars) + 2;
+                out.extend(std::iter::repeat_n(' ', pad));
             }
         }
-        out.push_str(line.trim_end());
+        // Trailing blanks (an empty last cell, or the cell's own) are dropped.
+        let kept = out[start..].trim_end().len();
+        out.truncate(start + kept);
         out.push('\n');
     }
     out

@@ -106,7 +106,36 @@ fn cut_plain_ascii(text: &str, max: usize) -> Option<String> {
 /// assert_eq!(one_line(" Review\n  the diff.\t"), "Review the diff.");
 /// ```
 pub fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    if is_one_line(text) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// True when [`one_line`] would return `text` as it is: ASCII (the only whitespace is then
+/// ASCII) with single spaces between words and none at the ends. Most descriptions are, and a
+/// listing of thousands of them is checked byte by byte instead of split into words.
+fn is_one_line(text: &str) -> bool {
+    if !text.is_ascii() {
+        return false;
+    }
+    let mut after_space = true;
+    for &b in text.as_bytes() {
+        match b {
+            b' ' if after_space => return false,
+            b' ' => after_space = true,
+            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => return false,
+            _ => after_space = false,
+        }
+    }
+    !after_space || text.is_empty()
 }
 
 /// The first line of `text`, trimmed and cut to `max` characters with `…`.
@@ -158,6 +187,31 @@ mod tests {
             for max in 0..=text.len() + 2 {
                 assert_eq!(cut(text, max), naive(text, max), "{text:?} at {max}");
             }
+        }
+    }
+
+    #[test]
+    fn one_line_agrees_with_joining_the_words() {
+        let texts = [
+            "",
+            " ",
+            "a",
+            "plain words only",
+            " leading space",
+            "trailing space ",
+            "two  spaces",
+            "tab\there",
+            "line\nbreak",
+            "form\u{c}feed and\u{b}vertical tab",
+            "cr\rreturn",
+            "naïve café",
+            "no-break\u{a0}space",
+            "ideographic\u{3000}space",
+            "next\u{85}line",
+        ];
+        for text in texts {
+            let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(one_line(text), words, "{text:?}");
         }
     }
 }

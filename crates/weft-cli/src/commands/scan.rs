@@ -43,7 +43,10 @@ pub fn format_finding(f: &Finding, base: &str) -> String {
 /// built-ins included): a new skill one edit from one of these names is a typosquat, and
 /// one with exactly such a name (elsewhere) would shadow it.
 pub fn known_skills(workspace: &Workspace) -> Vec<KnownSkill> {
-    let registry = SkillRegistry::new(workspace.registry_config());
+    let registry = SkillRegistry::new(weft_registry::RegistryConfig {
+        track_changes: false,
+        ..workspace.registry_config()
+    });
     let snapshot = registry.snapshot();
     let place = |scope: Scope, file: Option<&Path>| match file {
         Some(f) => format!("the {} skill at {}", scope_label(scope), f.display()),

@@ -35,11 +35,17 @@ fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
 }
 
 /// The registry configuration of this workspace with the configuration's `skills` settings
-/// (disabled skills, `builtins`); a broken configuration file is a usage error.
+/// (disabled skills, `builtins`), for a command that reads the skills once: it does not
+/// track changes (see [`RegistryConfig::track_changes`]). A broken configuration file is a
+/// usage error.
 pub(crate) fn registry_config(workspace: &Workspace) -> anyhow::Result<RegistryConfig> {
-    Ok(workspace
+    let config = workspace
         .configured_registry()
-        .map_err(weft_runtime::RuntimeError::from)?)
+        .map_err(weft_runtime::RuntimeError::from)?;
+    Ok(RegistryConfig {
+        track_changes: false,
+        ..config
+    })
 }
 
 /// `weft skills list`.
@@ -77,15 +83,15 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
             let mut rows = Vec::new();
             for (e, i) in entries.iter().zip(&installed) {
                 let description = if is_disabled(e) {
-                    format!("(disabled) {}", e.skill.description)
+                    one_line(&format!("(disabled) {}", e.skill.description))
                 } else {
-                    e.skill.description.clone()
+                    one_line(&e.skill.description)
                 };
                 let mut row = vec![
                     e.skill.name.clone(),
-                    one_line(&description),
-                    e.skill.source.scope.to_string(),
-                    e.skill.source.format.to_string(),
+                    description,
+                    e.skill.source.scope.as_str().to_owned(),
+                    e.skill.source.format.as_str().to_owned(),
                 ];
                 if any_installed {
                     row.push(match i {

@@ -145,7 +145,10 @@ fn with_configuration(workspace: &Workspace, runtime: &Runtime, online: bool) ->
 /// they are found without the configuration's settings).
 fn without_configuration(workspace: &Workspace, error: &anyhow::Error) -> Vec<Check> {
     let home = workspace.home.as_deref();
-    let registry = SkillRegistry::new(workspace.registry_config());
+    let registry = SkillRegistry::new(weft_registry::RegistryConfig {
+        track_changes: false,
+        ..workspace.registry_config()
+    });
     let agents =
         AgentRegistry::discover(&workspace.agent_roots(), &ParseOptions::new(Profile::Load));
     vec![
