@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use weft_parse::{ParseOptions, ParsedSkill, Profile, Rule};
 use weft_types::{Diagnostic, Scope, SkillFormat};
@@ -191,18 +191,51 @@ pub(crate) fn discover(
 
 /// Walks every root (one [`Walker`], so a directory is read once however many roots reach
 /// it) and reads each skill's header while the walk goes on, on both cores: from the header
-/// cache when the file is unchanged. Writes the cache back when anything changed.
+/// cache when the file is unchanged. The cache loads on a thread of its own while the first
+/// root is listed (that listing needs no hint); whatever needs it first waits for it. Writes
+/// the cache back when anything changed.
 fn read_roots(
     config: &RegistryConfig,
     options: &ParseOptions,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Candidate> {
+    let loaded: OnceLock<HeaderCache> = OnceLock::new();
+    std::thread::scope(|scope| {
+        if let Some(cache_config) = &config.cache {
+            let load = || {
+                let started = std::time::Instant::now();
+                // A cache that cannot be read is an empty one, and so is one whose reading
+                // panicked: the walk waiting for it must not wait forever.
+                let cache = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    HeaderCache::load(cache_config, &options.limits)
+                }))
+                .unwrap_or_default();
+                tracing::debug!(elapsed = ?started.elapsed(), "header cache loaded");
+                let _ = loaded.set(cache);
+            };
+            let spawned = std::thread::Builder::new()
+                .name("weft-cache-load".into())
+                .spawn_scoped(scope, load);
+            if let Err(e) = spawned {
+                tracing::debug!(error = %e, "no thread for the header cache; loading it first");
+                let _ = loaded.set(HeaderCache::load(cache_config, &options.limits));
+            }
+        }
+        let cache = config.cache.as_ref().map(|_| &loaded);
+        walk_roots(config, options, cache, diagnostics)
+    })
+}
+
+/// [`read_roots`] once the cache is on its way: `cache` is filled (or being filled) when the
+/// configuration has one.
+fn walk_roots(
+    config: &RegistryConfig,
+    options: &ParseOptions,
+    cache: Option<&OnceLock<HeaderCache>>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Candidate> {
     let started = std::time::Instant::now();
-    let cache = config
-        .cache
-        .as_ref()
-        .map(|c| HeaderCache::load(c, &options.limits));
-    tracing::debug!(elapsed = ?started.elapsed(), "header cache loaded");
+    let ready = || cache.map(OnceLock::wait);
     let mut records: Vec<Record> = Vec::new();
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut walker = Walker::new(config.walk);
@@ -227,15 +260,14 @@ fn read_roots(
             continue;
         }
         let scope = root.scope;
-        let hint = cache
-            .as_ref()
-            .map(|c| move |dir: &Path, mtime: i128| c.dir_hint(dir, mtime, scope));
+        let hint =
+            cache.map(|c| move |dir: &Path, mtime: i128| c.wait().dir_hint(dir, mtime, scope));
         let hint_ref: Option<DirHint<'_>> = hint.as_ref().map(|h| h as DirHint<'_>);
         let (found, problems) = walker.walk_with_hints(
             &root.path,
             root.link_boundary.as_deref(),
             hint_ref,
-            |found, facts| header_with_cache(found, &root_options, cache.as_ref(), facts),
+            |found, facts| header_with_cache(found, &root_options, ready(), facts),
         );
         diagnostics.extend(problems);
         for (found, (parsed, record)) in found {
@@ -248,7 +280,7 @@ fn read_roots(
         }
     }
     tracing::debug!(elapsed = ?started.elapsed(), skills = candidates.len(), "roots walked and read");
-    if let (Some(cache), Some(config)) = (&cache, &config.cache)
+    if let (Some(cache), Some(config)) = (ready(), &config.cache)
         && cache.differs(&records)
         && let Err(e) = cache.save(&config.path, &records)
     {

@@ -22,13 +22,7 @@ use crate::neutral::neutralise;
 /// );
 /// ```
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
-    let all: Vec<Vec<&str>> = std::iter::once(header.to_vec())
-        .chain(
-            rows.iter()
-                .map(|r| r.iter().take(header.len()).map(String::as_str).collect()),
-        )
-        .collect();
-    layout(&all)
+    layout(Some(header), rows)
 }
 
 /// [`table`] fitted to `width` characters: when the rows are wider, the widest columns are
@@ -138,11 +132,7 @@ pub const MIN_COLUMN: usize = 8;
 /// assert_eq!(columns(&rows), "a    long  x\nbbb  s     y\n");
 /// ```
 pub fn columns(rows: &[Vec<String>]) -> String {
-    let all: Vec<Vec<&str>> = rows
-        .iter()
-        .map(|r| r.iter().map(String::as_str).collect())
-        .collect();
-    layout(&all)
+    layout(None, rows)
 }
 
 /// A cell as it is laid out: one line (a line end, CR-LF included, or a tab is a space),
@@ -156,30 +146,56 @@ fn clean(cell: &str) -> Cow<'_, str> {
     }
 }
 
-fn layout(rows: &[Vec<&str>]) -> String {
-    // Each cell cleaned and measured once.
-    let cells: Vec<Vec<(Cow<'_, str>, usize)>> = rows
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|c| {
-                    let cell = clean(c);
-                    let chars = cell.chars().count();
-                    (cell, chars)
-                })
-                .collect()
-        })
-        .collect();
-    let cols = cells.iter().map(Vec::len).max().unwrap_or(0);
+/// The cells of one laid-out table: each cleaned and measured once, in one list (`ends[r]`
+/// is where row `r` ends), so a listing of thousands of rows allocates per cell that needs
+/// cleaning, not per row.
+#[derive(Default)]
+struct Cells<'a> {
+    cells: Vec<(Cow<'a, str>, usize)>,
+    ends: Vec<usize>,
+}
+
+impl<'a> Cells<'a> {
+    fn push_row(&mut self, row: impl Iterator<Item = &'a str>) {
+        for cell in row {
+            let cell = clean(cell);
+            let chars = cell.chars().count();
+            self.cells.push((cell, chars));
+        }
+        self.ends.push(self.cells.len());
+    }
+
+    fn rows(&self) -> impl Iterator<Item = &[(Cow<'a, str>, usize)]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(start, &end)| &self.cells[start..end])
+    }
+}
+
+/// `rows` (under `header`, whose length then bounds each row) as aligned columns.
+fn layout(header: Option<&[&str]>, rows: &[Vec<String>]) -> String {
+    let limit = header.map_or(usize::MAX, <[_]>::len);
+    let mut cells = Cells {
+        cells: Vec::with_capacity(rows.len().saturating_add(1).saturating_mul(limit.min(8))),
+        ends: Vec::with_capacity(rows.len() + 1),
+    };
+    if let Some(header) = header {
+        cells.push_row(header.iter().copied());
+    }
+    for row in rows {
+        cells.push_row(row.iter().take(limit).map(String::as_str));
+    }
+    let cols = cells.rows().map(<[_]>::len).max().unwrap_or(0);
     let mut widths = vec![0; cols];
-    for row in &cells {
+    for row in cells.rows() {
         for (width, (_, chars)) in widths.iter_mut().zip(row) {
             *width = (*width).max(*chars);
         }
     }
     let line_bytes: usize = widths.iter().sum::<usize>() + 2 * cols + 1;
-    let mut out = String::with_capacity(line_bytes * cells.len());
-    for row in &cells {
+    let mut out = String::with_capacity(line_bytes.saturating_mul(cells.ends.len()));
+    for row in cells.rows() {
         let start = out.len();
         for (i, (cell, chars)) in row.iter().enumerate() {
             out.push_str(cell);

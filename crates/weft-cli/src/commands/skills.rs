@@ -66,14 +66,20 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
     entries.sort_by(|a, b| a.skill.name.cmp(&b.skill.name));
     let is_disabled = |e: &SkillEntry| snapshot.disabled().iter().any(|d| std::ptr::eq(&**d, e));
     let index = InstallIndex::load(workspace);
-    let installed: Vec<Option<Installed>> = entries.iter().map(|e| index.get(e.dir())).collect();
+    // Without lockfiles (the usual case) nothing is looked up or allocated per skill.
+    let installed: Vec<Option<Installed>> = if index.is_empty() {
+        Vec::new()
+    } else {
+        entries.iter().map(|e| index.get(e.dir())).collect()
+    };
+    let install_of = |i: usize| installed.get(i).and_then(Option::as_ref);
     let mut out = crate::output::stdout();
     match args.format {
         ListFormat::Json => {
             let items: Vec<SkillJson<'_>> = entries
                 .iter()
-                .zip(&installed)
-                .map(|(e, i)| SkillJson::new(e, i.as_ref()).disabled(is_disabled(e)))
+                .enumerate()
+                .map(|(i, e)| SkillJson::new(e, install_of(i)).disabled(is_disabled(e)))
                 .collect();
             writeln!(out, "{}", crate::output::json_pretty(&items)?)?;
         }
@@ -81,7 +87,7 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
             // The INSTALLED column appears only when a listed skill was installed by weft.
             let any_installed = installed.iter().any(Option::is_some);
             let mut rows = Vec::new();
-            for (e, i) in entries.iter().zip(&installed) {
+            for (i, e) in entries.iter().enumerate() {
                 let description = if is_disabled(e) {
                     one_line(&format!("(disabled) {}", e.skill.description))
                 } else {
@@ -94,7 +100,7 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
                     e.skill.source.format.as_str().to_owned(),
                 ];
                 if any_installed {
-                    row.push(match i {
+                    row.push(match install_of(i) {
                         Some(i) if i.status.is_intact() => "pinned".to_owned(),
                         Some(_) => "TAMPERED".to_owned(),
                         None => String::new(),

@@ -129,6 +129,11 @@ impl InstallIndex {
         InstallIndex { targets }
     }
 
+    /// True when no lockfile lists a skill: nothing to mark.
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+
     /// The install record of the skill found at `dir`, when `dir` is an install target's
     /// `skills/<name>` and its lockfile has `<name>`; its files are verified against the
     /// lock. By directory, not by the name the skill declares: an installed skill whose
