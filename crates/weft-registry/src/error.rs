@@ -65,9 +65,6 @@ pub enum SkillError {
         /// Why.
         diagnostics: Vec<Diagnostic>,
     },
-    /// Starting the file watcher failed.
-    #[error("cannot watch the skill directories: {0}")]
-    Watch(String),
 }
 
 fn first_error(diagnostics: &[Diagnostic]) -> String {

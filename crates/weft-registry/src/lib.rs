@@ -35,7 +35,6 @@ mod registry;
 pub mod resource;
 pub mod validate;
 pub mod walk;
-mod watch;
 
 pub use cache::{CacheConfig, CacheHealth};
 pub use discover::{RegistryConfig, RootKind, SkillRoot, discover_one, is_trust_warning};
@@ -52,4 +51,3 @@ pub use validate::{
     KnownAgents, ValidationOutcome, validate_paths, validate_paths_with, with_named_dir,
 };
 pub use walk::{FoundSkill, SkillFile, Walk, WalkNote, WalkOptions, Walker, walk};
-pub use watch::{DEFAULT_DEBOUNCE, RegistryWatcher};
