@@ -28,6 +28,7 @@ mod mount_ns;
 mod network;
 mod policy;
 mod probe;
+mod reaper;
 mod settings;
 mod watch;
 
@@ -35,5 +36,6 @@ pub use env::{EnvScrub, SECRET_SUFFIXES, is_secret_name};
 pub use error::SandboxError;
 pub use policy::{Enforcement, ReadOnlyBy, SandboxPolicy};
 pub use probe::{LandlockSupport, SandboxStatus, probe};
+pub use reaper::{become_subreaper, close_inherited_descriptors, end_descendants};
 pub use settings::{DEFAULT_DENY_READ, PolicyBase, SandboxSettings};
 pub use watch::{QUARANTINE_SUFFIX, ReadOnlyWatch, Restored};
