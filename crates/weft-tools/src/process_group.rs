@@ -75,12 +75,21 @@ impl ProcessGroups {
     /// [`HELPER_GRACE`], then SIGKILL) and refuses groups registered afterwards (they are
     /// ended as they start). Returns how many groups were signalled.
     pub fn shutdown(&self) -> usize {
-        let live = {
-            let mut state = self.registry.lock();
-            state.closed = true;
-            std::mem::take(&mut state.live)
-        };
-        end_all(live)
+        end_all(self.close(), true)
+    }
+
+    /// [`shutdown`](Self::shutdown) without waiting for the helpers, for a process about to
+    /// exit on a signal: each helper ends what its command started on its own (and again when
+    /// weft's death reaches it), so weft's exit status is not held up or raced.
+    pub fn shutdown_now(&self) -> usize {
+        end_all(self.close(), false)
+    }
+
+    /// Refuses new groups; the registered ones.
+    fn close(&self) -> BTreeMap<u32, Ending> {
+        let mut state = self.registry.lock();
+        state.closed = true;
+        std::mem::take(&mut state.live)
     }
 
     /// Registers a group that has just started; the guard ends it unless told otherwise.
@@ -88,7 +97,7 @@ impl ProcessGroups {
         let mut state = self.registry.lock();
         if state.closed {
             drop(state);
-            end_all(BTreeMap::from([(pgid, ending)]));
+            end_all(BTreeMap::from([(pgid, ending)]), false);
             return Err(ShuttingDown);
         }
         // Forget groups whose every process has exited, so a long session's registry does
@@ -116,7 +125,7 @@ impl Drop for Registry {
     /// The last handle is gone: nothing can kill these groups later.
     fn drop(&mut self) {
         let state = self.state.get_mut().unwrap_or_else(PoisonError::into_inner);
-        end_all(std::mem::take(&mut state.live));
+        end_all(std::mem::take(&mut state.live), true);
     }
 }
 
@@ -199,10 +208,10 @@ impl Drop for GroupGuard {
     }
 }
 
-/// Ends `groups`: SIGTERM to the helpers, SIGKILL to the others; then, once the helpers'
-/// groups are gone or [`HELPER_GRACE`] has passed, SIGKILL to what is left. Returns how many
-/// groups were signalled.
-fn end_all(groups: BTreeMap<u32, Ending>) -> usize {
+/// Ends `groups`: SIGTERM to the helpers, SIGKILL to the others; then, with `wait`, once the
+/// helpers' groups are gone or [`HELPER_GRACE`] has passed, SIGKILL to what is left. Returns
+/// how many groups were signalled.
+fn end_all(groups: BTreeMap<u32, Ending>, wait: bool) -> usize {
     let mut signalled = 0;
     let mut helpers = Vec::new();
     for (pgid, ending) in groups {
@@ -220,9 +229,11 @@ fn end_all(groups: BTreeMap<u32, Ending>) -> usize {
             }
         }
     }
-    wait_for_groups(&helpers, HELPER_GRACE);
-    for pgid in helpers {
-        kill_group(pgid);
+    if wait {
+        wait_for_groups(&helpers, HELPER_GRACE);
+        for pgid in helpers {
+            kill_group(pgid);
+        }
     }
     signalled
 }
