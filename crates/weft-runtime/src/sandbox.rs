@@ -128,10 +128,10 @@ impl ShellMode {
                     unsandboxed: None,
                 }
             }
+            // The session asks a person before any call (`Sandboxing::Unavailable`); a call
+            // that reaches the tool without one is refused.
             ShellMode::PersonOnly(why) => Launchers {
-                default: ShellLauncher::Refuse(format!(
-                    "exec_shell runs a command only once a person approves it: {why}"
-                )),
+                default: ShellLauncher::Refuse(why.clone()),
                 unsandboxed: Some(unsandboxed()),
             },
             ShellMode::Sandboxed { policy, exe } => {
@@ -367,12 +367,7 @@ mod tests {
             "{why}"
         );
         let launchers = mode.launchers(&weft_env()).unwrap();
-        assert_eq!(
-            launchers.default,
-            ShellLauncher::Refuse(format!(
-                "exec_shell runs a command only once a person approves it: {why}"
-            ))
-        );
+        assert_eq!(launchers.default, ShellLauncher::Refuse(why.clone()));
         assert_eq!(
             args_of(&launchers.unsandboxed.unwrap()),
             ["sandbox", "exec", "--parent", "42", "--"]
