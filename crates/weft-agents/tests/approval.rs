@@ -23,7 +23,7 @@ use weft_agents::{
 use weft_llm::{Message, ModelCatalog, ProviderConfig, ProviderKind, RetryPolicy, Role};
 use weft_permissions::{Origin, PatternContext, PreApproval};
 use weft_registry::{RegistryConfig, SkillRegistry, SkillRoot};
-use weft_tools::{BuiltinConfig, ExecConfig, FsScope, Tool, ToolError, ToolOutput};
+use weft_tools::{BuiltinConfig, ExecConfig, FsScope, ShellLauncher, Tool, ToolError, ToolOutput};
 use weft_types::{AgentDefinition, AgentFormat, PermissionMode, Scope, Source};
 
 // --- Fixture ----------------------------------------------------------------------------------
@@ -133,10 +133,20 @@ impl Env {
         agent: AgentDefinition,
         options: SessionOptions,
     ) -> Result<Session, SessionError> {
+        self.session_with_exec(server, agent, options, ExecConfig::default())
+    }
+
+    fn session_with_exec(
+        &self,
+        server: &ScriptServer,
+        agent: AgentDefinition,
+        options: SessionOptions,
+        exec: ExecConfig,
+    ) -> Result<Session, SessionError> {
         let mut tools = weft_tools::builtin_registry(&BuiltinConfig {
             scope: FsScope::new(self.project.clone(), vec![]).unwrap(),
             memory_file: self.tmp.path().join("memory.md"),
-            exec: ExecConfig::default(),
+            exec,
             web_fetch: None,
         });
         tools.register(Arc::new(LookUp));
@@ -708,5 +718,144 @@ async fn read_patterns_are_decided_on_the_spelled_and_the_real_path() {
         result_of(&session, "spelled")
             .content
             .starts_with("permission denied:")
+    );
+}
+
+// --- The sandbox, per call ------------------------------------------------------------------
+
+/// A launcher that marks where the command ran: `env WHERE=<place> <shell> -c ...`.
+fn marking(place: &str) -> ShellLauncher {
+    ShellLauncher::Wrapper {
+        program: PathBuf::from("/usr/bin/env"),
+        args: vec![format!("WHERE={place}").into()],
+        note: String::new(),
+    }
+}
+
+/// The approval answers recorded in the session's transcript.
+fn recorded_answers(session: &Session) -> Vec<String> {
+    Transcript::read(session.transcript_path().unwrap())
+        .unwrap()
+        .iter()
+        .filter_map(|r| match r {
+            TranscriptRecord::Approval { answer, .. } => Some(answer.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_pre_approved_command_runs_sandboxed_and_only_a_person_lets_one_out() {
+    let env = Env::new();
+    let server = ScriptServer::openai(vec![
+        openai_tools(&[
+            ("pre", "exec_shell", shell("echo $WHERE")),
+            ("once", "exec_shell", shell("touch a && echo $WHERE")),
+            ("out", "exec_shell", shell("touch b && echo $WHERE")),
+        ]),
+        openai_text("done"),
+    ])
+    .await;
+    let exec = ExecConfig {
+        launcher: marking("sandbox"),
+        unsandboxed: Some(marking("outside")),
+        env: [("PATH".into(), "/usr/bin:/bin".into())].into(),
+        ..ExecConfig::default()
+    };
+    let script = Script::new([
+        ApprovalAnswer::AllowOnce,
+        ApprovalAnswer::AllowOutsideSandbox,
+    ]);
+    let mut options = env.options(PermissionMode::Ask, Some(Arc::clone(&script)));
+    options.permissions.pre_approval =
+        PreApproval::compile(["Bash(echo:*)"], &Origin::Session, &PatternContext::new()).unwrap();
+    let mut session = env
+        .session_with_exec(&server, builtin("default"), options, exec)
+        .unwrap();
+    session.send("go", &mut Quiet).await.unwrap();
+    // Pre-approved: no question, in the sandbox.
+    assert_eq!(
+        result_of(&session, "pre").content,
+        "exit code: 0\n--- stdout ---\nsandbox"
+    );
+    // A person's plain yes keeps it in the sandbox; only the separate answer lets it out.
+    assert_eq!(
+        result_of(&session, "once").content,
+        "exit code: 0\n--- stdout ---\nsandbox"
+    );
+    assert_eq!(
+        result_of(&session, "out").content,
+        "exit code: 0\n--- stdout ---\noutside"
+    );
+    let asked = script.asked();
+    assert_eq!(asked.len(), 2);
+    assert!(asked.iter().all(|a| a.sandboxed), "the choice was offered");
+    assert_eq!(
+        recorded_answers(&session),
+        ["allowed once", "allowed once outside the sandbox"]
+    );
+}
+
+#[tokio::test]
+async fn where_the_sandbox_is_unavailable_even_a_pre_approved_command_asks() {
+    let env = Env::new();
+    let why = "the sandbox is required (sandbox.required) but unavailable: no Landlock";
+    let exec = || ExecConfig {
+        launcher: ShellLauncher::Refuse(why.to_owned()),
+        unsandboxed: Some(marking("outside")),
+        env: [("PATH".into(), "/usr/bin:/bin".into())].into(),
+        ..ExecConfig::default()
+    };
+    let pre = || {
+        PreApproval::compile(["Bash(echo:*)"], &Origin::Session, &PatternContext::new()).unwrap()
+    };
+    // A person approves it: it runs, unsandboxed (there is no sandbox), and no outside choice
+    // is offered.
+    let server = ScriptServer::openai(vec![
+        openai_tools(&[("pre", "exec_shell", shell("echo $WHERE"))]),
+        openai_text("done"),
+    ])
+    .await;
+    let script = Script::new([ApprovalAnswer::AllowOnce]);
+    let mut options = env.options(PermissionMode::Auto, Some(Arc::clone(&script)));
+    options.permissions.pre_approval = pre();
+    let mut session = env
+        .session_with_exec(&server, builtin("default"), options, exec())
+        .unwrap();
+    session.send("go", &mut Quiet).await.unwrap();
+    assert_eq!(
+        result_of(&session, "pre").content,
+        "exit code: 0\n--- stdout ---\noutside"
+    );
+    let asked = script.asked();
+    assert_eq!(asked.len(), 1);
+    assert!(!asked[0].sandboxed);
+    assert_eq!(
+        asked[0].reason,
+        format!("{why}; a command runs only once a person approves it")
+    );
+    // No one to ask: refused, and no mode or pattern is advised.
+    let server = ScriptServer::openai(vec![
+        openai_tools(&[("pre", "exec_shell", shell("echo $WHERE"))]),
+        openai_text("done"),
+    ])
+    .await;
+    let mut options = env.options(PermissionMode::Auto, None);
+    options.permissions.pre_approval = pre();
+    let mut session = env
+        .session_with_exec(&server, builtin("default"), options, exec())
+        .unwrap();
+    session.send("go", &mut Quiet).await.unwrap();
+    let refused = result_of(&session, "pre");
+    assert!(refused.is_error);
+    assert!(
+        refused
+            .content
+            .starts_with(&format!("approval needed: {why}"))
+            && refused.content.contains(
+                "the sandbox is unavailable here, so a command runs only once a person approves it"
+            ),
+        "{}",
+        refused.content
     );
 }

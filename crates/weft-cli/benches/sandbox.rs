@@ -36,7 +36,7 @@ fn helper(project: &Path, network: bool) -> ShellLauncher {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let temp = std::env::temp_dir();
     let settings = SandboxSettings {
-        enabled: true,
+        enabled: Some(true),
         network,
         ..SandboxSettings::default()
     };
@@ -45,6 +45,8 @@ fn helper(project: &Path, network: bool) -> ShellLauncher {
             project,
             home: home.as_deref(),
             temp_dir: &temp,
+            key_files: &[],
+            read_only: &[project.join(".clawft"), project.join(".git/hooks")],
         })
         .unwrap();
     let json = policy.to_json().unwrap();

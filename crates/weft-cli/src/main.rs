@@ -32,6 +32,8 @@ use crate::cli::{
 };
 
 fn main() -> ExitCode {
+    // No descriptor weft inherited reaches what it starts (commands, MCP servers, the helper).
+    weft_sandbox::close_inherited_descriptors();
     let mut cli = cli::parse();
     // The sandbox helper runs between weft and a command: no logging, no workspace lookup.
     if let Some(Command::Sandbox {

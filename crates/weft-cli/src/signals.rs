@@ -88,8 +88,8 @@ fn watch(
         }
         let _ = ready.send(Ok(()));
         if let Some(code) = hit_rx.recv().await {
-            let killed = groups.shutdown();
-            tracing::debug!(killed, code, "signal: killed exec_shell process groups");
+            let killed = groups.shutdown_now();
+            tracing::debug!(killed, code, "signal: ended exec_shell process groups");
             std::process::exit(i32::from(code));
         }
     });

@@ -459,6 +459,7 @@ fn status_reports_this_machine_and_the_policy() {
     // The kernel's answers vary by machine; they are checked against the JSON above.
     let mut settings = s.snapshot_settings();
     settings.add_filter(&format!(r"ABI {abi}\b"), "ABI [ABI]");
+
     settings.add_filter(
         r"(?m)^user namespaces  (un)?available$",
         "user namespaces  [AVAILABILITY]",
@@ -482,7 +483,7 @@ fn status_reports_this_machine_and_the_policy() {
 #[test]
 fn status_says_why_commands_are_not_sandboxed() {
     let s = setup();
-    let config = replay_config(&s, json!({}), json!({}), &[]);
+    let config = replay_config(&s, json!({"enabled": false}), json!({}), &[]);
     let doc = status_json(&s, &config);
     assert_eq!(
         doc["exec_shell"],

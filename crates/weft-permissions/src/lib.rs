@@ -89,7 +89,7 @@ pub use compose::{
 pub use context::PatternContext;
 pub use error::{PatternError, PatternErrorKind, PolicyError};
 pub use gate::{CommandRulings, Decision, Explanation, FileRules, PATH_KEYS, ToolGate, path_of};
-pub use mode::{CallKind, Step, decide, offered_in};
+pub use mode::{CallKind, Step, decide, offered_in, only_with_a_person};
 pub use name::{
     ALIASES, BACKGROUND_TOOLS, BUILTIN_TOOLS, MCP_PREFIX, MCP_SEPARATOR, aliases_of,
     canonical_tool_name, is_builtin_tool, is_mcp_tool, mcp_parts,

@@ -28,6 +28,11 @@ pub enum CallKind {
     /// Anything else may change something: `exec_shell`, `web_fetch`, `memory_write`,
     /// `create_skill`, MCP tools not annotated read-only, unknown tools.
     Mutating,
+    /// A write that later sessions would trust without a person: a file tool's write to one of
+    /// the project's [protected paths](weft_types::protected) (`.clawft/`, `.claude/`,
+    /// `.git/hooks/`...), `create_skill` replacing a skill. Only a person approves it, in every
+    /// mode but `bypass`: no pattern, remembered answer or mode lets it run on its own.
+    Protected,
 }
 
 impl CallKind {
@@ -90,6 +95,8 @@ pub fn offered_in(mode: PermissionMode, kind: CallKind) -> bool {
 ///   they would have to ask (a gate `ask` comes from a skill's or agent's restriction, which no
 ///   mode lifts without a person); `auto` and `bypass` run everything else the gate allows;
 ///   `accept-edits` runs edits inside the project; `ask` runs only what cannot change anything.
+/// * A [`CallKind::Protected`] write asks a person in every mode but `bypass` (which runs it),
+///   whatever pre-approval says.
 ///
 /// ```
 /// use weft_permissions::{Approval, CallKind, Decision, Step, decide};
@@ -126,6 +133,8 @@ pub fn decide(
     }
     let free = match (mode, kind) {
         _ if gate_ask.is_some() => false,
+        (PermissionMode::Bypass, CallKind::Protected) => true,
+        (_, CallKind::Protected) => false,
         (_, CallKind::ReadOnly | CallKind::Control) => true,
         (PermissionMode::Auto | PermissionMode::Bypass, _) => true,
         (
@@ -136,12 +145,13 @@ pub fn decide(
         ) => true,
         _ => false,
     };
-    if free || pre.is_pre_approved() {
+    if free || (pre.is_pre_approved() && kind != CallKind::Protected) {
         return Step::Run;
     }
     let reason = match (gate_ask, pre) {
         (Some(why), _) => why.to_owned(),
         (None, Approval::NotPreApproved { reason }) => what_changes(tool, kind, reason),
+        (None, _) if kind == CallKind::Protected => what_changes(tool, kind, ""),
         (None, Approval::PreApproved { .. }) => String::new(),
     };
     match mode {
@@ -157,8 +167,38 @@ pub fn decide(
     }
 }
 
+/// `step` for a call that nothing but a person may let run (an `exec_shell` command where the
+/// sandbox is required but unavailable, `why`): what would run without asking asks instead,
+/// and is refused where the mode never asks (`dont-ask`, `bypass`).
+///
+/// ```
+/// use weft_permissions::{Step, only_with_a_person};
+/// use weft_types::PermissionMode;
+///
+/// let step = only_with_a_person(PermissionMode::Auto, Step::Run, "the sandbox is unavailable");
+/// assert!(matches!(step, Step::Ask { reason } if reason.starts_with("the sandbox is unavailable")));
+/// ```
+pub fn only_with_a_person(mode: PermissionMode, step: Step, why: &str) -> Step {
+    if step != Step::Run {
+        return step;
+    }
+    let reason = format!("{why}; a command runs only once a person approves it");
+    match mode {
+        PermissionMode::DontAsk | PermissionMode::Bypass => Step::Refuse {
+            reason: format!("{reason}, and {mode} mode does not ask"),
+        },
+        _ => Step::Ask { reason },
+    }
+}
+
 /// "`write_file` writes outside the project" and the like, with why no pattern approves it.
 fn what_changes(tool: &str, kind: CallKind, not_approved: &str) -> String {
+    if kind == CallKind::Protected {
+        return format!(
+            "`{tool}` changes what later sessions trust (the project's configuration, skills, agents or hooks: {}), which only a person may approve",
+            weft_types::protected::PROTECTED_PATHS.join(", ")
+        );
+    }
     let what = match kind {
         CallKind::Edit {
             inside_project: false,
@@ -190,6 +230,8 @@ mod tests {
         };
         let row: &str = match (kind, gate, pre) {
             (_, Decision::Denied { .. }, _) => "XXXXXX",
+            (CallKind::Protected, Decision::Allowed, _) => "XXAAAR",
+            (CallKind::Protected, Decision::Ask { .. }, _) => "XXAAAX",
             (k, Decision::Allowed, _) if k.is_harmless() => "RRRRRR",
             (k, Decision::Ask { .. }, false) if k.is_harmless() => "AXAAAX",
             (k, Decision::Ask { .. }, true) if k.is_harmless() => "RRRRRR",
@@ -219,6 +261,7 @@ mod tests {
                 inside_project: false,
             },
             CallKind::Mutating,
+            CallKind::Protected,
         ];
         let gates = [
             Decision::Allowed,
@@ -255,7 +298,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(rows, 5 * 3 * 2 * 6);
+        assert_eq!(rows, 6 * 3 * 2 * 6);
     }
 
     #[test]
@@ -324,6 +367,59 @@ mod tests {
                 && reason.ends_with("; dont-ask mode refuses what it would have to ask"),
             "{reason}"
         );
+    }
+
+    #[test]
+    fn protected_writes_ask_whatever_was_pre_approved() {
+        let pre = Approval::PreApproved {
+            rule: "`Write` from `permissions.allow`".into(),
+        };
+        for mode in [Ask, AcceptEdits, Auto] {
+            let Step::Ask { reason } = decide(
+                mode,
+                "write_file",
+                CallKind::Protected,
+                &Decision::Allowed,
+                &pre,
+            ) else {
+                panic!("{mode}");
+            };
+            assert!(
+                reason.starts_with("`write_file` changes what later sessions trust")
+                    && reason.contains(".clawft, .claude"),
+                "{reason}"
+            );
+        }
+        assert_eq!(
+            decide(
+                Bypass,
+                "write_file",
+                CallKind::Protected,
+                &Decision::Allowed,
+                &pre
+            ),
+            Step::Run
+        );
+    }
+
+    #[test]
+    fn only_a_person_turns_runs_into_questions() {
+        let why = "the sandbox is required (sandbox.required) but unavailable: no Landlock";
+        assert_eq!(
+            only_with_a_person(Ask, Step::Run, why),
+            Step::Ask {
+                reason: format!("{why}; a command runs only once a person approves it")
+            }
+        );
+        assert!(
+            matches!(only_with_a_person(DontAsk, Step::Run, why), Step::Refuse { reason } if reason.ends_with("and dont-ask mode does not ask"))
+        );
+        let refused = Step::Refuse {
+            reason: "plan".into(),
+        };
+        assert_eq!(only_with_a_person(Auto, refused.clone(), why), refused);
+        let ask = Step::Ask { reason: "x".into() };
+        assert_eq!(only_with_a_person(Auto, ask.clone(), why), ask);
     }
 
     #[test]

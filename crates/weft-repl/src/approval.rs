@@ -1,6 +1,7 @@
 //! The approval prompt: when a call needs a person's yes, the REPL asks on the terminal —
 //! allow once, allow for the rest of the session, or deny (optionally saying what to do
-//! instead).
+//! instead); for a command that would run in the sandbox, also allow once outside the
+//! sandbox, a separate answer (`o`) that is never the default.
 //!
 //! The question is written through the writer the caller gives (the CLI's neutralising
 //! output), with the model's and the files' text neutralised here too, and the status line
@@ -154,8 +155,13 @@ pub fn question(request: &ApprovalRequest) -> String {
             neutralise(&one_line(&request.agent))
         ));
     }
+    let once = if request.sandboxed {
+        "[y] allow once (in the sandbox)   [o] allow once outside the sandbox"
+    } else {
+        "[y] allow once"
+    };
     text.push_str(&format!(
-        "\n    needs approval: {}\n    [y] allow once   [a] allow {}   [n] deny (`n <what to do instead>`)\n",
+        "\n    needs approval: {}\n    {once}   [a] allow {}   [n] deny (`n <what to do instead>`)\n",
         clean(&request.reason, 300),
         clean(&request.always, 200),
     ));
@@ -171,6 +177,7 @@ pub fn parse_answer(line: &str) -> Option<ApprovalAnswer> {
     match word.to_ascii_lowercase().as_str() {
         "y" | "yes" | "once" if rest.is_empty() => Some(ApprovalAnswer::AllowOnce),
         "a" | "always" if rest.is_empty() => Some(ApprovalAnswer::AllowAlways),
+        "o" | "outside" if rest.is_empty() => Some(ApprovalAnswer::AllowOutsideSandbox),
         "n" | "no" | "deny" => Some(ApprovalAnswer::Deny {
             message: (!rest.is_empty()).then(|| rest.to_owned()),
         }),
@@ -184,12 +191,27 @@ impl Approver for PromptApprover {
         // Held until the answer: a spinner redrawn now would erase the question.
         let _paused = self.status.as_ref().map(StatusLine::pause);
         self.say(&question(request));
+        let (choices, help) = if request.sandboxed {
+            (
+                "  allow? [y/o/a/n] ",
+                "  please answer y (once, in the sandbox), o (once, outside the sandbox), a (always) or n (deny)\n",
+            )
+        } else {
+            (
+                "  allow? [y/a/n] ",
+                "  please answer y (once), a (always) or n (deny)\n",
+            )
+        };
         loop {
-            self.say("  allow? [y/a/n] ");
+            self.say(choices);
             match self.input.read_line().await {
                 Ok(Some(line)) => match parse_answer(&line) {
+                    // Outside the sandbox is offered only for a sandboxed command.
+                    Some(ApprovalAnswer::AllowOutsideSandbox) if !request.sandboxed => {
+                        self.say(help);
+                    }
                     Some(answer) => return answer,
-                    None => self.say("  please answer y (once), a (always) or n (deny)\n"),
+                    None => self.say(help),
                 },
                 Ok(None) => {
                     self.say("\n");
@@ -214,6 +236,11 @@ mod tests {
         assert_eq!(parse_answer("y"), Some(ApprovalAnswer::AllowOnce));
         assert_eq!(parse_answer(" YES "), Some(ApprovalAnswer::AllowOnce));
         assert_eq!(parse_answer("a"), Some(ApprovalAnswer::AllowAlways));
+        assert_eq!(parse_answer("o"), Some(ApprovalAnswer::AllowOutsideSandbox));
+        assert_eq!(
+            parse_answer("Outside"),
+            Some(ApprovalAnswer::AllowOutsideSandbox)
+        );
         assert_eq!(
             parse_answer("n"),
             Some(ApprovalAnswer::Deny { message: None })
@@ -264,6 +291,7 @@ mod tests {
             summary: summary.into(),
             reason: "`exec_shell` may change something".into(),
             always: "`ls:*` for this session".into(),
+            sandboxed: false,
         }
     }
 
@@ -277,6 +305,7 @@ mod tests {
             summary: "exec_shell: echo \u{1b}]0;pwned\u{7}".into(),
             reason: "`exec_shell` may change something".into(),
             always: "`echo:*` for this session".into(),
+            sandboxed: false,
         };
         let text = question(&request);
         assert!(
@@ -287,5 +316,41 @@ mod tests {
             text,
             "  ? exec_shell: echo \\x1b]0;pwned\\x07  (subagent s1.1, agent general-purpose)\n    needs approval: `exec_shell` may change something\n    [y] allow once   [a] allow `echo:*` for this session   [n] deny (`n <what to do instead>`)\n"
         );
+        let sandboxed = ApprovalRequest {
+            sandboxed: true,
+            ..request
+        };
+        assert!(
+            question(&sandboxed).ends_with("    [y] allow once (in the sandbox)   [o] allow once outside the sandbox   [a] allow `echo:*` for this session   [n] deny (`n <what to do instead>`)\n"),
+            "{}",
+            question(&sandboxed)
+        );
+    }
+
+    /// Answers `o`, then `y`.
+    struct Lines(Mutex<Vec<&'static str>>);
+
+    #[async_trait]
+    impl AnswerSource for Lines {
+        async fn read_line(&self) -> io::Result<Option<String>> {
+            Ok(self.0.lock().unwrap().pop().map(str::to_owned))
+        }
+    }
+
+    #[tokio::test]
+    async fn outside_the_sandbox_is_an_answer_only_for_a_sandboxed_command() {
+        let ask = |sandboxed: bool| async move {
+            let input: Arc<dyn AnswerSource> = Arc::new(Lines(Mutex::new(vec!["y", "o"])));
+            let approver = PromptApprover::new(input, Box::new(Vec::new()));
+            approver
+                .ask(&ApprovalRequest {
+                    sandboxed,
+                    ..request("exec_shell: make install")
+                })
+                .await
+        };
+        assert_eq!(ask(true).await, ApprovalAnswer::AllowOutsideSandbox);
+        // Not offered: asked again, and the next answer counts.
+        assert_eq!(ask(false).await, ApprovalAnswer::AllowOnce);
     }
 }

@@ -491,7 +491,7 @@ impl View {
         );
         self.effective(
             &["sandbox", "enabled"],
-            json!(file.sandbox.enabled),
+            json!(file.sandbox.enabled()),
             d.clone(),
         );
         self.permissions(runtime);

@@ -13,8 +13,7 @@ use weft_parse::{ParseOptions, Profile};
 use weft_permissions::{Origin, Policy, ToolGate};
 use weft_registry::{SkillRegistry, is_trust_warning as is_skill_trust_warning};
 use weft_tools::{
-    BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ReadGrants, ShellLauncher, ToolRegistry,
-    WebFetchConfig,
+    BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ReadGrants, ToolRegistry, WebFetchConfig,
 };
 use weft_types::suggest::{closest_names, did_you_mean};
 use weft_types::{AgentDefinition, PermissionMode};
@@ -23,6 +22,7 @@ use crate::config::Config;
 use crate::error::{RuntimeError, UsageError};
 use crate::mcp::McpServers;
 use crate::resume::{Resume, find_history, resumed_model, session_cwd};
+use crate::sandbox::Launchers;
 use crate::workspace::Workspace;
 
 /// The name of the memory file in the clawft workspace (see [`Runtime::memory_file`]).
@@ -190,9 +190,9 @@ impl Runtime {
         let settings = &self.config.file.tools;
         let base = self.base_dir()?;
         let mode = self.permission_mode()?;
-        let launcher =
+        let launchers =
             crate::sandbox::mode_for_permissions(mode, &self.workspace, &self.config, &base)?
-                .launcher(&self.workspace.env)?;
+                .launchers(&self.workspace.env)?;
         let web_fetch = settings.web_fetch.as_ref().filter(|w| w.enabled).map(|w| {
             let mut c = WebFetchConfig::default();
             c.allowed_domains.clone_from(&w.allowed_domains);
@@ -208,7 +208,7 @@ impl Runtime {
         let mut tools = weft_tools::builtin_registry(&BuiltinConfig {
             scope: self.scope(&base)?,
             memory_file,
-            exec: self.exec_config(launcher),
+            exec: self.exec_config(launchers),
             web_fetch,
         });
         if let Some(dir) = self.workspace.user_skills_dir() {
@@ -228,8 +228,8 @@ impl Runtime {
             .with_grants(self.read_grants.clone()))
     }
 
-    /// `exec_shell`'s settings from the configuration, started by `launcher`.
-    fn exec_config(&self, launcher: ShellLauncher) -> ExecConfig {
+    /// `exec_shell`'s settings from the configuration, started by `launchers`.
+    fn exec_config(&self, launchers: Launchers) -> ExecConfig {
         let settings = &self.config.file.tools;
         let mut exec = ExecConfig::default();
         if let Some(secs) = settings.exec_timeout_secs {
@@ -239,7 +239,8 @@ impl Runtime {
             exec.output_cap = cap;
         }
         exec.env = crate::sandbox::child_env(&self.config, &self.workspace.env);
-        exec.launcher = launcher;
+        exec.launcher = launchers.default;
+        exec.unsandboxed = launchers.unsandboxed;
         exec.groups = self.groups.clone();
         exec
     }
@@ -264,24 +265,24 @@ impl Runtime {
         mode: PermissionMode,
         base: &std::path::Path,
     ) -> Result<Vec<ModeShell>, RuntimeError> {
-        let mut built: Vec<(ShellLauncher, Arc<dyn weft_tools::Tool>)> = Vec::new();
+        let mut built: Vec<(Launchers, Arc<dyn weft_tools::Tool>)> = Vec::new();
         let mut shells = Vec::new();
         for narrower in PermissionMode::ALL.into_iter().filter(|m| *m <= mode) {
-            let launcher = crate::sandbox::mode_for_permissions(
+            let launchers = crate::sandbox::mode_for_permissions(
                 narrower,
                 &self.workspace,
                 &self.config,
                 base,
             )?
-            .launcher(&self.workspace.env)?;
-            let shell = match built.iter().find(|(l, _)| *l == launcher) {
+            .launchers(&self.workspace.env)?;
+            let shell = match built.iter().find(|(l, _)| *l == launchers) {
                 Some((_, shell)) => Arc::clone(shell),
                 None => {
                     let shell = weft_tools::exec_shell_tool(
                         self.scope(base)?,
-                        self.exec_config(launcher.clone()),
+                        self.exec_config(launchers.clone()),
                     );
-                    built.push((launcher, Arc::clone(&shell)));
+                    built.push((launchers, Arc::clone(&shell)));
                     shell
                 }
             };

@@ -1,9 +1,11 @@
 //! `exec_shell`'s environment and sandbox, wired from the configuration and the permission
 //! mode: the commands' environment without secrets (always), and how they start: through
-//! weft's own hidden `weft sandbox exec` helper, sandboxed (the sandbox enabled, or `auto`
-//! mode, and available) or not (`bypass`, the sandbox off), or not at all (the sandbox
-//! required but unavailable). The helper also ties the command's process group to weft: it
-//! asks the kernel for a signal when weft dies and kills the group then, so not even a
+//! weft's own hidden `weft sandbox exec` helper, sandboxed (the default wherever the sandbox
+//! is available, in every mode but `bypass`) unless a person approved the exact command and
+//! chose to run it outside; unsandboxed (`bypass`, `sandbox.enabled: false`, or unavailable
+//! with `sandbox.required: false`); or, where the sandbox is required but unavailable, only
+//! with a person's approval. The helper also ties the command and everything it starts to
+//! weft: it asks the kernel for a signal when weft dies and ends them then, so not even a
 //! SIGKILL of weft leaves a command running. A caller that does not name its executable
 //! ([`EnvSnapshot::exe`]) has no helper: its commands start directly.
 
@@ -14,6 +16,7 @@ use std::path::{Path, PathBuf};
 use weft_sandbox::{PolicyBase, SandboxPolicy, SandboxSettings, SandboxStatus};
 use weft_tools::ShellLauncher;
 use weft_types::PermissionMode;
+use weft_types::protected::PROTECTED_PATHS;
 
 use crate::config::Config;
 use crate::env::EnvSnapshot;
@@ -28,15 +31,17 @@ const HELPER_ARGS: [&str; 2] = ["sandbox", "exec"];
 pub enum ShellMode {
     /// Commands run without the sandbox, for this reason.
     Unsandboxed(String),
-    /// Commands run in the sandbox, through the helper `exe`.
+    /// Commands run in the sandbox, through the helper `exe`, unless a person approved the
+    /// exact command and chose to run it outside.
     Sandboxed {
         /// The policy.
         policy: SandboxPolicy,
         /// weft's own executable, the helper.
         exe: PathBuf,
     },
-    /// Commands do not run: the sandbox is required but unavailable, for this reason.
-    Refused(String),
+    /// The sandbox is required but unavailable, for this reason: a command runs only when a
+    /// person approves it (then unsandboxed); where no one can be asked, it is refused.
+    PersonOnly(String),
 }
 
 /// Decides how commands run: `settings` resolved against `base`, checked against what the
@@ -48,7 +53,7 @@ pub fn shell_mode(
     status: &SandboxStatus,
     exe: Option<&Path>,
 ) -> Result<ShellMode, UsageError> {
-    if !settings.enabled {
+    if !settings.enabled() {
         return Ok(ShellMode::Unsandboxed(
             "sandbox.enabled is false".to_owned(),
         ));
@@ -69,7 +74,7 @@ pub fn shell_mode(
         None => "cannot find weft's own executable to run the sandbox helper: the caller did not say which executable it is".to_owned(),
     };
     if settings.required() {
-        Ok(ShellMode::Refused(format!(
+        Ok(ShellMode::PersonOnly(format!(
             "the sandbox is required (sandbox.required) but unavailable: {missing}"
         )))
     } else {
@@ -79,11 +84,21 @@ pub fn shell_mode(
     }
 }
 
+/// How `exec_shell` starts commands in one [`ShellMode`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Launchers {
+    /// For a command no person approved to run outside the sandbox.
+    pub default: ShellLauncher,
+    /// For a command a person approved to run outside the sandbox; `None`: there is no
+    /// sandbox to leave.
+    pub unsandboxed: Option<ShellLauncher>,
+}
+
 impl ShellMode {
-    /// The launcher `exec_shell` uses in this mode. Unsandboxed commands go through the helper
-    /// too when `env` names weft's executable (it ties them to weft's life); `env`'s process
-    /// id lets the helper check that weft is still there when it starts.
-    pub fn launcher(&self, env: &EnvSnapshot) -> Result<ShellLauncher, UsageError> {
+    /// The launchers `exec_shell` uses in this mode. Unsandboxed commands go through the
+    /// helper too when `env` names weft's executable (it ties them to weft's life); `env`'s
+    /// process id lets the helper check that weft is still there when it starts.
+    pub fn launchers(&self, env: &EnvSnapshot) -> Result<Launchers, UsageError> {
         let helper = |program: &Path, policy: Option<String>, note: String| {
             let mut args: Vec<OsString> = HELPER_ARGS.iter().map(OsString::from).collect();
             if let Some(pid) = env.pid() {
@@ -101,22 +116,32 @@ impl ShellMode {
                 note,
             }
         };
+        let unsandboxed = || match env.exe() {
+            Some(exe) => helper(exe, None, String::new()),
+            None => ShellLauncher::Direct,
+        };
         Ok(match self {
             ShellMode::Unsandboxed(why) => {
                 tracing::debug!("exec_shell runs unsandboxed: {why}");
-                match env.exe() {
-                    Some(exe) => helper(exe, None, String::new()),
-                    None => ShellLauncher::Direct,
+                Launchers {
+                    default: unsandboxed(),
+                    unsandboxed: None,
                 }
             }
-            ShellMode::Refused(why) => {
-                ShellLauncher::Refuse(format!("exec_shell is refused: {why}"))
-            }
+            // The session asks a person before any call (`Sandboxing::Unavailable`); a call
+            // that reaches the tool without one is refused.
+            ShellMode::PersonOnly(why) => Launchers {
+                default: ShellLauncher::Refuse(why.clone()),
+                unsandboxed: Some(unsandboxed()),
+            },
             ShellMode::Sandboxed { policy, exe } => {
                 let json = policy
                     .to_json()
                     .map_err(|e| UsageError(format!("config `sandbox`: {e}")))?;
-                helper(exe, Some(json), note(policy))
+                Launchers {
+                    default: helper(exe, Some(json), note(policy)),
+                    unsandboxed: Some(helper(exe, None, String::new())),
+                }
             }
         })
     }
@@ -162,12 +187,13 @@ pub fn current_mode(
     config: &Config,
     base: &Path,
 ) -> Result<ShellMode, UsageError> {
-    mode_with(&config.file.sandbox, workspace, base)
+    mode_with(&config.file.sandbox, workspace, config, base)
 }
 
-/// The mode in permission mode `permissions`: `auto` switches the sandbox on (and, where it
-/// is unavailable, refuses commands unless `sandbox.required` is false), `bypass` switches it
-/// off; the other modes follow the configuration ([`current_mode`]).
+/// The mode in permission mode `permissions`: `bypass` switches the sandbox off; `auto`
+/// switches it on even where `sandbox.enabled` is false; the other modes follow the
+/// configuration ([`current_mode`]: on unless `sandbox.enabled: false`). Where the sandbox is
+/// unavailable, commands ask a person unless `sandbox.required` is false.
 pub fn mode_for_permissions(
     permissions: PermissionMode,
     workspace: &Workspace,
@@ -180,37 +206,53 @@ pub fn mode_for_permissions(
         )),
         PermissionMode::Auto => {
             let settings = weft_sandbox::SandboxSettings {
-                enabled: true,
+                enabled: Some(true),
                 ..config.file.sandbox.clone()
             };
-            Ok(auto_mode(mode_with(&settings, workspace, base)?))
+            Ok(auto_mode(mode_with(&settings, workspace, config, base)?))
         }
         _ => current_mode(workspace, config, base),
     }
 }
 
-/// `auto` mode's reading of a mode: why commands are refused or unsandboxed names the mode.
+/// `auto` mode's reading of a mode: why commands ask or run unsandboxed names the mode.
 fn auto_mode(mode: ShellMode) -> ShellMode {
     match mode {
-        ShellMode::Refused(why) => ShellMode::Refused(format!(
-            "auto mode runs commands only in the sandbox, and {why}; set `sandbox.required: false` to run them unsandboxed, or use another permission mode"
+        ShellMode::PersonOnly(why) => ShellMode::PersonOnly(format!(
+            "auto mode runs commands without asking only in the sandbox, and {why}; set `sandbox.required: false` to run them unsandboxed without asking"
         )),
         ShellMode::Unsandboxed(why) => ShellMode::Unsandboxed(format!("auto mode: {why}")),
         sandboxed => sandboxed,
     }
 }
 
-/// The mode for these sandbox settings, probing the kernel.
+/// The mode for these sandbox settings, probing the kernel. The configuration files weft
+/// read (keys may be in them) are unreadable in the sandbox, but the project's own, which the
+/// project's commands may read as the model may; the project's [`PROTECTED_PATHS`] are
+/// read-only.
 fn mode_with(
     settings: &weft_sandbox::SandboxSettings,
     workspace: &Workspace,
+    config: &Config,
     base: &Path,
 ) -> Result<ShellMode, UsageError> {
     let temp = workspace.env.temp_dir();
+    let project_config = workspace.config_sources().project;
+    // Real paths: the policy takes absolute paths without `..`, and a link's target is what
+    // must be unreadable.
+    let key_files: Vec<PathBuf> = config
+        .files
+        .iter()
+        .filter(|f| Some(*f) != project_config.as_ref())
+        .filter_map(|f| std::fs::canonicalize(f).ok())
+        .collect();
+    let read_only: Vec<PathBuf> = PROTECTED_PATHS.iter().map(|p| base.join(p)).collect();
     let base = PolicyBase {
         project: base,
         home: workspace.home.as_deref(),
         temp_dir: &temp,
+        key_files: &key_files,
+        read_only: &read_only,
     };
     shell_mode(settings, &base, &weft_sandbox::probe(), workspace.env.exe())
 }
@@ -228,10 +270,14 @@ mod tests {
     };
 
     fn base() -> PolicyBase<'static> {
+        static READ_ONLY: std::sync::LazyLock<Vec<PathBuf>> =
+            std::sync::LazyLock::new(|| vec![PathBuf::from("/p/.clawft")]);
         PolicyBase {
             project: Path::new("/p"),
             home: Some(Path::new("/h")),
             temp_dir: Path::new("/tmp"),
+            key_files: &[],
+            read_only: &READ_ONLY,
         }
     }
 
@@ -256,58 +302,62 @@ mod tests {
     }
 
     #[test]
-    fn disabled_runs_through_the_helper_without_a_policy_or_directly_without_one() {
-        let mode = shell_mode(&settings("{}"), &base(), &FULL, exe()).unwrap();
+    fn switched_off_runs_through_the_helper_without_a_policy_or_directly_without_one() {
+        let mode = shell_mode(&settings(r#"{"enabled":false}"#), &base(), &FULL, exe()).unwrap();
         assert_eq!(
             mode,
             ShellMode::Unsandboxed("sandbox.enabled is false".to_owned())
         );
-        // The helper only ties the command to weft's life.
-        let launcher = mode.launcher(&weft_env()).unwrap();
+        // The helper only ties the command to weft's life; there is no sandbox to leave.
+        let launchers = mode.launchers(&weft_env()).unwrap();
         assert_eq!(
-            args_of(&launcher),
+            args_of(&launchers.default),
             ["sandbox", "exec", "--parent", "42", "--"]
         );
+        assert_eq!(launchers.unsandboxed, None);
         // A library caller that names no executable has no helper.
         assert_eq!(
-            mode.launcher(&EnvSnapshot::default()).unwrap(),
+            mode.launchers(&EnvSnapshot::default()).unwrap().default,
             ShellLauncher::Direct
         );
     }
 
     #[test]
-    fn enabled_and_available_wraps_the_shell_in_the_helper() {
-        let mode = shell_mode(&settings(r#"{"enabled":true}"#), &base(), &FULL, exe()).unwrap();
-        let launcher = mode.launcher(&weft_env()).unwrap();
-        let args = args_of(&launcher);
-        assert_eq!(args[..5], ["sandbox", "exec", "--parent", "42", "--policy"]);
-        assert_eq!(args[6], "--");
-        let policy = SandboxPolicy::from_json(args[5]).unwrap();
-        let ShellLauncher::Wrapper { program, note, .. } = launcher else {
-            panic!("{mode:?}");
-        };
-        assert_eq!(program, PathBuf::from("/bin/weft"));
-        assert_eq!(join(&policy.writable_roots), "/p, /tmp");
-        assert_eq!(
-            note,
-            "It runs in a sandbox: files can be written only under /p, /tmp, and there is no network access."
-        );
+    fn on_by_default_the_sandbox_wraps_the_shell_and_a_person_may_leave_it() {
+        for json in ["{}", r#"{"enabled":true}"#] {
+            let mode = shell_mode(&settings(json), &base(), &FULL, exe()).unwrap();
+            let launchers = mode.launchers(&weft_env()).unwrap();
+            let args = args_of(&launchers.default);
+            assert_eq!(args[..5], ["sandbox", "exec", "--parent", "42", "--policy"]);
+            assert_eq!(args[6], "--");
+            let policy = SandboxPolicy::from_json(args[5]).unwrap();
+            assert_eq!(join(&policy.writable_roots), "/p, /tmp");
+            assert_eq!(join(&policy.read_only), "/p/.clawft");
+            let ShellLauncher::Wrapper { program, note, .. } = &launchers.default else {
+                panic!("{mode:?}");
+            };
+            assert_eq!(program, &PathBuf::from("/bin/weft"));
+            assert_eq!(
+                note,
+                "It runs in a sandbox: files can be written only under /p, /tmp, and there is no network access."
+            );
+            // Outside the sandbox: the helper without a policy.
+            let outside = launchers.unsandboxed.unwrap();
+            assert_eq!(
+                args_of(&outside),
+                ["sandbox", "exec", "--parent", "42", "--"]
+            );
+        }
     }
 
     #[test]
-    fn unavailable_refuses_when_required_and_runs_directly_otherwise() {
+    fn unavailable_asks_a_person_when_required_and_runs_unsandboxed_otherwise() {
         let no_landlock = SandboxStatus {
             landlock: LandlockSupport::NotImplemented,
             ..FULL
         };
-        let mode = shell_mode(
-            &settings(r#"{"enabled":true}"#),
-            &base(),
-            &no_landlock,
-            exe(),
-        )
-        .unwrap();
-        let ShellMode::Refused(why) = &mode else {
+        let mode = shell_mode(&settings("{}"), &base(), &no_landlock, exe()).unwrap();
+        let ShellMode::PersonOnly(why) = &mode else {
             panic!("{mode:?}")
         };
         assert!(
@@ -316,21 +366,23 @@ mod tests {
             ),
             "{why}"
         );
+        let launchers = mode.launchers(&weft_env()).unwrap();
+        assert_eq!(launchers.default, ShellLauncher::Refuse(why.clone()));
         assert_eq!(
-            mode.launcher(&weft_env()).unwrap(),
-            ShellLauncher::Refuse(format!("exec_shell is refused: {why}"))
+            args_of(&launchers.unsandboxed.unwrap()),
+            ["sandbox", "exec", "--parent", "42", "--"]
         );
         // auto mode says so.
-        let ShellMode::Refused(auto) = auto_mode(mode.clone()) else {
+        let ShellMode::PersonOnly(auto) = auto_mode(mode.clone()) else {
             panic!()
         };
         assert!(
-            auto.starts_with("auto mode runs commands only in the sandbox, and the sandbox is required")
-                && auto.ends_with("set `sandbox.required: false` to run them unsandboxed, or use another permission mode"),
+            auto.starts_with("auto mode runs commands without asking only in the sandbox, and the sandbox is required")
+                && auto.ends_with("set `sandbox.required: false` to run them unsandboxed without asking"),
             "{auto}"
         );
         let optional = shell_mode(
-            &settings(r#"{"enabled":true,"required":false}"#),
+            &settings(r#"{"required":false}"#),
             &base(),
             &no_landlock,
             exe(),
@@ -346,17 +398,16 @@ mod tests {
             ..FULL
         };
         let with_network = shell_mode(
-            &settings(r#"{"enabled":true,"network":true}"#),
+            &settings(r#"{"network":true}"#),
             &base(),
             &no_seccomp,
             exe(),
         )
         .unwrap();
         assert!(matches!(with_network, ShellMode::Sandboxed { .. }));
-        let missing_exe =
-            shell_mode(&settings(r#"{"enabled":true}"#), &base(), &FULL, None).unwrap();
+        let missing_exe = shell_mode(&settings("{}"), &base(), &FULL, None).unwrap();
         assert!(
-            matches!(&missing_exe, ShellMode::Refused(r) if r.ends_with("helper: the caller did not say which executable it is")),
+            matches!(&missing_exe, ShellMode::PersonOnly(r) if r.ends_with("helper: the caller did not say which executable it is")),
             "{missing_exe:?}"
         );
     }

@@ -18,18 +18,24 @@
 //! prints. Landlock only grants, so "read anything except" is built by granting every
 //! sibling along the way to each denied path (see `docs/SANDBOX.md`).
 
+mod backups;
 mod capabilities;
 mod carve;
 mod env;
 mod error;
 mod landlock_fs;
+mod mount_ns;
 mod network;
 mod policy;
 mod probe;
+mod reaper;
 mod settings;
+mod watch;
 
 pub use env::{EnvScrub, SECRET_SUFFIXES, is_secret_name};
 pub use error::SandboxError;
-pub use policy::{Enforcement, SandboxPolicy};
+pub use policy::{Enforcement, ReadOnlyBy, SandboxPolicy};
 pub use probe::{LandlockSupport, SandboxStatus, probe};
+pub use reaper::{become_subreaper, close_inherited_descriptors, end_descendants};
 pub use settings::{DEFAULT_DENY_READ, PolicyBase, SandboxSettings};
+pub use watch::{QUARANTINE_SUFFIX, ReadOnlyWatch, Restored};

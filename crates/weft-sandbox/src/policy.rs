@@ -19,6 +19,7 @@ use crate::landlock_fs::{FsGrants, LandlockOutcome};
 /// let policy = SandboxPolicy {
 ///     writable_roots: vec![PathBuf::from("/work/project"), PathBuf::from("/tmp")],
 ///     deny_read: vec![PathBuf::from("/home/me/.ssh")],
+///     read_only: vec![PathBuf::from("/work/project/.clawft")],
 ///     network: false,
 /// };
 /// let json = policy.to_json().unwrap();
@@ -33,12 +34,19 @@ pub struct SandboxPolicy {
     /// Paths whose contents cannot be read, executed or written, wherever they are (names
     /// inside a denied directory can still be listed). They win over writable roots.
     pub deny_read: Vec<PathBuf>,
+    /// Paths inside the writable roots that stay read-only (the project's configuration,
+    /// skills and hooks): read-only bind mounts in a mount namespace of the command's own
+    /// where user namespaces allow it, else carved out of the write grants (see
+    /// [`Enforcement::read_only`]). A path that does not exist yet cannot be mounted; the
+    /// helper moves aside what a command creates there ([`crate::ReadOnlyWatch`]).
+    #[serde(default)]
+    pub read_only: Vec<PathBuf>,
     /// Whether the command may open network sockets (`AF_UNIX` sockets always work).
     pub network: bool,
 }
 
 /// What [`SandboxPolicy::apply_to_current_process`] put in place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Enforcement {
     /// The Landlock ABI the kernel offered.
     pub landlock_abi: u32,
@@ -47,6 +55,20 @@ pub struct Enforcement {
     pub landlock_complete: bool,
     /// Whether the seccomp network filter was installed (only when the network is off).
     pub seccomp: bool,
+    /// How the read-only paths were kept read-only.
+    pub read_only: ReadOnlyBy,
+}
+
+/// How [`SandboxPolicy::read_only`] paths are kept read-only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadOnlyBy {
+    /// There were none (none exists, or the policy has none).
+    Nothing,
+    /// Read-only bind mounts in a mount namespace of the command's own.
+    Mounts,
+    /// Carved out of the Landlock write grants, because the mounts could not be made (why):
+    /// the directories holding them get no new entries.
+    Carving(String),
 }
 
 impl SandboxPolicy {
@@ -65,7 +87,12 @@ impl SandboxPolicy {
     /// Checks the policy: every path absolute and without `..`, no writable root inside a
     /// denied path (the deny would silently win over it).
     pub fn validate(&self) -> Result<(), SandboxError> {
-        for path in self.writable_roots.iter().chain(&self.deny_read) {
+        for path in self
+            .writable_roots
+            .iter()
+            .chain(&self.deny_read)
+            .chain(&self.read_only)
+        {
             check_absolute(path)?;
         }
         for root in &self.writable_roots {
@@ -93,7 +120,33 @@ impl SandboxPolicy {
     /// policy; nothing is relaxed silently.
     pub fn apply_to_current_process(&self) -> Result<Enforcement, SandboxError> {
         self.validate()?;
-        let grants = self.grants()?;
+        // Mounts first: they need the capabilities of the new user namespace, which are
+        // dropped below, and a Landlock domain refuses mounting.
+        let read_only = if self.read_only.is_empty() {
+            ReadOnlyBy::Nothing
+        } else {
+            match crate::mount_ns::mount_read_only(&self.read_only) {
+                Ok(true) => ReadOnlyBy::Mounts,
+                Ok(false) => ReadOnlyBy::Nothing,
+                Err(why) => {
+                    tracing::debug!(%why, "read-only mounts unavailable; carving instead");
+                    ReadOnlyBy::Carving(why.to_string())
+                }
+            }
+        };
+        // Only what exists: a missing path carved around would keep the command from
+        // creating anything in its directory (the project itself); the helper's
+        // `ReadOnlyWatch` deals with what appears there.
+        let carved: Vec<PathBuf> = match &read_only {
+            ReadOnlyBy::Carving(_) => self
+                .read_only
+                .iter()
+                .filter(|p| std::fs::symlink_metadata(p).is_ok())
+                .cloned()
+                .collect(),
+            _ => Vec::new(),
+        };
+        let grants = self.grants(&carved)?;
         crate::capabilities::drop_all()?;
         let LandlockOutcome { abi, complete } = grants.restrict_self(self.network)?;
         let seccomp = if self.network {
@@ -106,22 +159,25 @@ impl SandboxPolicy {
             landlock_abi: abi,
             landlock_complete: complete,
             seccomp,
+            read_only,
         })
     }
 
     /// The Landlock grants: read everywhere and write beneath the writable roots, each carved
-    /// around the denied paths.
-    fn grants(&self) -> Result<FsGrants, SandboxError> {
-        let denied: Vec<PathBuf> = self
-            .deny_read
+    /// around the denied paths (and the editor backups of denied files that exist now), the
+    /// write grants also around `read_only`.
+    fn grants(&self, read_only: &[PathBuf]) -> Result<FsGrants, SandboxError> {
+        let denied: Vec<PathBuf> = crate::backups::with_backups(&self.deny_read)
             .iter()
             .map(|p| canonical_or_planned(p))
             .collect();
+        let mut unwritable = denied.clone();
+        unwritable.extend(read_only.iter().map(|p| canonical_or_planned(p)));
         let mut grants = FsGrants::default();
         carve(Path::new("/"), &denied, &mut grants.read);
         for root in &self.writable_roots {
             match std::fs::canonicalize(root) {
-                Ok(real) => carve(&real, &denied, &mut grants.write),
+                Ok(real) => carve(&real, &unwritable, &mut grants.write),
                 Err(e) if e.kind() == ErrorKind::NotFound => {
                     tracing::debug!(root = %root.display(), "writable root missing; skipped");
                 }
@@ -176,6 +232,7 @@ mod tests {
         let policy = SandboxPolicy {
             writable_roots: vec![PathBuf::from("/home/u/.ssh/x")],
             deny_read: vec![PathBuf::from("/home/u/.ssh")],
+            read_only: vec![],
             network: false,
         };
         assert_eq!(
@@ -189,12 +246,13 @@ mod tests {
         let policy = SandboxPolicy {
             writable_roots: vec![PathBuf::from("/p")],
             deny_read: vec![],
+            read_only: vec![PathBuf::from("/p/.clawft")],
             network: true,
         };
         let json = policy.to_json().unwrap();
         assert_eq!(
             json,
-            r#"{"writable_roots":["/p"],"deny_read":[],"network":true}"#
+            r#"{"writable_roots":["/p"],"deny_read":[],"read_only":["/p/.clawft"],"network":true}"#
         );
         assert_eq!(SandboxPolicy::from_json(&json).unwrap(), policy);
         let err = SandboxPolicy::from_json(

@@ -13,9 +13,9 @@ pub const DEFAULT_DENY_READ: [&str; 4] = ["~/.ssh", "~/.aws", "~/.gnupg", "~/.cl
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SandboxSettings {
-    /// Run `exec_shell` commands in the sandbox (default false).
-    #[serde(default)]
-    pub enabled: bool,
+    /// Run `exec_shell` commands in the sandbox (default true; see [`enabled`](Self::enabled)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
     /// When enabled but unavailable here, refuse to run `exec_shell` (default true); `false`
     /// runs it unsandboxed with a warning.
     pub required: Option<bool>,
@@ -43,9 +43,21 @@ pub struct PolicyBase<'a> {
     pub home: Option<&'a Path>,
     /// The temporary directory (writable).
     pub temp_dir: &'a Path,
+    /// The files weft read keys from (configuration files): unreadable, with their editor
+    /// backups.
+    pub key_files: &'a [PathBuf],
+    /// Paths inside the writable roots that stay read-only (the project's configuration,
+    /// skills and hooks).
+    pub read_only: &'a [PathBuf],
 }
 
 impl SandboxSettings {
+    /// Whether commands run in the sandbox (the default); only an explicit `false` turns it
+    /// off.
+    pub fn enabled(&self) -> bool {
+        self.enabled.unwrap_or(true)
+    }
+
     /// Whether an unavailable sandbox stops `exec_shell` (the default) rather than letting it
     /// run unsandboxed.
     pub fn required(&self) -> bool {
@@ -58,7 +70,9 @@ impl SandboxSettings {
     }
 
     /// The policy: writable = project + temporary directory + `writable_roots`; denied =
-    /// [`DEFAULT_DENY_READ`] + `deny_read`; network as set. Errors name the key and the path.
+    /// [`DEFAULT_DENY_READ`] + the key files + `.env` and `.env.*` files outside the project
+    /// (in its parent directories and the home directory, as they are now) + `deny_read`;
+    /// read-only = `base.read_only`; network as set. Errors name the key and the path.
     pub fn policy(&self, base: &PolicyBase<'_>) -> Result<SandboxPolicy, SandboxError> {
         let mut writable = vec![base.project.to_path_buf(), base.temp_dir.to_path_buf()];
         for path in &self.writable_roots {
@@ -70,14 +84,19 @@ impl SandboxSettings {
                 denied.push(resolve("sandbox.deny_read", Path::new(path), base)?);
             }
         }
+        denied.extend(base.key_files.iter().cloned());
+        denied.extend(env_files_outside(base));
         for path in &self.deny_read {
             denied.push(resolve("sandbox.deny_read", path, base)?);
         }
         dedupe(&mut writable);
         dedupe(&mut denied);
+        let mut read_only = base.read_only.to_vec();
+        dedupe(&mut read_only);
         let policy = SandboxPolicy {
             writable_roots: writable,
             deny_read: denied,
+            read_only,
             network: self.network,
         };
         policy.validate()?;
@@ -108,6 +127,28 @@ fn resolve(key: &str, path: &Path, base: &PolicyBase<'_>) -> Result<PathBuf, San
     Ok(resolved)
 }
 
+/// `.env` and `.env.*` files in the project's parent directories and the home directory:
+/// secrets of other projects (or of the user) that a dotenv loader searching upwards would find.
+/// The project's own `.env` is the project's (add it to `sandbox.deny_read` to hide it).
+fn env_files_outside(base: &PolicyBase<'_>) -> Vec<PathBuf> {
+    let mut dirs: Vec<&Path> = base.project.ancestors().skip(1).collect();
+    dirs.extend(base.home);
+    let mut found = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name == ".env" || name.starts_with(".env.") {
+                found.push(entry.path());
+            }
+        }
+    }
+    found
+}
+
 fn dedupe(paths: &mut Vec<PathBuf>) {
     let mut seen = std::collections::BTreeSet::new();
     paths.retain(|p| seen.insert(p.clone()));
@@ -123,6 +164,8 @@ mod tests {
             project: Path::new("/work/p"),
             home: Some(Path::new("/home/u")),
             temp_dir: Path::new("/tmp"),
+            key_files: &[],
+            read_only: &[],
         }
     }
 
@@ -133,7 +176,11 @@ mod tests {
     #[test]
     fn defaults_deny_the_credential_directories_and_write_the_project_and_temp() {
         let settings: SandboxSettings = serde_json::from_str(r#"{"enabled":true}"#).unwrap();
-        assert!(settings.required());
+        assert!(settings.required() && settings.enabled());
+        assert!(
+            SandboxSettings::default().enabled(),
+            "on unless switched off"
+        );
         let policy = settings.policy(&base()).unwrap();
         assert_eq!(paths(&policy.writable_roots), ["/work/p", "/tmp"]);
         assert_eq!(
@@ -212,6 +259,51 @@ mod tests {
         // Without a home the defaults are skipped, not an error.
         let policy = SandboxSettings::default().policy(&no_home).unwrap();
         assert!(policy.deny_read.is_empty());
+    }
+
+    #[test]
+    fn key_files_env_files_outside_the_project_and_read_only_paths() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let (home, project) = (root.join("home"), root.join("home/code/app"));
+        std::fs::create_dir_all(&project).unwrap();
+        for env in [
+            "home/.env",
+            "home/code/.env.production",
+            "home/code/app/.env",
+            "home/.envrc",
+        ] {
+            std::fs::write(root.join(env), "SECRET=1").unwrap();
+        }
+        let key_files = [root.join("cfg/config.json")];
+        let read_only = [project.join(".clawft")];
+        let base = PolicyBase {
+            project: &project,
+            home: Some(&home),
+            temp_dir: Path::new("/tmp"),
+            key_files: &key_files,
+            read_only: &read_only,
+        };
+        let policy = SandboxSettings::default().policy(&base).unwrap();
+        let denied = paths(&policy.deny_read);
+        assert!(
+            denied.contains(&key_files[0].display().to_string()),
+            "{denied:?}"
+        );
+        for env in ["home/.env", "home/code/.env.production"] {
+            assert!(
+                denied.contains(&root.join(env).display().to_string()),
+                "{env}: {denied:?}"
+            );
+        }
+        // The project's own `.env` and files merely named like one are not.
+        for free in ["home/code/app/.env", "home/.envrc"] {
+            assert!(
+                !denied.contains(&root.join(free).display().to_string()),
+                "{free}"
+            );
+        }
+        assert_eq!(policy.read_only, read_only);
     }
 
     #[test]

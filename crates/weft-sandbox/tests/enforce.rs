@@ -58,6 +58,7 @@ impl Layout {
         SandboxPolicy {
             writable_roots: vec![self.root.join("project")],
             deny_read: vec![self.root.join("home/.ssh")],
+            read_only: vec![],
             network,
         }
     }
@@ -141,6 +142,7 @@ fn a_denied_path_inside_a_writable_root_wins_and_freezes_the_directories_above_i
     let policy = SandboxPolicy {
         writable_roots: vec![l.root.join("repo")],
         deny_read: vec![l.root.join("repo/.env")],
+        read_only: vec![],
         network: false,
     };
     refused(&policy, &["read", &l.path("repo/.env")]);
@@ -248,5 +250,92 @@ fn a_bad_policy_is_refused_before_anything_runs() {
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
         "apply failed: sandbox policy: relative: not an absolute path\n"
+    );
+}
+
+#[test]
+fn read_only_paths_stay_read_only_and_the_project_stays_writable_beside_them() {
+    let l = Layout::new();
+    for dir in ["project/.clawft/skills", "project/.git/hooks"] {
+        std::fs::create_dir_all(l.root.join(dir)).unwrap();
+    }
+    std::fs::write(l.root.join("project/.git/config"), "[core]\n").unwrap();
+    std::fs::write(l.root.join("project/.clawft/config.json"), "{}").unwrap();
+    let mut policy = l.policy(false);
+    policy.read_only = [".clawft", ".git/config", ".git/hooks", ".mcp.json"]
+        .iter()
+        .map(|p| l.root.join("project").join(p))
+        .collect();
+    let namespaces = probe().user_namespaces;
+    // With user namespaces, read-only mounts (EROFS); without, carving (EACCES).
+    let refusal = if namespaces { "error 30" } else { EACCES };
+    for target in [
+        "project/.clawft/config.json",
+        "project/.clawft/skills/new.md",
+        "project/.git/config",
+        "project/.git/hooks/pre-commit",
+    ] {
+        assert_eq!(
+            run(Some(&policy), &["write", &l.path(target)]),
+            refusal,
+            "{target}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(l.root.join("project/.clawft/config.json")).unwrap(),
+        "{}"
+    );
+    assert!(!l.root.join("project/.git/hooks/pre-commit").exists());
+    // Everything else in the project stays writable, existing directories included.
+    assert_eq!(
+        run(Some(&policy), &["write", &l.path("project/src/lib.rs")]),
+        "ok"
+    );
+    // New entries beside the read-only paths: only a mount namespace allows them.
+    let beside = if namespaces { "ok" } else { EACCES };
+    assert_eq!(
+        run(Some(&policy), &["write", &l.path("project/new.txt")]),
+        beside
+    );
+    assert_eq!(
+        run(
+            Some(&policy),
+            &["write", &l.path("project/.git/index.lock")]
+        ),
+        beside
+    );
+    // The mounts were the command's own: weft's view is unchanged, and writable.
+    std::fs::write(l.root.join("project/.git/config"), "[user]\n").unwrap();
+    // A missing read-only path cannot be mounted: the helper's watch deals with it.
+    assert_eq!(
+        run(Some(&policy), &["write", &l.path("project/.mcp.json")]),
+        "ok"
+    );
+}
+
+#[test]
+fn editor_backups_of_a_denied_file_are_denied_too() {
+    let l = Layout::new();
+    for name in [
+        "config.json",
+        "config.json~",
+        ".config.json.swp",
+        "#config.json#",
+    ] {
+        std::fs::write(l.root.join("home").join(name), "sk-key").unwrap();
+    }
+    let mut policy = l.policy(false);
+    policy.deny_read.push(l.root.join("home/config.json"));
+    for name in [
+        "config.json",
+        "config.json~",
+        ".config.json.swp",
+        "#config.json#",
+    ] {
+        refused(&policy, &["read", &l.path(&format!("home/{name}"))]);
+    }
+    assert_eq!(
+        run(Some(&policy), &["read", &l.path("home/notes.txt")]),
+        "ok"
     );
 }

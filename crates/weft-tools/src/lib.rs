@@ -37,4 +37,4 @@ pub use mcp::{
 pub use process_group::ProcessGroups;
 pub use registry::ToolRegistry;
 pub use scope::{FsScope, real_path};
-pub use tool::{CallContext, FileFilter, Tool, ToolError, ToolOutput};
+pub use tool::{CallContext, FileFilter, Sandboxing, Tool, ToolError, ToolOutput};

@@ -29,6 +29,12 @@ pub trait Tool: Send + Sync {
         false
     }
 
+    /// What bounds the tool's call when no person approved it to run outside the sandbox
+    /// (`exec_shell`'s sandbox). Default: [`Sandboxing::None`].
+    fn sandboxing(&self) -> Sandboxing {
+        Sandboxing::None
+    }
+
     /// What the tool would refuse whatever the permissions, checked before anyone is asked to
     /// approve the call: a path outside the directories it may touch. Asking a person (or
     /// telling the user how to allow it) is pointless for such a call. Default: nothing.
@@ -60,18 +66,39 @@ pub trait FileFilter: Send + Sync {
     fn admits(&self, spelled: &Path, real: &Path) -> bool;
 }
 
+/// What bounds a tool's calls that no person approved to run outside the sandbox.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Sandboxing {
+    /// Nothing: the call runs as it is (every tool but a sandboxed `exec_shell`; `exec_shell`
+    /// in `bypass`, or with the sandbox switched off).
+    #[default]
+    None,
+    /// The OS sandbox; a person approving the exact call may choose to run it outside
+    /// ([`CallContext::outside_sandbox`]).
+    Sandboxed,
+    /// The sandbox, which is unavailable here (why): the call runs only when a person
+    /// approved it, and then outside the sandbox.
+    Unavailable(String),
+}
+
 /// What the caller tells a tool about one call.
 #[derive(Clone, Default)]
 pub struct CallContext {
     /// Which files a search may show; `None`: every file inside the tool's scope. A refused
     /// file is skipped, and the result says how many were withheld.
     pub files: Option<Arc<dyn FileFilter>>,
+    /// A person approved this exact call and chose to run it outside the sandbox (or the
+    /// sandbox is [unavailable](Sandboxing::Unavailable) and a person approved it). Only
+    /// `exec_shell` reads it; without it a sandboxed `exec_shell` runs the call in the
+    /// sandbox.
+    pub outside_sandbox: bool,
 }
 
 impl std::fmt::Debug for CallContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CallContext")
             .field("files", &self.files.is_some())
+            .field("outside_sandbox", &self.outside_sandbox)
             .finish()
     }
 }

@@ -25,6 +25,7 @@ mod diagnostic;
 mod invocation;
 pub mod net;
 mod permission_mode;
+pub mod protected;
 mod scope;
 mod skill;
 pub mod suggest;

@@ -6,8 +6,12 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use weft_llm::ToolCall;
-use weft_permissions::{Approval, CallKind, Decision, Origin, PreApproval, Step, decide};
+use weft_permissions::{
+    Approval, CallKind, Decision, Origin, PreApproval, Step, decide, only_with_a_person,
+};
+use weft_tools::Sandboxing;
 use weft_types::PermissionMode;
+use weft_types::tool_names::EXEC_SHELL;
 
 use super::Session;
 use super::always::Always;
@@ -19,6 +23,14 @@ use crate::transcript::{TranscriptRecord, now_millis};
 
 /// The rule named when a remembered answer approves a call.
 const REMEMBERED: &str = "your answer earlier in this session";
+
+/// How an authorised call runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Authorized {
+    /// A person approved this exact call to run outside the sandbox (or approved it where the
+    /// sandbox is unavailable): `exec_shell` starts it unsandboxed.
+    pub(super) outside_sandbox: bool,
+}
 
 impl Session {
     /// The permission mode in effect: the session's, narrowed by the agent's `permissionMode`.
@@ -53,8 +65,9 @@ impl Session {
         self.options.permissions.state.remembered().describe()
     }
 
-    /// Decides whether `call` (tool `name`, judged `decision` by the gate) runs now; `Err`
-    /// says why not (the model reads it as the call's error result).
+    /// Decides whether `call` (tool `name`, judged `decision` by the gate) runs now, and how
+    /// (in the sandbox unless a person chose otherwise); `Err` says why not (the model reads it
+    /// as the call's error result).
     pub(super) async fn authorize(
         &mut self,
         call: &ToolCall,
@@ -62,9 +75,9 @@ impl Session {
         kind: CallKind,
         decision: &Decision,
         real: Option<&RealPath>,
-    ) -> Result<(), Refusal> {
+    ) -> Result<Authorized, Refusal> {
         match self.step(call, name, kind, decision, real) {
-            Step::Run => Ok(()),
+            Step::Run => Ok(Authorized::default()),
             Step::Refuse { reason } => {
                 tracing::info!(tool = %call.name, %reason, "tool call refused");
                 Err(Refusal::Mode { reason })
@@ -100,7 +113,23 @@ impl Session {
                 reason: String::new(),
             }
         };
-        decide(self.permission_mode(), name, kind, decision, &pre)
+        let step = decide(self.permission_mode(), name, kind, decision, &pre);
+        match self.sandboxing(name) {
+            // Nothing bounds a command that runs without a person: only a person may let it.
+            Sandboxing::Unavailable(why) => only_with_a_person(self.permission_mode(), step, &why),
+            _ => step,
+        }
+    }
+
+    /// What bounds a call of `name` that no person approved: `exec_shell`'s sandbox.
+    pub(super) fn sandboxing(&self, name: &str) -> Sandboxing {
+        if name != EXEC_SHELL {
+            return Sandboxing::None;
+        }
+        self.tools
+            .get(EXEC_SHELL)
+            .map(|t| t.sandboxing())
+            .unwrap_or_default()
     }
 
     /// `permissions.allow`, then the answers remembered in this session.
@@ -135,7 +164,11 @@ impl Session {
     }
 
     /// Asks the session's approver, or refuses when there is none.
-    async fn ask_person(&mut self, call: &ToolCall, asked: Asked<'_>) -> Result<(), Refusal> {
+    async fn ask_person(
+        &mut self,
+        call: &ToolCall,
+        asked: Asked<'_>,
+    ) -> Result<Authorized, Refusal> {
         let summary = summary(asked.name, &call.arguments);
         let Some(approver) = self.options.permissions.approver.clone() else {
             return Err(self.refuse_unasked(call, asked, summary));
@@ -156,6 +189,7 @@ impl Session {
             &ctx,
             self.gate.shell_context(),
         );
+        let sandboxing = self.sandboxing(name);
         let request = ApprovalRequest {
             session_id: self.options.session_id.clone(),
             agent: self.view.agent.name.clone(),
@@ -164,12 +198,19 @@ impl Session {
             summary,
             reason: reason.clone(),
             always: always.prompt_text(),
+            sandboxed: sandboxing == Sandboxing::Sandboxed,
         };
         let answer = approver.ask(&request).await;
-        let label = match &answer {
-            ApprovalAnswer::AllowOnce => "allowed once",
-            ApprovalAnswer::AllowAlways => "allowed for the session",
-            ApprovalAnswer::Deny { .. } => "denied",
+        // Where the sandbox is unavailable, a person's yes is a yes to running it without.
+        let unavailable = matches!(sandboxing, Sandboxing::Unavailable(_));
+        let (label, outside_sandbox) = match &answer {
+            ApprovalAnswer::AllowOnce => ("allowed once", unavailable),
+            ApprovalAnswer::AllowOutsideSandbox if sandboxing != Sandboxing::None => {
+                ("allowed once outside the sandbox", true)
+            }
+            ApprovalAnswer::AllowOutsideSandbox => ("allowed once", false),
+            ApprovalAnswer::AllowAlways => ("allowed for the session", unavailable),
+            ApprovalAnswer::Deny { .. } => ("denied", false),
         };
         if let Err(e) = self.record(TranscriptRecord::Approval {
             at: now_millis(),
@@ -179,15 +220,16 @@ impl Session {
         }) {
             tracing::warn!(error = %e, "cannot record the approval");
         }
+        let authorized = Authorized { outside_sandbox };
         match answer {
-            ApprovalAnswer::AllowOnce => Ok(()),
+            ApprovalAnswer::AllowOnce | ApprovalAnswer::AllowOutsideSandbox => Ok(authorized),
             ApprovalAnswer::AllowAlways => {
                 self.options
                     .permissions
                     .state
                     .remembered()
                     .add(always, &ctx);
-                Ok(())
+                Ok(authorized)
             }
             ApprovalAnswer::Deny { message } => Err(Refusal::Denied { message }),
         }
@@ -223,6 +265,22 @@ impl Session {
             _ => PermissionMode::Auto,
         };
         let cap = self.view.mode_cap;
+        let person_only = match (asked.kind, self.sandboxing(asked.name)) {
+            (CallKind::Protected, _) => Some(
+                "what later sessions trust (the project's configuration, skills, agents or hooks) changes only with a person's approval".to_owned(),
+            ),
+            (_, Sandboxing::Unavailable(_)) => Some(
+                "the sandbox is unavailable here, so a command runs only once a person approves it".to_owned(),
+            ),
+            _ => None,
+        };
+        if let Some(why) = person_only {
+            return Advice {
+                mode: None,
+                patterns: Vec::new(),
+                no_mode: Some(why),
+            };
+        }
         let (mode, no_mode) = if asked.gate_asks {
             (
                 None,

@@ -62,19 +62,20 @@ impl Session {
             return reply(self.unknown_tool(&call.name), true);
         }
         let read_only_hint = tool.as_ref().is_some_and(|t| t.read_only_hint());
-        let kind = CallKind::of(name, read_only_hint, || self.inside_project(real.as_ref()));
+        let kind = self.call_kind(name, read_only_hint, &call.arguments, real.as_ref());
         // What the tool would refuse anyway (a path outside its reach) is not put to anyone.
         if let Some(tool) = &tool
             && let Err(e) = tool.check_reach(&call.arguments)
         {
             return reply(format!("tool `{}` failed: {e}", call.name), true);
         }
-        if let Err(refusal) = self
+        let authorized = match self
             .authorize(call, name, kind, &decision, real.as_ref())
             .await
         {
-            return reply(refusal.to_string(), true);
-        }
+            Ok(authorized) => authorized,
+            Err(refusal) => return reply(refusal.to_string(), true),
+        };
         if name == USE_SKILL && session_tool {
             return match self.use_skill(&call.arguments).await {
                 Ok(text) => reply(text, false),
@@ -91,7 +92,8 @@ impl Session {
             return reply(format!("unknown tool `{}`", call.name), true);
         };
         tracing::debug!(tool = %call.name, "tool call");
-        let context = self.call_context(name);
+        let mut context = self.call_context(name);
+        context.outside_sandbox = authorized.outside_sandbox;
         match tool.call_in(call.arguments.clone(), &context).await {
             Ok(output) => {
                 if tool_names::FILE_TOOLS.contains(&name)
@@ -105,6 +107,31 @@ impl Session {
         }
     }
 
+    /// What a call may do, as far as asking is concerned: an edit of a protected path and
+    /// `create_skill` replacing a skill that exists are [`CallKind::Protected`].
+    fn call_kind(
+        &self,
+        name: &str,
+        read_only_hint: bool,
+        input: &serde_json::Value,
+        real: Option<&super::real_path::RealPath>,
+    ) -> CallKind {
+        let kind = CallKind::of(name, read_only_hint, || self.inside_project(real));
+        let protected = match kind {
+            CallKind::Edit { .. } => self.protected_edit(input, real).is_some(),
+            _ if name == tool_names::CREATE_SKILL => self.replaces_a_skill(input),
+            _ => false,
+        };
+        if protected { CallKind::Protected } else { kind }
+    }
+
+    /// A `create_skill` call with `replace: true` for a name some skill already has.
+    fn replaces_a_skill(&self, input: &serde_json::Value) -> bool {
+        let replace = input.get("replace").and_then(serde_json::Value::as_bool) == Some(true);
+        let name = input.get("name").and_then(serde_json::Value::as_str);
+        replace && name.is_some_and(|n| self.skills.snapshot().get(n).is_some())
+    }
+
     /// What a tool is told about this call: a search tool gets the gate's path rules for
     /// the files it visits (compiled once per call), so it cannot show a file `read_file`
     /// would refuse.
@@ -115,6 +142,7 @@ impl Session {
         let rules = self.gate.file_rules(name);
         CallContext {
             files: (!rules.is_empty()).then(|| Arc::new(GateFiles(rules)) as Arc<dyn FileFilter>),
+            ..CallContext::default()
         }
     }
 

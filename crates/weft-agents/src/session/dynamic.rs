@@ -169,21 +169,28 @@ impl Session {
             };
             return (verdict, not_run("this is a dry run"));
         }
-        if let Err(refusal) = self
+        let authorized = match self
             .authorize(&call, EXEC_SHELL, kind, &decision, None)
             .await
         {
-            let reason = refusal.to_string();
-            let note = not_run(&reason);
-            return (DynamicVerdict::Refused { reason }, note);
-        }
+            Ok(authorized) => authorized,
+            Err(refusal) => {
+                let reason = refusal.to_string();
+                let note = not_run(&reason);
+                return (DynamicVerdict::Refused { reason }, note);
+            }
+        };
         // The registry holds the `exec_shell` of the session's effective mode.
         let Some(tool) = self.tools.get(EXEC_SHELL).cloned() else {
             let reason = "this session has no `exec_shell` tool".to_owned();
             let note = not_run(&reason);
             return (DynamicVerdict::Failed { reason }, note);
         };
-        match tool.call(call.arguments).await {
+        let context = weft_tools::CallContext {
+            outside_sandbox: authorized.outside_sandbox,
+            ..weft_tools::CallContext::default()
+        };
+        match tool.call_in(call.arguments, &context).await {
             Ok(output) => {
                 let status = output.content.lines().next().unwrap_or_default().to_owned();
                 let text = match weft_tools::plain_stdout(&output.content) {

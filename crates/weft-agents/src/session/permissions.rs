@@ -30,13 +30,19 @@ pub struct ApprovalRequest {
     /// this session ``, ``exactly `git -c x=y log` for this session``, `every edit inside the
     /// project for this session`): a shell command is remembered as the rule shown.
     pub always: String,
+    /// The call would run in the sandbox: the person may choose to run it outside
+    /// ([`ApprovalAnswer::AllowOutsideSandbox`]).
+    pub sandboxed: bool,
 }
 
 /// A person's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ApprovalAnswer {
-    /// Run this call.
+    /// Run this call (in the sandbox, where there is one).
     AllowOnce,
+    /// Run this call outside the sandbox: an explicit choice, only ever for this one call
+    /// (never remembered), recorded in the transcript.
+    AllowOutsideSandbox,
     /// Run this call and, for the rest of the session, what [`ApprovalRequest::always`] says.
     AllowAlways,
     /// Do not run it; the model is told, with the person's words if any.

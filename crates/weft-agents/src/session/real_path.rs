@@ -1,7 +1,7 @@
 //! The real path of a file or search call: path rules and "inside the project" are decided on
 //! the path as spelled and on where it leads once symbolic links are resolved.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use serde_json::Value;
 use weft_permissions::{PATH_KEYS, canonical_tool_name};
@@ -45,7 +45,52 @@ impl RealPath {
     }
 }
 
+/// The protected path (`.clawft`, `.git/hooks`...: [`weft_types::protected`]) that an edit of
+/// `spelled` (as the model wrote it, `..` resolved without following links) or of its real path
+/// `real` (links resolved) lands in, inside `project_dir`. Either counts: a link into
+/// `.clawft/` and a `.clawft/` that is a link elsewhere are both protected.
+pub fn protected_edit(
+    project_dir: &Path,
+    spelled: &str,
+    real: Option<&Path>,
+) -> Option<&'static str> {
+    let lexical = lexical(&project_dir.join(spelled));
+    [Some(lexical.as_path()), real]
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p.strip_prefix(project_dir).ok())
+        .find_map(weft_types::protected::protected_entry)
+}
+
+/// `path` with `.` and `..` resolved as written.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 impl Session {
+    /// The protected path an edit call would write, if any (see [`protected_edit`]).
+    pub(super) fn protected_edit(
+        &self,
+        input: &Value,
+        real: Option<&RealPath>,
+    ) -> Option<&'static str> {
+        let project = self.options.project_dir.as_deref()?;
+        let spelled = PATH_KEYS
+            .iter()
+            .find_map(|k| input.get(*k).and_then(Value::as_str))?;
+        protected_edit(project, spelled, real.map(|r| r.path.as_path()))
+    }
+
     /// The real path of a call of a path tool (see [`RealPath::of_call`]); `None` without a
     /// project directory too.
     pub(super) fn real_path(&self, tool: &str, input: &Value) -> Option<RealPath> {
@@ -59,5 +104,46 @@ impl Session {
             return false;
         };
         real.is_some_and(|r| r.is_inside(project))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edits_of_protected_paths_however_spelled() {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = std::fs::canonicalize(tmp.path()).unwrap();
+        std::fs::create_dir_all(project.join(".clawft")).unwrap();
+        std::fs::create_dir_all(project.join("src")).unwrap();
+        std::os::unix::fs::symlink(project.join(".clawft"), project.join("src/cfg")).unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), project.join(".claude")).unwrap();
+        let real = |p: &str| weft_tools::real_path(&project, p).ok();
+        for (spelled, entry) in [
+            (".clawft/config.json", Some(".clawft")),
+            ("src/../.clawft/config.json", Some(".clawft")),
+            (".CLAWFT/config.json", Some(".clawft")),
+            ("src/cfg/config.json", Some(".clawft")),
+            (".claude/settings.json", Some(".claude")),
+            (".git/hooks/pre-commit", Some(".git/hooks")),
+            (".mcp.json", Some(".mcp.json")),
+            ("src/main.rs", None),
+            (".git/HEAD", None),
+        ] {
+            let real = real(spelled);
+            assert_eq!(
+                protected_edit(&project, spelled, real.as_deref()),
+                entry,
+                "{spelled}"
+            );
+        }
+        let absolute = project.join(".codex/config.toml");
+        assert_eq!(
+            protected_edit(&project, absolute.to_str().unwrap(), None),
+            Some(".codex")
+        );
     }
 }

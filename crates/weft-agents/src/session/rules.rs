@@ -49,11 +49,22 @@ impl CallRules {
         let real = project.and_then(|dir| RealPath::of_call(dir, tool, input));
         let real_input = real.as_ref().map(|r| &r.input);
         let gate = self.gate.check_resolved(tool, input, real_input);
-        let kind = CallKind::of(
+        let mut kind = CallKind::of(
             tool,
             false,
             || matches!((&real, project), (Some(r), Some(dir)) if r.is_inside(dir)),
         );
+        if let (CallKind::Edit { .. }, Some(dir)) = (kind, project) {
+            let spelled = weft_permissions::PATH_KEYS
+                .iter()
+                .find_map(|k| input.get(*k).and_then(Value::as_str));
+            if spelled.is_some_and(|s| {
+                super::real_path::protected_edit(dir, s, real.as_ref().map(|r| r.path.as_path()))
+                    .is_some()
+            }) {
+                kind = CallKind::Protected;
+            }
+        }
         let pre_approval = (!settled(&gate, kind))
             .then(|| self.pre_approval.check_resolved(tool, input, real_input));
         let none = Approval::NotPreApproved {

@@ -67,6 +67,10 @@ pub struct SandboxExecArgs {
     /// weft's process id: the helper starts nothing when it is no longer its parent.
     #[arg(long, value_name = "PID")]
     pub parent: Option<u32>,
+    /// The second stage: apply the policy to this process and execute the command in place
+    /// (the first stage, which supervises, starts it).
+    #[arg(long, requires = "policy")]
+    pub apply: bool,
     /// The program and its arguments, after `--`.
     #[arg(required = true, last = true, value_name = "COMMAND")]
     pub command: Vec<std::ffi::OsString>,

@@ -41,7 +41,7 @@ pub fn status(
                 "seccomp": status.seccomp,
                 "user_namespaces": status.user_namespaces,
                 "permission_mode": permissions.as_str(),
-                (tool_names::EXEC_SHELL): mode_json(&mode),
+                (tool_names::EXEC_SHELL): mode_json(&mode, &status),
                 "env_withheld": withheld,
             });
             outln!("{}", crate::output::json_pretty(&doc)?);
@@ -73,11 +73,28 @@ fn landlock_json(landlock: LandlockSupport) -> Value {
     }
 }
 
-fn mode_json(mode: &ShellMode) -> Value {
+fn mode_json(mode: &ShellMode, status: &SandboxStatus) -> Value {
     match mode {
         ShellMode::Unsandboxed(why) => json!({"mode": "unsandboxed", "reason": why}),
-        ShellMode::Refused(why) => json!({"mode": "refused", "reason": why}),
-        ShellMode::Sandboxed { policy, .. } => json!({"mode": "sandboxed", "policy": policy}),
+        ShellMode::PersonOnly(why) => json!({"mode": "ask", "reason": why}),
+        ShellMode::Sandboxed { policy, .. } => json!({
+            "mode": "sandboxed",
+            "policy": policy,
+            "read_only_by": read_only_by(status),
+            "outside_sandbox": OUTSIDE,
+        }),
+    }
+}
+
+/// What a person approving a command may choose.
+const OUTSIDE: &str = "a command a person approves may run outside the sandbox, if the person chooses so ([o] in the prompt)";
+
+/// How the read-only paths are kept read-only on this machine.
+fn read_only_by(status: &SandboxStatus) -> &'static str {
+    if status.user_namespaces {
+        "mounts"
+    } else {
+        "carving"
     }
 }
 
@@ -101,14 +118,30 @@ fn table(
         ShellMode::Unsandboxed(why) => {
             rows.push((tool_names::EXEC_SHELL, format!("not sandboxed: {why}")))
         }
-        ShellMode::Refused(why) => rows.push((tool_names::EXEC_SHELL, format!("refused: {why}"))),
+        ShellMode::PersonOnly(why) => rows.push((
+            tool_names::EXEC_SHELL,
+            format!(
+                "asks: a command runs only once a person approves it, unsandboxed (refused where no one can be asked): {why}"
+            ),
+        )),
         ShellMode::Sandboxed { policy, .. } => {
             let network = if policy.network { "on" } else { "off" };
+            let read_only = match read_only_by(status) {
+                "mounts" => "read-only mounts in a mount namespace of the command's own",
+                _ => {
+                    "carved out of the writable roots (no user namespaces: no new entries beside them)"
+                }
+            };
             rows.extend([
                 (tool_names::EXEC_SHELL, "sandboxed".to_owned()),
                 ("  writable", join(&policy.writable_roots)),
+                (
+                    "  read-only",
+                    format!("{} ({read_only})", or_none(join(&policy.read_only))),
+                ),
                 ("  unreadable", or_none(join(&policy.deny_read))),
                 ("  network", network.to_owned()),
+                ("  outside", OUTSIDE.to_owned()),
             ]);
         }
     }

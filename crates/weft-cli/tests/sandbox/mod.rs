@@ -295,6 +295,15 @@ pub fn filters() -> Vec<(&'static str, &'static str)> {
         (r"\bs-[0-9a-z]+-[0-9a-z]+\b", "[SESSION]"),
         // weft's own version.
         (env!("CARGO_PKG_VERSION"), "[VERSION]"),
+        // How the sandbox keeps protected paths read-only depends on user namespaces here.
+        (
+            r#""read_only_by": "(mounts|carving)""#,
+            r#""read_only_by": "[READ-ONLY BY]""#,
+        ),
+        (
+            r"\((read-only mounts in a mount namespace of the command's own|carved out of the writable roots \(no user namespaces: no new entries beside them\))\)",
+            "([READ-ONLY BY])",
+        ),
     ]
 }
 

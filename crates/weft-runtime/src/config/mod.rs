@@ -278,7 +278,7 @@ mod tests {
             ..Default::default()
         };
         let sandbox = Config::load(&sources).unwrap().file.sandbox;
-        assert!(sandbox.enabled);
+        assert!(sandbox.enabled());
         assert!(!sandbox.network);
         assert!(sandbox.writable_roots.is_empty());
         assert_eq!(sandbox.deny_read, [PathBuf::from("~/.kube")]);
@@ -301,7 +301,7 @@ mod tests {
             ]
         );
         let trusted = trusted.file.sandbox;
-        assert!(trusted.enabled);
+        assert!(trusted.enabled());
         assert!(!trusted.network);
         assert!(trusted.writable_roots.is_empty());
         // A project adds to the denied paths; it cannot take the user's away.

@@ -56,8 +56,15 @@ pub struct ExecConfig {
     /// The command's whole environment: nothing else is inherited (default: empty). The
     /// caller builds it, without secrets (`weft_sandbox::EnvScrub`).
     pub env: BTreeMap<OsString, OsString>,
-    /// How the shell is started (default: directly).
+    /// How the shell is started for a call no person approved to run outside the sandbox
+    /// (default: directly).
     pub launcher: ShellLauncher,
+    /// How it is started for a call a person approved to run outside the sandbox
+    /// ([`CallContext::outside_sandbox`](crate::CallContext)); `None`: there is no sandbox
+    /// to leave, every call uses [`launcher`](Self::launcher). With it, the tool reports
+    /// [`Sandboxing::Sandboxed`](crate::Sandboxing), or
+    /// [`Unavailable`](crate::Sandboxing::Unavailable) when `launcher` refuses.
+    pub unsandboxed: Option<ShellLauncher>,
     /// Where the commands' process groups are registered, so that whoever owns the registry
     /// can kill them (default: a registry of their own).
     pub groups: ProcessGroups,
@@ -72,6 +79,7 @@ impl Default for ExecConfig {
             shell: PathBuf::from("/bin/sh"),
             env: BTreeMap::new(),
             launcher: ShellLauncher::Direct,
+            unsandboxed: None,
             groups: ProcessGroups::new(),
         }
     }

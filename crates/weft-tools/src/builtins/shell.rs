@@ -18,8 +18,8 @@ use weft_types::tool_names;
 use super::content::{ceil_boundary, floor_boundary};
 use super::input::{check_path_reach, parse};
 use super::{ExecConfig, ShellLauncher};
-use crate::process_group::{GroupGuard, ShuttingDown};
-use crate::{FsScope, Tool, ToolError, ToolOutput};
+use crate::process_group::{Ending, GroupGuard, HELPER_GRACE, ShuttingDown};
+use crate::{CallContext, FsScope, Sandboxing, Tool, ToolError, ToolOutput};
 
 /// How long output is still read after the shell exits: enough for bytes already in the
 /// pipe, short enough that a background process holding the pipe open does not stall us.
@@ -37,10 +37,13 @@ const DESCRIPTION: &str = "Runs a shell command in the workspace (or cwd) and re
 
 impl ExecShell {
     pub(crate) fn new(scope: Arc<FsScope>, config: ExecConfig) -> Self {
-        let description = match &config.launcher {
-            ShellLauncher::Wrapper { note, .. } if !note.is_empty() => {
+        let description = match (&config.launcher, &config.unsandboxed) {
+            (ShellLauncher::Wrapper { note, .. }, _) if !note.is_empty() => {
                 format!("{DESCRIPTION} {note}")
             }
+            (ShellLauncher::Refuse(_), Some(_)) => format!(
+                "{DESCRIPTION} The sandbox is unavailable here, so each command runs only once the user approves it."
+            ),
             _ => DESCRIPTION.to_owned(),
         };
         Self {
@@ -64,9 +67,22 @@ impl ExecShell {
         }
     }
 
-    /// `<shell> -c <command>`, through the launcher, with exactly the configured environment.
-    fn command(&self, command: &str, cwd: &Path) -> Result<tokio::process::Command, ToolError> {
-        let mut cmd = match &self.config.launcher {
+    /// The launcher for a call: the sandbox's, unless a person approved running it outside.
+    fn launcher(&self, outside_sandbox: bool) -> &ShellLauncher {
+        match &self.config.unsandboxed {
+            Some(unsandboxed) if outside_sandbox => unsandboxed,
+            _ => &self.config.launcher,
+        }
+    }
+
+    /// `<shell> -c <command>`, through `launcher`, with exactly the configured environment.
+    fn command(
+        &self,
+        launcher: &ShellLauncher,
+        command: &str,
+        cwd: &Path,
+    ) -> Result<tokio::process::Command, ToolError> {
+        let mut cmd = match launcher {
             ShellLauncher::Direct => tokio::process::Command::new(&self.config.shell),
             ShellLauncher::Wrapper { program, args, .. } => {
                 let mut cmd = tokio::process::Command::new(program);
@@ -92,20 +108,27 @@ impl ExecShell {
     /// Starts the command and registers its group.
     fn spawn(
         &self,
+        launcher: &ShellLauncher,
         command: &str,
         cwd: &Path,
     ) -> Result<(tokio::process::Child, GroupGuard), ToolError> {
-        let mut child = self.command(command, cwd)?.spawn().map_err(|e| {
-            let program = match &self.config.launcher {
+        let mut child = self.command(launcher, command, cwd)?.spawn().map_err(|e| {
+            let program = match launcher {
                 ShellLauncher::Wrapper { program, .. } => program,
                 _ => &self.config.shell,
             };
             ToolError::Failed(format!("could not start {}: {e}", program.display()))
         })?;
+        // weft's helper ends everything the command started when asked to; a shell started
+        // directly is ended by killing its group.
+        let ending = match launcher {
+            ShellLauncher::Wrapper { .. } => Ending::Helper,
+            _ => Ending::Kill,
+        };
         let registered = child
             .id()
             .ok_or(ShuttingDown)
-            .and_then(|pgid| self.config.groups.register(pgid));
+            .and_then(|pgid| self.config.groups.register(pgid, ending));
         match registered {
             Ok(group) => Ok((child, group)),
             Err(ShuttingDown) => {
@@ -134,6 +157,14 @@ impl Tool for ExecShell {
         check_path_reach(input, "cwd", |p| self.scope.resolve(p))
     }
 
+    fn sandboxing(&self) -> Sandboxing {
+        match (&self.config.launcher, &self.config.unsandboxed) {
+            (_, None) => Sandboxing::None,
+            (ShellLauncher::Refuse(why), Some(_)) => Sandboxing::Unavailable(why.clone()),
+            (_, Some(_)) => Sandboxing::Sandboxed,
+        }
+    }
+
     fn description(&self) -> &str {
         &self.description
     }
@@ -157,6 +188,15 @@ impl Tool for ExecShell {
     }
 
     async fn call(&self, input: serde_json::Value) -> Result<ToolOutput, ToolError> {
+        self.call_in(input, &CallContext::default()).await
+    }
+
+    async fn call_in(
+        &self,
+        input: serde_json::Value,
+        context: &CallContext,
+    ) -> Result<ToolOutput, ToolError> {
+        let launcher = self.launcher(context.outside_sandbox);
         let input: ExecInput = parse(self.name(), input)?;
         if input.command.trim().is_empty() {
             return Err(ToolError::InvalidInput("command is empty".to_owned()));
@@ -171,7 +211,7 @@ impl Tool for ExecShell {
         }
         // `group` is declared after `child` so it drops first: a cancelled call's group is
         // killed while the shell is still unreaped and its group id cannot have been reused.
-        let (mut child, mut group) = self.spawn(&input.command, &cwd)?;
+        let (mut child, mut group) = self.spawn(launcher, &input.command, &cwd)?;
         tracing::debug!(command = %input.command, pid = ?child.id(), "exec_shell started");
 
         let (stop_tx, stop_rx) = watch::channel(false);
@@ -181,8 +221,12 @@ impl Tool for ExecShell {
 
         let status = match tokio::time::timeout(timeout, child.wait()).await {
             Err(_) => {
+                // A helper ends everything the command started, then itself; what is left
+                // after its grace (or of a group without one) is killed.
+                group.terminate();
+                let _ = tokio::time::timeout(HELPER_GRACE, child.wait()).await;
                 group.kill();
-                // Reap the shell; the group kill has already hit it.
+                // Reap the shell or helper; the group kill has already hit it.
                 let _ = child.kill().await;
                 stdout.abort();
                 stderr.abort();

@@ -108,6 +108,7 @@ async fn searches_withhold_the_files_the_filter_refuses_and_say_how_many() {
     std::os::unix::fs::symlink(ws.base().join(".env"), ws.base().join("src/notes.txt")).unwrap();
     let context = weft_tools::CallContext {
         files: Some(std::sync::Arc::new(NoEnv)),
+        ..weft_tools::CallContext::default()
     };
     let call = |tool: &'static str, input: serde_json::Value| {
         let tool = ws.registry.get(tool).unwrap().clone();

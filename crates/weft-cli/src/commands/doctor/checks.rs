@@ -254,19 +254,23 @@ pub fn sandbox(workspace: &Workspace, runtime: &Runtime) -> Check {
         Ok(ShellMode::Sandboxed { .. }) => Check::new(
             "sandbox",
             Status::Ok,
-            format!("exec_shell runs sandboxed (Landlock {landlock})"),
+            format!(
+                "exec_shell runs sandboxed (Landlock {landlock}), unless a person approving a command chooses to run it outside"
+            ),
         ),
         Ok(ShellMode::Unsandboxed(why)) => Check::new(
             "sandbox",
-            Status::Ok,
+            Status::Warn,
             format!(
                 "exec_shell runs unsandboxed: {why} (Landlock {landlock}; weft sandbox status)"
             ),
         ),
-        Ok(ShellMode::Refused(why)) => Check::new(
+        Ok(ShellMode::PersonOnly(why)) => Check::new(
             "sandbox",
-            Status::Fail,
-            format!("exec_shell is refused: {why}"),
+            Status::Warn,
+            format!(
+                "exec_shell runs a command only once a person approves it (refused where no one can be asked): {why}"
+            ),
         ),
         Err(e) => Check::new("sandbox", Status::Fail, e),
     }
