@@ -167,6 +167,10 @@ rules! {
     /// Neither the name nor the directory name is a valid name: the skill cannot be loaded.
     NoValidName = 108, "no valid name to load the skill under", [E, E, E, E];
 
+    /// The name has an `_` or a leading or trailing `-`: outside the spec, but Claude Code
+    /// and Codex load such skills, so weft does too (under that name), with this warning.
+    NameOutsideSpec = 109, "name with `_` or an edge `-` (loaded; the spec rejects it)", [W, W, E, E];
+
     // --- description ---------------------------------------------------------------------
     /// No description and no body paragraph to take one from.
     MissingDescription = 110, "no description", [E, E, E, E];
@@ -219,7 +223,10 @@ rules! {
     ToolAllowedAndForbidden = 134, "tool both allowed and forbidden (deny wins)", [W, W, W, O];
     /// A tool list names a tool no runtime of the family knows (not a built-in, a Claude Code
     /// tool or an MCP pattern): probably a typo.
-    UnknownTool = 135, "unknown tool name in a tool list", [O, W, W, O];
+    UnknownTool = 135, "unknown tool name in a tool list", [W, W, W, O];
+    /// A tool list names a tool of Claude Code, OpenClaw or Codex that weft does not have
+    /// (`WebSearch`, `TodoWrite`, ...): it grants nothing here.
+    UnsupportedTool = 136, "a tool weft does not have (Claude Code's WebSearch, ...)", [W, W, W, O];
 
     // --- invocation ----------------------------------------------------------------------
     /// A boolean field is not a boolean; the default is kept.
