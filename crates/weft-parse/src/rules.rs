@@ -215,8 +215,10 @@ rules! {
     InvalidToolList = 130, "tool list is not a string or a list of strings", [E, E, E, E];
     /// `allowed-tools` is present and empty: the skill grants no tools.
     EmptyToolList = 131, "empty allowed-tools: the skill grants no tools", [W, W, W, O];
-    /// A tool pattern has unbalanced parentheses.
-    MalformedToolPattern = 132, "tool pattern has unbalanced parentheses", [E, E, E, E];
+    /// A tool pattern does not compile: unbalanced parentheses (found when the list is
+    /// split), or a specifier that does not fit its tool (`WebFetch(example.com)`, `Bash()`;
+    /// found when the registry compiles the skill's policy). The skill does not load.
+    MalformedToolPattern = 132, "tool pattern does not compile (unbalanced parentheses, a specifier that does not fit its tool)", [E, E, E, E];
     /// `allowed-tools` is a YAML list (the spec says a space-separated string).
     ToolListNotString = 133, "allowed-tools is a list, not a string", [O, O, O, W];
     /// A tool is both allowed and forbidden by the same definition (deny wins).

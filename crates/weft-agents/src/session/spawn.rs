@@ -16,14 +16,12 @@ use std::time::Duration;
 use serde::Deserialize;
 use weft_llm::{ModelRef, Usage};
 use weft_permissions::{
-    CompositionMode, PatternContext, Policy, ToolGate, compose_with, is_mcp_tool,
-    validate_skill_set,
+    CompositionMode, Policy, ToolGate, is_mcp_tool, validate_and_compose_compiled,
 };
 use weft_types::{AgentDefinition, Skill, tool_names};
 
 use super::children::{ChildStatus, ChildSummary};
 pub use super::subagent_error::{SpawnFailure, SubagentError};
-use super::view::pattern_context;
 use super::{Quiet, Session, SessionError, SessionOptions, SessionParts, TurnOutcome};
 use crate::AgentRegistry;
 use crate::transcript::{TranscriptRecord, now_millis};
@@ -333,8 +331,7 @@ impl Session {
             ceiling = ceiling.with_layer(policy);
         }
         if let Some(names) = injected {
-            let ctx = pattern_context(&self.options);
-            ceiling = self.within_skills(names, agent_name, background, &ctx, &ceiling)?;
+            ceiling = self.within_skills(names, agent_name, background, &ceiling)?;
         }
         if background {
             if let Some(tool) = first_mcp_tool(agent.tools.iter().flatten()) {
@@ -352,7 +349,6 @@ impl Session {
         skill_names: &[String],
         agent_name: &str,
         background: bool,
-        ctx: &PatternContext,
         ceiling: &ToolGate,
     ) -> Result<ToolGate, SubagentError> {
         if let Some(allowed) = &self.options.skill_filter
@@ -365,13 +361,19 @@ impl Session {
         }
         let snapshot = self.skills.snapshot();
         let known: Vec<&str> = self.tools.names().collect();
-        let result = validate_skill_set(skill_names, |n| snapshot.get(n).map(|e| &e.skill), &known);
-        if !result.valid {
+        // The policies the registry compiled when it found the skills: nothing compiles again.
+        let (result, composition) = validate_and_compose_compiled(
+            skill_names,
+            |n| snapshot.get(n).map(|e| (&e.skill, e.policy())),
+            &known,
+            CompositionMode::Union,
+        );
+        let Some(composition) = composition.filter(|_| result.valid) else {
             return Err(failed(
                 agent_name,
                 SpawnFailure::InvalidSkillSet(result.errors),
             ));
-        }
+        };
         let skills: Vec<&Skill> = skill_names
             .iter()
             .filter_map(|n| snapshot.get(n).map(|e| &e.skill))
@@ -382,8 +384,6 @@ impl Session {
         {
             return Err(SubagentError::BackgroundMcpBlocked { tool: tool.clone() });
         }
-        let composition = compose_with(&skills, CompositionMode::Union, ctx)
-            .map_err(|e| failed(agent_name, e))?;
         Ok(composition.gate_within(ceiling))
     }
 

@@ -64,7 +64,8 @@ pub struct UpdateArgs {
     /// Apply without asking.
     #[arg(long, short = 'y')]
     pub yes: bool,
-    /// Apply despite high-severity findings.
+    /// Apply despite high-severity findings, and overwrite files changed here since the
+    /// install (without it, an update that would lose local changes is refused).
     #[arg(long)]
     pub force: bool,
     /// Output format.

@@ -369,6 +369,7 @@ fn one_shot(
         start_mcp(&runtime, screen.status.as_ref());
     }
     let mut session = start(&runtime, run, streams(run))?;
+    let send = slash_to_skill(send, &session)?;
     if run.dry_run {
         // Nothing runs: a skill's dynamic context is judged, not run.
         session.set_dry_run(true);
@@ -412,6 +413,48 @@ fn one_shot(
     };
     print_refusals(&session);
     result
+}
+
+/// A one-shot message that is a slash command (`/code-review HEAD~1`, `/skill name args`)
+/// runs the skill it names, as in the interactive session; it never goes to the model as
+/// text. The session's own commands (`/help`, `/model` ...) need the interactive session: a
+/// usage error says so, and an unknown name gets the closest skills. A first word with a
+/// second `/` (`/etc/hosts is empty`) is an ordinary message.
+fn slash_to_skill(send: Send, session: &Session) -> Result<Send> {
+    let Send::Message(text) = &send else {
+        return Ok(send);
+    };
+    let Some(line) = weft_repl::parse_line(text) else {
+        return Ok(send);
+    };
+    let (name, args) = match line.name {
+        "skill" => match line.args.split_once(char::is_whitespace) {
+            Some((name, args)) => (name, args.trim()),
+            None => (line.args, ""),
+        },
+        name => (name, line.args),
+    };
+    let snapshot = session.skills().snapshot();
+    let runs = snapshot.get(name).is_some_and(|e| e.skill.user_invocable)
+        || !snapshot.broken_named(name).is_empty();
+    if runs && !name.is_empty() {
+        let args = weft_template::split_args(args)
+            .map_err(|e| UsageError(format!("skill `{name}`: cannot split the arguments: {e}")))?;
+        return Ok(Send::Skill {
+            name: name.to_owned(),
+            args,
+        });
+    }
+    let registry = weft_repl::CommandRegistry::builtin();
+    if line.name != "skill" && registry.get(line.name).is_some() {
+        return Err(UsageError(format!(
+            "`/{}` is a command of the interactive session (run `weft` on a terminal); with -m, a `/name` runs the skill `name`",
+            line.name
+        ))
+        .into());
+    }
+    let known = snapshot.user_invocable().map(|e| e.name());
+    Err(UsageError(weft_repl::unknown_command(name, known)).into())
 }
 
 /// A one-shot run does not end while background subagents work: it waits for them (each is
