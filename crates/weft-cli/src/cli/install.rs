@@ -8,12 +8,12 @@ use clap::{Args, ValueEnum};
 
 use super::ReportFormat;
 
-/// Which `.clawft` directory installed skills live in.
+/// Whose skills: the project's or the user's (where each command writes them is in its help).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum InstallScope {
-    /// `<project>/.clawft` (the current directory when no project is found).
+    /// The project's (the current directory when no project is found).
     Project,
-    /// `~/.clawft`.
+    /// Yours, under the home directory.
     User,
 }
 

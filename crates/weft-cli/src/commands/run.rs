@@ -1,7 +1,6 @@
 //! `weft agent -m MSG` and `weft skills run NAME ARGS`: one turn of the agent loop, printed;
 //! calls that need approval are asked about on the terminal, or refused without one.
 
-use std::io::Read;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -129,8 +128,9 @@ fn settings(run: &RunArgs, stream: bool) -> SessionSettings {
         transcripts: !run.dry_run && !run.no_transcript,
         stream,
         resume: match (&run.resume, run.continue_latest) {
-            (Some(id), _) => Some(Resume::Id(id.clone())),
-            (None, true) => Some(Resume::Latest),
+            (Some(Some(id)), _) => Some(Resume::Id(id.clone())),
+            // `-r` without an id was resolved to one by the picker (see `start`).
+            (Some(None), _) | (None, true) => Some(Resume::Latest),
             (None, false) => None,
         },
     }
@@ -140,6 +140,10 @@ fn settings(run: &RunArgs, stream: bool) -> SessionSettings {
 /// dry run without a provider or a model uses a placeholder model that is never called.
 pub(crate) fn start(runtime: &Runtime, run: &RunArgs, stream: bool) -> Result<Session> {
     let mut settings = settings(run, stream);
+    if run.resume == Some(None) {
+        let id = crate::commands::picker::pick_session(runtime)?;
+        settings.resume = Some(Resume::Id(id));
+    }
     if !run.dry_run {
         return runtime.session(&settings).map_err(runtime_error);
     }
@@ -308,10 +312,17 @@ fn ask_on_terminal(session: &mut Session, status: Option<StatusLine>) {
     }
 }
 
-/// Prints the summary of the calls refused for want of approval on stderr, if there were any.
-fn print_refusals(session: &Session) {
+/// Prints the summary of the calls refused for want of approval on stderr, if there were any,
+/// and the exit status they give the run unless `ignored`.
+fn print_refusals(session: &Session, ignored: bool) {
     if let Some(line) = crate::permissions::refusal_summary(session) {
         errln!("{line}");
+        if !ignored {
+            errln!(
+                "weft: exit status {} (calls were refused); --ignore-refusals exits 0",
+                crate::permissions::REFUSED_EXIT
+            );
+        }
     }
 }
 
@@ -322,16 +333,13 @@ pub fn agent(
     mode: Option<PermissionMode>,
     verbose: bool,
 ) -> Result<ExitCode> {
+    if args.run.resume == Some(None) {
+        crate::commands::picker::can_pick()?;
+    }
     let message = match &args.message {
         Some(m) => m.clone(),
-        None if !crate::output::stdin_is_terminal() => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .context("cannot read the message from stdin")?;
-            text
-        }
-        None => return crate::commands::repl::run(workspace, &args.run, mode),
+        None if !crate::output::stdin_is_terminal() => crate::commands::front::read_stdin()?,
+        None => return crate::commands::repl::run(workspace, &args.run, mode, None),
     };
     if message.trim().is_empty() {
         return Err(UsageError("the message is empty".to_owned()).into());
@@ -388,7 +396,7 @@ fn one_shot(
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
     let mut output = turn_output(run, verbose, &mut screen);
-    output.started(&session, run.resume.is_some() || run.continue_latest);
+    output.started(&session, run.resumes());
     let turn = rt.block_on(async {
         let outcome = match send {
             Send::Message(text) => session.send(text, &mut output).await,
@@ -401,17 +409,24 @@ fn one_shot(
                 .unwrap_or(code),
         )
     });
+    // Calls refused for want of approval make a run that otherwise succeeded exit 4.
+    let strict = !run.ignore_refusals;
     let result = match turn {
         Ok(code) => {
-            output.finish(&session, None);
-            Ok(code)
+            output.finish(&session, None, strict);
+            let refused = strict && !session.refused_calls().is_empty();
+            Ok(if refused && code == ExitCode::SUCCESS {
+                ExitCode::from(crate::permissions::REFUSED_EXIT)
+            } else {
+                code
+            })
         }
         Err(e) => {
-            output.finish(&session, Some(&e.to_string()));
+            output.finish(&session, Some(&e.to_string()), strict);
             Err(session_error(e))
         }
     };
-    print_refusals(&session);
+    print_refusals(&session, run.ignore_refusals);
     result
 }
 
