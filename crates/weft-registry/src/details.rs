@@ -203,7 +203,10 @@ mod tests {
             skill,
             SkillOrigin::Builtin,
             "Body".to_owned(),
-            weft_permissions::Policy::unrestricted(),
+            (
+                weft_permissions::Policy::unrestricted(),
+                std::sync::Arc::default(),
+            ),
         );
         let rows = skill_details(&entry, &entry.readiness, &|p| p.display().to_string());
         let get = |label: &str| {

@@ -172,8 +172,12 @@ pub(crate) fn discover(
     };
     let candidates = read_roots(config, &options, &mut out.diagnostics);
     let mut gate = GateChecker::new(&config.host);
+    // Shared by every entry: the values their policies were compiled with.
+    let patterns = Arc::new(config.patterns.clone());
     for candidate in candidates {
-        admit(&mut out, candidate, previous, &mut gate, config, options);
+        admit(
+            &mut out, candidate, previous, &mut gate, config, options, &patterns,
+        );
     }
     if config.builtins {
         for entry in builtin_entries(&options, config, |_| true) {
@@ -301,6 +305,7 @@ fn admit(
     gate: &mut GateChecker<'_>,
     config: &RegistryConfig,
     options: ParseOptions,
+    patterns: &Arc<PatternContext>,
 ) {
     let Candidate {
         found,
@@ -346,7 +351,7 @@ fn admit(
         &config.patterns,
         Profile::Load,
     ) {
-        Ok(policy) => policy,
+        Ok(policy) => (policy, Arc::clone(patterns)),
         Err(error) => {
             // A tool list that does not compile never means "no restriction": the skill does
             // not load, as when the list could not be split.
@@ -438,6 +443,7 @@ pub fn discover_one(
         ..config.parse
     };
     let mut gate = GateChecker::new(&config.host);
+    let patterns = Arc::new(config.patterns.clone());
     let mut any = false;
     let mut walker = Walker::new(config.walk);
     for root in &config.roots {
@@ -460,7 +466,7 @@ pub fn discover_one(
                     Profile::Load,
                 );
                 let policy = match compiled {
-                    Ok(policy) => policy,
+                    Ok(policy) => (policy, Arc::clone(&patterns)),
                     Err(error) => {
                         out.diagnostics.extend(error);
                         continue;
@@ -498,6 +504,7 @@ fn builtin_entries(
     config: &RegistryConfig,
     keep: impl Fn(&weft_types::Skill) -> bool,
 ) -> Vec<Arc<SkillEntry>> {
+    let patterns = Arc::new(config.patterns.clone());
     builtin_skills(options)
         .into_iter()
         .filter(|(skill, _)| keep(skill))
@@ -507,7 +514,7 @@ fn builtin_entries(
                     skill,
                     SkillOrigin::Builtin,
                     body,
-                    policy,
+                    (policy, Arc::clone(&patterns)),
                 ))),
                 Err(error) => {
                     tracing::error!(skill = %skill.name, ?error, "built-in skill's tools do not compile");

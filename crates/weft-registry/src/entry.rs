@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 use weft_parse::ParseOptions;
-use weft_permissions::Policy;
+use weft_permissions::{PatternContext, Policy, PolicyError};
 use weft_types::{Diagnostic, Scope, Skill, SkillFormat, has_errors};
 
 use crate::error::SkillError;
@@ -90,8 +90,10 @@ pub struct SkillEntry {
     pub shadows: Vec<ShadowedSkill>,
     /// Warnings found while loading it.
     pub diagnostics: Vec<Diagnostic>,
-    /// Its `allowed-tools` / `forbidden-tools`, compiled when it was found.
+    /// Its `allowed-tools` / `forbidden-tools`, compiled when it was found...
     policy: Policy,
+    /// ... with these values (the registry's [`patterns`](crate::RegistryConfig::patterns)).
+    compiled_with: Arc<PatternContext>,
     options: ParseOptions,
     body: OnceLock<Arc<SkillBody>>,
     paths: OnceLock<crate::conditional::PathMatcher>,
@@ -103,7 +105,7 @@ impl SkillEntry {
         origin: SkillOrigin,
         options: ParseOptions,
         diagnostics: Vec<Diagnostic>,
-        policy: Policy,
+        (policy, compiled_with): (Policy, Arc<PatternContext>),
     ) -> Self {
         Self {
             skill,
@@ -112,6 +114,7 @@ impl SkillEntry {
             shadows: Vec::new(),
             diagnostics,
             policy,
+            compiled_with,
             options,
             body: OnceLock::new(),
             paths: OnceLock::new(),
@@ -123,9 +126,9 @@ impl SkillEntry {
         skill: Skill,
         origin: SkillOrigin,
         body: String,
-        policy: Policy,
+        compiled: (Policy, Arc<PatternContext>),
     ) -> Self {
-        let entry = Self::new(skill, origin, ParseOptions::default(), Vec::new(), policy);
+        let entry = Self::new(skill, origin, ParseOptions::default(), Vec::new(), compiled);
         let _ = entry.body.set(Arc::new(SkillBody {
             text: body,
             diagnostics: Vec::new(),
@@ -151,6 +154,20 @@ impl SkillEntry {
     /// check and every activation uses).
     pub fn policy(&self) -> &Policy {
         &self.policy
+    }
+
+    /// The skill's tool policy for a session whose patterns resolve with `ctx`: the one
+    /// compiled when the skill was found when `ctx` is the registry's (as in every session
+    /// the runtime builds), else compiled for `ctx` (a registry an embedder configured
+    /// without its session's project).
+    pub fn policy_for(
+        &self,
+        ctx: &PatternContext,
+    ) -> Result<std::borrow::Cow<'_, Policy>, PolicyError> {
+        if *self.compiled_with == *ctx {
+            return Ok(std::borrow::Cow::Borrowed(&self.policy));
+        }
+        Policy::from_skill(&self.skill, ctx).map(std::borrow::Cow::Owned)
     }
 
     /// The tools the skill's `allowed-tools` names one by one that `has_tool` (canonical

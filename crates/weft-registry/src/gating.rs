@@ -89,7 +89,7 @@ impl Readiness {
         }
         if !self.missing_tools.is_empty() {
             out.push(format!(
-                "allowed-tools names {} (not a tool of this session); the model is not offered it",
+                "allowed-tools names tools this session does not have ({}); the model is not offered it",
                 self.missing_tools.join(", ")
             ));
         }

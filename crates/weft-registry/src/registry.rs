@@ -403,7 +403,12 @@ impl SkillRegistry {
     }
 }
 
-fn insert_registered(state: &mut State, skill: Skill, body: Option<String>, policy: Policy) {
+fn insert_registered(
+    state: &mut State,
+    skill: Skill,
+    body: Option<String>,
+    policy: (Policy, Arc<PatternContext>),
+) {
     let name = skill.name.clone();
     let body = body.unwrap_or_else(|| body_of(&skill));
     state.hidden.remove(&name);
@@ -420,7 +425,10 @@ fn insert_registered(state: &mut State, skill: Skill, body: Option<String>, poli
 
 /// A registered skill needs a valid name, a description and tool patterns that compile, like
 /// a file would; its compiled policy.
-fn check_registrable(skill: &Skill, patterns: &PatternContext) -> Result<Policy, SkillError> {
+fn check_registrable(
+    skill: &Skill,
+    patterns: &PatternContext,
+) -> Result<(Policy, Arc<PatternContext>), SkillError> {
     let mut diagnostics: Vec<Diagnostic> = name_problems(&skill.name)
         .into_iter()
         .map(|m| Diagnostic::new(Severity::Error, weft_parse::Rule::InvalidName.number(), m))
@@ -435,7 +443,7 @@ fn check_registrable(skill: &Skill, patterns: &PatternContext) -> Result<Policy,
     let policy = crate::tool_policy::compile(skill, None, patterns, weft_parse::Profile::Load)
         .map_err(|d| diagnostics.extend(d));
     match policy {
-        Ok(policy) if diagnostics.is_empty() => Ok(policy),
+        Ok(policy) if diagnostics.is_empty() => Ok((policy, Arc::new(patterns.clone()))),
         _ => Err(SkillError::InvalidSkill {
             name: skill.name.clone(),
             diagnostics,

@@ -40,7 +40,7 @@ pub use command::{
 pub use commands::{config_keys, lookup, redact, unknown_key};
 pub use dispatch::{ParsedLine, parse_line, unknown_command};
 pub use frontend::{LineEditor, join_continuations};
-pub use preview::{call_line, recap, result_preview};
+pub use preview::{call_line, recap, result_preview, tool_result_preview};
 pub use printer::{Activity, TurnPrinter};
 pub use registry::{CommandRegistry, DuplicateCommand};
 pub use repl::{Interrupt, LineReader, ReadResult, Repl};

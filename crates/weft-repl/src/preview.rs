@@ -58,6 +58,20 @@ pub fn result_preview(content: &str) -> String {
     out
 }
 
+/// [`result_preview`] of what `tool` returned: for a command that exited 0 and wrote only
+/// to stdout, its output (the report's header says nothing a person needs).
+pub fn tool_result_preview(tool: &str, content: &str) -> String {
+    if tool == weft_types::tool_names::EXEC_SHELL
+        && let Some(stdout) = weft_tools::plain_stdout(content)
+    {
+        if stdout.trim().is_empty() {
+            return "← (no output)".to_owned();
+        }
+        return result_preview(stdout);
+    }
+    result_preview(content)
+}
+
 /// The last `turns` turns of `messages` for a person (a turn: a user message and what
 /// followed it), headed by how many there are; empty without any. Long messages are cut:
 /// this is a reminder of the context, `weft sessions show` prints it whole.
@@ -68,7 +82,7 @@ pub fn recap(messages: &[Message], turns: usize) -> String {
         .filter(|(_, m)| m.role == Role::User)
         .map(|(i, _)| i)
         .collect();
-    let Some(&first) = starts.iter().rev().take(turns).last() else {
+    let Some(&first) = starts.get(starts.len().saturating_sub(turns.max(1))) else {
         return String::new();
     };
     let shown = starts.len().min(turns);
@@ -91,7 +105,13 @@ pub fn recap(messages: &[Message], turns: usize) -> String {
                 }
             }
             Role::Tool => {
-                let _ = writeln!(out, "  {}", indent(&result_preview(&message.content)));
+                let tool = messages
+                    .iter()
+                    .flat_map(|m| &m.tool_calls)
+                    .find(|c| Some(c.id.as_str()) == message.tool_call_id.as_deref())
+                    .map_or("", |c| c.name.as_str());
+                let preview = tool_result_preview(tool, &message.content);
+                let _ = writeln!(out, "  {}", indent(&preview));
             }
         }
     }

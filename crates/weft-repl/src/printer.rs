@@ -232,7 +232,7 @@ impl SessionEvents for TurnPrinter<'_> {
 
     /// A failed result in one line; any other as a short preview, with the number `/expand`
     /// shows it whole by in the interactive session.
-    fn tool_result(&mut self, _call: &ToolCall, result: &Message) {
+    fn tool_result(&mut self, call: &ToolCall, result: &Message) {
         self.stop_status();
         let number = self.expand_next;
         if let Some(n) = &mut self.expand_next {
@@ -246,7 +246,7 @@ impl SessionEvents for TurnPrinter<'_> {
             self.activity_line(&line, Style::Error);
             return;
         }
-        let mut preview = crate::preview::result_preview(&result.content).replace('\n', "\n  ");
+        let mut preview = crate::preview::tool_result_preview(&call.name, &result.content);
         if let Some(n) = number {
             preview.push_str(&format!("  [/expand {n}]"));
         }

@@ -236,6 +236,17 @@ impl Runtime {
     /// The directories file tools may touch: `base` and `tools.allow_paths`.
     fn scope(&self, base: &std::path::Path) -> Result<FsScope, RuntimeError> {
         let paths = self.config.file.tools.allow_paths.clone();
+        // A configured path that cannot be used is the configuration's mistake: named as such,
+        // not as the workspace's.
+        for path in &paths {
+            if let Err(e) = std::fs::canonicalize(path) {
+                return Err(UsageError(format!(
+                    "config `tools.allow_paths`: {}: {e}",
+                    path.display()
+                ))
+                .into());
+            }
+        }
         Ok(FsScope::new(base.to_path_buf(), paths)
             .map_err(|source| RuntimeError::Scope {
                 path: base.to_path_buf(),

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 use weft_llm::{ModelRef, ToolSpec};
-use weft_permissions::{Policy, ToolGate};
+use weft_permissions::{Policy, PolicyError, ToolGate};
 use weft_template::Rendered;
 use weft_types::suggest::{closest_names, did_you_mean};
 use weft_types::{InvocationContext, SkillContext};
@@ -17,6 +17,7 @@ use weft_tools::{ReadGrant, ReadGrants};
 
 use super::children::{ChildStatus, ChildSummary};
 use super::spawn::{ChildPlan, SpawnRequest};
+use super::view::pattern_context;
 use super::{Session, SessionError};
 use crate::transcript::{TranscriptRecord, TranscriptWriteError, now_millis};
 
@@ -87,6 +88,16 @@ pub enum SkillInvocationError {
         /// Why.
         #[source]
         source: SkillError,
+    },
+    /// The skill's `allowed-tools` do not compile for this session's project (a registry
+    /// configured for another project compiled them without error).
+    #[error("skill `{name}`: {source}")]
+    Policy {
+        /// Skill name.
+        name: String,
+        /// Why.
+        #[source]
+        source: PolicyError,
     },
     /// The skill's `allowed-tools` name tools this session does not have: the model is not
     /// offered it (its readiness is false).
@@ -229,8 +240,15 @@ impl Session {
             name: name.to_owned(),
             source,
         })?;
-        // Compiled once, when the registry found the skill (with this session's project).
-        let policy = entry.policy().clone();
+        // Compiled once, when the registry found the skill with this session's project (a
+        // registry configured for another project gets it compiled for this one).
+        let policy = entry
+            .policy_for(&pattern_context(&self.options))
+            .map_err(|source| SkillInvocationError::Policy {
+                name: name.to_owned(),
+                source,
+            })?
+            .into_owned();
         let mut ctx = InvocationContext::new(args.to_vec(), self.options.session_id.clone())
             .with_names(entry.skill.arguments.clone())
             .with_effort(

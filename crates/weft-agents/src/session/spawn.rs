@@ -8,6 +8,7 @@
 //! check, and the start of a child; `spawn_tools.rs` holds the four tools the model drives
 //! subagents with and what the parent does with its children afterwards.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -22,6 +23,7 @@ use weft_types::{AgentDefinition, Skill, tool_names};
 
 use super::children::{ChildStatus, ChildSummary};
 pub use super::subagent_error::{SpawnFailure, SubagentError};
+use super::view::pattern_context;
 use super::{Quiet, Session, SessionError, SessionOptions, SessionParts, TurnOutcome};
 use crate::AgentRegistry;
 use crate::transcript::{TranscriptRecord, now_millis};
@@ -361,10 +363,22 @@ impl Session {
         }
         let snapshot = self.skills.snapshot();
         let known: Vec<&str> = self.tools.names().collect();
-        // The policies the registry compiled when it found the skills: nothing compiles again.
+        // The policies the registry compiled when it found the skills (for this session's
+        // project), compiled again only for a registry configured for another.
+        let ctx = pattern_context(&self.options);
+        let mut policies: Vec<(&Skill, Cow<'_, Policy>)> = Vec::new();
+        for entry in skill_names.iter().filter_map(|n| snapshot.get(n)) {
+            let policy = entry.policy_for(&ctx).map_err(|e| failed(agent_name, e))?;
+            policies.push((&entry.skill, policy));
+        }
         let (result, composition) = validate_and_compose_compiled(
             skill_names,
-            |n| snapshot.get(n).map(|e| (&e.skill, e.policy())),
+            |n| {
+                policies
+                    .iter()
+                    .find(|(s, _)| s.name == n)
+                    .map(|(s, p)| (*s, p.as_ref()))
+            },
             &known,
             CompositionMode::Union,
         );

@@ -33,10 +33,8 @@ pub fn run(
     if json {
         run.format = RunFormat::Json;
     }
+    refuse_mistyped_command(&front.prompt)?;
     let prompt = front.prompt_text();
-    if let Some(word) = prompt.as_deref() {
-        refuse_mistyped_command(word)?;
-    }
     let one_shot = |message: Option<String>| {
         crate::commands::run::agent(
             workspace,
@@ -66,25 +64,38 @@ pub fn run(
     one_shot(prompt)
 }
 
-/// A one-word prompt one slip from a command's name (`weft skils`) is more likely a typo
-/// than a message: a usage error that says how to send it anyway.
-fn refuse_mistyped_command(prompt: &str) -> Result<()> {
-    if prompt.contains(char::is_whitespace) {
+/// A prompt whose first word is one slip from a command's name is more likely a typo than a
+/// message when it is alone (`weft skils`) or followed by what that command takes (`weft
+/// skils list`, `weft agnet -m hi`): a usage error that says how to send it anyway.
+fn refuse_mistyped_command(prompt: &[String]) -> Result<()> {
+    let Some(first) = prompt.first().filter(|w| !w.starts_with('/')) else {
         return Ok(());
-    }
+    };
     let cli = crate::cli::command();
     let close = cli
         .get_subcommands()
         .filter(|c| !c.is_hide_set())
-        .map(clap::Command::get_name)
-        .find(|name| edit_distance(&prompt.to_lowercase(), name) <= 1);
-    match close {
-        Some(name) => Err(UsageError(format!(
-            "`{prompt}` is not a command; did you mean `weft {name}`? To send it to the model as a message: weft -- {prompt}"
-        ))
-        .into()),
-        None => Ok(()),
+        .find(|c| edit_distance(&first.to_lowercase(), c.get_name()) <= 1);
+    let Some(command) = close else {
+        return Ok(());
+    };
+    let takes_next = prompt
+        .get(1)
+        .is_none_or(|next| next.starts_with('-') || command.find_subcommand(next).is_some());
+    if !takes_next
+        || prompt
+            .iter()
+            .skip(1)
+            .any(|w| w.contains(char::is_whitespace))
+    {
+        return Ok(());
     }
+    let text = prompt.join(" ");
+    Err(UsageError(format!(
+        "`{first}` is not a command; did you mean `weft {}`? To send `{text}` to the model as a message: weft -- \"{text}\"",
+        command.get_name()
+    ))
+    .into())
 }
 
 /// `prompt` with piped stdin below it (`git diff | weft -p "review this"`), or the piped

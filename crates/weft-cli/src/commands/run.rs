@@ -316,10 +316,11 @@ fn ask_on_terminal(session: &mut Session, status: Option<StatusLine>) {
 /// and the exit status they give the run unless `ignored`.
 fn print_refusals(session: &Session, ignored: bool) {
     if let Some(line) = crate::permissions::refusal_summary(session) {
-        errln!("{line}");
-        if !ignored {
+        if ignored {
+            errln!("{line}");
+        } else {
             errln!(
-                "weft: exit status {} (calls were refused); --ignore-refusals exits 0",
+                "{line}; exit status {} (--ignore-refusals exits 0)",
                 crate::permissions::REFUSED_EXIT
             );
         }
@@ -463,7 +464,7 @@ fn slash_to_skill(send: Send, session: &Session) -> Result<Send> {
     let registry = weft_repl::CommandRegistry::builtin();
     if line.name != "skill" && registry.get(line.name).is_some() {
         return Err(UsageError(format!(
-            "`/{}` is a command of the interactive session (run `weft` on a terminal); with -m, a `/name` runs the skill `name`",
+            "`/{}` is a command of the interactive session (run `weft` on a terminal); in a one-shot message, a `/name` runs the skill `name`",
             line.name
         ))
         .into());

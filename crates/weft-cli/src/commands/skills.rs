@@ -20,7 +20,7 @@ use crate::commands::skill_json::{SkillDetailJson, SkillJson};
 use crate::commands::verify::{InstallIndex, Installed};
 use crate::environment::stdout_terminal;
 use crate::output::{eprint_diagnostics, eprint_discovery_diagnostics};
-use weft_runtime::{Runtime, RuntimeError, ToolAvailability, Workspace};
+use weft_runtime::{Runtime, ToolAvailability, Workspace};
 use weft_term::{fields, fit_table, one_line, tilde};
 
 fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
@@ -203,9 +203,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
 /// What a session of this workspace would have: its tools, known without starting one. When
 /// the configuration cannot be loaded, none is known and tools are not judged.
 pub(crate) fn tool_availability(workspace: &Workspace) -> Option<ToolAvailability> {
-    let known = Runtime::load(workspace)
-        .map_err(RuntimeError::from)
-        .and_then(|runtime| ToolAvailability::of(&runtime));
+    let known = Runtime::load(workspace).and_then(|runtime| ToolAvailability::of(&runtime));
     match known {
         Ok(tools) => Some(tools),
         Err(e) => {

@@ -413,7 +413,7 @@ impl JsonTurn {
         };
         if error.is_none() && strict_refusals && !refusals.is_empty() {
             error = Some(format!(
-                "{} tool call(s) needed approval and were refused: no one could approve them (see `refusals`; --ignore-refusals exits 0)",
+                "refused for want of approval, with no one to ask: {} call(s), listed under `refusals` (exit status 4; --ignore-refusals exits 0)",
                 refusals.len()
             ));
         }
