@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use weft_permissions::{
-    ComposeError, Composition, CompositionMode, PatternContext, ValidationResult, compose_names,
-    validate_skill_set,
+    ComposeError, Composition, CompositionMode, Policy, ValidationCode, ValidationResult,
+    compose_compiled_skills, validate_and_compose_compiled,
 };
 use weft_registry::{SkillError, SkillRegistry, Snapshot};
 use weft_types::Skill;
@@ -25,14 +25,17 @@ use crate::selector::{TaskContext, select_skills};
 /// let composed = api
 ///     .compose_skills(&["specification-engine", "opencode-implementer"])
 ///     .unwrap();
-/// assert_eq!(composed.composed().allowed_tools, ["specKit", "opencode-executor"]);
+/// assert!(composed.composed().allowed_tools.contains(&"edit_file".to_owned()));
 /// ```
+///
+/// Tool patterns are compiled once, by the registry, when it finds each skill (with the
+/// registry's [`patterns`](weft_registry::RegistryConfig::patterns)): validation and
+/// composition reuse those policies.
 #[derive(Debug, Clone)]
 pub struct SkillInjection {
     registry: Arc<SkillRegistry>,
     known_tools: Vec<String>,
     mode: CompositionMode,
-    patterns: PatternContext,
 }
 
 impl SkillInjection {
@@ -42,18 +45,7 @@ impl SkillInjection {
             registry,
             known_tools: Vec::new(),
             mode: CompositionMode::Union,
-            patterns: PatternContext::new(),
         }
-    }
-
-    /// What the skills' patterns are compiled with in
-    /// [`compose_skills`](Self::compose_skills): the project and working directory relative
-    /// path patterns start at (default: none, so relative patterns compare only with relative
-    /// paths).
-    #[must_use]
-    pub fn with_pattern_context(mut self, ctx: PatternContext) -> Self {
-        self.patterns = ctx;
-        self
     }
 
     /// The tool names the session has, used to spot execution-protocol steps that name a tool
@@ -105,23 +97,46 @@ impl SkillInjection {
             .collect()
     }
 
-    /// Validates a requested skill set (V001–V006 and protocol warnings).
+    /// Validates a requested skill set (V001–V006 and protocol warnings). A name whose file
+    /// does not load is said so, with the file's errors (`E132` for a tool pattern that does
+    /// not compile), as `skills show` and `skills run` say it.
     pub fn validate_skill_set<S: AsRef<str>>(&self, names: &[S]) -> ValidationResult {
         let snapshot = self.registry.snapshot();
         let tools: Vec<&str> = self.known_tools.iter().map(String::as_str).collect();
-        validate_skill_set(names, |name| skill_in(&snapshot, name), &tools)
+        let (mut result, _) = validate_and_compose_compiled(
+            names,
+            |name| compiled_in(&snapshot, name),
+            &tools,
+            self.mode,
+        );
+        for error in &mut result.errors {
+            let broken = error
+                .skill
+                .as_deref()
+                .filter(|_| error.code == ValidationCode::UnknownSkill)
+                .map(|name| snapshot.broken_named(name))
+                .unwrap_or_default();
+            if let Some(file) = broken.first() {
+                let errors: Vec<String> = file.errors.iter().map(ToString::to_string).collect();
+                error.message =
+                    format!("skill '{}' does not load: {}", file.name, errors.join("; "));
+            }
+        }
+        result
     }
 
     /// Composes a skill set: union of the declared allows minus every deny (or their
     /// intersection in [`CompositionMode::Intersect`]).
     pub fn compose_skills<S: AsRef<str>>(&self, names: &[S]) -> Result<Composition, ComposeError> {
         let snapshot = self.registry.snapshot();
-        compose_names(
-            names,
-            |name| skill_in(&snapshot, name),
-            self.mode,
-            &self.patterns,
-        )
+        let skills = names
+            .iter()
+            .map(|n| {
+                compiled_in(&snapshot, n.as_ref())
+                    .ok_or_else(|| ComposeError::UnknownSkill(n.as_ref().to_owned()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(compose_compiled_skills(&skills, self.mode))
     }
 
     /// The skills for a task (FR-006, FR-007): see [`select_skills`].
@@ -136,7 +151,7 @@ impl SkillInjection {
     }
 }
 
-/// A skill of one snapshot, for the permission functions' lookups.
-fn skill_in<'s>(snapshot: &'s Snapshot, name: &str) -> Option<&'s Skill> {
-    snapshot.get(name).map(|e| &e.skill)
+/// A skill of one snapshot with its compiled policy, for the permission functions' lookups.
+fn compiled_in<'s>(snapshot: &'s Snapshot, name: &str) -> Option<(&'s Skill, &'s Policy)> {
+    snapshot.get(name).map(|e| (&e.skill, e.policy()))
 }

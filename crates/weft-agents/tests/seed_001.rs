@@ -10,8 +10,20 @@ use weft_agents::{CODING_SKILLS, RiskLevel, SkillInjection, TaskContext};
 use weft_registry::{RegistryConfig, SkillError, SkillRegistry, SkillRoot};
 use weft_types::{ComposabilityKind, ComposabilityRule, Scope, Skill};
 
+/// The injection API over a registry holding seed 003's two definitions as the seed writes
+/// them (the built-ins of the same names grant weft's own tools instead).
 fn api() -> SkillInjection {
-    SkillInjection::new(Arc::new(SkillRegistry::new(RegistryConfig::default())))
+    let registry = SkillRegistry::new(RegistryConfig {
+        builtins: false,
+        ..RegistryConfig::default()
+    });
+    for (path, text) in weft_testkit::seed_definitions() {
+        let skill = weft_parse::parse_definition(text.as_bytes(), &path, &Default::default())
+            .skill
+            .unwrap();
+        registry.register(skill, None).unwrap();
+    }
+    SkillInjection::new(Arc::new(registry))
 }
 
 fn skill(name: &str, description: &str) -> Skill {

@@ -179,3 +179,41 @@ async fn a_model_alias_no_provider_serves_falls_back_with_a_notice() {
     assert_eq!(server.bodies()[1]["model"], "test-model");
     assert!(quiet.0.is_empty(), "{:?}", quiet.0);
 }
+
+/// A skill whose `allowed-tools` names a tool this session does not have is not ready: the
+/// model is not offered it, and `use_skill` refuses it saying why; the user can still run it.
+#[tokio::test]
+async fn a_skill_naming_a_tool_the_session_lacks_is_not_offered_to_the_model() {
+    let project = Project::new(&[
+        ("reads", "allowed-tools: Read Grep\n"),
+        ("specs", "allowed-tools: Read specKit\n"),
+    ]);
+    let server = ScriptServer::openai(vec![
+        openai_tool("call_u", "use_skill", json!({"skill": "specs"})),
+        openai_text("Done."),
+    ])
+    .await;
+    let mut session = project.session(&server);
+    let snapshot = session.skills().snapshot();
+    assert!(session.skill_ready(snapshot.get("reads").unwrap()));
+    assert!(!session.skill_ready(snapshot.get("specs").unwrap()));
+    session.send("Use a skill", &mut Quiet).await.unwrap();
+    let bodies = server.bodies();
+    let prompt = system(&bodies[0]);
+    assert!(prompt.contains("- reads:"), "{prompt}");
+    assert!(!prompt.contains("specs"), "{prompt}");
+    let messages = openai_messages(&bodies[1]);
+    let result = messages.last().unwrap()["content"].as_str().unwrap();
+    assert!(
+        result.contains("skill `specs` is not ready here: its allowed-tools name specKit"),
+        "{result}"
+    );
+    // The user may still run it (what it has works; the rest is refused by the gate).
+    let server = ScriptServer::openai(vec![openai_text("Ran.")]).await;
+    let mut session = project.session(&server);
+    let outcome = session
+        .run_skill("specs", Vec::new(), &mut Quiet)
+        .await
+        .unwrap();
+    assert_eq!(outcome.text, "Ran.");
+}

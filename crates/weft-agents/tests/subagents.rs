@@ -72,11 +72,24 @@ impl Env {
         .unwrap();
     }
 
-    /// Project skills plus the built-in specification-engine and opencode-implementer.
+    /// Project skills plus seed 003's specification-engine and opencode-implementer, as the
+    /// seed writes them (tools `specKit` and `opencode-executor`, which [`tools`](Self::tools)
+    /// registers).
     fn skills(&self) -> Arc<SkillRegistry> {
-        Arc::new(SkillRegistry::new(RegistryConfig::with_roots(vec![
-            SkillRoot::new(self.project.join(".clawft/skills"), Scope::Project),
-        ])))
+        let registry = SkillRegistry::new(RegistryConfig {
+            builtins: false,
+            ..RegistryConfig::with_roots(vec![SkillRoot::new(
+                self.project.join(".clawft/skills"),
+                Scope::Project,
+            )])
+        });
+        for (path, text) in weft_testkit::seed_definitions() {
+            let skill = weft_parse::parse_definition(text.as_bytes(), &path, &Default::default())
+                .skill
+                .unwrap();
+            registry.register(skill, None).unwrap();
+        }
+        Arc::new(registry)
     }
 
     fn tools(&self) -> ToolRegistry {

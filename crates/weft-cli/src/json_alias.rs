@@ -61,5 +61,6 @@ fn skills(command: &mut SkillsCommand) {
         SkillsCommand::Remove(a) => a.format = ReportFormat::Json,
         SkillsCommand::Verify(a) => a.format = ReportFormat::Json,
         SkillsCommand::Scan(a) => a.format = ReportFormat::Json,
+        SkillsCommand::New(a) => a.format = ReportFormat::Json,
     }
 }

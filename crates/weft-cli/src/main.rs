@@ -3,8 +3,9 @@
 //! The binary is the composition root: it parses arguments, reads the environment and the
 //! configuration, and passes explicit values to the libraries. Errors go to stderr, data to
 //! stdout; exit codes are 0 (success), 1 (failure, e.g. invalid skills), 2 (usage or
-//! configuration), 3 (`skills check-tool`: ask) and 130 / 143 / 129 (interrupted by SIGINT,
-//! SIGTERM, SIGHUP); `weft help exit-codes` lists them.
+//! configuration), 3 (`skills check-tool`: ask), 4 (a one-shot run whose tool calls were
+//! refused for want of approval) and 130 / 143 / 129 (interrupted by SIGINT, SIGTERM,
+//! SIGHUP); `weft help exit-codes` lists them.
 
 // The doc comments of `cli` are clap's help text, where `<project>` is a placeholder, not HTML.
 #![allow(rustdoc::invalid_html_tags)]
@@ -54,8 +55,12 @@ fn main() -> ExitCode {
     let workspace = environment::workspace(&cli.locations);
     let mode = cli.permission_mode.map(weft_types::PermissionMode::from);
     let Some(command) = cli.command else {
-        return finish(commands::help::bare(&workspace, mode), stderr);
+        let result = commands::front::run(&workspace, &cli.front, cli.json, mode, cli.verbose > 0);
+        return finish(result, stderr);
     };
+    if !cli.front.is_empty() {
+        return finish(Err(front_with_command().into()), stderr);
+    }
     let result = match command {
         Command::Skills { command } => match command {
             SkillsCommand::Validate(args) => commands::validate::run(&workspace, &args),
@@ -76,6 +81,7 @@ fn main() -> ExitCode {
             SkillsCommand::Remove(args) => commands::install::remove(&workspace, &args),
             SkillsCommand::Verify(args) => commands::verify::verify(&workspace, &args),
             SkillsCommand::Scan(args) => commands::scan::scan(&workspace, &args),
+            SkillsCommand::New(args) => commands::scaffold::new(&workspace, &args),
         },
         Command::Agents { command } => match command {
             AgentsCommand::List(args) => commands::agents::list(&workspace, &args, cli.verbose > 0),
@@ -101,6 +107,14 @@ fn main() -> ExitCode {
         },
     };
     finish(result, stderr)
+}
+
+/// Session options given before a command (`weft --model x skills list`) would be ignored:
+/// a usage error says where they go.
+fn front_with_command() -> UsageError {
+    UsageError(
+        "options such as -p, -c, -r, -m, --model and --agent before a command belong to the session; put them after the command (`weft agent --model x`)".to_owned(),
+    )
 }
 
 /// The exit status of a command's result; an error is printed on stderr first.

@@ -10,6 +10,12 @@ use crate::output::errln;
 /// How many refused calls the summary names.
 const NAMED: usize = 3;
 
+/// The exit status of a one-shot run in which tool calls were refused because no one could
+/// approve them (unless `--ignore-refusals`): distinct from success (0), failure (1), usage
+/// (2) and `skills check-tool`'s ask (3), so a script or CI job sees that the task was not
+/// done as asked without reading the output.
+pub const REFUSED_EXIT: u8 = 4;
+
 /// The warning printed on stderr when a run starts in `bypass` mode.
 pub const BYPASS_BANNER: &str = "warning: permission mode bypass: every tool call the tool rules allow runs without asking, and exec_shell runs without the sandbox";
 

@@ -739,3 +739,182 @@ fn the_transcript_survives_a_sigkill_during_a_model_call() {
     drop(server);
     drop(rt);
 }
+
+// --- Claude Code's habits at the top level --------------------------------------------------------
+
+/// A loopback OpenAI-compatible server answering `replies`, and a config naming it.
+fn loopback(s: &Sandbox, replies: Vec<Reply>) -> (tokio::runtime::Runtime, ScriptServer, PathBuf) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let server = rt.block_on(ScriptServer::openai(replies));
+    let config = s.loopback_config(&server);
+    (rt, server, config)
+}
+
+/// The last user message of a request body.
+fn last_user(body: &Value) -> String {
+    common::openai_messages(body)
+        .iter()
+        .rev()
+        .find(|m| m["role"] == "user")
+        .and_then(|m| m["content"].as_str())
+        .unwrap()
+        .to_owned()
+}
+
+/// `weft -p Q`, `weft -m Q` and `weft Q` through a pipe each send one message and print the
+/// answer, as `weft agent -m Q` does; piped input goes below the question of `-p`.
+#[test]
+fn print_message_and_a_bare_prompt_send_one_message() {
+    let s = Sandbox::new();
+    let (_rt, server, config) = loopback(
+        &s,
+        vec![
+            common::openai_text("one"),
+            common::openai_text("two"),
+            common::openai_text("three"),
+            common::openai_text("four"),
+        ],
+    );
+    let run = |args: &[&str], stdin: &str| {
+        s.weft()
+            .arg("--config")
+            .arg(&config)
+            .args(args)
+            .arg("--no-transcript")
+            .write_stdin(stdin.to_owned())
+            .timeout(Duration::from_secs(20))
+            .output()
+            .unwrap()
+    };
+    let out = run(&["-p", "What is here?"], "");
+    assert_eq!(
+        (sandbox::code(&out), sandbox::stdout(&out)),
+        (0, "one\n".to_owned())
+    );
+    let out = run(&["-m", "Second question"], "");
+    assert_eq!(sandbox::stdout(&out), "two\n");
+    let out = run(&["What", "is", "this?"], "");
+    assert_eq!(sandbox::stdout(&out), "three\n");
+    let out = run(&["-p", "Review this diff"], "+added line\n");
+    assert_eq!(sandbox::stdout(&out), "four\n");
+    let bodies = server.bodies();
+    let sent: Vec<String> = bodies.iter().map(last_user).collect();
+    assert_eq!(
+        sent,
+        [
+            "What is here?",
+            "Second question",
+            "What is this?",
+            "Review this diff\n\n+added line\n"
+        ]
+    );
+}
+
+/// A `/name` message runs the skill of that name, in one-shot runs as in the session; the
+/// session's own commands and unknown names are usage errors, never text for the model.
+#[test]
+fn a_slash_message_runs_the_skill_it_names() {
+    let s = Sandbox::new();
+    s.file(
+        ".clawft/skills/tidy/SKILL.md",
+        "---\nname: tidy\ndescription: Tidy up\n---\n\nTidy $ARGUMENTS now.\n",
+    );
+    let (_rt, server, config) = loopback(&s, vec![common::openai_text("Tidied.")]);
+    let run = |args: &[&str]| {
+        s.weft()
+            .arg("--config")
+            .arg(&config)
+            .args(args)
+            .arg("--no-transcript")
+            .timeout(Duration::from_secs(20))
+            .output()
+            .unwrap()
+    };
+    let out = run(&["-p", "/tidy the src folder"]);
+    assert_eq!(
+        sandbox::stdout(&out),
+        "Tidied.\n",
+        "{}",
+        sandbox::stderr(&out)
+    );
+    let sent = last_user(&server.bodies()[0]);
+    assert!(
+        sent.starts_with("[Skill: tidy]\n\nTidy the src folder now."),
+        "{sent}"
+    );
+    let mut shown = String::new();
+    for args in [&["-p", "/help"][..], &["agent", "-m", "/tidi x"][..]] {
+        let out = run(args);
+        shown.push_str(&render(&args.join(" "), &out));
+    }
+    assert_eq!(server.count(), 1, "nothing else reached the model");
+    sandbox::snapshot!(s, "slash_messages", shown);
+}
+
+/// A first word that names a command is the command; a one-word near miss is taken for a
+/// typo; `--` makes anything a message; session options before a command, `-p` without
+/// anything to send and `-r` without an id or a terminal say what to do instead.
+#[test]
+fn the_first_word_decides_between_a_command_and_a_message() {
+    let s = Sandbox::new();
+    let (_rt, server, config) = loopback(&s, vec![common::openai_text("An answer.")]);
+    let mut shown = String::new();
+    for args in [
+        &["skils"][..],
+        &["--model", "local/m", "skills", "list"][..],
+        &["-p"][..],
+        &["-r"][..],
+        &["agent", "-r"][..],
+    ] {
+        let out = s
+            .weft()
+            .arg("--config")
+            .arg(&config)
+            .args(args)
+            .output()
+            .unwrap();
+        shown.push_str(&render(&args.join(" "), &out));
+    }
+    sandbox::snapshot!(s, "first_word", shown);
+    assert_eq!(server.count(), 0);
+    let out = s
+        .weft()
+        .arg("--config")
+        .arg(&config)
+        .args(["--no-transcript", "--", "skills are?"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        sandbox::stdout(&out),
+        "An answer.\n",
+        "{}",
+        sandbox::stderr(&out)
+    );
+    assert_eq!(last_user(&server.bodies()[0]), "skills are?");
+}
+
+/// An untrusted project's agent whose limit was lowered is said so once per run, also when
+/// a dry run builds its session twice (without a provider, the second time offline).
+#[test]
+fn a_lowered_project_agent_limit_is_said_once_per_run() {
+    let s = Sandbox::new();
+    s.file(
+        ".clawft/agents/busy.yaml",
+        "name: busy\ndescription: Works long\nmax_tool_iterations: 50\n",
+    );
+    let out = s
+        .weft()
+        .args(["agent", "--agent", "busy", "--dry-run", "-m", "hi"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", sandbox::stderr(&out));
+    let warnings = sandbox::stderr(&out)
+        .lines()
+        .filter(|l| l.contains("asks for max_tool_iterations 50; lowered to your limit of 20"))
+        .count();
+    assert_eq!(warnings, 1, "{}", sandbox::stderr(&out));
+}

@@ -577,7 +577,14 @@ fn run_context(s: &Sandbox, dir: &Path, flags: &[&str]) -> (std::process::Output
         .timeout(std::time::Duration::from_secs(60))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    // Exit 4 exactly when calls were refused for want of approval (the summary says which).
+    let refused = stderr(&out).contains("needed approval and were refused");
+    assert_eq!(
+        out.status.code(),
+        Some(if refused { 4 } else { 0 }),
+        "{}",
+        stderr(&out)
+    );
     (out, s.transcript())
 }
 

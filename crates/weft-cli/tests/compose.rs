@@ -18,8 +18,11 @@ fn with_skills(skills: &[(&str, &str)]) -> Sandbox {
     s
 }
 
+/// The built-in seed 003 skills compose into weft's own tools (the seed's `specKit` and
+/// `opencode-executor` do not exist here; `check_tool_allows_and_denies_with_reasons` keeps
+/// the seed's shape with project skills).
 #[test]
-fn compose_produces_seed_003_composition_example() {
+fn compose_of_the_builtin_seed_003_skills_grants_weft_tools() {
     let s = with_skills(&[]);
     let out = s
         .bare()
@@ -41,8 +44,11 @@ fn compose_produces_seed_003_composition_example() {
         json,
         serde_json::json!({
             "skills": ["specification-engine", "opencode-implementer"],
-            "allowed_tools": ["specKit", "opencode-executor"],
-            "forbidden_tools": ["write", "edit"],
+            "allowed_tools": [
+                "read_file", "grep", "glob", "list_directory", "edit_file", "write_file",
+                "exec_shell"
+            ],
+            "forbidden_tools": [],
             "execution_protocol": [
                 "analyze-task", "generate-spec", "validate-spec",
                 "read-spec", "implement", "verify"
@@ -131,16 +137,27 @@ fn compose_respects_the_ceiling_and_intersect_mode() {
 
 #[test]
 fn check_tool_allows_and_denies_with_reasons() {
-    let s = with_skills(&[(
-        "git-helper",
-        "---\nname: git-helper\ndescription: Git\nallowed-tools: Bash(git:*) Read\n---\n",
-    )]);
+    // Seed 003's pair as the seed writes it, as project skills.
+    let s = with_skills(&[
+        (
+            "git-helper",
+            "---\nname: git-helper\ndescription: Git\nallowed-tools: Bash(git:*) Read\n---\n",
+        ),
+        (
+            "spec-engine",
+            "---\nname: spec-engine\ndescription: Specs\nallowed-tools: specKit\n---\n",
+        ),
+        (
+            "implementer",
+            "---\nname: implementer\ndescription: Implements\nallowed-tools: opencode-executor\nforbidden-tools: write edit\n---\n",
+        ),
+    ]);
     s.bare()
         .args(["skills", "check-tool", "write", "--skills"])
-        .arg("specification-engine,opencode-implementer")
+        .arg("spec-engine,implementer")
         .assert()
         .code(1)
-        .stdout("denied: `write` is forbidden by skill 'opencode-implementer'\n");
+        .stdout("denied: `write` is forbidden by skill 'implementer'\n");
     // In `auto` what the restriction allows runs; in `ask` (the default) it asks.
     s.bare()
         .args([
@@ -150,13 +167,13 @@ fn check_tool_allows_and_denies_with_reasons() {
             "check-tool",
             "specKit",
         ])
-        .args(["--skills", "specification-engine,opencode-implementer"])
+        .args(["--skills", "spec-engine,implementer"])
         .assert()
         .success()
         .stdout("allowed\n");
     s.bare()
         .args(["skills", "check-tool", "specKit", "--skills"])
-        .arg("specification-engine,opencode-implementer")
+        .arg("spec-engine,implementer")
         .assert()
         .code(3)
         .stdout("ask: `specKit` may change something (no pre-approval pattern matches this `specKit` call)\n");

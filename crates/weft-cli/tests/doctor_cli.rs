@@ -228,3 +228,73 @@ fn config_show_names_the_origin_of_every_value() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no configuration key `nope`"));
 }
+
+/// A provider whose key variable is not set stops only the runs that use it: the others
+/// work, `config show` loads, doctor marks that provider, and a run on it is a configuration
+/// error naming the variable. A user file that is `{}` shows no row with an empty key.
+#[test]
+fn a_provider_without_its_key_stops_only_the_runs_that_use_it() {
+    let s = Sandbox::new();
+    s.outside("rec.jsonl", &json!({"content": "replayed"}).to_string());
+    let config = s.config(&json!({
+        "providers": {
+            "openai": {"api_key_env": "WEFT_TEST_UNSET_KEY"},
+            "demo": {"kind": "replay", "file": "rec.jsonl"}
+        },
+        "model": "demo/replay"
+    }));
+    let run = |args: &[&str]| {
+        s.weft()
+            .arg("--config")
+            .arg(&config)
+            .args(args)
+            .env_remove("WEFT_TEST_UNSET_KEY")
+            .output()
+            .unwrap()
+    };
+    let used = run(&["agent", "-m", "hi", "--no-transcript"]);
+    assert_eq!(
+        stdout(&used),
+        "replayed\n",
+        "{}",
+        String::from_utf8_lossy(&used.stderr)
+    );
+    let other = run(&[
+        "agent",
+        "-m",
+        "hi",
+        "--model",
+        "openai/gpt-4.1",
+        "--no-transcript",
+    ]);
+    assert_eq!(other.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&other.stderr),
+        "error: provider `openai`: the environment variable WEFT_TEST_UNSET_KEY is not set\n"
+    );
+    assert!(run(&["config", "show"]).status.success());
+    let doctor = run(&["doctor"]);
+    let line = stdout(&doctor)
+        .lines()
+        .find(|l| l.contains("provider openai"))
+        .unwrap()
+        .to_owned();
+    assert!(
+        line.starts_with("✗")
+            && line.ends_with("https://api.openai.com/v1: the environment variable WEFT_TEST_UNSET_KEY is not set; runs that use it fail, the others work"),
+        "{line}"
+    );
+
+    s.user_config(&json!({}));
+    let origin = s
+        .weft()
+        .args(["config", "show", "--origin"])
+        .output()
+        .unwrap();
+    let text = stdout(&origin);
+    let (_, rows) = text.split_once("\nKEY ").unwrap();
+    assert!(
+        rows.lines().skip(1).all(|l| !l.starts_with(' ')),
+        "a row with an empty key:\n{text}"
+    );
+}

@@ -5,6 +5,9 @@
 
 mod sandbox;
 
+#[path = "help/readme.rs"]
+mod readme;
+
 use predicates::prelude::*;
 use sandbox::{Sandbox, snapshot, stdout, write_skill};
 use weft_repl::CommandRegistry;

@@ -108,8 +108,10 @@ fn a_source_with_several_skills_lists_them() {
     let removed = s.run(&["skills", "remove", "two-skill", "--scope", "user"]);
     assert_eq!(code(&removed), 0);
     assert!(!s.home.join(".clawft/skills/two-skill").exists());
+    // A name that is not installed is a usage error (2), with the installed names it may
+    // have meant.
     let again = s.run(&["skills", "remove", "two-skill", "--scope", "user"]);
-    assert_eq!(code(&again), 1);
+    assert_eq!(code(&again), 2);
     snapshot!(
         s,
         "choose_remove_remove_again",

@@ -175,15 +175,15 @@ fn a_replayed_run_calls_mcp_tools_through_the_gate() {
     snapshot!(s, "error_results", text);
 }
 
-/// The ```json block of README.md that configures `mcp_servers`.
+/// The ```json block of docs/GUIDE.md (the README's guide) that configures `mcp_servers`.
 fn readme_mcp_example() -> Value {
-    let readme = std::fs::read_to_string(sandbox::repo().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(sandbox::repo().join("docs/GUIDE.md")).unwrap();
     let block = readme
         .split("```json\n")
         .skip(1)
         .filter_map(|rest| rest.split("```").next())
         .find(|block| block.contains("\"mcp_servers\""))
-        .expect("README.md has a ```json example with mcp_servers");
+        .expect("docs/GUIDE.md has a ```json example with mcp_servers");
     serde_json::from_str(block).unwrap()
 }
 

@@ -98,7 +98,7 @@ fn non_interactive_ask_refuses_tells_the_model_and_prints_one_summary_line() {
     s.file("README.md", "readme");
     let config = s.config(&provider_config(&server, json!({})));
     let output = run(&s, &config, &[]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
     assert_eq!(String::from_utf8_lossy(&output.stdout), "ok\n");
     assert!(!s.project.join("made-by-model").exists());
     assert!(!s.project.join("notes.md").exists());
@@ -114,7 +114,7 @@ fn non_interactive_ask_refuses_tells_the_model_and_prints_one_summary_line() {
     assert_eq!(
         summaries(&output),
         [
-            "weft: 2 tool call(s) needed approval and were refused (`exec_shell: touch made-by-model`, `write_file: notes.md`); allow them with --permission-mode auto (accept-edits for file edits), or with permissions.allow: `Bash(touch:*)`, `Write(notes.md)`"
+            "weft: 2 tool call(s) needed approval and were refused (`exec_shell: touch made-by-model`, `write_file: notes.md`); allow them with --permission-mode auto (accept-edits for file edits), or with permissions.allow: `Bash(touch:*)`, `Write(notes.md)`; exit status 4 (--ignore-refusals exits 0)"
         ]
     );
 }
@@ -143,7 +143,7 @@ fn skills_run_without_a_terminal_refuses_too_and_pre_approved_calls_run() {
         json!({"permissions": {"allow": ["Bash(mkdir:*)", "Bash(touch:*)"]}}),
     ));
     let output = weft_with(&s, &config, &["skills", "run", "tidy", "--no-transcript"]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
     assert!(
         s.project.join("out/a").exists(),
         "the pre-approved call ran"
@@ -153,7 +153,7 @@ fn skills_run_without_a_terminal_refuses_too_and_pre_approved_calls_run() {
     assert_eq!(
         summaries(&output),
         [
-            "weft: 1 tool call(s) needed approval and were refused (`exec_shell: rm -f out/a`); allow them with --permission-mode auto, or with permissions.allow: `Bash(rm:*)`"
+            "weft: 1 tool call(s) needed approval and were refused (`exec_shell: rm -f out/a`); allow them with --permission-mode auto, or with permissions.allow: `Bash(rm:*)`; exit status 4 (--ignore-refusals exits 0)"
         ]
     );
 }
@@ -292,7 +292,7 @@ fn an_agent_permission_mode_narrows_the_command_lines_and_never_widens_it() {
         &config,
         &["agent", "--agent", "wide", "-m", "go", "--no-transcript"],
     );
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
     assert!(!s.project.join("w").exists());
     assert_eq!(summaries(&output).len(), 1);
     // `planner` under `auto`: only read-only tools are offered.
@@ -508,7 +508,12 @@ fn json_runs_carry_the_refused_calls_in_their_results_and_the_summary_goes_to_st
             &config,
             &["agent", "-m", "go", "--no-transcript", "--format", format],
         );
-        assert!(output.status.success(), "{format}: {}", stderr(&output));
+        assert_eq!(
+            output.status.code(),
+            Some(4),
+            "{format}: {}",
+            stderr(&output)
+        );
         assert!(!s.project.join("x").exists());
         let text = String::from_utf8_lossy(&output.stdout).into_owned();
         // json: one object; stream-json: the last line is the result.
@@ -519,6 +524,14 @@ fn json_runs_carry_the_refused_calls_in_their_results_and_the_summary_goes_to_st
         };
         let result: Value = serde_json::from_str(last).unwrap();
         assert_eq!(result["type"], "result", "{format}: {text}");
+        // Refused for want of approval: an error, with the refusals listed (exit 4).
+        assert_eq!(result["is_error"], true, "{format}: {result}");
+        assert_eq!(result["stop"], "answered", "{format}: {result}");
+        assert_eq!(
+            result["refusals"],
+            json!([{"session_id": result["session_id"], "tool": "exec_shell", "summary": "exec_shell: touch x", "suggestions": ["Bash(touch:*)"], "mode": "auto"}]),
+            "{format}: {result}"
+        );
         let call = &result["tool_calls"][0];
         assert_eq!(call["name"], "exec_shell", "{format}: {result}");
         assert_eq!(call["is_error"], true);
@@ -544,7 +557,7 @@ fn json_runs_carry_the_refused_calls_in_their_results_and_the_summary_goes_to_st
         assert_eq!(
             summaries(&output),
             [
-                "weft: 1 tool call(s) needed approval and were refused (`exec_shell: touch x`); allow them with --permission-mode auto, or with permissions.allow: `Bash(touch:*)`"
+                "weft: 1 tool call(s) needed approval and were refused (`exec_shell: touch x`); allow them with --permission-mode auto, or with permissions.allow: `Bash(touch:*)`; exit status 4 (--ignore-refusals exits 0)"
             ],
             "{format}"
         );
@@ -563,7 +576,15 @@ fn advice_case(
     let server = script(rt, &[("c", tool, input.clone())]);
     let config = s.config(&provider_config(&server, json!({})));
     let output = weft_with(s, &config, args);
-    assert!(output.status.success(), "{label}: {}", stderr(&output));
+    // Exit 4 when calls were refused for want of approval; a call the tool itself refuses
+    // is no such refusal.
+    let expected = if summaries(&output).is_empty() { 0 } else { 4 };
+    assert_eq!(
+        output.status.code(),
+        Some(expected),
+        "{label}: {}",
+        stderr(&output)
+    );
     let result = openai_tool_result(&server.bodies()[1], "c").to_owned();
     format!(
         "## {label}\n$ weft {}\n> {tool} {input}\n{result}\n{}\n\n",
@@ -648,4 +669,38 @@ fn refusal_advice_names_only_what_would_allow_the_call() {
     .concat();
     assert!(!outside.join("out.txt").exists());
     sandbox::snapshot!(s, "refusal_advice", text);
+}
+
+/// `--ignore-refusals`: the refusals are reported as before, and the run exits 0 (JSON: no
+/// error, the refusals still listed).
+#[test]
+fn ignore_refusals_keeps_the_exit_status_at_zero() {
+    let rt = runtime();
+    let s = Sandbox::new();
+    let server = script(&rt, &[("t", "exec_shell", json!({"command": "touch x"}))]);
+    let config = s.config(&provider_config(&server, json!({})));
+    let output = weft_with(
+        &s,
+        &config,
+        &[
+            "agent",
+            "-m",
+            "go",
+            "--no-transcript",
+            "--format",
+            "json",
+            "--ignore-refusals",
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let result: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(result["is_error"], false, "{result}");
+    assert_eq!(result["error"], Value::Null, "{result}");
+    assert_eq!(result["refusals"][0]["tool"], "exec_shell", "{result}");
+    assert_eq!(
+        summaries(&output),
+        [
+            "weft: 1 tool call(s) needed approval and were refused (`exec_shell: touch x`); allow them with --permission-mode auto, or with permissions.allow: `Bash(touch:*)`"
+        ]
+    );
 }

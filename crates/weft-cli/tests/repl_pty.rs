@@ -490,3 +490,53 @@ fn errors_and_log_levels_are_coloured_on_a_terminal_as_the_variables_say() {
     let forced = screen(&[("TERM", "dumb"), ("CLICOLOR_FORCE", "1")]);
     assert!(forced.contains(red_error), "{forced:?}");
 }
+
+/// Claude Code's habits on a terminal: `weft "question"` starts the session with it; each
+/// tool call shows a preview of its result, `/expand N` the whole; `weft -r` offers this
+/// project's sessions to pick from, and the resumed session shows its last turns first.
+#[test]
+fn a_first_question_tool_previews_and_a_picked_session_with_its_recap() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(ScriptServer::openai(vec![
+        openai_tool("c1", "read_file", json!({"path": "notes.txt"})),
+        openai_stream(&["It lists three things."]),
+        openai_stream(&["Welcome back."]),
+    ]));
+    let s = Sandbox::new();
+    s.file("notes.txt", "first thing\nsecond thing\nthird thing\n");
+    let config = provider_config(&s, &server, &json!({}));
+    let prompt = "default (local/m)> ";
+
+    let mut p = spawn_weft(&s, &config, &["What is in notes.txt?"]);
+    expect(&mut p, "→ read_file");
+    expect(&mut p, "← first thing");
+    expect(&mut p, "(1 more line)  [/expand 1]");
+    expect(&mut p, "It lists three things.");
+    expect(&mut p, prompt);
+    assert_eq!(last_message(&server.bodies()[0]), "What is in notes.txt?");
+    type_line(&mut p, "/expand 1");
+    expect(&mut p, "[1] → read_file");
+    expect(&mut p, "third thing");
+    expect(&mut p, prompt);
+    exit_cleanly(&mut p);
+
+    let mut p = spawn_weft(&s, &config, &["-r"]);
+    expect(&mut p, "FIRST PROMPT");
+    expect(&mut p, "Resume which session? [1-1, Enter for 1] ");
+    type_line(&mut p, "1");
+    expect(&mut p, "Resumed session");
+    expect(&mut p, "the conversation so far: the last 1 of 1 turn");
+    expect(&mut p, "> What is in notes.txt?");
+    expect(&mut p, "→ read_file");
+    expect(&mut p, "It lists three things.");
+    expect(&mut p, prompt);
+    type_line(&mut p, "hello again");
+    expect(&mut p, "Welcome back.");
+    expect(&mut p, prompt);
+    exit_cleanly(&mut p);
+    // The resumed session went on with the earlier conversation.
+    let bodies = server.bodies();
+    let messages = openai_messages(&bodies[2]);
+    assert_eq!(messages[1]["content"], "What is in notes.txt?");
+    assert_eq!(last_message(&bodies[2]), "hello again");
+}

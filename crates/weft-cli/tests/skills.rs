@@ -341,3 +341,145 @@ fn match_ranks_and_never_auto_loads_manual_skills() {
     assert_eq!(json["matches"][0]["model_invocable"], false);
     assert_eq!(json["best"], serde_json::Value::Null);
 }
+
+/// One validator: a tool pattern that does not compile is the same `E132` (file, line,
+/// reason) in `validate`, `list`, `show`, `compose` and `run`.
+#[test]
+fn a_bad_tool_pattern_is_one_error_in_every_command() {
+    let s = Sandbox::new();
+    s.file(
+        ".claude/skills/fetchy/SKILL.md",
+        "---\nname: fetchy\ndescription: Fetch pages from example.com\nallowed-tools: WebFetch(example.com)\n---\n\nFetch.\n",
+    );
+    let mut shown = String::new();
+    for args in [
+        &["skills", "validate", ".claude/skills/fetchy"][..],
+        &["skills", "list"][..],
+        &["skills", "show", "fetchy"][..],
+        &["skills", "compose", "fetchy"][..],
+        &["skills", "run", "fetchy", "--dry-run"][..],
+    ] {
+        let out = s
+            .weft()
+            .current_dir(&s.project)
+            .args(args)
+            .output()
+            .unwrap();
+        let text = render(&args.join(" "), &out);
+        assert!(
+            text.contains("`allowed-tools` pattern `WebFetch(example.com)` does not compile: a WebFetch specifier is `domain:<host>`"),
+            "{text}"
+        );
+        assert_ne!(sandbox::code(&out), 2, "{text}");
+        shown.push_str(&text);
+    }
+    snapshot!(s, "bad_tool_pattern_everywhere", shown);
+}
+
+/// A skill whose allowed tools a session would not have is not ready: `show` says which,
+/// the catalog leaves it out; the built-in skills grant weft's own tools and are ready.
+#[test]
+fn readiness_judges_the_tools_a_skill_names() {
+    let s = Sandbox::new();
+    s.file(
+        ".claude/skills/specs/SKILL.md",
+        "---\nname: specs\ndescription: Write specs with specKit\nallowed-tools: Read specKit\n---\n\nSpec it.\n",
+    );
+    let show = s.weft().args(["skills", "show", "specs"]).output().unwrap();
+    let builtin = s
+        .weft()
+        .args(["skills", "show", "specification-engine"])
+        .output()
+        .unwrap();
+    let catalog = s.weft().args(["skills", "catalog"]).output().unwrap();
+    let compose = s
+        .weft()
+        .args([
+            "skills",
+            "compose",
+            "specification-engine",
+            "opencode-implementer",
+        ])
+        .output()
+        .unwrap();
+    let text = [
+        render("skills show specs", &show),
+        render("skills show specification-engine", &builtin),
+        render("skills catalog", &catalog),
+        render(
+            "skills compose specification-engine opencode-implementer",
+            &compose,
+        ),
+    ]
+    .concat();
+    assert!(!sandbox::stdout(&catalog).contains("specs"), "{text}");
+    snapshot!(s, "readiness_of_tools", text);
+}
+
+/// `weft skills new`: a skill (and with --agent an agent) that validates clean under every
+/// profile, where Claude Code looks; never over an existing one; names by the spec's rule.
+#[test]
+fn skills_new_writes_a_skill_that_validates_clean() {
+    let s = Sandbox::new();
+    let mut shown = String::new();
+    for args in [
+        &["skills", "new", "review-diff"][..],
+        &[
+            "skills",
+            "new",
+            "team-check",
+            "--scope",
+            "project",
+            "-d",
+            "Check: the team's rules",
+        ][..],
+        &["skills", "new", "reviewer", "--agent"][..],
+        &["skills", "new", "review-diff"][..],
+        &["skills", "new", "Bad_Name"][..],
+    ] {
+        let out = s.weft().args(args).output().unwrap();
+        shown.push_str(&render(&args.join(" "), &out));
+    }
+    let user_skill = s.home.join(".claude/skills/review-diff/SKILL.md");
+    let project_skill = s.project.join(".claude/skills/team-check/SKILL.md");
+    shown.push_str(&std::fs::read_to_string(&user_skill).unwrap());
+    shown.push_str(&std::fs::read_to_string(&project_skill).unwrap());
+    shown.push_str(&std::fs::read_to_string(s.home.join(".claude/agents/reviewer.md")).unwrap());
+    for profile in ["default", "spec"] {
+        for path in [&user_skill, &project_skill] {
+            let out = s
+                .weft()
+                .args(["skills", "validate", "--profile", profile])
+                .arg(path.parent().unwrap())
+                .output()
+                .unwrap();
+            assert_eq!(
+                sandbox::stdout(&out),
+                "1 skill: 1 valid, 0 with warnings, 0 invalid\n",
+                "{profile} {}",
+                path.display()
+            );
+        }
+    }
+    let out = s
+        .weft()
+        .args(["skills", "validate", "--strict"])
+        .arg(user_skill.parent().unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(sandbox::code(&out), 0);
+    let agents = s
+        .weft()
+        .args(["agents", "show", "reviewer"])
+        .output()
+        .unwrap();
+    assert!(
+        sandbox::stderr(&agents).is_empty(),
+        "{}",
+        sandbox::stderr(&agents)
+    );
+    let listed = s.weft().args(["skills", "list"]).output().unwrap();
+    assert!(sandbox::stdout(&listed).contains("review-diff"));
+    assert!(sandbox::stdout(&listed).contains("team-check"));
+    snapshot!(s, "skills_new", shown);
+}

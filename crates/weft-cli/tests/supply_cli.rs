@@ -204,6 +204,44 @@ fn update_of_a_deleted_skill_says_its_directory_is_missing() {
     );
 }
 
+/// Local changes to an installed skill are never overwritten in silence: the update says
+/// what would be lost and refuses it, `--yes` included, until `--force`; `remove` suggests
+/// the installed name a typo meant.
+#[test]
+fn update_refuses_to_overwrite_local_changes_without_force() {
+    let s = sandbox();
+    let src = skill(&s, "src/notes", "notes", "allowed-tools: Read\n", "Notes.");
+    assert_eq!(
+        code(&s.run(&["skills", "install", src.to_str().unwrap()])),
+        0
+    );
+    let installed = s.project.join(".clawft/skills/notes/SKILL.md");
+    let mine = skill_md("notes", "allowed-tools: Read\n", "My own notes.");
+    std::fs::write(&installed, &mine).unwrap();
+    std::fs::write(s.project.join(".clawft/skills/notes/extra.md"), "mine\n").unwrap();
+    let refused = s.run(&["skills", "update", "--yes"]);
+    assert_eq!(code(&refused), 1, "{}", both(&refused));
+    assert_eq!(std::fs::read_to_string(&installed).unwrap(), mine);
+    let forced = s.run(&["skills", "update", "--yes", "--force"]);
+    assert_eq!(code(&forced), 0, "{}", both(&forced));
+    assert_eq!(
+        std::fs::read_to_string(&installed).unwrap(),
+        skill_md("notes", "allowed-tools: Read\n", "Notes.")
+    );
+    let typo = s.run(&["skills", "remove", "note"]);
+    assert_eq!(code(&typo), 2);
+    snapshot!(
+        s,
+        "update_local_changes_and_remove_typo",
+        &[
+            render("skills update --yes", &refused),
+            render("skills update --yes --force", &forced),
+            render("skills remove note", &typo),
+        ]
+        .concat()
+    );
+}
+
 #[test]
 fn scanning_a_zip_slip_archive_reports_the_entries_where_they_are() {
     let s = sandbox();

@@ -127,6 +127,18 @@ pub enum InstallError {
         /// The high-severity findings.
         findings: Vec<Finding>,
     },
+    /// The installed copy was changed since it was installed and an update would overwrite
+    /// the changes; `--force` overwrites them.
+    #[error(
+        "refused: skill `{name}` was changed here since it was installed ({}); the update would overwrite that: rerun with --force to overwrite, or keep your copy and leave it out of the update",
+        files.join(", ")
+    )]
+    LocallyModified {
+        /// The skill.
+        name: String,
+        /// What differs from the lock: `modified SKILL.md`, `added run.sh`, `removed x`.
+        files: Vec<String>,
+    },
     /// The lockfile is not a regular file weft will read (a FIFO, a device, a link out of
     /// `.clawft`, too large) or could not be read.
     #[error("cannot read {}: {}", path.display(), source.reason())]

@@ -15,6 +15,7 @@ use crate::local::read_installed_tree;
 use crate::lock::{LockEntry, LockedSource};
 use crate::source::Source;
 use crate::target::InstallTarget;
+use crate::verify::{VerifyStatus, verify_skill};
 
 /// What updating one skill would do.
 #[derive(Debug, Clone)]
@@ -35,12 +36,33 @@ pub struct SkillUpdate {
     pub scan: ScanReport,
     /// From the installed files to the new ones, sensitive changes first.
     pub changes: Vec<Change>,
+    /// The installed files against the lock: what was changed here since the install, which
+    /// the update would overwrite.
+    pub local: VerifyStatus,
 }
 
 impl SkillUpdate {
     /// Nothing to do: the source has what is installed, and the installed files are intact.
     pub fn is_up_to_date(&self) -> bool {
         self.changes.is_empty() && self.tree_sha256 == self.old.tree_sha256
+    }
+
+    /// The local changes the update would overwrite (`modified SKILL.md`, `added x`,
+    /// `removed y`); empty when the installed copy is as installed.
+    pub fn local_changes(&self) -> Vec<String> {
+        match &self.local {
+            VerifyStatus::Tampered {
+                modified,
+                missing,
+                extra,
+            } => modified
+                .iter()
+                .map(|f| format!("modified {f}"))
+                .chain(extra.iter().map(|f| format!("added {f}")))
+                .chain(missing.iter().map(|f| format!("removed {f}")))
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -134,6 +156,7 @@ fn compare(
         });
     }
     let dir = target.skill_dir(name);
+    let local = verify_skill(target, name, &old);
     let changes = if std::fs::symlink_metadata(&dir).is_ok() {
         let installed = read_installed_tree(&dir, options.limits).unwrap_or_default();
         changes(name, &installed, &candidate.package)
@@ -153,14 +176,15 @@ fn compare(
         resolved: fetched.resolved.clone(),
         tree_sha256: tree_hash(&file_entries(&candidate.package)),
         changes,
+        local,
         package: candidate.package.clone(),
         scan,
     })
 }
 
 /// Applies the pending updates of `plan`: refuses (before writing anything) when one has
-/// high-severity findings and `force` is not set; replaces each tree, then writes the
-/// lockfile once.
+/// high-severity findings, or would overwrite files changed here since the install, and
+/// `force` is not set; replaces each tree, then writes the lockfile once.
 pub fn apply_update(
     target: &InstallTarget,
     plan: &UpdatePlan,
@@ -172,6 +196,12 @@ pub fn apply_update(
         return Err(InstallError::Refused {
             name: u.name.clone(),
             findings: u.scan.high().cloned().collect(),
+        });
+    }
+    if !force && let Some(u) = plan.pending().find(|u| !u.local_changes().is_empty()) {
+        return Err(InstallError::LocallyModified {
+            name: u.name.clone(),
+            files: u.local_changes(),
         });
     }
     let mut lock = target.load_lock()?;

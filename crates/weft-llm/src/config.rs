@@ -87,6 +87,10 @@ pub struct ProviderConfig {
     pub retry: RetryPolicy,
     /// The JSONL recording (replay only).
     pub replay_file: Option<PathBuf>,
+    /// Why the provider cannot be used, when its configuration is incomplete (its key
+    /// variable is not set): connecting to it fails with this, and the other providers
+    /// still work.
+    pub unusable: Option<String>,
 }
 
 impl ProviderConfig {
@@ -100,6 +104,7 @@ impl ProviderConfig {
             timeout: Duration::from_secs(120),
             retry: RetryPolicy::default(),
             replay_file: None,
+            unusable: None,
         }
     }
 

@@ -37,6 +37,12 @@ pub use types::{
 
 /// Builds the client for a provider.
 pub fn connect(config: &ProviderConfig) -> Result<Arc<dyn ChatModel>, LlmError> {
+    if let Some(why) = &config.unusable {
+        return Err(LlmError::Config(format!(
+            "provider `{}`: {why}",
+            config.name
+        )));
+    }
     Ok(match config.kind {
         ProviderKind::OpenAi => Arc::new(OpenAiClient::new(config.clone())?),
         ProviderKind::Anthropic => Arc::new(AnthropicClient::new(config.clone())?),

@@ -14,8 +14,7 @@ use crate::options::ParseOptions;
 use crate::report::Report;
 use crate::rules::Rule;
 use crate::skill_map::is_model_reference;
-use crate::skill_md::report_yaml_error;
-use crate::yaml;
+use crate::skill_map::tools::{check_tool_names, names_weft_tool};
 
 /// Claude Code's documented `permissionMode` values (`manual` is an alias of `default`).
 pub const PERMISSION_MODES: [&str; 7] = [
@@ -167,17 +166,16 @@ fn read_document(
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
     match ext.as_deref() {
-        Some("yaml" | "yml") => match yaml::parse(text, 1, &options.limits.yaml) {
-            Ok(node) => Document::Read {
-                format: AgentFormat::Yaml,
-                node,
-                body: None,
-            },
-            Err(e) => {
-                report_yaml_error(&e, report);
-                Document::Failed
+        Some("yaml" | "yml") => {
+            match crate::skill_md::parse_frontmatter_yaml(text, 1, options, report) {
+                Ok(node) => Document::Read {
+                    format: AgentFormat::Yaml,
+                    node,
+                    body: None,
+                },
+                Err(()) => Document::Failed,
             }
-        },
+        }
         Some("json") => match parse_json(text) {
             Ok(node) => Document::Read {
                 format: AgentFormat::Json,
@@ -206,17 +204,21 @@ fn read_document(
 fn read_markdown(text: &str, options: &ParseOptions, report: &mut Report<'_>) -> Document {
     match split(text) {
         Ok(parts) => match parts.frontmatter {
-            Some(fm) => match yaml::parse(fm.yaml, fm.first_line, &options.limits.yaml) {
-                Ok(node) => Document::Read {
-                    format: AgentFormat::Markdown,
-                    node,
-                    body: Some(tidy_body(parts.body)),
-                },
-                Err(e) => {
-                    report_yaml_error(&e, report);
-                    Document::Failed
+            Some(fm) => {
+                match crate::skill_md::parse_frontmatter_yaml(
+                    fm.yaml,
+                    fm.first_line,
+                    options,
+                    report,
+                ) {
+                    Ok(node) => Document::Read {
+                        format: AgentFormat::Markdown,
+                        node,
+                        body: Some(tidy_body(parts.body)),
+                    },
+                    Err(()) => Document::Failed,
                 }
-            },
+            }
             None => Document::ContextGraph,
         },
         Err(SplitError::NotClosed { open_line }) => {
@@ -359,7 +361,12 @@ fn read_tool_lists(
                     report.emit(Rule::AgentNoTools, field.pos(), || {
                         "`tools` is empty: this agent gets no tools at all (leave it out to inherit every tool)".to_owned()
                     });
+                } else if !list.iter().any(|t| names_weft_tool(t)) {
+                    report.emit(Rule::AgentNoTools, field.pos(), || {
+                        "no entry of `tools` is a tool weft has: this agent gets no tools at all".to_owned()
+                    });
                 }
+                check_tool_names(&field, &list, report);
                 agent.tools = Some(list);
             }
             Err(()) => ok = false,
@@ -370,7 +377,10 @@ fn read_tool_lists(
         &["disallowed_tools", "disallowedTools", "disallowed-tools"],
     ) {
         match fields::tool_list(report, &field) {
-            Ok(list) => agent.disallowed_tools = list,
+            Ok(list) => {
+                check_tool_names(&field, &list, report);
+                agent.disallowed_tools = list;
+            }
             Err(()) => ok = false,
         }
     }

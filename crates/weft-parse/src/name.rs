@@ -27,44 +27,86 @@ pub fn is_valid_name(name: &str) -> bool {
     name_problems(name).is_empty()
 }
 
+/// True when `name` breaks weft's naming rule only in ways Claude Code and Codex accept (an
+/// `_`, a leading or trailing `-`): such a skill loads under that name, with a warning.
+///
+/// ```
+/// use weft_parse::name::is_loadable_name;
+///
+/// assert!(is_loadable_name("pdf_processing") && is_loadable_name("-pdf"));
+/// assert!(is_loadable_name("pdf-processing"));
+/// assert!(!is_loadable_name("PDF") && !is_loadable_name("pdf processing"));
+/// ```
+pub fn is_loadable_name(name: &str) -> bool {
+    NameProblems::of(name).hard.is_empty()
+}
+
 /// Every way `name` breaks weft's naming rule, each as a message.
 pub fn name_problems(name: &str) -> Vec<String> {
-    let mut problems = Vec::new();
-    let chars = name.chars().count();
-    if chars == 0 {
-        problems.push("name is empty".to_owned());
-        return problems;
+    let problems = NameProblems::of(name);
+    let mut all = problems.hard;
+    all.extend(problems.tolerated);
+    all
+}
+
+/// The ways a name breaks weft's rule, in two kinds.
+#[derive(Debug, Default)]
+pub(crate) struct NameProblems {
+    /// What keeps the name from naming a skill (case, spaces, other characters, `--`,
+    /// length).
+    pub(crate) hard: Vec<String>,
+    /// What Claude Code and Codex accept and the spec does not: `_`, a leading or trailing
+    /// `-`. A name with only these loads, with a warning (`W109`).
+    pub(crate) tolerated: Vec<String>,
+}
+
+impl NameProblems {
+    pub(crate) fn of(name: &str) -> Self {
+        let mut out = Self::default();
+        let chars = name.chars().count();
+        if chars == 0 {
+            out.hard.push("name is empty".to_owned());
+            return out;
+        }
+        if chars > MAX_NAME_CHARS {
+            out.hard.push(format!(
+                "name `{}` is {chars} characters long; the limit is {MAX_NAME_CHARS}",
+                shorten(name)
+            ));
+        }
+        if name.chars().any(|c| c.is_uppercase()) {
+            out.hard
+                .push(format!("name `{}` must be lowercase", shorten(name)));
+        }
+        let bad: String = unique_chars(
+            name.chars()
+                .filter(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-'))
+                .filter(|c| !c.is_uppercase() && *c != '_'),
+        );
+        if !bad.is_empty() {
+            out.hard.push(format!(
+                "name `{}` may only contain a-z, 0-9 and `-` (found {bad})",
+                shorten(name)
+            ));
+        }
+        if name.contains("--") {
+            out.hard
+                .push(format!("name `{}` must not contain `--`", shorten(name)));
+        }
+        if name.contains('_') {
+            out.tolerated.push(format!(
+                "name `{}` contains `_`, which the spec does not allow (a-z, 0-9 and `-`); Claude Code and Codex load it, and so does weft",
+                shorten(name)
+            ));
+        }
+        if name.starts_with('-') || name.ends_with('-') {
+            out.tolerated.push(format!(
+                "name `{}` starts or ends with `-`, which the spec does not allow; Claude Code and Codex load it, and so does weft",
+                shorten(name)
+            ));
+        }
+        out
     }
-    if chars > MAX_NAME_CHARS {
-        problems.push(format!(
-            "name `{}` is {chars} characters long; the limit is {MAX_NAME_CHARS}",
-            shorten(name)
-        ));
-    }
-    if name.chars().any(|c| c.is_uppercase()) {
-        problems.push(format!("name `{}` must be lowercase", shorten(name)));
-    }
-    let bad: String = unique_chars(
-        name.chars()
-            .filter(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-'))
-            .filter(|c| !c.is_uppercase()),
-    );
-    if !bad.is_empty() {
-        problems.push(format!(
-            "name `{}` may only contain a-z, 0-9 and `-` (found {bad})",
-            shorten(name)
-        ));
-    }
-    if name.starts_with('-') || name.ends_with('-') {
-        problems.push(format!(
-            "name `{}` must not start or end with `-`",
-            shorten(name)
-        ));
-    }
-    if name.contains("--") {
-        problems.push(format!("name `{}` must not contain `--`", shorten(name)));
-    }
-    problems
 }
 
 /// The reference validator's checks of a name (already stripped), with its exact wording.

@@ -167,6 +167,10 @@ rules! {
     /// Neither the name nor the directory name is a valid name: the skill cannot be loaded.
     NoValidName = 108, "no valid name to load the skill under", [E, E, E, E];
 
+    /// The name has an `_` or a leading or trailing `-`: outside the spec, but Claude Code
+    /// and Codex load such skills, so weft does too (under that name), with this warning.
+    NameOutsideSpec = 109, "name with `_` or an edge `-` (loaded; the spec rejects it)", [W, W, E, E];
+
     // --- description ---------------------------------------------------------------------
     /// No description and no body paragraph to take one from.
     MissingDescription = 110, "no description", [E, E, E, E];
@@ -211,15 +215,20 @@ rules! {
     InvalidToolList = 130, "tool list is not a string or a list of strings", [E, E, E, E];
     /// `allowed-tools` is present and empty: the skill grants no tools.
     EmptyToolList = 131, "empty allowed-tools: the skill grants no tools", [W, W, W, O];
-    /// A tool pattern has unbalanced parentheses.
-    MalformedToolPattern = 132, "tool pattern has unbalanced parentheses", [E, E, E, E];
+    /// A tool pattern does not compile: unbalanced parentheses (found when the list is
+    /// split), or a specifier that does not fit its tool (`WebFetch(example.com)`, `Bash()`;
+    /// found when the registry compiles the skill's policy). The skill does not load.
+    MalformedToolPattern = 132, "tool pattern does not compile (unbalanced parentheses, a specifier that does not fit its tool)", [E, E, E, E];
     /// `allowed-tools` is a YAML list (the spec says a space-separated string).
     ToolListNotString = 133, "allowed-tools is a list, not a string", [O, O, O, W];
     /// A tool is both allowed and forbidden by the same definition (deny wins).
     ToolAllowedAndForbidden = 134, "tool both allowed and forbidden (deny wins)", [W, W, W, O];
     /// A tool list names a tool no runtime of the family knows (not a built-in, a Claude Code
     /// tool or an MCP pattern): probably a typo.
-    UnknownTool = 135, "unknown tool name in a tool list", [O, W, W, O];
+    UnknownTool = 135, "unknown tool name in a tool list", [W, W, W, O];
+    /// A tool list names a tool of Claude Code, OpenClaw or Codex that weft does not have
+    /// (`WebSearch`, `TodoWrite`, ...): it grants nothing here.
+    UnsupportedTool = 136, "a tool weft does not have (Claude Code's WebSearch, ...)", [W, W, W, O];
 
     // --- invocation ----------------------------------------------------------------------
     /// A boolean field is not a boolean; the default is kept.

@@ -328,8 +328,9 @@ struct Frame {
 }
 
 /// Parses the frontmatter YAML, retrying once with quoted values when the only problem is an
-/// unquoted `: ` inside a value (the most common mistake in real skills).
-fn parse_frontmatter_yaml(
+/// unquoted `: ` inside a value (the most common mistake in real skills). Agent files go
+/// through it too, so the same YAML reads the same way in both.
+pub(crate) fn parse_frontmatter_yaml(
     yaml_text: &str,
     first_line: u32,
     options: &ParseOptions,

@@ -117,10 +117,29 @@ fn unknown_tool_names_are_flagged_with_suggestions() {
         "{}",
         messages[2]
     );
-    // Loading keeps quiet: the gate simply never matches such a name.
+    // Claude Code's tools weft lacks are named as unsupported, not unknown.
+    let unsupported: Vec<&str> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "W136")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(unsupported.len(), 1, "{unsupported:#?}");
     assert!(
-        parse("allowed-tools: Frobnicate\n", Profile::Load)
-            .diagnostics
-            .is_empty()
+        unsupported[0].contains("`WebSearch`, a tool of Claude Code"),
+        "{}",
+        unsupported[0]
     );
+    // Loading says so too: a name the gate never matches is never dropped in silence.
+    let codes: Vec<String> = parse("allowed-tools: Raed TodoWrite\n", Profile::Load)
+        .diagnostics
+        .into_iter()
+        .map(|d| format!("{}: {}", d.code, d.message))
+        .collect();
+    assert_eq!(codes.len(), 2, "{codes:#?}");
+    assert!(
+        codes[0].starts_with("W135") && codes[0].ends_with("did you mean `Read`?"),
+        "{codes:#?}"
+    );
+    assert!(codes[1].starts_with("W136"), "{codes:#?}");
 }

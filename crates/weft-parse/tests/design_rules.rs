@@ -32,10 +32,7 @@ fn name_rules_warn_when_loading_and_fail_validation() {
     let sixty_five = "a".repeat(65);
     let invalid = [
         "PDF",
-        "-pdf",
-        "pdf-",
         "pdf--x",
-        "pdf_x",
         "pdf x",
         "pdf.x",
         "café",
@@ -88,6 +85,87 @@ fn name_rules_warn_when_loading_and_fail_validation() {
             assert_eq!(parsed.skill.unwrap().name, name);
         }
     }
+}
+
+/// `_` and an edge `-`: outside the spec, but Claude Code and Codex load such skills, so weft
+/// loads them under the name as written (a warning), validation warns, `--strict` and the
+/// spec profile reject them.
+#[test]
+fn names_claude_code_and_codex_load_load_with_a_warning() {
+    for name in ["pdf_x", "-pdf", "pdf-", "my_skill_2"] {
+        let text = fm(&format!("name: \"{name}\"\ndescription: d\n"));
+        for profile in [Profile::Load, Profile::Validate] {
+            let parsed = parse(&text, name, profile);
+            assert_codes(&parsed.diagnostics, &["W109"]);
+            assert_eq!(parsed.skill.unwrap().name, name, "{profile:?}");
+        }
+        let strict = parse(&text, name, Profile::Strict);
+        assert!(strict.skill.is_none(), "{name:?}");
+        assert_codes(&strict.diagnostics, &["E109"]);
+        let spec = parse(&text, name, Profile::Spec);
+        assert_codes(&spec.diagnostics, &["E101"]);
+        // In a directory with a valid name, loading uses the directory's name, as for any
+        // name outside the rule.
+        let loaded = parse(&text, "good-dir", Profile::Load).skill.unwrap();
+        assert_eq!(loaded.name, "good-dir");
+        // Without a `name`, a directory called so loads by that name.
+        let unnamed = parse(fm("description: d\n"), name, Profile::Load);
+        assert_eq!(unnamed.skill.unwrap().name, name);
+    }
+    // A hard problem next to a tolerated one still keeps the name out.
+    let parsed = parse(
+        fm("name: My_Skill\ndescription: d\n"),
+        "My_Skill",
+        Profile::Load,
+    );
+    assert!(parsed.skill.is_none());
+}
+
+/// An agent reads its YAML as a skill does: an unquoted `: ` in a value loads with a warning,
+/// and tool names weft does not know are named (with the closest ones), never dropped.
+#[test]
+fn agents_read_yaml_and_tool_names_as_skills_do() {
+    let md = "---\nname: reviewer\ndescription: Reviews code: finds bugs\ntools: Raed, Grep, WebSearch\n---\nReview.\n";
+    let parsed = parse_agent(
+        md.as_bytes(),
+        Path::new(".claude/agents/reviewer.md"),
+        &ParseOptions::default(),
+    );
+    let agent = parsed
+        .agent
+        .as_ref()
+        .unwrap_or_else(|| panic!("{}", describe(&parsed.diagnostics)));
+    assert_eq!(agent.description, "Reviews code: finds bugs");
+    assert_codes(&parsed.diagnostics, &["W025", "W135", "W136"]);
+    assert!(
+        diag(&parsed.diagnostics, "W135")
+            .message
+            .ends_with("did you mean `Read`?")
+    );
+    let skill = parse(
+        fm("name: s\ndescription: Reviews code: finds bugs\n"),
+        "s",
+        Profile::Load,
+    );
+    assert_codes(&skill.diagnostics, &["W025"]);
+
+    // YAML agent files too.
+    let yaml = "name: y\ndescription: Reads: things\ntools: [read_file]\n";
+    let parsed = parse_agent(
+        yaml.as_bytes(),
+        Path::new("agents/y.yaml"),
+        &ParseOptions::default(),
+    );
+    assert_eq!(parsed.agent.unwrap().description, "Reads: things");
+
+    // Nothing left to call: said so.
+    let md = "---\nname: a\ndescription: d\ntools: TodoWrite, NotebookEdit\n---\n";
+    let parsed = parse_agent(
+        md.as_bytes(),
+        Path::new("agents/a.md"),
+        &ParseOptions::default(),
+    );
+    assert_codes(&parsed.diagnostics, &["W172", "W136", "W136"]);
 }
 
 #[test]

@@ -251,6 +251,18 @@ where
     Ok(compose_with(&skills, mode, ctx)?)
 }
 
+/// Composes skills whose policies are compiled already (as a registry holds them): duplicates
+/// by name counted once, nothing compiled again.
+pub fn compose_compiled_skills(skills: &[(&Skill, &Policy)], mode: CompositionMode) -> Composition {
+    let mut unique: Vec<(&Skill, Policy)> = Vec::with_capacity(skills.len());
+    for (skill, policy) in skills {
+        if !unique.iter().any(|(s, _)| s.name == skill.name) {
+            unique.push((skill, (*policy).clone()));
+        }
+    }
+    compose_compiled(&unique, mode)
+}
+
 /// The number of tool patterns the skills hold (to size caches).
 pub(crate) fn pattern_count<'a>(skills: impl Iterator<Item = &'a Skill>) -> usize {
     skills

@@ -83,8 +83,8 @@ mod wildcard;
 
 pub use approval::{Approval, PreApproval};
 pub use compose::{
-    Ceiling, ComposeError, ComposedSkill, Composition, CompositionMode, compose, compose_names,
-    compose_with,
+    Ceiling, ComposeError, ComposedSkill, Composition, CompositionMode, compose,
+    compose_compiled_skills, compose_names, compose_with,
 };
 pub use context::PatternContext;
 pub use error::{PatternError, PatternErrorKind, PolicyError};
@@ -104,5 +104,6 @@ pub use shell::{
 };
 pub use suggest::suggest_allow;
 pub use validate::{
-    ValidationCode, ValidationError, ValidationResult, validate_and_compose, validate_skill_set,
+    ValidationCode, ValidationError, ValidationResult, validate_and_compose,
+    validate_and_compose_compiled, validate_skill_set,
 };

@@ -20,7 +20,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use weft_types::{CompatibilityKind, ComposabilityKind, Skill};
 
-use crate::compose::{compose_compiled, pattern_count};
+use crate::compose::compose_compiled;
 use crate::pattern::PatternCache;
 use crate::{Composition, CompositionMode, PatternContext, Policy, canonical_tool_name};
 
@@ -134,13 +134,70 @@ where
     S: AsRef<str>,
     F: Fn(&str) -> Option<&'a Skill>,
 {
+    // Shared by the set's skills: a pattern several of them hold is compiled once.
+    let mut cache = PatternCache::with_capacity(names.len() * 4);
+    check_set(names, known_tools, mode, |name| {
+        let skill = lookup(name)?;
+        let policy = Policy::from_skill_cached(skill, ctx, &mut cache);
+        Some((skill, policy.map_err(|e| e.error.to_string())))
+    })
+}
+
+/// [`validate_and_compose`] for skills whose policies are compiled already (a registry
+/// compiles each skill's tool patterns once, when it finds the skill): `lookup` gives a skill
+/// with its policy, and nothing is compiled again.
+///
+/// ```
+/// use weft_permissions::{validate_and_compose_compiled, CompositionMode, PatternContext, Policy};
+/// use weft_types::{Scope, Skill, ToolPolicy};
+///
+/// let mut skill = Skill::in_memory("reader", "Reads", Scope::User);
+/// skill.tools = ToolPolicy::allow_only(["Read"]);
+/// let policy = Policy::from_skill(&skill, &PatternContext::new())?;
+/// let (result, composition) = validate_and_compose_compiled(
+///     &["reader"],
+///     |n| (n == "reader").then_some((&skill, &policy)),
+///     &[],
+///     CompositionMode::Union,
+/// );
+/// assert!(result.valid);
+/// assert_eq!(composition.unwrap().composed().allowed_tools, ["Read"]);
+/// # Ok::<(), weft_permissions::PolicyError>(())
+/// ```
+pub fn validate_and_compose_compiled<'a, S, F>(
+    names: &[S],
+    lookup: F,
+    known_tools: &[&str],
+    mode: CompositionMode,
+) -> (ValidationResult, Option<Composition>)
+where
+    S: AsRef<str>,
+    F: Fn(&str) -> Option<(&'a Skill, &'a Policy)>,
+{
+    check_set(names, known_tools, mode, |name| {
+        lookup(name).map(|(skill, policy)| (skill, Ok(policy.clone())))
+    })
+}
+
+/// The checks of a set whose skills `compiled` finds with their policies (or why a policy
+/// does not compile: `V007`), and its composition when it is valid.
+fn check_set<'a, S, F>(
+    names: &[S],
+    known_tools: &[&str],
+    mode: CompositionMode,
+    mut compiled: F,
+) -> (ValidationResult, Option<Composition>)
+where
+    S: AsRef<str>,
+    F: FnMut(&str) -> Option<(&'a Skill, Result<Policy, String>)>,
+{
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let unique = count_names(names, &mut warnings);
-    let mut known: Vec<&Skill> = Vec::new();
+    let mut found: Vec<(&Skill, Result<Policy, String>)> = Vec::new();
     for (name, _) in &unique {
-        match lookup(name) {
-            Some(skill) => known.push(skill),
+        match compiled(name) {
+            Some(pair) => found.push(pair),
             None => errors.push(ValidationError {
                 code: ValidationCode::UnknownSkill,
                 message: format!("unknown skill '{name}': no skill of that name is registered"),
@@ -148,30 +205,27 @@ where
             }),
         }
     }
+    let known: Vec<&Skill> = found.iter().map(|(s, _)| *s).collect();
     let requested = |name: &str| unique.iter().any(|(n, _)| *n == name);
     companion_errors(&known, requested, &mut errors);
 
     // V007, V004, V005.
-    let mut compiled: Vec<(&Skill, Policy)> = Vec::with_capacity(known.len());
-    let mut cache = PatternCache::with_capacity(pattern_count(known.iter().copied()));
-    for skill in &known {
-        match Policy::from_skill_cached(skill, ctx, &mut cache) {
+    let mut policies: Vec<(&Skill, Policy)> = Vec::with_capacity(found.len());
+    for (skill, policy) in found {
+        match policy {
             Ok(policy) => {
                 overlap_warnings(skill, &policy, &mut warnings);
-                compiled.push((skill, policy));
+                policies.push((skill, policy));
             }
             Err(e) => errors.push(ValidationError {
                 code: ValidationCode::InvalidToolPattern,
-                message: format!(
-                    "skill '{}' has an invalid tool pattern: {}",
-                    skill.name, e.error
-                ),
+                message: format!("skill '{}' has an invalid tool pattern: {e}", skill.name),
                 skill: Some(skill.name.clone()),
             }),
         }
     }
 
-    let composition = (compiled.len() == known.len()).then(|| compose_compiled(&compiled, mode));
+    let composition = (policies.len() == known.len()).then(|| compose_compiled(&policies, mode));
     if let Some(composition) = &composition {
         protocol_warnings(&known, composition, known_tools, &mut warnings);
     }

@@ -1,5 +1,13 @@
 //! Skills compiled into the binary (lowest precedence): seed 003's `specification-engine` and
 //! `opencode-implementer`.
+//!
+//! The seed's definitions name tools weft does not have (`specKit`, `opencode-executor`),
+//! which would leave both skills able to call nothing. The built-ins keep the seed's
+//! protocol and composition rules and grant weft's own tools instead: the engine reads the
+//! project (`read_file`, `grep`, `glob`, `list_directory`) and writes the specification in
+//! its answer; the implementer also edits, writes and runs commands (`edit_file`,
+//! `write_file`, `exec_shell`). The seed's originals stay in `fixtures/definitions/` for the
+//! tests of the skill-injection API.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -115,14 +123,28 @@ mod tests {
         assert_eq!(spec.source.scope, Scope::Builtin);
         assert_eq!(
             spec.tools.allow.as_deref(),
-            Some(&["specKit".to_owned()][..])
+            Some(&["read_file", "grep", "glob", "list_directory"].map(str::to_owned)[..])
         );
         assert!(body.contains("1. analyze-task\n2. generate-spec\n3. validate-spec"));
         let (imp, _) = &skills[1];
-        assert_eq!(imp.tools.deny, ["write", "edit"]);
+        assert!(imp.tools.deny.is_empty());
         assert_eq!(
             imp.contract.composability_rules[0].skill,
             "specification-engine"
         );
+    }
+
+    /// Every tool a built-in grants is one weft has: a built-in skill must be usable.
+    #[test]
+    fn builtins_grant_only_tools_weft_has() {
+        for (skill, _) in builtin_skills(&ParseOptions::default()) {
+            for tool in skill.tools.allow.iter().flatten().chain(&skill.tools.deny) {
+                assert!(
+                    weft_types::tool_names::BUILTIN_TOOLS.contains(&tool.as_str()),
+                    "{}: {tool}",
+                    skill.name
+                );
+            }
+        }
     }
 }

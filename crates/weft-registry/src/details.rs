@@ -7,6 +7,7 @@ use std::path::Path;
 use weft_types::{Skill, SkillFormat};
 
 use crate::entry::{SkillEntry, SkillOrigin};
+use crate::gating::Readiness;
 use crate::resource::list_resources;
 
 /// The most bundled files listed.
@@ -18,15 +19,19 @@ const MAX_RESOURCES: usize = 50;
 /// skill-injection contract, then its state (readiness, tokens, bundled files, unknown keys,
 /// the copies it shadows). Optional fields appear only when set. `show_path` writes a path
 /// as the caller shows paths (`~/...`).
+///
+/// `readiness` is the skill's in the session the caller describes (see
+/// [`SkillEntry::readiness_with`]): the tools its `allowed-tools` names are judged too.
 pub fn skill_details(
     entry: &SkillEntry,
+    readiness: &Readiness,
     show_path: &dyn Fn(&Path) -> String,
 ) -> Vec<(String, String)> {
     let mut rows = Rows::default();
     identity(&mut rows, entry, show_path);
     invocation(&mut rows, &entry.skill);
     metadata(&mut rows, &entry.skill);
-    state(&mut rows, entry, show_path);
+    state(&mut rows, entry, readiness, show_path);
     rows.0
 }
 
@@ -145,11 +150,16 @@ fn metadata(rows: &mut Rows, s: &Skill) {
 }
 
 /// Readiness, size, bundled files, unknown keys and the copies it shadows.
-fn state(rows: &mut Rows, entry: &SkillEntry, show_path: &dyn Fn(&Path) -> String) {
-    let ready = if entry.readiness.is_ready() {
+fn state(
+    rows: &mut Rows,
+    entry: &SkillEntry,
+    readiness: &Readiness,
+    show_path: &dyn Fn(&Path) -> String,
+) {
+    let ready = if readiness.is_ready() {
         "ready".to_owned()
     } else {
-        format!("not ready: {}", entry.readiness.problems().join("; "))
+        format!("not ready: {}", readiness.problems().join("; "))
     };
     rows.add("Readiness", ready);
     let tokens = entry.tokens();
@@ -189,8 +199,16 @@ mod tests {
         let mut skill = Skill::in_memory("pdf", "Extract text", Scope::Builtin);
         skill.tools.allow = Some(Vec::new());
         skill.disable_model_invocation = true;
-        let entry = SkillEntry::with_body(skill, SkillOrigin::Builtin, "Body".to_owned());
-        let rows = skill_details(&entry, &|p| p.display().to_string());
+        let entry = SkillEntry::with_body(
+            skill,
+            SkillOrigin::Builtin,
+            "Body".to_owned(),
+            (
+                weft_permissions::Policy::unrestricted(),
+                std::sync::Arc::default(),
+            ),
+        );
+        let rows = skill_details(&entry, &entry.readiness, &|p| p.display().to_string());
         let get = |label: &str| {
             rows.iter()
                 .find(|(l, _)| l == label)

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use weft_parse::{ParseOptions, ParsedSkill, Profile, Rule};
+use weft_permissions::PatternContext;
 use weft_types::{Diagnostic, Scope, SkillFormat};
 
 use crate::builtin::builtin_skills;
@@ -14,6 +15,7 @@ use crate::commands::{find_commands, read_command};
 use crate::entry::{BrokenSkill, ShadowedSkill, SkillEntry, SkillOrigin};
 use crate::gating::{GateChecker, HostEnvironment};
 use crate::read::{parse_header, read_skill_header, with_walk_diagnostics};
+use crate::tool_policy;
 use crate::walk::{DirFacts, DirHint, FoundSkill, SkillFile, WalkOptions, Walker};
 
 /// A directory to look for skills in, and the scope its skills get.
@@ -105,6 +107,10 @@ pub struct RegistryConfig {
     /// tell whether anything changed. On by default; a one-shot listing that never refreshes
     /// turns it off and saves that second pass (`refresh` then always walks again).
     pub track_changes: bool,
+    /// What skills' tool patterns are compiled with when they are found: the project
+    /// directory (`${CLAUDE_PROJECT_DIR}`, and where relative path patterns start). A
+    /// session activating a skill uses the policy compiled here, so it must be the session's.
+    pub patterns: PatternContext,
 }
 
 impl Default for RegistryConfig {
@@ -119,6 +125,7 @@ impl Default for RegistryConfig {
             cache: None,
             disabled: BTreeSet::new(),
             track_changes: true,
+            patterns: PatternContext::new(),
         }
     }
 }
@@ -165,16 +172,16 @@ pub(crate) fn discover(
     };
     let candidates = read_roots(config, &options, &mut out.diagnostics);
     let mut gate = GateChecker::new(&config.host);
+    // Shared by every entry: the values their policies were compiled with.
+    let patterns = Arc::new(config.patterns.clone());
     for candidate in candidates {
-        admit(&mut out, candidate, previous, &mut gate, config, options);
+        admit(
+            &mut out, candidate, previous, &mut gate, config, options, &patterns,
+        );
     }
     if config.builtins {
-        for (skill, body) in builtin_skills(&options) {
-            insert(
-                &mut out,
-                Arc::new(SkillEntry::with_body(skill, SkillOrigin::Builtin, body)),
-                config,
-            );
+        for entry in builtin_entries(&options, config, |_| true) {
+            insert(&mut out, entry, config);
         }
     }
     for entry in out.entries.values() {
@@ -298,6 +305,7 @@ fn admit(
     gate: &mut GateChecker<'_>,
     config: &RegistryConfig,
     options: ParseOptions,
+    patterns: &Arc<PatternContext>,
 ) {
     let Candidate {
         found,
@@ -337,7 +345,38 @@ fn admit(
         }
         return;
     };
-    let mut entry = SkillEntry::new(skill, SkillOrigin::File(found.file), options, diagnostics);
+    let policy = match tool_policy::compile(
+        &skill,
+        Some(found.file.path()),
+        &config.patterns,
+        Profile::Load,
+    ) {
+        Ok(policy) => (policy, Arc::clone(patterns)),
+        Err(error) => {
+            // A tool list that does not compile never means "no restriction": the skill does
+            // not load, as when the list could not be split.
+            let path = found.file.path().to_path_buf();
+            out.broken.push(BrokenSkill {
+                name: skill.name.clone(),
+                scope,
+                path: path.clone(),
+                errors: error.iter().cloned().collect(),
+            });
+            out.diagnostics.extend(diagnostics);
+            out.diagnostics.extend(error);
+            if let Some(last) = previous.get(&path) {
+                insert(out, Arc::clone(last), config);
+            }
+            return;
+        }
+    };
+    let mut entry = SkillEntry::new(
+        skill,
+        SkillOrigin::File(found.file),
+        options,
+        diagnostics,
+        policy,
+    );
     entry.readiness = gate.check(&entry.skill);
     if !entry.readiness.is_ready()
         && let Some(d) = Rule::UnmetRequirement.diagnostic(
@@ -404,6 +443,7 @@ pub fn discover_one(
         ..config.parse
     };
     let mut gate = GateChecker::new(&config.host);
+    let patterns = Arc::new(config.patterns.clone());
     let mut any = false;
     let mut walker = Walker::new(config.walk);
     for root in &config.roots {
@@ -419,11 +459,25 @@ pub fn discover_one(
             let parsed = read_skill_header(&found, &options.with_scope(root.scope));
             out.diagnostics.extend(parsed.diagnostics.iter().cloned());
             if let Some(skill) = parsed.skill.filter(|s| s.name == name) {
+                let compiled = tool_policy::compile(
+                    &skill,
+                    Some(found.file.path()),
+                    &config.patterns,
+                    Profile::Load,
+                );
+                let policy = match compiled {
+                    Ok(policy) => (policy, Arc::clone(&patterns)),
+                    Err(error) => {
+                        out.diagnostics.extend(error);
+                        continue;
+                    }
+                };
                 let mut entry = SkillEntry::new(
                     skill,
                     SkillOrigin::File(found.file),
                     options,
                     parsed.diagnostics,
+                    policy,
                 );
                 entry.readiness = gate.check(&entry.skill);
                 insert(&mut out, Arc::new(entry), config);
@@ -434,19 +488,41 @@ pub fn discover_one(
         return None;
     }
     if config.builtins {
-        for (skill, body) in builtin_skills(&options)
-            .into_iter()
-            .filter(|(s, _)| s.name == name)
-        {
-            insert(
-                &mut out,
-                Arc::new(SkillEntry::with_body(skill, SkillOrigin::Builtin, body)),
-                config,
-            );
+        for entry in builtin_entries(&options, config, |s| s.name == name) {
+            insert(&mut out, entry, config);
         }
     }
     let entry = out.entries.remove(name)?;
     Some((entry, out.diagnostics))
+}
+
+/// The built-in skills `keep` accepts, as entries with their compiled policies. A built-in
+/// whose patterns do not compile is a bug in this crate (a test checks they all do): it is
+/// logged and left out rather than panicking.
+fn builtin_entries(
+    options: &ParseOptions,
+    config: &RegistryConfig,
+    keep: impl Fn(&weft_types::Skill) -> bool,
+) -> Vec<Arc<SkillEntry>> {
+    let patterns = Arc::new(config.patterns.clone());
+    builtin_skills(options)
+        .into_iter()
+        .filter(|(skill, _)| keep(skill))
+        .filter_map(|(skill, body)| {
+            match tool_policy::compile(&skill, None, &config.patterns, Profile::Load) {
+                Ok(policy) => Some(Arc::new(SkillEntry::with_body(
+                    skill,
+                    SkillOrigin::Builtin,
+                    body,
+                    (policy, Arc::clone(&patterns)),
+                ))),
+                Err(error) => {
+                    tracing::error!(skill = %skill.name, ?error, "built-in skill's tools do not compile");
+                    None
+                }
+            }
+        })
+        .collect()
 }
 
 /// True for what an untrusted project's skills are warned about (`W181`: a project skill

@@ -6,6 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 use weft_parse::ParseOptions;
+use weft_permissions::{PatternContext, Policy, PolicyError};
 use weft_types::{Diagnostic, Scope, Skill, SkillFormat, has_errors};
 
 use crate::error::SkillError;
@@ -89,6 +90,10 @@ pub struct SkillEntry {
     pub shadows: Vec<ShadowedSkill>,
     /// Warnings found while loading it.
     pub diagnostics: Vec<Diagnostic>,
+    /// Its `allowed-tools` / `forbidden-tools`, compiled when it was found...
+    policy: Policy,
+    /// ... with these values (the registry's [`patterns`](crate::RegistryConfig::patterns)).
+    compiled_with: Arc<PatternContext>,
     options: ParseOptions,
     body: OnceLock<Arc<SkillBody>>,
     paths: OnceLock<crate::conditional::PathMatcher>,
@@ -100,6 +105,7 @@ impl SkillEntry {
         origin: SkillOrigin,
         options: ParseOptions,
         diagnostics: Vec<Diagnostic>,
+        (policy, compiled_with): (Policy, Arc<PatternContext>),
     ) -> Self {
         Self {
             skill,
@@ -107,6 +113,8 @@ impl SkillEntry {
             readiness: Readiness::default(),
             shadows: Vec::new(),
             diagnostics,
+            policy,
+            compiled_with,
             options,
             body: OnceLock::new(),
             paths: OnceLock::new(),
@@ -114,8 +122,13 @@ impl SkillEntry {
     }
 
     /// An entry whose body is already known (built-in and registered skills).
-    pub(crate) fn with_body(skill: Skill, origin: SkillOrigin, body: String) -> Self {
-        let entry = Self::new(skill, origin, ParseOptions::default(), Vec::new());
+    pub(crate) fn with_body(
+        skill: Skill,
+        origin: SkillOrigin,
+        body: String,
+        compiled: (Policy, Arc<PatternContext>),
+    ) -> Self {
+        let entry = Self::new(skill, origin, ParseOptions::default(), Vec::new(), compiled);
         let _ = entry.body.set(Arc::new(SkillBody {
             text: body,
             diagnostics: Vec::new(),
@@ -135,6 +148,42 @@ impl SkillEntry {
     /// The skill's name.
     pub fn name(&self) -> &str {
         &self.skill.name
+    }
+
+    /// The skill's tool policy, compiled when the skill was found (the one compilation every
+    /// check and every activation uses).
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// The skill's tool policy for a session whose patterns resolve with `ctx`: the one
+    /// compiled when the skill was found when `ctx` is the registry's (as in every session
+    /// the runtime builds), else compiled for `ctx` (a registry an embedder configured
+    /// without its session's project).
+    pub fn policy_for(
+        &self,
+        ctx: &PatternContext,
+    ) -> Result<std::borrow::Cow<'_, Policy>, PolicyError> {
+        if *self.compiled_with == *ctx {
+            return Ok(std::borrow::Cow::Borrowed(&self.policy));
+        }
+        Policy::from_skill(&self.skill, ctx).map(std::borrow::Cow::Owned)
+    }
+
+    /// The tools the skill's `allowed-tools` names one by one that `has_tool` (canonical
+    /// names: `read_file`, `exec_shell`, `github__create_issue`) says this session lacks.
+    pub fn missing_tools(&self, has_tool: &dyn Fn(&str) -> bool) -> Vec<String> {
+        crate::tool_policy::missing_tools(&self.policy, has_tool)
+    }
+
+    /// [`readiness`](Self::readiness) in a session whose tools `has_tool` tells: not ready
+    /// either when `allowed-tools` names a tool the session does not have. Such a skill is
+    /// not offered to the model.
+    pub fn readiness_with(&self, has_tool: &dyn Fn(&str) -> bool) -> Readiness {
+        Readiness {
+            missing_tools: self.missing_tools(has_tool),
+            ..self.readiness.clone()
+        }
     }
 
     /// The skill's directory, for file-based skills.

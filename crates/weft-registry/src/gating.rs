@@ -46,6 +46,11 @@ pub struct Readiness {
     /// The operating systems the skill supports, when the host is not one of them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unsupported_os: Vec<String>,
+    /// Tools its `allowed-tools` names that the session does not have (filled by
+    /// [`SkillEntry::readiness_with`](crate::SkillEntry::readiness_with); discovery alone
+    /// does not know the session's tools).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing_tools: Vec<String>,
 }
 
 impl Readiness {
@@ -55,6 +60,7 @@ impl Readiness {
             && self.missing_any_bins.is_empty()
             && self.missing_env.is_empty()
             && self.unsupported_os.is_empty()
+            && self.missing_tools.is_empty()
     }
 
     /// One line per unmet requirement, for humans.
@@ -80,6 +86,12 @@ impl Readiness {
         }
         if !self.unsupported_os.is_empty() {
             out.push(format!("supports only {}", self.unsupported_os.join(", ")));
+        }
+        if !self.missing_tools.is_empty() {
+            out.push(format!(
+                "allowed-tools names tools this session does not have ({}); the model is not offered it",
+                self.missing_tools.join(", ")
+            ));
         }
         out
     }

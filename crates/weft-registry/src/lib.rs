@@ -33,6 +33,7 @@ pub mod matcher;
 pub mod read;
 mod registry;
 pub mod resource;
+mod tool_policy;
 pub mod validate;
 pub mod walk;
 

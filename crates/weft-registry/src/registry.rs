@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use weft_parse::name::name_problems;
+use weft_permissions::{PatternContext, Policy};
 use weft_types::{Diagnostic, Severity, Skill};
 
 use crate::builtin::body_of;
@@ -255,7 +256,7 @@ impl SkillRegistry {
     /// [`override_version`](Self::override_version) to replace) or the skill is invalid.
     /// Without a body, one is written from the skill's description and contract.
     pub fn register(&self, skill: Skill, body: Option<String>) -> Result<(), SkillError> {
-        check_registrable(&skill)?;
+        let policy = check_registrable(&skill, &self.config.patterns)?;
         let mut state = self.lock();
         let taken = state.registered.contains_key(&skill.name)
             || (state.discovered.entries.contains_key(&skill.name)
@@ -263,7 +264,7 @@ impl SkillRegistry {
         if taken {
             return Err(SkillError::AlreadyRegistered { name: skill.name });
         }
-        insert_registered(&mut state, skill, body);
+        insert_registered(&mut state, skill, body, policy);
         self.publish(&mut state);
         Ok(())
     }
@@ -275,7 +276,7 @@ impl SkillRegistry {
         skill: Skill,
         body: Option<String>,
     ) -> Result<Option<String>, SkillError> {
-        check_registrable(&skill)?;
+        let policy = check_registrable(&skill, &self.config.patterns)?;
         let mut state = self.lock();
         let previous = state
             .registered
@@ -286,7 +287,7 @@ impl SkillRegistry {
                     .flatten()
             })
             .and_then(|e| e.skill.version.clone());
-        insert_registered(&mut state, skill, body);
+        insert_registered(&mut state, skill, body, policy);
         self.publish(&mut state);
         Ok(previous)
     }
@@ -402,18 +403,32 @@ impl SkillRegistry {
     }
 }
 
-fn insert_registered(state: &mut State, skill: Skill, body: Option<String>) {
+fn insert_registered(
+    state: &mut State,
+    skill: Skill,
+    body: Option<String>,
+    policy: (Policy, Arc<PatternContext>),
+) {
     let name = skill.name.clone();
     let body = body.unwrap_or_else(|| body_of(&skill));
     state.hidden.remove(&name);
     state.registered.insert(
         name,
-        Arc::new(SkillEntry::with_body(skill, SkillOrigin::Registered, body)),
+        Arc::new(SkillEntry::with_body(
+            skill,
+            SkillOrigin::Registered,
+            body,
+            policy,
+        )),
     );
 }
 
-/// A registered skill needs a valid name and a description, like a file would.
-fn check_registrable(skill: &Skill) -> Result<(), SkillError> {
+/// A registered skill needs a valid name, a description and tool patterns that compile, like
+/// a file would; its compiled policy.
+fn check_registrable(
+    skill: &Skill,
+    patterns: &PatternContext,
+) -> Result<(Policy, Arc<PatternContext>), SkillError> {
     let mut diagnostics: Vec<Diagnostic> = name_problems(&skill.name)
         .into_iter()
         .map(|m| Diagnostic::new(Severity::Error, weft_parse::Rule::InvalidName.number(), m))
@@ -425,12 +440,13 @@ fn check_registrable(skill: &Skill) -> Result<(), SkillError> {
             "a skill needs a description",
         ));
     }
-    if diagnostics.is_empty() {
-        Ok(())
-    } else {
-        Err(SkillError::InvalidSkill {
+    let policy = crate::tool_policy::compile(skill, None, patterns, weft_parse::Profile::Load)
+        .map_err(|d| diagnostics.extend(d));
+    match policy {
+        Ok(policy) if diagnostics.is_empty() => Ok((policy, Arc::new(patterns.clone()))),
+        _ => Err(SkillError::InvalidSkill {
             name: skill.name.clone(),
             diagnostics,
-        })
+        }),
     }
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 use weft_parse::{ParseOptions, Profile, Rule};
+use weft_permissions::PatternContext;
 use weft_types::{Diagnostic, Severity, has_errors};
 
 use crate::read::read_skill;
@@ -41,7 +42,7 @@ enum Target {
 /// A path's skill directory needs a name for the name-versus-directory check: pass `.` or a
 /// bare `SKILL.md` through [`with_named_dir`] first.
 pub fn validate_paths(paths: &[PathBuf], profile: Profile) -> Vec<ValidationOutcome> {
-    validate_paths_with(paths, profile, None, None)
+    validate_paths_with(paths, profile, None, None, &PatternContext::new())
 }
 
 /// `path` as [`validate_paths`] needs it: naming a skill directory that has a name. `.`,
@@ -88,11 +89,17 @@ pub fn with_named_dir(path: &Path, cwd: &Path) -> PathBuf {
 /// directory links only inside it (`E018` for the others, as discovery does), so
 /// `.claude/skills/x -> /` in a cloned repository is not a walk of the whole machine. A
 /// path outside it is walked as given, links followed, within the walk's limits.
+///
+/// Tool patterns are compiled with `patterns` (the project directory), as discovery compiles
+/// them ([`RegistryConfig::patterns`](crate::RegistryConfig::patterns)), so a pattern that
+/// does not compile is the same `E132` here as in every listing and run. The `spec` profile
+/// leaves them alone, as the reference validator does.
 pub fn validate_paths_with(
     paths: &[PathBuf],
     profile: Profile,
     agents: Option<&KnownAgents<'_>>,
     link_boundary: Option<&Path>,
+    patterns: &PatternContext,
 ) -> Vec<ValidationOutcome> {
     let options = ParseOptions::new(profile);
     let mut targets = Vec::new();
@@ -104,7 +111,7 @@ pub fn validate_paths_with(
     targets
         .par_iter()
         .map(|t| {
-            let mut outcome = check(t, &options, profile);
+            let mut outcome = check(t, &options, profile, patterns);
             if let (Some(agents), Target::Skill(found)) = (agents, t) {
                 check_agent(&mut outcome, found, agents, profile);
             }
@@ -302,7 +309,12 @@ fn named_file(path: &Path, profile: Profile) -> Target {
     })
 }
 
-fn check(target: &Target, options: &ParseOptions, profile: Profile) -> ValidationOutcome {
+fn check(
+    target: &Target,
+    options: &ParseOptions,
+    profile: Profile,
+    patterns: &PatternContext,
+) -> ValidationOutcome {
     match target {
         Target::Problem { path, diagnostic } => ValidationOutcome {
             path: path.clone(),
@@ -313,8 +325,20 @@ fn check(target: &Target, options: &ParseOptions, profile: Profile) -> Validatio
         Target::Skill(found) => {
             let parsed = read_skill(found, options);
             let mut diagnostics = parsed.diagnostics;
+            let mut compiles = true;
             if let Some(skill) = &parsed.skill {
                 diagnostics.extend(glob_problems(&skill.paths, found.file.path(), profile));
+                if profile != Profile::Spec
+                    && let Err(error) = crate::tool_policy::compile(
+                        skill,
+                        Some(found.file.path()),
+                        patterns,
+                        profile,
+                    )
+                {
+                    compiles = false;
+                    diagnostics.extend(error);
+                }
             }
             if profile == Profile::Spec && matches!(found.file, SkillFile::Legacy { .. }) {
                 diagnostics.insert(
@@ -330,7 +354,7 @@ fn check(target: &Target, options: &ParseOptions, profile: Profile) -> Validatio
             ValidationOutcome {
                 path: found.file.path().to_path_buf(),
                 name: parsed.name,
-                valid: parsed.skill.is_some() && !has_errors(&diagnostics),
+                valid: parsed.skill.is_some() && compiles && !has_errors(&diagnostics),
                 diagnostics,
             }
         }

@@ -626,3 +626,85 @@ fn refresh_without_change_tracking_always_walks_again() {
     create_skill_md(&root, "b", "---\nname: b\ndescription: second\n---\n");
     assert!(registry.refresh().expect("walked again").get("b").is_some());
 }
+
+/// One validator: a tool pattern that does not compile makes the skill a broken file with the
+/// same `E132` in discovery (listings, `show`, runs) and in `validate_paths`, pointing at the
+/// list; a skill that compiles holds its policy, which activation reuses.
+#[test]
+fn tool_patterns_are_compiled_once_at_discovery_with_one_error_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("skills");
+    create_skill_md(
+        &root,
+        "fetchy",
+        "---\nname: fetchy\ndescription: Fetches\nallowed-tools: WebFetch(example.com)\n---\nFetch.\n",
+    );
+    create_skill_md(
+        &root,
+        "reader",
+        "---\nname: reader\ndescription: Reads\nallowed-tools: Read Bash(git diff:*)\n---\nRead.\n",
+    );
+    let registry = registry(vec![SkillRoot::new(&root, Scope::Project)]);
+    let snapshot = registry.snapshot();
+    assert!(snapshot.get("fetchy").is_none());
+    let broken = snapshot.broken_named("fetchy");
+    assert_eq!(broken.len(), 1);
+    let error = &broken[0].errors[0];
+    assert_eq!(error.code, "E132");
+    assert_eq!(error.line, Some(4));
+    assert!(
+        error.message.starts_with("`allowed-tools` pattern `WebFetch(example.com)` does not compile: a WebFetch specifier is `domain:<host>`"),
+        "{}",
+        error.message
+    );
+
+    let validated =
+        weft_registry::validate_paths(&[root.join("fetchy")], weft_parse::Profile::Validate);
+    assert!(!validated[0].valid);
+    assert_eq!(validated[0].diagnostics, broken[0].errors);
+    // The spec profile reads the file as the reference validator does: it does not compile
+    // patterns.
+    let spec = weft_registry::validate_paths(&[root.join("fetchy")], weft_parse::Profile::Spec);
+    assert!(
+        spec[0].diagnostics.iter().all(|d| d.code != "E132"),
+        "{:?}",
+        spec[0].diagnostics
+    );
+
+    let reader = snapshot.get("reader").unwrap();
+    let allowed: Vec<&str> = reader
+        .policy()
+        .allow()
+        .unwrap()
+        .iter()
+        .map(|(p, _)| p.as_str())
+        .collect();
+    assert_eq!(allowed, ["Read", "Bash(git diff:*)"]);
+    // Readiness in a session: the tools it names must exist there.
+    assert!(reader.readiness_with(&|_| true).is_ready());
+    let without_shell = reader.readiness_with(&|t| t != "exec_shell");
+    assert_eq!(without_shell.missing_tools, ["exec_shell"]);
+    assert!(!without_shell.is_ready());
+
+    // Registering through the API runs the same compilation.
+    let mut bad = Skill::in_memory("api-fetch", "Fetches", Scope::User);
+    bad.tools.allow = Some(vec!["WebFetch(example.com)".into()]);
+    let err = registry.register(bad, None).unwrap_err();
+    assert!(
+        err.to_string().contains("E132") || format!("{err:?}").contains("E132"),
+        "{err:?}"
+    );
+}
+
+/// The built-in skills grant only tools a default session has: they are ready, and they
+/// compose into something that can be used.
+#[test]
+fn builtin_skills_are_ready_with_weft_tools() {
+    let registry = SkillRegistry::new(RegistryConfig::with_roots(Vec::new()));
+    let snapshot = registry.snapshot();
+    let has = |t: &str| weft_types::tool_names::BUILTIN_TOOLS.contains(&t);
+    for name in ["specification-engine", "opencode-implementer"] {
+        let entry = snapshot.get(name).unwrap();
+        assert!(entry.readiness_with(&has).is_ready(), "{name}");
+    }
+}

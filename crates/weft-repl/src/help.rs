@@ -223,20 +223,26 @@ const EXIT_CODES: &str = "\
 Every weft command exits with:
 
   0    success
-  1    failure: a skill or file that does not load or validate, a denied tool call, a
-       model call that failed, an MCP server that did not start, a task left unfinished
-       at max_tool_iterations
+  1    failure: a skill or file that does not load or validate, a model call that
+       failed, an MCP server that did not start, a task left unfinished at
+       max_tool_iterations; `weft skills check-tool`: the call is denied
   2    usage or configuration: an unknown command, option, agent, skill, session or
        model (with the closest names), a configuration file that cannot be read or has
        an unknown key, no provider configured
   3    `weft skills check-tool`: the call needs someone's approval (ask)
+  4    a one-shot run (`weft -p`, `agent -m`, `skills run`) in which tool calls were
+       refused because no one could approve them (--ignore-refusals exits 0 instead)
   130  interrupted by Ctrl-C (SIGINT); 143 for SIGTERM, 129 for SIGHUP
+
+A tool call the gate denies during a run is not a failure of the run: the model reads the
+reason and goes on (exit 0).
 
 Errors go to stderr, one line each; data goes to stdout. Every command that prints data
 takes --format json (--json is the same). `weft agent -m` and `weft skills run` also take
 --format stream-json: one JSON event per line (session, text, assistant, tool_call,
 tool_result, result); --format json prints the result event alone. A run that fails after
-it started still prints its result, with \"is_error\": true and the error; docs/OUTPUT.md
+it started still prints its result, with \"is_error\": true and the error, and so does one
+whose calls were refused for want of approval (listed under \"refusals\"); docs/OUTPUT.md
 has the schema.
 ";
 

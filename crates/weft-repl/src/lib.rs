@@ -11,6 +11,9 @@
 //!   permission mode does not let run without asking;
 //! * [`help`]: the help topics shared with `weft help <topic>`;
 //! * [`Repl`]: the loop, with Ctrl-C cancelling the running turn;
+//! * [`call_line`], [`result_preview`], [`recap`]: tool activity in a few lines (each call
+//!   and a preview of its result, `/expand` for the whole), and a resumed session's last
+//!   turns;
 //! * [`LineEditor`]: the rustyline front end (completion, hints, history file, multi-line
 //!   input).
 //!
@@ -24,6 +27,7 @@ mod commands;
 mod dispatch;
 mod frontend;
 pub mod help;
+mod preview;
 mod printer;
 mod registry;
 mod repl;
@@ -36,6 +40,7 @@ pub use command::{
 pub use commands::{config_keys, lookup, redact, unknown_key};
 pub use dispatch::{ParsedLine, parse_line, unknown_command};
 pub use frontend::{LineEditor, join_continuations};
+pub use preview::{call_line, recap, result_preview, tool_result_preview};
 pub use printer::{Activity, TurnPrinter};
 pub use registry::{CommandRegistry, DuplicateCommand};
 pub use repl::{Interrupt, LineReader, ReadResult, Repl};

@@ -39,6 +39,8 @@ pub struct TurnPrinter<'a> {
     at_line_start: bool,
     /// Some of the answer was written while streaming.
     streamed: bool,
+    /// The number `/expand` knows the next tool result by, in the interactive session.
+    expand_next: Option<usize>,
 }
 
 impl<'a> TurnPrinter<'a> {
@@ -63,7 +65,16 @@ impl<'a> TurnPrinter<'a> {
             status: None,
             at_line_start: true,
             streamed: false,
+            expand_next: None,
         }
+    }
+
+    /// Labels each tool result's preview with the number `/expand` shows it by, the first
+    /// one `next` (the interactive session: results are numbered across the session).
+    #[must_use]
+    pub fn with_expand_from(mut self, next: usize) -> Self {
+        self.expand_next = Some(next);
+        self
     }
 
     /// Shows `status` while waiting for the model or a tool (the caller creates it only for
@@ -211,11 +222,7 @@ impl SessionEvents for TurnPrinter<'_> {
                 self.flush_markdown();
                 self.end_line();
             }
-            let line = format!(
-                "  → {} {}",
-                call.name,
-                cut(&call.arguments.to_string(), 100)
-            );
+            let line = format!("  {}", crate::preview::call_line(call));
             self.activity_line(&line, Style::Dim);
         }
         if let Some(status) = &self.status {
@@ -223,11 +230,28 @@ impl SessionEvents for TurnPrinter<'_> {
         }
     }
 
-    fn tool_result(&mut self, _call: &ToolCall, result: &Message) {
+    /// A failed result in one line; any other as a short preview, with the number `/expand`
+    /// shows it whole by in the interactive session.
+    fn tool_result(&mut self, call: &ToolCall, result: &Message) {
         self.stop_status();
-        if self.show_tools && result.is_error {
+        let number = self.expand_next;
+        if let Some(n) = &mut self.expand_next {
+            *n += 1;
+        }
+        if !self.show_tools {
+            return;
+        }
+        if result.is_error {
             let line = format!("  ✗ {}", cut(&result.content, 160));
             self.activity_line(&line, Style::Error);
+            return;
+        }
+        let mut preview = crate::preview::tool_result_preview(&call.name, &result.content);
+        if let Some(n) = number {
+            preview.push_str(&format!("  [/expand {n}]"));
+        }
+        for line in preview.lines() {
+            self.activity_line(&format!("  {line}"), Style::Dim);
         }
     }
 

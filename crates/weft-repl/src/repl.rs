@@ -72,6 +72,8 @@ pub struct Repl {
     /// Measures the output's width again for each command (a terminal can be resized);
     /// without it, `terminal`'s width.
     width: Option<fn() -> Option<usize>>,
+    /// A first input to handle before reading any (`weft "question"`).
+    first: Option<String>,
 }
 
 impl std::fmt::Debug for Repl {
@@ -94,7 +96,16 @@ impl Repl {
             terminal: Terminal::plain(),
             status: None,
             width: None,
+            first: None,
         }
+    }
+
+    /// Handles `line` first, as if it were typed at the first prompt (`weft "question"`
+    /// starts the session with that message).
+    #[must_use]
+    pub fn with_first_input(mut self, line: Option<String>) -> Self {
+        self.first = line;
+        self
     }
 
     /// Shows answers as `terminal` allows (Markdown when it has colour) and `status` while
@@ -161,6 +172,12 @@ impl Repl {
             self.session.model(),
             self.session.permission_mode()
         )?;
+        if let Some(line) = self.first.take() {
+            writeln!(out, "{}{line}", self.prompt())?;
+            if !self.handle_line(&line, out).await? {
+                return out.flush();
+            }
+        }
         loop {
             let names = self.completion_context();
             let line = match reader.read_line(&self.prompt(), &names)? {
@@ -218,9 +235,11 @@ impl Repl {
     /// Runs one turn, racing it against the interrupt, and prints the outcome.
     async fn turn(&mut self, turn: Turn, out: &mut dyn StyledWrite) -> std::io::Result<()> {
         let interrupt = self.interrupt.clone();
+        let next_result = crate::commands::expand::tool_result_count(self.session.messages()) + 1;
         let session = &mut self.session;
         let mut printer = TurnPrinter::new(&mut *out, self.terminal, Activity::WithAnswer, true)
-            .with_status(self.status.clone());
+            .with_status(self.status.clone())
+            .with_expand_from(next_result);
         let result = {
             let printer = &mut printer;
             let running = async move {

@@ -201,7 +201,7 @@ fn duplicate_registration_is_refused() {
             .to_string(),
         "a slash command named `/extra` is already registered"
     );
-    // Every command of DESIGN 9 (and /permissions) is there, once.
+    // Every command of DESIGN 9 (and /permissions, /expand) is there, once.
     let builtin = CommandRegistry::builtin();
     let names: Vec<&str> = builtin.list().iter().map(|(n, _)| *n).collect();
     assert_eq!(
@@ -212,6 +212,7 @@ fn duplicate_registration_is_refused() {
             "clear",
             "config",
             "exit",
+            "expand",
             "help",
             "memory",
             "model",

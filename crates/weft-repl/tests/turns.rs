@@ -172,3 +172,47 @@ async fn the_loop_reads_until_exit() {
     );
     assert_eq!(script.0.len(), 1);
 }
+
+/// Each tool call is shown with a short preview of its result, numbered; `/expand N` prints
+/// the result whole, and a number out of range is a usage error naming the range.
+#[tokio::test]
+async fn tool_results_are_previewed_and_expand_shows_them_whole() {
+    let mut f = fixture();
+    let (_, out) = f
+        .line("shell: printf 'alpha\\nbeta\\ngamma\\ndelta\\n'")
+        .await;
+    assert_eq!(
+        out,
+        "  → exec_shell {\"command\":\"printf 'alpha\\\\nbeta\\\\ngamma\\\\ndelta\\\\n'\"}\n  ← alpha\n    beta\n    (2 more lines)  [/expand 1]\necho: shell: printf 'alpha\\nbeta\\ngamma\\ndelta\\n'\n",
+        "{out}"
+    );
+    let (_, out) = f.line("/expand 1").await;
+    assert!(out.starts_with("[1] → exec_shell "), "{out}");
+    assert!(out.contains("alpha\nbeta\ngamma\ndelta"), "{out}");
+    let (_, last) = f.line("/expand").await;
+    assert_eq!(last, out);
+    let (_, out) = f.line("/expand 7").await;
+    assert_eq!(
+        out,
+        "error: /expand takes a result number from 1 to 1 (shown as [/expand N]), or nothing for the last\n"
+    );
+    // The next turn's results go on from where the session is.
+    let (_, out) = f.line("shell: echo one").await;
+    assert!(out.contains("← one  [/expand 2]"), "{out}");
+}
+
+/// `weft "question"`: the first input is handled after the greeting, as if typed.
+#[tokio::test]
+async fn a_first_input_is_handled_before_the_prompt() {
+    let common::Fixture { _tmp, repl, .. } = fixture();
+    let mut repl = repl.with_first_input(Some("hi there".to_owned()));
+    let mut script = Script(vec![ReadResult::Line("/exit".to_owned())], Vec::new());
+    let mut out = Vec::new();
+    repl.run(&mut script, &mut out).await.unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("default (fake/m)> hi there\necho: hi there\n"),
+        "{out}"
+    );
+    assert_eq!(script.1, ["default (fake/m)> "]);
+}

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 use weft_agents::Quiet;
-use weft_permissions::{CompositionMode, PatternContext, compose_names, validate_skill_set};
+use weft_permissions::{CompositionMode, validate_and_compose_compiled};
 use weft_runtime::{EnvSnapshot, Locations, Runtime, SessionSettings, Workspace};
 
 #[allow(clippy::disallowed_methods)] // the example program's own command line
@@ -34,28 +34,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let snapshot = runtime.skills.snapshot();
     println!("skills: {}", snapshot.entries().len());
 
-    // 3. A skill set, validated and composed (seed 003's example).
+    // 3. A skill set, validated and composed (seed 003's example) with the tool policies
+    //    the registry compiled when it found the skills.
     let names = ["specification-engine", "opencode-implementer"];
-    let lookup = |name: &str| snapshot.get(name).map(|e| &e.skill);
-    let validation = validate_skill_set(&names, lookup, &[]);
+    let lookup = |name: &str| snapshot.get(name).map(|e| (&e.skill, e.policy()));
+    let (validation, composition) =
+        validate_and_compose_compiled(&names, lookup, &[], CompositionMode::Union);
     println!("valid: {}", validation.valid);
-    let composition = compose_names(
-        &names,
-        lookup,
-        CompositionMode::Union,
-        &PatternContext::new(),
-    )?;
+    let composition = composition.ok_or("the skill set is not valid")?;
     println!(
         "allowed: {}",
         composition.composed().allowed_tools.join(", ")
     );
 
-    // 4. A tool call checked against the composed set.
+    // 4. A tool call checked against the composed set: the set grants no web access.
     let decision = composition
         .gate()
-        .check("Bash", &json!({"command": "git status; rm -rf /"}));
+        .check("WebFetch", &json!({"url": "https://example.com"}));
     println!(
-        "Bash: {}",
+        "WebFetch: {}",
         if decision.is_allowed() {
             "allowed"
         } else {

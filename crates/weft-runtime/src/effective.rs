@@ -228,11 +228,12 @@ fn layers(sources: &ConfigSources) -> Result<Vec<(ConfigFileState, Option<Value>
 }
 
 /// Every leaf of a JSON value with its path: objects are walked, anything else (arrays
-/// included) is a leaf; an empty object is a leaf too.
+/// included) is a leaf; an empty object is a leaf too, except the whole file's (`{}` sets
+/// nothing: it has no key to show).
 fn leaves(value: &Value) -> Vec<(Vec<String>, Value)> {
     fn walk(value: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, Value)>) {
         match value {
-            Value::Object(map) if !map.is_empty() => {
+            Value::Object(map) if !map.is_empty() || path.is_empty() => {
                 for (k, v) in map {
                     path.push(k.clone());
                     walk(v, path, out);
@@ -551,6 +552,8 @@ mod tests {
             insert(&mut rebuilt, &key, leaf);
         }
         assert_eq!(rebuilt, value);
+        // A file that is `{}` has no leaf: no row with an empty key.
+        assert!(leaves(&json!({})).is_empty());
     }
 
     #[test]

@@ -68,14 +68,6 @@ pub enum ConfigError {
         /// `; did you mean `args`?`, or empty.
         hint: String,
     },
-    /// `api_key_env` names a variable that is not set.
-    #[error("provider `{provider}`: the environment variable {var} is not set")]
-    MissingKeyVariable {
-        /// The provider.
-        provider: String,
-        /// The variable.
-        var: String,
-    },
     /// A replay provider without `file`.
     #[error("provider `{provider}`: a replay provider needs `file`")]
     ReplayWithoutFile {

@@ -84,6 +84,9 @@ pub struct Runtime {
     read_grants: ReadGrants,
     /// The permission mode chosen on the command line, beating the configuration's.
     cli_mode: Option<PermissionMode>,
+    /// The trust warnings logged so far: each is said once per run, however many sessions
+    /// the run builds (a dry run may build two).
+    warned: std::sync::Mutex<std::collections::BTreeSet<String>>,
 }
 
 impl Runtime {
@@ -118,6 +121,7 @@ impl Runtime {
             groups: ProcessGroups::new(),
             read_grants: ReadGrants::new(),
             cli_mode: None,
+            warned: std::sync::Mutex::default(),
         })
     }
 
@@ -147,11 +151,23 @@ impl Runtime {
             Some(entry) => {
                 // An untrusted project's agent in use: say so every time it runs.
                 for d in entry.diagnostics.iter().filter(|d| is_trust_warning(d)) {
-                    tracing::warn!(file = %d.location().unwrap_or_default(), "{}", d.message);
+                    self.warn_once(d);
                 }
                 Ok(entry.agent.clone())
             }
             None => Err(unknown_agent(&self.agents, name)),
+        }
+    }
+
+    /// Logs a trust warning, unless this run said it already.
+    fn warn_once(&self, d: &weft_types::Diagnostic) {
+        let first = self
+            .warned
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(d.to_string());
+        if first {
+            tracing::warn!(file = %d.location().unwrap_or_default(), "{}", d.message);
         }
     }
 
@@ -220,6 +236,17 @@ impl Runtime {
     /// The directories file tools may touch: `base` and `tools.allow_paths`.
     fn scope(&self, base: &std::path::Path) -> Result<FsScope, RuntimeError> {
         let paths = self.config.file.tools.allow_paths.clone();
+        // A configured path that cannot be used is the configuration's mistake: named as such,
+        // not as the workspace's.
+        for path in &paths {
+            if let Err(e) = std::fs::canonicalize(path) {
+                return Err(UsageError(format!(
+                    "config `tools.allow_paths`: {}: {e}",
+                    path.display()
+                ))
+                .into());
+            }
+        }
         Ok(FsScope::new(base.to_path_buf(), paths)
             .map_err(|source| RuntimeError::Scope {
                 path: base.to_path_buf(),
@@ -394,7 +421,18 @@ impl Runtime {
         if self.models.catalog().is_empty() {
             return Err(UsageError(NO_PROVIDER.to_owned()).into());
         }
-        self.session_with(Arc::clone(&self.models), settings)
+        let session = self.session_with(Arc::clone(&self.models), settings)?;
+        // A provider whose key variable is not set stops only the runs that use it.
+        let provider = &session.model().provider;
+        if let Some(why) = self
+            .models
+            .catalog()
+            .provider(provider)
+            .and_then(|p| p.unusable.as_deref())
+        {
+            return Err(UsageError(format!("provider `{provider}`: {why}")).into());
+        }
+        Ok(session)
     }
 
     /// [`session`](Self::session) with these model clients (a dry run's placeholder, a
@@ -416,7 +454,7 @@ impl Runtime {
             .iter()
             .filter(|d| is_skill_trust_warning(d))
         {
-            tracing::warn!(file = %d.location().unwrap_or_default(), "{}", d.message);
+            self.warn_once(d);
         }
         let mut options = self.session_options(settings.transcripts, settings.stream)?;
         options.cwd = Some(cwd.clone());

@@ -237,6 +237,12 @@ impl Workspace {
             trust_project_skills: self.trust.is_trusted(),
             host: self.env.host(),
             cache: self.cache_config(),
+            // Skills' tool patterns compile against the project, as a session's patterns do:
+            // the policy compiled at discovery is the one a session activates.
+            patterns: self
+                .base_dir()
+                .map(|base| crate::permissions::project_pattern_context(&base))
+                .unwrap_or_default(),
             ..RegistryConfig::with_roots(self.skill_roots())
         }
     }

@@ -39,8 +39,8 @@ fn the_embedding_example_runs_offline() {
     assert_eq!(
         rest,
         "valid: true\n\
-         allowed: specKit, opencode-executor\n\
-         Bash: denied\n\
+         allowed: read_file, grep, glob, list_directory, edit_file, write_file, exec_shell\n\
+         WebFetch: denied\n\
          tool calls: 3\n\
          answer: The fixtures directory holds sample skills, definitions and agents used by \
          the tests. I could not run the shell command: this agent is read-only.\n"

@@ -37,9 +37,9 @@ pub struct Corpus {
 /// The full corpus: 2,451 skills from openclaw/skills (commit 3a5f649f).
 const SHARED: Expected = Expected {
     files: 2451,
-    load: (1493, 939, 19),
-    validate: (1140, 1201, 110),
-    strict: (1140, 786, 525),
+    load: (1490, 942, 19),
+    validate: (1138, 1211, 102),
+    strict: (1138, 788, 525),
     spec: (812, 352, 1287),
 };
 
@@ -48,7 +48,7 @@ const SHARED: Expected = Expected {
 const SAMPLE: Expected = Expected {
     files: 100,
     load: (52, 42, 6),
-    validate: (39, 51, 10),
+    validate: (39, 52, 9),
     strict: (39, 25, 36),
     spec: (24, 16, 60),
 };

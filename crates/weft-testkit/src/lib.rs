@@ -5,7 +5,8 @@
 //! about 100 of its skills committed under `fixtures/corpus-sample` (so a fresh clone tests
 //! real skills too). Tests run against every corpus [`Corpus::available`] returns and announce
 //! which ones ran; nothing is skipped silently. [`mcp::everything_server`] is the MCP
-//! reference server, installed on first use.
+//! reference server, installed on first use. [`seed_definitions`] are seed 003's example
+//! skills as written.
 //!
 //! ```
 //! let corpora = weft_testkit::Corpus::available();
@@ -18,6 +19,22 @@ mod corpus;
 pub mod mcp;
 
 pub use corpus::{Corpus, Expected, ProfileCounts};
+
+/// Seed 003's two skill-injection definitions as the seed writes them (`specification-engine`
+/// with `allowed_tools: [specKit]`, `opencode-implementer` with `[opencode-executor]` and
+/// `forbidden_tools: [write, edit]`), each file's path and text: the tests of the seed's
+/// scenarios register these. The built-in skills of the same names grant weft's own tools.
+pub fn seed_definitions() -> Vec<(std::path::PathBuf, String)> {
+    ["specification-engine.json", "opencode-implementer.yaml"]
+        .into_iter()
+        .map(|name| {
+            let path = workspace_root().join("fixtures/definitions").join(name);
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            (path, text)
+        })
+        .collect()
+}
 
 /// The workspace root (this crate lives in `crates/weft-testkit`).
 fn workspace_root() -> std::path::PathBuf {

@@ -78,7 +78,8 @@ impl Session {
     /// True when the catalog lists `entry` now: not a conditional skill (`paths:`), or one
     /// whose files this session has read or edited.
     fn listed(&self, entry: &SkillEntry) -> bool {
-        !entry.skill.is_conditional() || self.revealed.contains(entry.name())
+        (!entry.skill.is_conditional() || self.revealed.contains(entry.name()))
+            && self.skill_ready(entry)
     }
 
     /// After a file tool touched `path`: the conditional skills whose `paths` match it join

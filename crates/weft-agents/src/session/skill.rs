@@ -89,7 +89,8 @@ pub enum SkillInvocationError {
         #[source]
         source: SkillError,
     },
-    /// The skill's `allowed-tools` do not compile.
+    /// The skill's `allowed-tools` do not compile for this session's project (a registry
+    /// configured for another project compiled them without error).
     #[error("skill `{name}`: {source}")]
     Policy {
         /// Skill name.
@@ -97,6 +98,18 @@ pub enum SkillInvocationError {
         /// Why.
         #[source]
         source: PolicyError,
+    },
+    /// The skill's `allowed-tools` name tools this session does not have: the model is not
+    /// offered it (its readiness is false).
+    #[error(
+        "skill `{name}` is not ready here: its allowed-tools name {} (not a tool of this session), so it is not offered; run it yourself (`/{name}`) to use what it has",
+        .tools.join(", ")
+    )]
+    MissingTools {
+        /// Skill name.
+        name: String,
+        /// The tools it names that the session lacks.
+        tools: Vec<String>,
     },
     /// The skill's `model:` cannot be used (and is not an alias that can fall back).
     #[error("skill `{name}`: {source}")]
@@ -190,6 +203,12 @@ impl Session {
             Invoker::Model if entry.skill.disable_model_invocation => {
                 Err(SkillInvocationError::AutoInvocationBlocked(name.to_owned()))
             }
+            Invoker::Model if !self.skill_ready(&entry) => {
+                Err(SkillInvocationError::MissingTools {
+                    name: name.to_owned(),
+                    tools: entry.missing_tools(&|t| self.has_tool(t)),
+                })
+            }
             Invoker::User if !entry.skill.user_invocable => {
                 Err(SkillInvocationError::NotUserInvocable(name.to_owned()))
             }
@@ -197,8 +216,20 @@ impl Session {
         }
     }
 
-    /// Renders a skill's body with `args` (and its argument names and effort) and compiles
-    /// its policy. The text is not capped yet: its dynamic context comes first.
+    /// True when this session has a tool of that (canonical) name: a registered tool, or one
+    /// the session itself serves (`use_skill`, the subagent tools, `create_skill`).
+    pub fn has_tool(&self, name: &str) -> bool {
+        self.tools.contains(name) || weft_types::tool_names::SESSION_TOOLS.contains(&name)
+    }
+
+    /// True when every tool the skill's `allowed-tools` names exists in this session: only
+    /// then is the model offered it.
+    pub fn skill_ready(&self, entry: &SkillEntry) -> bool {
+        entry.missing_tools(&|t| self.has_tool(t)).is_empty()
+    }
+
+    /// Renders a skill's body with `args` (and its argument names and effort) and takes
+    /// its compiled policy. The text is not capped yet: its dynamic context comes first.
     fn render_skill(
         &self,
         entry: &SkillEntry,
@@ -209,12 +240,15 @@ impl Session {
             name: name.to_owned(),
             source,
         })?;
-        let policy = Policy::from_skill(&entry.skill, &pattern_context(&self.options)).map_err(
-            |source| SkillInvocationError::Policy {
+        // Compiled once, when the registry found the skill with this session's project (a
+        // registry configured for another project gets it compiled for this one).
+        let policy = entry
+            .policy_for(&pattern_context(&self.options))
+            .map_err(|source| SkillInvocationError::Policy {
                 name: name.to_owned(),
                 source,
-            },
-        )?;
+            })?
+            .into_owned();
         let mut ctx = InvocationContext::new(args.to_vec(), self.options.session_id.clone())
             .with_names(entry.skill.arguments.clone())
             .with_effort(

@@ -8,6 +8,7 @@
 //! check, and the start of a child; `spawn_tools.rs` holds the four tools the model drives
 //! subagents with and what the parent does with its children afterwards.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -16,8 +17,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use weft_llm::{ModelRef, Usage};
 use weft_permissions::{
-    CompositionMode, PatternContext, Policy, ToolGate, compose_with, is_mcp_tool,
-    validate_skill_set,
+    CompositionMode, Policy, ToolGate, is_mcp_tool, validate_and_compose_compiled,
 };
 use weft_types::{AgentDefinition, Skill, tool_names};
 
@@ -333,8 +333,7 @@ impl Session {
             ceiling = ceiling.with_layer(policy);
         }
         if let Some(names) = injected {
-            let ctx = pattern_context(&self.options);
-            ceiling = self.within_skills(names, agent_name, background, &ctx, &ceiling)?;
+            ceiling = self.within_skills(names, agent_name, background, &ceiling)?;
         }
         if background {
             if let Some(tool) = first_mcp_tool(agent.tools.iter().flatten()) {
@@ -352,7 +351,6 @@ impl Session {
         skill_names: &[String],
         agent_name: &str,
         background: bool,
-        ctx: &PatternContext,
         ceiling: &ToolGate,
     ) -> Result<ToolGate, SubagentError> {
         if let Some(allowed) = &self.options.skill_filter
@@ -365,13 +363,31 @@ impl Session {
         }
         let snapshot = self.skills.snapshot();
         let known: Vec<&str> = self.tools.names().collect();
-        let result = validate_skill_set(skill_names, |n| snapshot.get(n).map(|e| &e.skill), &known);
-        if !result.valid {
+        // The policies the registry compiled when it found the skills (for this session's
+        // project), compiled again only for a registry configured for another.
+        let ctx = pattern_context(&self.options);
+        let mut policies: Vec<(&Skill, Cow<'_, Policy>)> = Vec::new();
+        for entry in skill_names.iter().filter_map(|n| snapshot.get(n)) {
+            let policy = entry.policy_for(&ctx).map_err(|e| failed(agent_name, e))?;
+            policies.push((&entry.skill, policy));
+        }
+        let (result, composition) = validate_and_compose_compiled(
+            skill_names,
+            |n| {
+                policies
+                    .iter()
+                    .find(|(s, _)| s.name == n)
+                    .map(|(s, p)| (*s, p.as_ref()))
+            },
+            &known,
+            CompositionMode::Union,
+        );
+        let Some(composition) = composition.filter(|_| result.valid) else {
             return Err(failed(
                 agent_name,
                 SpawnFailure::InvalidSkillSet(result.errors),
             ));
-        }
+        };
         let skills: Vec<&Skill> = skill_names
             .iter()
             .filter_map(|n| snapshot.get(n).map(|e| &e.skill))
@@ -382,8 +398,6 @@ impl Session {
         {
             return Err(SubagentError::BackgroundMcpBlocked { tool: tool.clone() });
         }
-        let composition = compose_with(&skills, CompositionMode::Union, ctx)
-            .map_err(|e| failed(agent_name, e))?;
         Ok(composition.gate_within(ceiling))
     }
 

@@ -26,6 +26,9 @@ pub struct SessionSummary {
     pub messages: usize,
     /// Subagent session ids, in spawn order.
     pub children: Vec<String>,
+    /// The first thing the user sent (a message, or `/skill args` for a skill run), as
+    /// written: what a person picks a session by.
+    pub first_prompt: Option<String>,
     /// The transcript file.
     pub path: PathBuf,
 }
@@ -71,6 +74,12 @@ impl SessionSummary {
             })
             .collect();
         let updated_ms = records.iter().map(TranscriptRecord::at).max().unwrap_or(at);
+        let first_prompt = records.iter().find_map(|r| match r {
+            TranscriptRecord::Message { message, .. } if message.role == weft_llm::Role::User => {
+                Some(message.content.clone())
+            }
+            _ => None,
+        });
         Some(Self {
             id: session_id,
             started_ms: at,
@@ -81,6 +90,7 @@ impl SessionSummary {
             cwd,
             messages,
             children,
+            first_prompt,
             path: path.to_path_buf(),
         })
     }

@@ -8,12 +8,12 @@ use clap::{Args, ValueEnum};
 
 use super::ReportFormat;
 
-/// Which `.clawft` directory installed skills live in.
+/// Whose skills: the project's or the user's (where each command writes them is in its help).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum InstallScope {
-    /// `<project>/.clawft` (the current directory when no project is found).
+    /// The project's (the current directory when no project is found).
     Project,
-    /// `~/.clawft`.
+    /// Yours, under the home directory.
     User,
 }
 
@@ -64,7 +64,8 @@ pub struct UpdateArgs {
     /// Apply without asking.
     #[arg(long, short = 'y')]
     pub yes: bool,
-    /// Apply despite high-severity findings.
+    /// Apply despite high-severity findings, and overwrite files changed here since the
+    /// install (without it, an update that would lose local changes is refused).
     #[arg(long)]
     pub force: bool,
     /// Output format.

@@ -7,6 +7,7 @@
 
 mod agents;
 mod format;
+mod front;
 mod install;
 mod run;
 mod sessions;
@@ -19,6 +20,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 pub use agents::{AgentsCommand, AgentsListArgs, AgentsShowArgs};
 pub use format::{ListFormat, ReportFormat, RunFormat};
+pub use front::FrontArgs;
 pub use install::{InstallArgs, InstallScope, RemoveArgs, ScanArgs, UpdateArgs, VerifyArgs};
 pub use run::{AgentArgs, RunArgs};
 pub use sessions::{SessionsCommand, SessionsListArgs, SessionsShowArgs};
@@ -28,7 +30,8 @@ pub use setup::{
 };
 pub use skills::{
     CatalogArgs, CatalogFormatArg, CheckToolArgs, ComposeArgs, ListArgs, MatchArgs, ModeArg,
-    ProfileArg, ScopeFilter, SelectArgs, ShowArgs, SkillRunArgs, SkillsCommand, ValidateArgs,
+    NewArgs, ProfileArg, ScopeFilter, SelectArgs, ShowArgs, SkillRunArgs, SkillsCommand,
+    ValidateArgs,
 };
 
 /// The heading the global options are listed under (once, in `weft --help`).
@@ -37,8 +40,13 @@ const GLOBAL: &str = "Global options";
 /// What bare `weft` does, in `weft --help`.
 const BARE_WEFT: &str = "Without a command, weft starts an interactive session on a terminal \
 (as `weft agent` does); with stdin or stdout not a terminal it prints this help and exits with \
-status 2. Global options go before or after the command. Exit status: 0 ok, 1 failure, 2 usage \
-or configuration error, 130 interrupted (`weft help exit-codes` lists them all).";
+status 2. `weft \"question\"` starts the session with that first message (through a pipe it \
+prints the answer), `weft -p \"question\"` prints the answer and exits, `weft -c` continues \
+this project's latest session, `weft -r [ID]` resumes one (a picker without an ID). A first \
+word that names a command runs that command: `weft -- \"skills are?\"` sends it as a message. \
+Global options go before or after the command. Exit status: 0 ok, 1 failure, 2 usage or \
+configuration error, 4 tool calls refused for want of approval, 130 interrupted \
+(`weft help exit-codes` lists them all).";
 
 /// weft: skills and subagents for LLM agents.
 #[derive(Debug, Parser)]
@@ -61,6 +69,10 @@ pub struct Cli {
     /// Where to find skills, agents and configuration.
     #[command(flatten)]
     pub locations: LocationArgs,
+
+    /// Without a command: the first message, -p, -c, -r, -m (Claude Code's habits).
+    #[command(flatten)]
+    pub front: FrontArgs,
 
     /// The command to run; without one, an interactive session on a terminal.
     #[command(subcommand)]

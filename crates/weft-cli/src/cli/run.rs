@@ -5,7 +5,8 @@ use clap::Args;
 
 use super::RunFormat;
 
-/// How an agent run is set up (shared by `weft agent` and `weft skills run`).
+/// How an agent run is set up (shared by `weft agent`, `weft skills run` and `weft` without a
+/// command).
 #[derive(Debug, Args, Clone, Default)]
 pub struct RunArgs {
     /// The agent to use (default: `default_agent` from the config, else `default`).
@@ -35,15 +36,22 @@ pub struct RunArgs {
     pub continue_latest: bool,
 
     /// Resume the session with this id (a unique prefix is enough; `weft sessions list`
-    /// shows them).
-    #[arg(short = 'r', long, value_name = "ID")]
-    pub resume: Option<String>,
+    /// shows them); without an id, pick one of this project's recent sessions on the
+    /// terminal.
+    #[arg(short = 'r', long, value_name = "ID", num_args = 0..=1)]
+    pub resume: Option<Option<String>>,
 
     /// Output: the answer as text; `json`, one object with the answer, the tool calls, the
     /// usage and the session id; `stream-json`, one JSON event per line as the turn goes
     /// (docs/OUTPUT.md).
     #[arg(long, value_enum, default_value = "text")]
     pub format: RunFormat,
+
+    /// Exit 0 even when tool calls were refused because no one could approve them. Without
+    /// it such a run exits 4 (and JSON says "is_error": true): the task was not done as
+    /// asked. The refusals are reported either way.
+    #[arg(long)]
+    pub ignore_refusals: bool,
 }
 
 /// Arguments of `weft agent`.
@@ -57,4 +65,24 @@ pub struct AgentArgs {
     /// Agent, model and output settings.
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+impl RunArgs {
+    /// True when nothing was set (every option at its default).
+    pub fn is_default(&self) -> bool {
+        self.agent.is_none()
+            && self.model.is_none()
+            && !self.dry_run
+            && !self.no_stream
+            && !self.no_transcript
+            && !self.continue_latest
+            && self.resume.is_none()
+            && self.format == RunFormat::Text
+            && !self.ignore_refusals
+    }
+
+    /// True when the run goes on with an earlier session (`--continue`, `--resume`).
+    pub fn resumes(&self) -> bool {
+        self.continue_latest || self.resume.is_some()
+    }
 }

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::{
-    InstallArgs, ListFormat, RemoveArgs, ReportFormat, RunArgs, ScanArgs, UpdateArgs, VerifyArgs,
+    InstallArgs, InstallScope, ListFormat, RemoveArgs, ReportFormat, RunArgs, ScanArgs, UpdateArgs,
+    VerifyArgs,
 };
 
 /// Arguments of `weft skills run`.
@@ -68,6 +69,36 @@ pub enum SkillsCommand {
     /// Scan a tree, a skill or an archive for dangerous content (offline, nothing runs).
     /// Exits 1 when anything is high severity.
     Scan(ScanArgs),
+    /// Write a new skill (or, with --agent, an agent) to start from: a SKILL.md that
+    /// validates clean, in ~/.claude/skills/NAME (with --scope project,
+    /// <project>/.claude/skills/NAME), where Claude Code finds it too.
+    New(NewArgs),
+}
+
+/// Arguments of `weft skills new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The name: 1-64 characters of a-z, 0-9 and `-` (the directory gets the same name).
+    pub name: String,
+
+    /// What it does and when to use it (the model reads this to decide); a placeholder to
+    /// edit when left out.
+    #[arg(long, short = 'd', value_name = "TEXT")]
+    pub description: Option<String>,
+
+    /// Whose it is: `user` (~/.claude/skills, yours in every project) or `project`
+    /// (<project>/.claude/skills, shared through the repository).
+    #[arg(long, value_enum, default_value = "user")]
+    pub scope: InstallScope,
+
+    /// Write an agent instead: ~/.claude/agents/NAME.md (with --scope project,
+    /// <project>/.claude/agents/NAME.md).
+    #[arg(long)]
+    pub agent: bool,
+
+    /// Output format (`json`: the path written).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
 }
 
 /// Which rules `validate` applies.

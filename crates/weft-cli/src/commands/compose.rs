@@ -42,10 +42,9 @@ fn ceiling(workspace: &Workspace, list: Option<&str>) -> anyhow::Result<Option<C
 }
 
 fn api(workspace: &Workspace, mode_arg: ModeArg) -> anyhow::Result<SkillInjection> {
+    // The registry compiles each skill's patterns against the project when it finds it.
     let registry = SkillRegistry::new(crate::commands::skills::registry_config(workspace)?);
-    Ok(SkillInjection::new(Arc::new(registry))
-        .with_mode(mode(mode_arg))
-        .with_pattern_context(patterns(workspace)?))
+    Ok(SkillInjection::new(Arc::new(registry)).with_mode(mode(mode_arg)))
 }
 
 /// Relative path patterns start at the project (else the current directory), as in a session.

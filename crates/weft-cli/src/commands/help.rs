@@ -149,7 +149,7 @@ fn unknown(name: &str, registry: &CommandRegistry) -> anyhow::Error {
 /// status 2 (nothing was asked for: a script calling `weft` alone is a mistake to surface).
 pub fn bare(workspace: &Workspace, mode: Option<weft_types::PermissionMode>) -> Result<ExitCode> {
     if crate::output::stdin_is_terminal() && crate::output::stdout_is_terminal() {
-        return crate::commands::repl::run(workspace, &crate::cli::RunArgs::default(), mode);
+        return crate::commands::repl::run(workspace, &crate::cli::RunArgs::default(), mode, None);
     }
     out!("{}", crate::cli::command().render_long_help());
     Ok(ExitCode::from(2))

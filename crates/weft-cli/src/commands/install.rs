@@ -293,6 +293,14 @@ fn describe_update(out: &mut impl Write, u: &SkillUpdate) -> io::Result<()> {
         return writeln!(out, "{}: up to date ({from})", u.name);
     }
     writeln!(out, "{}: {from} -> {}", u.name, short(&u.resolved))?;
+    let local = u.local_changes();
+    if !local.is_empty() {
+        writeln!(
+            out,
+            "  ! changed here since the install, the update overwrites it (only with --force): {}",
+            local.join(", ")
+        )?;
+    }
     for change in &u.changes {
         let mark = if change.is_sensitive() { '!' } else { ' ' };
         writeln!(out, "  {mark} {}", change.describe())?;
@@ -338,6 +346,7 @@ pub fn update(workspace: &Workspace, args: &UpdateArgs) -> anyhow::Result<ExitCo
                         "from": u.old.commit.as_ref().unwrap_or(&u.old.tree_sha256),
                         "to": short(&u.resolved),
                         "changes": u.changes,
+                        "local_changes": u.local_changes(),
                         "findings": u.scan.findings,
                     })
                 })
@@ -391,7 +400,35 @@ pub fn update(workspace: &Workspace, args: &UpdateArgs) -> anyhow::Result<ExitCo
 /// `weft skills remove NAME`.
 pub fn remove(workspace: &Workspace, args: &RemoveArgs) -> anyhow::Result<ExitCode> {
     let target = target(workspace, args.scope)?;
-    let entry = weft_install::remove(&target, &args.name)?;
+    let entry = match weft_install::remove(&target, &args.name) {
+        Ok(entry) => entry,
+        // A name that is not installed is a mistake in the invocation (exit 2), with the
+        // installed names it may have meant.
+        Err(e @ InstallError::NotInstalled { .. }) => {
+            let installed: Vec<String> = target
+                .load_lock()
+                .map(|lock| lock.skills.keys().cloned().collect())
+                .unwrap_or_default();
+            let close = weft_types::suggest::closest_names(
+                &args.name,
+                installed.iter().map(String::as_str),
+            );
+            let hint = if close.is_empty() {
+                format!(
+                    "; installed here: {}",
+                    if installed.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        installed.join(", ")
+                    }
+                )
+            } else {
+                weft_types::suggest::did_you_mean(&close)
+            };
+            return Err(UsageError(format!("{e}{hint}")).into());
+        }
+        Err(e) => return Err(e.into()),
+    };
     match args.format {
         ReportFormat::Json => crate::output::outln!(
             "{}",

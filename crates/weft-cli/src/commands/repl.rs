@@ -17,6 +17,9 @@ use weft_runtime::{EffectiveConfig, UsageError};
 
 use crate::signals::{Exits, kill_groups_on_exit};
 
+/// How many of the last turns a resumed session shows.
+const RECAP_TURNS: usize = 3;
+
 /// The locations the REPL shows and uses.
 pub fn workspace_info(workspace: &Workspace, memory_file: &Path) -> WorkspaceInfo {
     WorkspaceInfo {
@@ -30,9 +33,14 @@ pub fn workspace_info(workspace: &Workspace, memory_file: &Path) -> WorkspaceInf
     }
 }
 
-/// Runs the interactive session until `/exit` or Ctrl-D; calls that need approval are asked
-/// about on the terminal.
-pub fn run(workspace: &Workspace, run: &RunArgs, mode: Option<PermissionMode>) -> Result<ExitCode> {
+/// Runs the interactive session until `/exit` or Ctrl-D, starting with `first` when given;
+/// calls that need approval are asked about on the terminal.
+pub fn run(
+    workspace: &Workspace,
+    run: &RunArgs,
+    mode: Option<PermissionMode>,
+    first: Option<String>,
+) -> Result<ExitCode> {
     if run.dry_run {
         return Err(UsageError(
             "--dry-run needs a message: pass -m MESSAGE or pipe it on stdin".to_owned(),
@@ -54,7 +62,7 @@ pub fn run(workspace: &Workspace, run: &RunArgs, mode: Option<PermissionMode>) -
     let approver = PromptApprover::terminal(Box::new(crate::output::styled_stdout()))
         .with_status(status.clone());
     session.set_approver(Some(Arc::new(approver)));
-    if run.resume.is_some() || run.continue_latest {
+    if run.resumes() {
         crate::output::outln!(
             "Resumed session {} ({} messages, agent {}, model {}). /session shows it.",
             session.id(),
@@ -62,6 +70,11 @@ pub fn run(workspace: &Workspace, run: &RunArgs, mode: Option<PermissionMode>) -
             session.agent().name,
             session.model()
         );
+        // The conversation so far, its last turns, so the next message has its context.
+        let recap = weft_repl::recap(session.messages(), RECAP_TURNS);
+        if !recap.is_empty() {
+            crate::output::out!("{recap}");
+        }
     }
     let base = runtime.base_dir()?;
     let effective = EffectiveConfig::of(&runtime)?;
@@ -77,6 +90,7 @@ pub fn run(workspace: &Workspace, run: &RunArgs, mode: Option<PermissionMode>) -
     };
     let history = env.workspace.history_file.clone();
     let mut repl = Repl::new(session, env)
+        .with_first_input(first)
         .with_terminal(stdout_terminal(), status)
         // Listings fit the terminal as it is when each command runs.
         .with_width(|| stdout_terminal().width);

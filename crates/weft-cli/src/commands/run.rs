@@ -1,7 +1,6 @@
 //! `weft agent -m MSG` and `weft skills run NAME ARGS`: one turn of the agent loop, printed;
 //! calls that need approval are asked about on the terminal, or refused without one.
 
-use std::io::Read;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -129,8 +128,9 @@ fn settings(run: &RunArgs, stream: bool) -> SessionSettings {
         transcripts: !run.dry_run && !run.no_transcript,
         stream,
         resume: match (&run.resume, run.continue_latest) {
-            (Some(id), _) => Some(Resume::Id(id.clone())),
-            (None, true) => Some(Resume::Latest),
+            (Some(Some(id)), _) => Some(Resume::Id(id.clone())),
+            // `-r` without an id was resolved to one by the picker (see `start`).
+            (Some(None), _) | (None, true) => Some(Resume::Latest),
             (None, false) => None,
         },
     }
@@ -140,6 +140,10 @@ fn settings(run: &RunArgs, stream: bool) -> SessionSettings {
 /// dry run without a provider or a model uses a placeholder model that is never called.
 pub(crate) fn start(runtime: &Runtime, run: &RunArgs, stream: bool) -> Result<Session> {
     let mut settings = settings(run, stream);
+    if run.resume == Some(None) {
+        let id = crate::commands::picker::pick_session(runtime)?;
+        settings.resume = Some(Resume::Id(id));
+    }
     if !run.dry_run {
         return runtime.session(&settings).map_err(runtime_error);
     }
@@ -308,10 +312,18 @@ fn ask_on_terminal(session: &mut Session, status: Option<StatusLine>) {
     }
 }
 
-/// Prints the summary of the calls refused for want of approval on stderr, if there were any.
-fn print_refusals(session: &Session) {
+/// Prints the summary of the calls refused for want of approval on stderr, if there were any,
+/// and the exit status they give the run unless `ignored`.
+fn print_refusals(session: &Session, ignored: bool) {
     if let Some(line) = crate::permissions::refusal_summary(session) {
-        errln!("{line}");
+        if ignored {
+            errln!("{line}");
+        } else {
+            errln!(
+                "{line}; exit status {} (--ignore-refusals exits 0)",
+                crate::permissions::REFUSED_EXIT
+            );
+        }
     }
 }
 
@@ -322,16 +334,13 @@ pub fn agent(
     mode: Option<PermissionMode>,
     verbose: bool,
 ) -> Result<ExitCode> {
+    if args.run.resume == Some(None) {
+        crate::commands::picker::can_pick()?;
+    }
     let message = match &args.message {
         Some(m) => m.clone(),
-        None if !crate::output::stdin_is_terminal() => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .context("cannot read the message from stdin")?;
-            text
-        }
-        None => return crate::commands::repl::run(workspace, &args.run, mode),
+        None if !crate::output::stdin_is_terminal() => crate::commands::front::read_stdin()?,
+        None => return crate::commands::repl::run(workspace, &args.run, mode, None),
     };
     if message.trim().is_empty() {
         return Err(UsageError("the message is empty".to_owned()).into());
@@ -369,6 +378,7 @@ fn one_shot(
         start_mcp(&runtime, screen.status.as_ref());
     }
     let mut session = start(&runtime, run, streams(run))?;
+    let send = slash_to_skill(send, &session)?;
     if run.dry_run {
         // Nothing runs: a skill's dynamic context is judged, not run.
         session.set_dry_run(true);
@@ -387,7 +397,7 @@ fn one_shot(
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
     let mut output = turn_output(run, verbose, &mut screen);
-    output.started(&session, run.resume.is_some() || run.continue_latest);
+    output.started(&session, run.resumes());
     let turn = rt.block_on(async {
         let outcome = match send {
             Send::Message(text) => session.send(text, &mut output).await,
@@ -400,18 +410,67 @@ fn one_shot(
                 .unwrap_or(code),
         )
     });
+    // Calls refused for want of approval make a run that otherwise succeeded exit 4.
+    let strict = !run.ignore_refusals;
     let result = match turn {
         Ok(code) => {
-            output.finish(&session, None);
-            Ok(code)
+            output.finish(&session, None, strict);
+            let refused = strict && !session.refused_calls().is_empty();
+            Ok(if refused && code == ExitCode::SUCCESS {
+                ExitCode::from(crate::permissions::REFUSED_EXIT)
+            } else {
+                code
+            })
         }
         Err(e) => {
-            output.finish(&session, Some(&e.to_string()));
+            output.finish(&session, Some(&e.to_string()), strict);
             Err(session_error(e))
         }
     };
-    print_refusals(&session);
+    print_refusals(&session, run.ignore_refusals);
     result
+}
+
+/// A one-shot message that is a slash command (`/code-review HEAD~1`, `/skill name args`)
+/// runs the skill it names, as in the interactive session; it never goes to the model as
+/// text. The session's own commands (`/help`, `/model` ...) need the interactive session: a
+/// usage error says so, and an unknown name gets the closest skills. A first word with a
+/// second `/` (`/etc/hosts is empty`) is an ordinary message.
+fn slash_to_skill(send: Send, session: &Session) -> Result<Send> {
+    let Send::Message(text) = &send else {
+        return Ok(send);
+    };
+    let Some(line) = weft_repl::parse_line(text) else {
+        return Ok(send);
+    };
+    let (name, args) = match line.name {
+        "skill" => match line.args.split_once(char::is_whitespace) {
+            Some((name, args)) => (name, args.trim()),
+            None => (line.args, ""),
+        },
+        name => (name, line.args),
+    };
+    let snapshot = session.skills().snapshot();
+    let runs = snapshot.get(name).is_some_and(|e| e.skill.user_invocable)
+        || !snapshot.broken_named(name).is_empty();
+    if runs && !name.is_empty() {
+        let args = weft_template::split_args(args)
+            .map_err(|e| UsageError(format!("skill `{name}`: cannot split the arguments: {e}")))?;
+        return Ok(Send::Skill {
+            name: name.to_owned(),
+            args,
+        });
+    }
+    let registry = weft_repl::CommandRegistry::builtin();
+    if line.name != "skill" && registry.get(line.name).is_some() {
+        return Err(UsageError(format!(
+            "`/{}` is a command of the interactive session (run `weft` on a terminal); in a one-shot message, a `/name` runs the skill `name`",
+            line.name
+        ))
+        .into());
+    }
+    let known = snapshot.user_invocable().map(|e| e.name());
+    Err(UsageError(weft_repl::unknown_command(name, known)).into())
 }
 
 /// A one-shot run does not end while background subagents work: it waits for them (each is

@@ -122,12 +122,22 @@ pub fn scan(workspace: &Workspace, args: &ScanArgs) -> anyhow::Result<ExitCode> 
                 .iter()
                 .filter(|s| s.report.findings.is_empty())
                 .count();
+            // Skills by their worst finding, then the findings listed above, by severity: the
+            // two counts are of different things, and each says which.
+            let (mut findings_high, mut findings_medium, mut findings_low) = (0, 0, 0);
+            for s in &scanned {
+                let c = s.report.counts();
+                findings_high += c.high;
+                findings_medium += c.medium;
+                findings_low += c.low;
+            }
             writeln!(
                 out,
-                "{} scanned: {high} high, {} medium, {} low, {clean} clean",
+                "{} scanned: {high} with a high finding, {} medium at worst, {} low at worst, {clean} clean; {} listed ({findings_high} high, {findings_medium} medium, {findings_low} low)",
                 plural(scanned.len(), "skill"),
                 at(Severity::Medium),
                 at(Severity::Low),
+                plural(findings_high + findings_medium + findings_low, "finding"),
             )?;
         }
     }

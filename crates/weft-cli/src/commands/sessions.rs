@@ -29,6 +29,7 @@ struct SessionJson<'a> {
     cwd: Option<&'a Path>,
     messages: usize,
     children: &'a [String],
+    first_prompt: Option<&'a str>,
     path: &'a Path,
 }
 
@@ -45,6 +46,7 @@ impl<'a> From<&'a SessionSummary> for SessionJson<'a> {
             cwd: s.cwd.as_deref(),
             messages: s.messages,
             children: &s.children,
+            first_prompt: s.first_prompt.as_deref(),
             path: &s.path,
         }
     }
@@ -74,30 +76,12 @@ pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> 
             outln!("{}", crate::output::json_pretty(&json)?);
         }
         ListFormat::Table => {
-            let rows: Vec<Vec<String>> = sessions
-                .iter()
-                .map(|s| {
-                    vec![
-                        s.id.clone(),
-                        utc_datetime(s.started_ms),
-                        s.agent.clone(),
-                        s.model.clone(),
-                        s.messages.to_string(),
-                        s.children.len().to_string(),
-                    ]
-                })
-                .collect();
+            let home = workspace.home.as_deref();
+            let rows: Vec<Vec<String>> = sessions.iter().map(|s| session_row(s, home)).collect();
             crate::output::out!(
                 "{}",
                 fit_table(
-                    &[
-                        "ID",
-                        "STARTED (UTC)",
-                        "AGENT",
-                        "MODEL",
-                        "MESSAGES",
-                        "SUBAGENTS"
-                    ],
+                    &SESSION_COLUMNS,
                     &rows,
                     crate::environment::stdout_terminal().width
                 )
@@ -105,6 +89,35 @@ pub fn list(workspace: &Workspace, args: &SessionsListArgs) -> Result<ExitCode> 
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The columns of `sessions list` (and of the `-r` picker, numbered).
+pub(crate) const SESSION_COLUMNS: [&str; 7] = [
+    "ID",
+    "STARTED (UTC)",
+    "DIRECTORY",
+    "AGENT",
+    "MODEL",
+    "MESSAGES",
+    "FIRST PROMPT",
+];
+
+/// One session as a row of [`SESSION_COLUMNS`]: what a person picks a session by (where it
+/// worked, what it was asked first), the prompt on one line and cut short.
+pub(crate) fn session_row(s: &SessionSummary, home: Option<&Path>) -> Vec<String> {
+    vec![
+        s.id.clone(),
+        utc_datetime(s.started_ms),
+        s.cwd
+            .as_deref()
+            .map_or_else(|| "-".to_owned(), |d| weft_term::tilde(d, home)),
+        s.agent.clone(),
+        s.model.clone(),
+        s.messages.to_string(),
+        s.first_prompt
+            .as_deref()
+            .map_or_else(|| "-".to_owned(), |p| cut(&weft_term::one_line(p), 60)),
+    ]
 }
 
 /// `weft sessions show <id>`.

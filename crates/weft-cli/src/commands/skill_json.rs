@@ -30,10 +30,11 @@ pub struct SkillJson<'a> {
     pub model_invocable: bool,
     /// inline or fork.
     pub context: SkillContext,
-    /// Nothing it requires is missing on this host.
+    /// Nothing it requires is missing on this host (`skills show`: nor a tool its
+    /// `allowed-tools` names; such a skill is not offered to the model).
     pub ready: bool,
     /// What is missing (an empty object when ready).
-    pub readiness: &'a Readiness,
+    pub readiness: std::borrow::Cow<'a, Readiness>,
     /// The copies it hides, of lower precedence.
     pub shadows: &'a [ShadowedSkill],
     /// Switched off by the configuration (`skills.disabled`, `skills.entries.<name>.enabled`):
@@ -58,7 +59,7 @@ impl<'a> SkillJson<'a> {
             model_invocable: s.model_invocable(),
             context: s.context,
             ready: entry.readiness.is_ready(),
-            readiness: &entry.readiness,
+            readiness: std::borrow::Cow::Borrowed(&entry.readiness),
             shadows: &entry.shadows,
             disabled: false,
             installed: installed.map(Installed::to_json),
@@ -172,6 +173,13 @@ impl<'a> SkillDetailJson<'a> {
     /// Marks it disabled (or not).
     pub fn disabled(mut self, disabled: bool) -> Self {
         self.summary.disabled = disabled;
+        self
+    }
+
+    /// Its readiness in a session (the tools it names judged too).
+    pub fn readiness(mut self, readiness: Readiness) -> Self {
+        self.summary.ready = readiness.is_ready();
+        self.summary.readiness = std::borrow::Cow::Owned(readiness);
         self
     }
 }

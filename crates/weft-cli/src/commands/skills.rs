@@ -8,7 +8,7 @@ use weft_registry::catalog::{CatalogFormat, budget_for};
 use weft_registry::details::{bundled_files, skill_details};
 use weft_registry::matcher::{MatchOutcome, TriggerMatcher};
 use weft_registry::{
-    BrokenSkill, RegistryConfig, SkillEntry, SkillRegistry, Snapshot, discover_one,
+    BrokenSkill, Readiness, RegistryConfig, SkillEntry, SkillRegistry, Snapshot, discover_one,
 };
 use weft_types::Scope;
 use weft_types::suggest::{closest_names, did_you_mean};
@@ -20,7 +20,7 @@ use crate::commands::skill_json::{SkillDetailJson, SkillJson};
 use crate::commands::verify::{InstallIndex, Installed};
 use crate::environment::stdout_terminal;
 use crate::output::{eprint_diagnostics, eprint_discovery_diagnostics};
-use weft_runtime::Workspace;
+use weft_runtime::{Runtime, ToolAvailability, Workspace};
 use weft_term::{fields, fit_table, one_line, tilde};
 
 fn scope_matches(filter: ScopeFilter, scope: Scope) -> bool {
@@ -163,6 +163,7 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
     let disabled = disabled_names.contains(&entry.skill.name);
     let installed = InstallIndex::load(workspace).get(entry.dir());
     let body = entry.body();
+    let readiness = readiness(workspace, &entry);
     let mut out = crate::output::stdout();
     match args.format {
         ListFormat::Json => {
@@ -172,12 +173,13 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
                 body.as_deref().ok(),
                 bundled_files(&entry),
             )
-            .disabled(disabled);
+            .disabled(disabled)
+            .readiness(readiness);
             writeln!(out, "{}", crate::output::json_pretty(&detail)?)?;
         }
         ListFormat::Table => {
             let home = workspace.home.as_deref();
-            let rows = skill_details(&entry, &|p| tilde(p, home));
+            let rows = skill_details(&entry, &readiness, &|p| tilde(p, home));
             out.write_all(fields(&rows).as_bytes())?;
             if disabled {
                 writeln!(
@@ -196,6 +198,28 @@ pub fn show(workspace: &Workspace, args: &ShowArgs) -> anyhow::Result<ExitCode> 
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a session of this workspace would have: its tools, known without starting one. When
+/// the configuration cannot be loaded, none is known and tools are not judged.
+pub(crate) fn tool_availability(workspace: &Workspace) -> Option<ToolAvailability> {
+    let known = Runtime::load(workspace).and_then(|runtime| ToolAvailability::of(&runtime));
+    match known {
+        Ok(tools) => Some(tools),
+        Err(e) => {
+            tracing::warn!(error = %e, "tools not known; skills' tools are not judged");
+            None
+        }
+    }
+}
+
+/// `entry`'s readiness in a session of this workspace: what the host lacks, and the tools its
+/// `allowed-tools` names that the session would not have.
+fn readiness(workspace: &Workspace, entry: &SkillEntry) -> Readiness {
+    match tool_availability(workspace) {
+        Some(tools) => entry.readiness_with(&|t| tools.has(t)),
+        None => entry.readiness.clone(),
+    }
 }
 
 /// Why `skills show NAME` found no skill: files of that name that do not load, else the
@@ -362,7 +386,14 @@ pub fn catalog(workspace: &Workspace, args: &CatalogArgs) -> anyhow::Result<Exit
         let budget = args
             .budget
             .unwrap_or_else(|| budget_for(args.context_window));
-        registry.snapshot().catalog(format, budget)
+        // As in a session: a skill whose allowed tools a session would not have is left out.
+        let tools = tool_availability(workspace);
+        registry.snapshot().catalog_where(format, budget, |e| {
+            !e.skill.is_conditional()
+                && tools
+                    .as_ref()
+                    .is_none_or(|t| e.missing_tools(&|name| t.has(name)).is_empty())
+        })
     };
     let mut out = crate::output::stdout();
     if args.format == CatalogFormatArg::Json {

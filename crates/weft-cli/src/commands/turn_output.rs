@@ -112,12 +112,18 @@ impl<'s> TurnOutput<'s> {
         }
     }
 
-    /// The run is over: JSON prints the `result` (with `error` when the run failed).
-    pub(crate) fn finish(&mut self, session: &Session, error: Option<&str>) {
+    /// The run is over: JSON prints the `result` (with `error` when the run failed, and,
+    /// when `strict_refusals`, when calls were refused for want of approval).
+    pub(crate) fn finish(&mut self, session: &Session, error: Option<&str>, strict_refusals: bool) {
         let Self::Json(j) = self else {
             return;
         };
-        let doc = Event::Result(j.result(session, error));
+        let refusals: Vec<RefusalJson> = session
+            .refused_calls()
+            .into_iter()
+            .map(RefusalJson::from)
+            .collect();
+        let doc = Event::Result(j.result(session, error, refusals, strict_refusals));
         if j.stream {
             event(&doc);
         } else if let Ok(text) = serde_json::to_string_pretty(&doc) {
@@ -242,9 +248,37 @@ struct ResultJson<'a> {
     is_error: bool,
     error: Option<String>,
     tool_calls: &'a [CallJson],
+    /// The calls refused because no one could approve them (this session's and its
+    /// subagents'): with any, the run exits 4 and is an error unless `--ignore-refusals`.
+    refusals: Vec<RefusalJson>,
     usage: Usage,
     model_calls: u32,
     transcript: Option<&'a Path>,
+}
+
+/// A call refused for want of approval, and what would let it run.
+#[derive(Debug, Serialize)]
+struct RefusalJson {
+    session_id: String,
+    tool: String,
+    /// What the call does, on one line.
+    summary: String,
+    /// `permissions.allow` patterns that would pre-approve it.
+    suggestions: Vec<String>,
+    /// The permission mode that would run it without asking (`null`: only a person can).
+    mode: Option<String>,
+}
+
+impl From<weft_agents::RefusedCall> for RefusalJson {
+    fn from(r: weft_agents::RefusedCall) -> Self {
+        Self {
+            session_id: r.session_id,
+            tool: r.tool,
+            summary: r.summary,
+            suggestions: r.suggestions,
+            mode: r.mode.map(|m| m.as_str().to_owned()),
+        }
+    }
 }
 
 /// One line of stream-json.
@@ -359,9 +393,17 @@ impl JsonTurn {
         }
     }
 
-    fn result<'a>(&'a self, session: &'a Session, error: Option<&str>) -> ResultJson<'a> {
-        // A failed run stops with "error"; an unfinished one keeps its stop and is an error.
-        let (stop, error) = match (error, self.stop) {
+    fn result<'a>(
+        &'a self,
+        session: &'a Session,
+        error: Option<&str>,
+        refusals: Vec<RefusalJson>,
+        strict_refusals: bool,
+    ) -> ResultJson<'a> {
+        // A failed run stops with "error"; an unfinished one keeps its stop and is an error;
+        // one whose calls were refused for want of approval keeps its stop and is an error
+        // too (exit 4), unless refusals are ignored.
+        let (stop, mut error) = match (error, self.stop) {
             (Some(e), _) => ("error", Some(e.to_owned())),
             (None, TurnStop::Answered) => ("answered", None),
             (None, TurnStop::MaxTokens) => ("max_tokens", None),
@@ -369,6 +411,12 @@ impl JsonTurn {
                 ("iteration_limit", Some(iteration_limit(limit)))
             }
         };
+        if error.is_none() && strict_refusals && !refusals.is_empty() {
+            error = Some(format!(
+                "refused for want of approval, with no one to ask: {} call(s), listed under `refusals` (exit status 4; --ignore-refusals exits 0)",
+                refusals.len()
+            ));
+        }
         ResultJson {
             session_id: session.id(),
             agent: &session.agent().name,
@@ -378,6 +426,7 @@ impl JsonTurn {
             is_error: error.is_some(),
             error,
             tool_calls: &self.calls,
+            refusals,
             usage: self.usage,
             model_calls: self.model_calls,
             // The transcript once it exists (a run that failed early has none).

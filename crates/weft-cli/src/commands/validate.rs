@@ -37,7 +37,9 @@ pub fn run(workspace: &Workspace, args: &ValidateArgs) -> anyhow::Result<ExitCod
     };
     let checked = (profile != Profile::Spec).then_some(&known);
     let boundary = workspace.link_boundary();
-    let outcomes = validate_paths_with(&paths, profile, checked, boundary.as_deref());
+    // Tool patterns compile against the project, as discovery compiles them.
+    let patterns = workspace.registry_config().patterns;
+    let outcomes = validate_paths_with(&paths, profile, checked, boundary.as_deref(), &patterns);
 
     let mut stdout = crate::output::stdout();
     match args.format {

@@ -13,7 +13,7 @@ mod keys;
 mod metadata;
 mod model;
 mod skill_name;
-mod tools;
+pub(crate) mod tools;
 
 use std::path::Path;
 

@@ -7,7 +7,8 @@ use weft_types::Position;
 use crate::fields::{Field, Fields};
 use crate::name::nfkc;
 use crate::name::{
-    is_valid_name, name_problems, reserved_word, shorten, spec_dir_matches, spec_name_problems,
+    NameProblems, is_loadable_name, is_valid_name, name_problems, reserved_word, shorten,
+    spec_dir_matches, spec_name_problems,
 };
 use crate::node::NodeKind;
 use crate::report::Report;
@@ -104,8 +105,12 @@ fn check_name(
     inputs: &SkillInputs<'_>,
     report: &mut Report<'_>,
 ) {
-    for problem in name_problems(name) {
+    let problems = NameProblems::of(name);
+    for problem in problems.hard {
         report.emit(Rule::InvalidName, pos, || problem);
+    }
+    for problem in problems.tolerated {
+        report.emit(Rule::NameOutsideSpec, pos, || problem);
     }
     if let Some(word) = reserved_word(name) {
         report.emit(Rule::ReservedName, pos, || {
@@ -150,6 +155,12 @@ fn accept_name(
         // Validation reported the name; keep it so the result can say which skill it was.
         return Some((trimmed.to_owned(), None));
     }
+    // A name Claude Code and Codex load (`my_skill`, `-x`) is the skill's name unless its
+    // directory has a name by weft's rule (then the directory's, as for any invalid name).
+    if !report.spec() && is_loadable_name(trimmed) && !inputs.dir_name.is_some_and(is_valid_name) {
+        let declared = (trimmed != raw).then(|| raw.to_owned());
+        return Some((trimmed.to_owned(), declared));
+    }
     fallback_to_dir(inputs, Some(raw.to_owned()), report)
 }
 
@@ -160,6 +171,8 @@ fn fallback_to_dir(
 ) -> Option<(String, Option<String>)> {
     match inputs.dir_name {
         Some(dir) if is_valid_name(dir) => Some((dir.to_owned(), declared)),
+        // `my_skill/` without a usable `name`: Claude Code and Codex load it by that name.
+        Some(dir) if !report.spec() && is_loadable_name(dir) => Some((dir.to_owned(), declared)),
         Some(dir) if report.profile() != Profile::Load => Some((dir.to_owned(), declared)),
         Some(dir) => {
             report.emit(Rule::NoValidName, inputs.anchor, || {

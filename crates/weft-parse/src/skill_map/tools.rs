@@ -79,26 +79,60 @@ pub(super) fn read_tools(
 }
 
 /// Reports each pattern whose tool name no runtime of the family knows, with the closest
-/// known names.
-fn check_tool_names(field: &Field<'_>, list: &[String], report: &mut Report<'_>) {
-    if !report.enabled(Rule::UnknownTool) {
-        return;
-    }
+/// known names (`W135`), and each naming a tool of Claude Code, OpenClaw or Codex that weft
+/// does not have (`W136`): either grants nothing here, so it is said, never dropped in silence.
+/// Skills and agents share it.
+pub(crate) fn check_tool_names(field: &Field<'_>, list: &[String], report: &mut Report<'_>) {
+    use weft_types::tool_names::{is_known_tool, known_tool_names};
     let key = field.key;
     for pattern in list {
-        let tool = pattern.split('(').next().unwrap_or(pattern).trim();
-        if tool.is_empty() || weft_types::tool_names::is_known_tool(tool) {
+        let tool = tool_of(pattern);
+        if tool.is_empty() || names_weft_tool(pattern) {
+            continue;
+        }
+        if is_known_tool(tool) {
+            report.emit(Rule::UnsupportedTool, field.pos(), || {
+                format!(
+                    "`{key}` names `{}`, a tool of Claude Code, OpenClaw or Codex that weft does not have; it grants nothing here",
+                    shorten(tool)
+                )
+            });
             continue;
         }
         report.emit(Rule::UnknownTool, field.pos(), || {
-            let hint = did_you_mean(&closest_names(
-                tool,
-                weft_types::tool_names::known_tool_names(),
-            ));
+            // The tools weft has first: suggesting a tool it lacks would not help.
+            let mut close = closest_names(tool, weft_tool_names());
+            if close.is_empty() {
+                close = closest_names(tool, known_tool_names());
+            }
+            let hint = did_you_mean(&close);
             format!(
                 "`{key}` names `{}`, which is not a known tool (a built-in, a Claude Code tool or an MCP tool `server__tool`){hint}",
                 shorten(tool)
             )
         });
     }
+}
+
+/// The tool name of a pattern: the part before any `(`.
+fn tool_of(pattern: &str) -> &str {
+    pattern.split('(').next().unwrap_or(pattern).trim()
+}
+
+/// True when the pattern `entry` of a tool list can name a tool weft has: a built-in or its
+/// Claude Code alias, an MCP tool (`server__tool`, `mcp__server__tool`), or a glob.
+pub(crate) fn names_weft_tool(entry: &str) -> bool {
+    let tool = tool_of(entry);
+    weft_types::tool_names::static_name(tool).is_some()
+        || tool.contains(weft_types::tool_names::MCP_SEPARATOR)
+        || tool.contains(['*', '?', '['])
+}
+
+/// The names of the tools weft has: its built-ins and their Claude Code aliases.
+fn weft_tool_names() -> impl Iterator<Item = &'static str> {
+    weft_types::tool_names::BUILTIN_TOOLS.into_iter().chain(
+        weft_types::tool_names::ALIASES
+            .into_iter()
+            .map(|(alias, _)| alias),
+    )
 }

@@ -2,6 +2,7 @@
 
 mod agents;
 mod config;
+pub(crate) mod expand;
 mod help;
 mod memory;
 mod permissions;
@@ -30,6 +31,7 @@ pub fn builtin_commands() -> Vec<Arc<dyn SlashCommand>> {
         Arc::new(memory::Memory),
         Arc::new(config::ConfigCommand),
         Arc::new(session::SessionInfo),
+        Arc::new(expand::Expand),
         Arc::new(workspace::WorkspaceCommand),
         Arc::new(workspace::Reload),
         Arc::new(session::Clear),

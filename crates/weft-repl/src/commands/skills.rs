@@ -81,7 +81,8 @@ impl SlashCommand for Skills {
             return Err(not_found(&snapshot, args));
         };
         let home = ctx.env.workspace.home.clone();
-        let rows = skill_details(entry, &|p| tilde(p, home.as_deref()));
+        let readiness = entry.readiness_with(&|t| ctx.session.has_tool(t));
+        let rows = skill_details(entry, &readiness, &|p| tilde(p, home.as_deref()));
         write!(ctx.out, "{}", fields(&rows))?;
         Ok(Dispatch::Handled)
     }

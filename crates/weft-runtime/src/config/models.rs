@@ -128,12 +128,15 @@ impl Config {
         let mut config = ProviderConfig::new(name, kind, base_url);
         config.api_key = match (&p.api_key, &p.api_key_env) {
             (Some(key), _) => Some(ApiKey::new(key.clone())),
-            (None, Some(var)) => Some(ApiKey::new(env(var).ok_or_else(|| {
-                ConfigError::MissingKeyVariable {
-                    provider: name.to_owned(),
-                    var: var.clone(),
+            // An unset variable makes this provider unusable, not the configuration: a run
+            // that uses another provider goes on, one that uses this one says why it cannot.
+            (None, Some(var)) => match env(var) {
+                Some(key) => Some(ApiKey::new(key)),
+                None => {
+                    config.unusable = Some(format!("the environment variable {var} is not set"));
+                    None
                 }
-            })?)),
+            },
             (None, None) if official || url_from_env => env(key_var).map(ApiKey::new),
             (None, None) => None,
         };

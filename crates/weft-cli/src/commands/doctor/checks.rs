@@ -81,6 +81,17 @@ fn provider(p: &ProviderConfig, config: &EffectiveConfig, home: Option<&Path>) -
             None => Check::new(subject, Status::Fail, "replay provider without a file"),
         };
     }
+    if let Some(why) = &p.unusable {
+        // Only the runs that use this provider fail; the others go on.
+        return Check::new(
+            subject,
+            Status::Fail,
+            format!(
+                "{}: {why}; runs that use it fail, the others work",
+                p.base_url
+            ),
+        );
+    }
     let key = config.get(&format!("providers.{}.api_key", p.name));
     match (key, &p.api_key) {
         (Some(key), Some(_)) => Check::new(
@@ -306,8 +317,26 @@ pub fn permissions(
 }
 
 /// Skills: how many, files with errors, names shadowed.
-pub fn skills(snapshot: &Snapshot, home: Option<&Path>) -> Check {
+pub fn skills(
+    snapshot: &Snapshot,
+    tools: Option<&weft_runtime::ToolAvailability>,
+    home: Option<&Path>,
+) -> Check {
     let diagnostics = snapshot.diagnostics();
+    // Skills whose allowed tools a session would not have: never offered to the model.
+    let not_ready: Vec<String> = tools
+        .map(|tools| {
+            snapshot
+                .entries()
+                .iter()
+                .filter_map(|e| {
+                    let missing = e.missing_tools(&|t| tools.has(t));
+                    (!missing.is_empty())
+                        .then(|| format!("{} (needs {})", e.skill.name, missing.join(", ")))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let errors: Vec<_> = diagnostics.iter().filter(|d| d.is_error()).collect();
     let warnings = diagnostics.len() - errors.len();
     let shadowed: Vec<&str> = snapshot
@@ -325,8 +354,15 @@ pub fn skills(snapshot: &Snapshot, home: Option<&Path>) -> Check {
     if !shadowed.is_empty() {
         detail.push_str(&format!("; shadowed: {}", shadowed.join(", ")));
     }
+    if !not_ready.is_empty() {
+        detail.push_str(&format!(
+            "; not ready, not offered to the model: {}",
+            not_ready.join(", ")
+        ));
+    }
     match errors.first() {
-        None => Check::new("skills", Status::Ok, detail),
+        None if not_ready.is_empty() => Check::new("skills", Status::Ok, detail),
+        None => Check::new("skills", Status::Warn, detail),
         Some(first) => {
             let place = first
                 .path

@@ -135,7 +135,12 @@ fn with_configuration(workspace: &Workspace, runtime: &Runtime, online: bool) ->
     drop(status);
     report.extend(checks::mcp(runtime));
     report.push(checks::sandbox(workspace, runtime));
-    report.push(checks::skills(&runtime.skills.snapshot(), home));
+    let tools = weft_runtime::ToolAvailability::of(runtime).ok();
+    report.push(checks::skills(
+        &runtime.skills.snapshot(),
+        tools.as_ref(),
+        home,
+    ));
     report.extend(checks::agents(&runtime.agents, Some(&runtime.models)));
     report
 }
@@ -159,7 +164,7 @@ fn without_configuration(workspace: &Workspace, error: &anyhow::Error) -> Vec<Ch
             "not checked: providers, models, permissions and MCP servers need the configuration",
         ),
         checks::sandbox_support(),
-        checks::skills(&registry.snapshot(), home),
+        checks::skills(&registry.snapshot(), None, home),
         checks::agents(&agents, None).remove(0),
     ]
 }
