@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::ResponseLimits;
+
 /// The wire protocol a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -87,10 +89,12 @@ pub struct ProviderConfig {
     pub retry: RetryPolicy,
     /// The JSONL recording (replay only).
     pub replay_file: Option<PathBuf>,
+    /// How much of an answer is read.
+    pub limits: ResponseLimits,
 }
 
 impl ProviderConfig {
-    /// A provider with the default timeout (120 s) and retry policy.
+    /// A provider with the default timeout (120 s), retry policy and limits.
     pub fn new(name: impl Into<String>, kind: ProviderKind, base_url: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -100,6 +104,7 @@ impl ProviderConfig {
             timeout: Duration::from_secs(120),
             retry: RetryPolicy::default(),
             replay_file: None,
+            limits: ResponseLimits::default(),
         }
     }
 

@@ -89,8 +89,16 @@ fn scan_corpus(corpus: &Corpus) {
     let skills = root.join("openclaw-skills/skills");
     let mut flagged = Vec::new();
     let (mut medium, mut low) = (0, 0);
+    let mut findings = [0usize; 3];
     for file in &files {
         let report = scan_file(file, &options);
+        for f in &report.findings {
+            findings[match f.severity {
+                Severity::High => 0,
+                Severity::Medium => 1,
+                Severity::Low => 2,
+            }] += 1;
+        }
         let rel = file
             .strip_prefix(&skills)
             .unwrap_or(file)
@@ -122,6 +130,10 @@ fn scan_corpus(corpus: &Corpus) {
         corpus.name,
         flagged.len(),
         files.len()
+    );
+    println!(
+        "{}: findings: {} high, {} medium, {} low",
+        corpus.name, findings[0], findings[1], findings[2]
     );
     // The full corpus holds every skill of the list; the sample holds some of them (it was
     // chosen for its diagnostics, so its rate says nothing about the rules).
