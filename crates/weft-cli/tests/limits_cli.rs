@@ -293,3 +293,20 @@ fn an_mcp_server_writing_one_endless_stderr_line() {
         out.peak_rss_kib
     );
 }
+
+#[test]
+fn a_message_on_stdin_over_its_limit_is_refused_before_anything_runs() {
+    let s = Sandbox::new();
+    let out = s
+        .weft()
+        .arg("agent")
+        .write_stdin(vec![b'm'; (8 << 20) + 1])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: the message on stdin is larger than 8 MiB; give a file to read with a tool instead\n"
+    );
+    assert!(s.transcripts().is_empty());
+}

@@ -324,19 +324,34 @@ pub fn agent(
 ) -> Result<ExitCode> {
     let message = match &args.message {
         Some(m) => m.clone(),
-        None if !crate::output::stdin_is_terminal() => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .context("cannot read the message from stdin")?;
-            text
-        }
+        None if !crate::output::stdin_is_terminal() => message_from_stdin()?,
         None => return crate::commands::repl::run(workspace, &args.run, mode),
     };
     if message.trim().is_empty() {
         return Err(UsageError("the message is empty".to_owned()).into());
     }
     one_shot(workspace, &args.run, Send::Message(message), mode, verbose)
+}
+
+/// The longest message read from stdin: a pipe may never end.
+const MAX_STDIN_MESSAGE: u64 = 8 << 20;
+
+/// The message piped to `weft agent`, at most [`MAX_STDIN_MESSAGE`] bytes.
+fn message_from_stdin() -> Result<String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .take(MAX_STDIN_MESSAGE + 1)
+        .read_to_end(&mut bytes)
+        .context("cannot read the message from stdin")?;
+    if bytes.len() as u64 > MAX_STDIN_MESSAGE {
+        return Err(UsageError(format!(
+            "the message on stdin is larger than {}; give a file to read with a tool instead",
+            weft_fs::human_size(MAX_STDIN_MESSAGE)
+        ))
+        .into());
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| UsageError("the message on stdin is not UTF-8".to_owned()).into())
 }
 
 /// `weft skills run`.
