@@ -59,6 +59,7 @@ const FLAGGED_HIGH: &[&str] = &[
     "lvy19811120-gif/polymarketagent",
     "oakencore/skillvet",
     "oliveskin/agent-tinman",
+    "rspapani/moltychan",
     "seojoonkim/prompt-guard",
     "solburnaddress/moltarena",
     "synesthesia-wav/agentmail-integration",
