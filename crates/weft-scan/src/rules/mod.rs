@@ -5,6 +5,7 @@
 pub(crate) mod assembled;
 pub(crate) mod dynamic;
 pub(crate) mod encoded;
+pub(crate) mod examples;
 pub(crate) mod fetched;
 pub(crate) mod files;
 pub(crate) mod interpreters;
@@ -198,6 +199,7 @@ pub(crate) fn scan_patterns(file: &TextFile<'_>, cap: usize, out: &mut Vec<Findi
     };
     let enabled = compiled.enabled(file.bytes);
     let mut index: Option<LineIndex> = None;
+    let mut examples: Option<examples::Examples<'_>> = None;
     for ((pattern, regex), on) in compiled.regexes.iter().zip(enabled) {
         if !on {
             continue;
@@ -220,6 +222,23 @@ pub(crate) fn scan_patterns(file: &TextFile<'_>, cap: usize, out: &mut Vec<Findi
                     Some(verdict) => verdict,
                     None => continue,
                 },
+            };
+            // A phrase quoted to show what to watch for is not an instruction.
+            let (severity, message) = match pattern.rule {
+                crate::Rule::PromptInjection | crate::Rule::SecretRequest
+                    if severity > crate::Severity::Low =>
+                {
+                    let examples =
+                        examples.get_or_insert_with(|| examples::Examples::new(file.text));
+                    match examples.reason(m.start(), m.end()) {
+                        Some(reason) => (
+                            crate::Severity::Low,
+                            format!("{message}; {reason}: taken as an example, not an instruction"),
+                        ),
+                        None => (severity, message),
+                    }
+                }
+                _ => (severity, message),
             };
             found += 1;
             let index = index.get_or_insert_with(|| LineIndex::new(file.bytes));
