@@ -464,10 +464,20 @@ fn a_resumed_session_keeps_its_transcript_when_the_model_is_gone() {
             .output()
             .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    // The earlier conversation stays, with the message that got no answer after it.
+    // The earlier conversation stays, with the message that got no answer after it, and
+    // why it got none.
     let records = read_lines(&path);
     assert!(records.len() > before, "{records:?}");
-    assert_eq!(records.last().unwrap()["message"]["content"], "two");
+    assert_eq!(records[records.len() - 2]["message"]["content"], "two");
+    let last = records.last().unwrap();
+    assert_eq!(last["type"], "model_error");
+    assert!(
+        last["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("local: cannot reach "),
+        "{last}"
+    );
 }
 
 #[test]

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
+use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 
 use crate::error::InstallError;
@@ -141,13 +142,27 @@ async fn run_git(
     if let Some(dir) = dir {
         cmd.current_dir(dir);
     }
-    let child = cmd.spawn().map_err(|source| InstallError::GitRun {
+    let mut child = cmd.spawn().map_err(|source| InstallError::GitRun {
         step,
         program: options.program.clone(),
         source,
     })?;
-    // Dropping the wait (on a timeout or past the budget) kills git.
-    let wait = child.wait_with_output();
+    // Both outputs are read to their end (a full pipe would stop git) and kept up to a cap:
+    // a hostile server can make git print without end (`remote:` lines).
+    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+    let wait = async {
+        let (stdout, stderr, status) = tokio::join!(
+            read_capped(stdout, GIT_OUTPUT_CAP),
+            read_capped(stderr, GIT_OUTPUT_CAP),
+            child.wait()
+        );
+        Ok::<_, std::io::Error>(Output {
+            status: status?,
+            stdout: stdout?,
+            stderr: stderr?,
+        })
+    };
+    // Dropping the wait (on a timeout or past the budget) and then the child kills git.
     let output = tokio::select! {
         output = tokio::time::timeout(options.timeout, wait) => output.map_err(|_| InstallError::Git {
             step,
@@ -166,6 +181,33 @@ async fn run_git(
         return Err(InstallError::Git { step, message });
     }
     Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+}
+
+/// The most of each of git's outputs that is kept (the rest is read and dropped).
+const GIT_OUTPUT_CAP: usize = 64 * 1024;
+
+/// What a git command left.
+struct Output {
+    status: std::process::ExitStatus,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+}
+
+/// Reads `pipe` to its end, keeping the first `cap` bytes.
+async fn read_capped(pipe: Option<impl AsyncRead + Unpin>, cap: usize) -> std::io::Result<Vec<u8>> {
+    let mut kept = Vec::new();
+    let Some(mut pipe) = pipe else {
+        return Ok(kept);
+    };
+    let mut chunk = vec![0u8; 8 * 1024];
+    loop {
+        let n = pipe.read(&mut chunk).await?;
+        if n == 0 {
+            return Ok(kept);
+        }
+        let room = cap - kept.len();
+        kept.extend_from_slice(&chunk[..n.min(room)]);
+    }
 }
 
 /// Resolves when the directory being watched holds more than its budget (checked every
@@ -295,4 +337,49 @@ pub async fn fetch_revision(
         None,
     )
     .await
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn outputs_are_read_to_their_end_and_kept_up_to_the_cap() {
+        let data = vec![b'r'; 1 << 20];
+        let kept = read_capped(Some(&data[..]), 1000).await.unwrap();
+        assert_eq!(kept.len(), 1000);
+        assert!(read_capped(None::<&[u8]>, 10).await.unwrap().is_empty());
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_git_that_prints_without_end_is_cut_not_buffered() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        // 64 MiB of `remote:` lines on stderr, then a failure.
+        let fake = dir.path().join("git");
+        std::fs::write(
+            &fake,
+            "#!/bin/sh\nyes 'remote: counting objects' | head -c 67108864 >&2\nexit 1\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let options = GitOptions {
+            program: fake,
+            env: vec![("PATH".into(), "/usr/bin:/bin".into())],
+            timeout: Duration::from_secs(60),
+        };
+        let err = run_git(&options, None, "fetch", &["fetch"], None)
+            .await
+            .unwrap_err();
+        match err {
+            InstallError::Git { step, message } => {
+                assert_eq!(step, "fetch");
+                assert!(message.starts_with("remote: counting objects"), "{message}");
+                assert!(message.chars().count() <= 600);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 }

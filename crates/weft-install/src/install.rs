@@ -46,6 +46,17 @@ pub struct PlannedSkill {
     pub exists: bool,
 }
 
+/// A skill of the source that does not pass validation.
+#[derive(Debug, Clone)]
+pub struct InvalidSkill {
+    /// The best name known.
+    pub name: String,
+    /// Its directory inside the source.
+    pub dir: String,
+    /// Every diagnostic.
+    pub diagnostics: Vec<weft_types::Diagnostic>,
+}
+
 /// What an install would do.
 #[derive(Debug, Clone)]
 pub struct InstallPlan {
@@ -55,6 +66,34 @@ pub struct InstallPlan {
     pub resolved: Resolved,
     /// The skills.
     pub skills: Vec<PlannedSkill>,
+    /// Every skill of the source was asked for ([`Selection::All`]): each is installed or
+    /// refused on its own, instead of one refusal stopping them all.
+    pub each_on_its_own: bool,
+    /// The skills that do not pass validation (only when [`each_on_its_own`](Self::each_on_its_own);
+    /// otherwise the first one is an error).
+    pub invalid: Vec<InvalidSkill>,
+}
+
+/// A skill of an install that was not installed, and why (the error a lone install of it
+/// would have been: [`InstallError::InvalidSkill`], [`InstallError::AlreadyInstalled`] or
+/// [`InstallError::Refused`]).
+#[derive(Debug)]
+pub struct Refusal {
+    /// The skill.
+    pub name: String,
+    /// Its directory inside the source.
+    pub dir: String,
+    /// Why.
+    pub error: InstallError,
+}
+
+/// What an install did.
+#[derive(Debug, Default)]
+pub struct InstallOutcome {
+    /// The skills written, in order.
+    pub installed: Vec<String>,
+    /// The skills refused (an install of every skill goes on without them).
+    pub refused: Vec<Refusal>,
 }
 
 impl InstallPlan {
@@ -214,13 +253,24 @@ pub fn plan_install(
     let lock = target.load_lock()?;
     let location = fetched.source.location();
     let names: Vec<String> = chosen.iter().map(Candidate::name).collect();
+    let each_on_its_own = *selection == Selection::All;
     let mut skills = Vec::new();
+    let mut invalid = Vec::new();
     for candidate in chosen {
         if !candidate.is_valid() {
-            return Err(InstallError::InvalidSkill {
+            let skill = InvalidSkill {
                 name: candidate.name(),
                 dir: candidate.dir.clone(),
                 diagnostics: candidate.parsed.diagnostics.clone(),
+            };
+            if each_on_its_own {
+                invalid.push(skill);
+                continue;
+            }
+            return Err(InstallError::InvalidSkill {
+                name: skill.name,
+                dir: skill.dir,
+                diagnostics: skill.diagnostics,
             });
         }
         let name = candidate.name();
@@ -249,39 +299,69 @@ pub fn plan_install(
         },
         resolved: fetched.resolved.clone(),
         skills,
+        each_on_its_own,
+        invalid,
     })
 }
 
-/// Writes the planned skills and records them in the lockfile. Refuses, before writing
-/// anything, when a skill exists or has high-severity findings and `force` is not set. The
-/// lockfile is written once, after the trees are in place (with the skills written so far,
-/// if one of them fails).
+/// Writes the planned skills and records them in the lockfile. A skill that exists, or has
+/// high-severity findings, is refused unless `force`: before anything is written when the
+/// plan installs its skills together (one refusal is the error), or on its own when it
+/// installs each on its own ([`InstallPlan::each_on_its_own`]: the others are written and the
+/// refusals returned with them). The lockfile is written once, after the trees are in place
+/// (with the skills written so far, if one of them fails).
 pub fn apply_install(
     target: &InstallTarget,
     plan: &InstallPlan,
     force: bool,
     now: SystemTime,
-) -> Result<Vec<String>, InstallError> {
+) -> Result<InstallOutcome, InstallError> {
     let _guard = target.exclusive()?;
+    let mut outcome = InstallOutcome {
+        installed: Vec::new(),
+        refused: plan
+            .invalid
+            .iter()
+            .map(|skill| Refusal {
+                name: skill.name.clone(),
+                dir: skill.dir.clone(),
+                error: InstallError::InvalidSkill {
+                    name: skill.name.clone(),
+                    dir: skill.dir.clone(),
+                    diagnostics: skill.diagnostics.clone(),
+                },
+            })
+            .collect(),
+    };
+    let mut chosen = Vec::new();
     for skill in &plan.skills {
         let dest = target.skill_dir(&skill.name);
-        if !force && std::fs::symlink_metadata(&dest).is_ok() {
-            return Err(InstallError::AlreadyInstalled {
+        let refusal = if !force && std::fs::symlink_metadata(&dest).is_ok() {
+            Some(InstallError::AlreadyInstalled {
                 name: skill.name.clone(),
                 path: dest,
-            });
-        }
-        if !force && skill.scan.blocks_install() {
-            return Err(InstallError::Refused {
+            })
+        } else if !force && skill.scan.blocks_install() {
+            Some(InstallError::Refused {
                 name: skill.name.clone(),
                 findings: skill.scan.high().cloned().collect(),
-            });
+            })
+        } else {
+            None
+        };
+        match refusal {
+            None => chosen.push(skill),
+            Some(error) if plan.each_on_its_own => outcome.refused.push(Refusal {
+                name: skill.name.clone(),
+                dir: skill.dir.clone(),
+                error,
+            }),
+            Some(error) => return Err(error),
         }
     }
     let mut lock = target.load_lock()?;
-    let mut written = Vec::new();
     let mut failure = None;
-    for skill in &plan.skills {
+    for skill in chosen {
         if let Err(e) = target.put_tree(&skill.name, &skill.package, force) {
             failure = Some(e);
             break;
@@ -299,13 +379,13 @@ pub fn apply_install(
             now,
         );
         lock.skills.insert(skill.name.clone(), entry);
-        written.push(skill.name.clone());
+        outcome.installed.push(skill.name.clone());
     }
-    if !written.is_empty() {
+    if !outcome.installed.is_empty() {
         lock.save(&target.lock_path())?;
     }
     match failure {
         Some(e) => Err(e),
-        None => Ok(written),
+        None => Ok(outcome),
     }
 }

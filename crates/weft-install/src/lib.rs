@@ -73,7 +73,10 @@ pub use fetch::{FetchOptions, Fetched, Resolved, fetch, sha256_hex};
 pub use git::{CloneBudget, GIT_ENV, GitOptions, fetch_revision};
 pub use hash::{FileEntry, file_entries, tree_hash};
 pub use inspect::{SCAN_LIMITS, ScannedSkill, scan_path};
-pub use install::{InstallPlan, PlannedSkill, Selection, apply_install, plan_install};
+pub use install::{
+    InstallOutcome, InstallPlan, InvalidSkill, PlannedSkill, Refusal, Selection, apply_install,
+    plan_install,
+};
 pub use local::{read_dir_tree, read_dir_tree_for_scan, read_installed_tree};
 pub use lock::{LOCK_CAP, LOCK_VERSION, LockEntry, LockedSource, Lockfile, ScanRecord};
 pub use locked::{LockedAction, LockedPlan, LockedSkill, apply_locked, plan_locked};

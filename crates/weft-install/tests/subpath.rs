@@ -134,7 +134,7 @@ async fn directory_subpath_installs_only_the_skills_under_it() {
         ]
     );
     assert_eq!(
-        apply_install(&t, &plan, false, now()).unwrap(),
+        apply_install(&t, &plan, false, now()).unwrap().installed,
         ["format", "lint"]
     );
     let lock = t.load_lock().unwrap();

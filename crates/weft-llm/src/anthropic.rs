@@ -80,7 +80,7 @@ impl ChatModel for AnthropicClient {
     ) -> Result<ChatResponse, LlmError> {
         let body = request_body(request, stream);
         let headers = crate::http::with_accept(&self.headers, stream);
-        let mut reader = response::Reader::new(stream, sink);
+        let mut reader = response::Reader::new(stream, sink, self.http.limits());
         self.http
             .post(&self.endpoint, &headers, &body, &request.model, &mut reader)
             .await

@@ -12,6 +12,9 @@ use crate::LlmError;
 /// Longest excerpt of a non-JSON body kept in an error message.
 const EXCERPT_CHARS: usize = 300;
 
+/// Longest provider message kept in an error (a server may send megabytes of it).
+const MESSAGE_CHARS: usize = 2_000;
+
 /// What could be read from an error body.
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct ErrorBody {
@@ -41,7 +44,7 @@ impl ErrorBody {
             })
             .or_else(|| value.get("message").and_then(Value::as_str))
             .or_else(|| value.get("detail").and_then(Value::as_str))
-            .map(str::to_owned)
+            .map(cut_message)
             .unwrap_or_else(|| excerpt(body));
         let field = |name: &str| {
             error
@@ -174,16 +177,33 @@ pub(crate) fn json_kind(value: &serde_json::Value) -> &'static str {
 
 /// A one-line excerpt of at most [`EXCERPT_CHARS`] characters.
 pub(crate) fn excerpt(body: &str) -> String {
-    let flat: String = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Built a word at a time and stopped at the limit: the body may be megabytes.
+    let mut flat = String::new();
+    let mut count = 0;
+    'words: for word in body.split_whitespace() {
+        let space = (!flat.is_empty()).then_some(' ');
+        for c in space.into_iter().chain(word.chars()) {
+            if count == EXCERPT_CHARS {
+                flat.pop();
+                flat.push('…');
+                break 'words;
+            }
+            flat.push(c);
+            count += 1;
+        }
+    }
     if flat.is_empty() {
         return "(empty response body)".to_owned();
     }
-    if flat.chars().count() <= EXCERPT_CHARS {
-        return flat;
+    flat
+}
+
+/// A provider's own message, cut to [`MESSAGE_CHARS`] characters.
+fn cut_message(message: &str) -> String {
+    match message.char_indices().nth(MESSAGE_CHARS) {
+        None => message.to_owned(),
+        Some((end, _)) => format!("{}…", &message[..end]),
     }
-    let mut cut: String = flat.chars().take(EXCERPT_CHARS - 1).collect();
-    cut.push('…');
-    cut
 }
 
 #[cfg(test)]

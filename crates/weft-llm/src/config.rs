@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::ResponseLimits;
+
 /// The wire protocol a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -91,10 +93,12 @@ pub struct ProviderConfig {
     /// variable is not set): connecting to it fails with this, and the other providers
     /// still work.
     pub unusable: Option<String>,
+    /// How much of an answer is read.
+    pub limits: ResponseLimits,
 }
 
 impl ProviderConfig {
-    /// A provider with the default timeout (120 s) and retry policy.
+    /// A provider with the default timeout (120 s), retry policy and limits.
     pub fn new(name: impl Into<String>, kind: ProviderKind, base_url: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -105,6 +109,7 @@ impl ProviderConfig {
             retry: RetryPolicy::default(),
             replay_file: None,
             unusable: None,
+            limits: ResponseLimits::default(),
         }
     }
 

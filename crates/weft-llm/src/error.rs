@@ -85,6 +85,22 @@ pub enum LlmError {
         /// What was wrong.
         message: String,
     },
+    /// The answer went over one of the [`ResponseLimits`](crate::ResponseLimits): the rest
+    /// was not read, and nothing of the answer is kept.
+    #[error(
+        "{provider}: {what} is larger than the {} limit, so it was not read to the end; `{key}` in the configuration raises the limit",
+        weft_fs::human_size(*limit as u64)
+    )]
+    TooLarge {
+        /// Provider name.
+        provider: String,
+        /// What went over (`the answer's text`).
+        what: &'static str,
+        /// The limit, in bytes.
+        limit: usize,
+        /// The configuration key that raises it (`limits.text_bytes`).
+        key: &'static str,
+    },
     /// The replay recording has no more turns, or cannot be read.
     #[error("replay {path}: {message}")]
     Replay {

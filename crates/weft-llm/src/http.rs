@@ -14,7 +14,10 @@ use reqwest::{Client, Response, Url, redirect};
 use serde_json::Value;
 
 use crate::classify::{classify, in_band_status};
-use crate::{ApiKey, LlmError, ProviderConfig, RetryNotice, RetryPolicy, RetryReason};
+use crate::limits::read_error_body;
+use crate::{
+    ApiKey, LlmError, ProviderConfig, ResponseLimits, RetryNotice, RetryPolicy, RetryReason,
+};
 
 /// Why one attempt failed, before it is known whether it will be retried.
 #[derive(Debug)]
@@ -34,6 +37,8 @@ pub(crate) enum Failure {
     Transport(String),
     /// The answer is not the protocol.
     Malformed(String),
+    /// The answer went over one of the [`ResponseLimits`](crate::ResponseLimits).
+    TooLarge(crate::limits::Exceeded),
 }
 
 impl Failure {
@@ -71,6 +76,7 @@ impl Failure {
             Self::Timeout => "timeout".to_owned(),
             Self::Transport(_) => "transport error".to_owned(),
             Self::Malformed(_) => "malformed response".to_owned(),
+            Self::TooLarge(e) => format!("{} over its limit", e.limit.what()),
         }
     }
 
@@ -81,7 +87,8 @@ impl Failure {
             Self::Status { status, .. } if (500..=599).contains(status) => {
                 Some(RetryReason::Server(*status))
             }
-            Self::Status { .. } | Self::Malformed(_) => None,
+            // A server that sent too much once would do it again.
+            Self::Status { .. } | Self::Malformed(_) | Self::TooLarge(_) => None,
             Self::Timeout => Some(RetryReason::Timeout),
             Self::Transport(_) => Some(RetryReason::Connection),
         }
@@ -215,6 +222,7 @@ pub(crate) struct HttpClient {
     provider: String,
     timeout: Duration,
     retry: RetryPolicy,
+    limits: ResponseLimits,
     /// Only used to scrub the key from error messages a server might echo it in.
     key: Option<ApiKey>,
 }
@@ -225,6 +233,7 @@ impl fmt::Debug for HttpClient {
             .field("provider", &self.provider)
             .field("timeout", &self.timeout)
             .field("retry", &self.retry)
+            .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
 }
@@ -253,8 +262,14 @@ impl HttpClient {
             provider: config.name.clone(),
             timeout: config.timeout,
             retry: config.retry,
+            limits: config.limits,
             key: config.api_key.clone().filter(|k| !k.expose().is_empty()),
         })
+    }
+
+    /// The caps on an answer.
+    pub(crate) fn limits(&self) -> ResponseLimits {
+        self.limits
     }
 
     /// POSTs `body` to `endpoint`, retrying per the policy, and reads the answer with `reader`.
@@ -348,8 +363,7 @@ impl HttpClient {
         );
         if !status.is_success() {
             let retry_after = retry_after(response.headers(), SystemTime::now());
-            // A body that breaks off still leaves the status to go by.
-            let body = response.text().await.unwrap_or_default();
+            let body = read_error_body(response).await;
             return Err(Failure::Status {
                 status: status.as_u16(),
                 body,
@@ -378,6 +392,12 @@ impl HttpClient {
             Failure::Malformed(message) => LlmError::Malformed {
                 provider,
                 message: self.scrub(message),
+            },
+            Failure::TooLarge(exceeded) => LlmError::TooLarge {
+                provider,
+                what: exceeded.limit.what(),
+                limit: exceeded.bytes,
+                key: exceeded.limit.key(),
             },
         }
     }

@@ -496,9 +496,21 @@ impl View {
             d.clone(),
         );
         self.permissions(runtime);
+        let limits = file.limits.response_limits();
+        let caps = [
+            ("response_bytes", limits.body_bytes),
+            ("stream_bytes", limits.stream_bytes),
+            ("event_bytes", limits.event_bytes),
+            ("text_bytes", limits.text_bytes),
+            ("tool_arguments_bytes", limits.tool_arguments_bytes),
+            ("mcp_message_bytes", file.limits.mcp_message_bytes()),
+        ];
+        for (name, bytes) in caps {
+            self.effective(&["limits", name], json!(bytes), d.clone());
+        }
         let base = runtime.base_dir().unwrap_or_default();
         let env = |name: &str| runtime.workspace.env.var(name);
-        let (servers, _) = crate::mcp::server_configs(&file.mcp_servers, &base, &env);
+        let (servers, _) = crate::mcp::server_configs(&file.mcp_servers, &file.limits, &base, &env);
         for server in servers {
             let name = server.name.as_str();
             let timeouts = [

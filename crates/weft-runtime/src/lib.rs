@@ -45,9 +45,9 @@ mod user_only;
 mod workspace;
 
 pub use config::{
-    ANTHROPIC_DEFAULT_MODEL, AgentSettings, Config, ConfigFile, ConfigSources, McpServerFile,
-    OPENAI_DEFAULT_MODEL, ProviderFile, SkillSettings, ToolSettings, WebFetchSettings,
-    base_url_variable, key_variable,
+    ANTHROPIC_DEFAULT_MODEL, AgentSettings, Config, ConfigFile, ConfigSources, LimitSettings,
+    McpServerFile, OPENAI_DEFAULT_MODEL, ProviderFile, SkillSettings, ToolSettings,
+    WebFetchSettings, base_url_variable, key_variable,
 };
 pub use effective::{
     ConfigFileState, EffectiveConfig, FileRole, Origin, Setting, mask_secret, settings_json,

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use weft_tools::{McpManager, McpServerConfig};
 
-use crate::config::McpServerFile;
+use crate::config::{LimitSettings, McpServerFile};
 
 /// The variables every server inherits from weft (the rest of weft's environment, API keys
 /// included, is not passed on; `env` in the configuration adds more).
@@ -59,10 +59,11 @@ impl McpServers {
     /// waits for them. A server that does not start is reported by `status`, never an error.
     pub fn start(
         file: &BTreeMap<String, McpServerFile>,
+        limits: &LimitSettings,
         base: &Path,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Self {
-        let (configs, disabled) = server_configs(file, base, env);
+        let (configs, disabled) = server_configs(file, limits, base, env);
         if configs.is_empty() {
             return Self::only_disabled(disabled);
         }
@@ -136,9 +137,11 @@ pub fn enabled_servers(file: &BTreeMap<String, McpServerFile>) -> Vec<&str> {
         .collect()
 }
 
-/// The server configurations of `file` (enabled ones) and the names of the disabled ones.
+/// The server configurations of `file` (enabled ones, with the message cap of `limits`) and
+/// the names of the disabled ones.
 pub fn server_configs(
     file: &BTreeMap<String, McpServerFile>,
+    limits: &LimitSettings,
     base: &Path,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> (Vec<McpServerConfig>, Vec<String>) {
@@ -151,6 +154,7 @@ pub fn server_configs(
         }
         let mut config = McpServerConfig::new(name, &server.command)
             .with_args(server.args.iter().cloned())
+            .with_max_message_bytes(limits.mcp_message_bytes())
             .with_cwd(match &server.cwd {
                 Some(dir) => base.join(dir),
                 None => base.to_path_buf(),
@@ -218,7 +222,11 @@ mod tests {
                 "b":{"command":"off","enabled":false}}"#,
         )
         .unwrap();
-        let (configs, disabled) = server_configs(&file, Path::new("/proj"), &env);
+        let limits = LimitSettings {
+            mcp_message_bytes: Some(1000),
+            ..LimitSettings::default()
+        };
+        let (configs, disabled) = server_configs(&file, &limits, Path::new("/proj"), &env);
         assert_eq!(disabled, ["b"]);
         assert_eq!(configs.len(), 1);
         let a = &configs[0];
@@ -226,6 +234,7 @@ mod tests {
         assert_eq!(a.args, ["x"]);
         assert_eq!(a.cwd.as_deref(), Some(Path::new("/proj/sub")));
         assert_eq!(a.startup_timeout, Duration::from_secs(3));
+        assert_eq!(a.max_message_bytes, 1000);
         let env: Vec<(&str, &str)> = a
             .env
             .iter()

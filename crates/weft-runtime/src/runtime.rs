@@ -328,7 +328,8 @@ impl Runtime {
                 return McpServers::none();
             }
             let base = self.base_dir().unwrap_or_default();
-            McpServers::start(servers, &base, &|name| self.workspace.env.var(name))
+            let limits = &self.config.file.limits;
+            McpServers::start(servers, limits, &base, &|name| self.workspace.env.var(name))
         })
     }
 

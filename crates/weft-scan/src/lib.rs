@@ -36,7 +36,10 @@ pub use rules::dynamic::dynamic_commands;
 pub use rules::typosquat::{lookalikes, one_edit_apart};
 pub use text::is_script;
 
-use rules::{TextFile, dynamic, encoded, files, scan_patterns, tools, typosquat, unicode};
+use rules::{
+    TextFile, dynamic, encoded, files, interpreters, scan_patterns, scan_shell, tools, typosquat,
+    unicode,
+};
 
 /// Scans every file of `package`. `skill` is what the caller parsed from the package's skill
 /// file (name and tool lists), when it has one; the typosquatting and tool checks need it.
@@ -56,6 +59,8 @@ pub fn scan(package: &Package, skill: Option<&SkillFacts>, options: &ScanOptions
             is_script: text::is_script(&file.path, bytes),
         };
         scan_patterns(&text_file, cap, &mut findings);
+        scan_shell(&text_file, cap, &mut findings);
+        interpreters::scan(&text_file, cap, &mut findings);
         encoded::scan_blobs(&text_file, cap, &mut findings);
         unicode::scan(&text_file, &mut findings);
         if skill_path.as_deref() == Some(file.path.as_str()) {
@@ -70,6 +75,7 @@ pub fn scan(package: &Package, skill: Option<&SkillFacts>, options: &ScanOptions
         typosquat::scan(&facts.name, &options.known_names, path, &mut findings);
         typosquat::scan_taken(&facts.name, &options.taken, path, &mut findings);
     }
+    drop_weaker_duplicates(&mut findings);
     let mut report = ScanReport {
         findings,
         files: package.files().len(),
@@ -77,4 +83,20 @@ pub fn scan(package: &Package, skill: Option<&SkillFacts>, options: &ScanOptions
     };
     report.sort();
     report
+}
+
+/// Two checks may report one thing (a table pattern and a check across lines at the same
+/// place): the more serious finding of a rule at one place stays.
+fn drop_weaker_duplicates(findings: &mut Vec<Finding>) {
+    let place = |f: &Finding| (f.rule, f.path.clone(), f.line, f.column);
+    let strongest: std::collections::HashMap<_, Severity> =
+        findings
+            .iter()
+            .fold(std::collections::HashMap::new(), |mut best, f| {
+                let entry = best.entry(place(f)).or_insert(f.severity);
+                *entry = (*entry).max(f.severity);
+                best
+            });
+    let mut kept = std::collections::HashSet::new();
+    findings.retain(|f| strongest.get(&place(f)) == Some(&f.severity) && kept.insert(place(f)));
 }

@@ -42,26 +42,16 @@ fn scan_file(path: &Path, options: &ScanOptions) -> ScanReport {
 
 /// The skills flagged high, by their path under `openclaw-skills/skills/`.
 const FLAGGED_HIGH: &[&str] = &[
-    "adboio/agentmail",
     "aslaep123/base-agent",
     "aslaep123/bybit-agent",
     "aslaep123/reddit-trends",
-    "aviv4339/indirect-prompt-injection",
     "c-goro/skillguard/test-fixtures/malicious-skill",
-    "christina-de-martinez/resend-skills/agent-email-inbox",
     "danman60/proxy-scrap",
-    "eltemblor/email-prompt-injection-defense",
     "gpaitai/polymarket-bot",
-    "gtrusler/clawdbot-security-suite",
-    "gtrusler/clawdbot-security-suite/skills/security",
-    "halthelobster/proactive-agent",
     "hichana/one-skill-to-rule-them-all",
     "lvy19811120-gif/polymarketagent",
-    "oakencore/skillvet",
-    "oliveskin/agent-tinman",
-    "seojoonkim/prompt-guard",
+    "rspapani/moltychan",
     "solburnaddress/moltarena",
-    "synesthesia-wav/agentmail-integration",
     "zaycv/linkedin-job-application",
     "zaycv/polymarket-assistant",
     "zaycv/polymarket-hyperliquid-trading",
@@ -89,8 +79,16 @@ fn scan_corpus(corpus: &Corpus) {
     let skills = root.join("openclaw-skills/skills");
     let mut flagged = Vec::new();
     let (mut medium, mut low) = (0, 0);
+    let mut findings = [0usize; 3];
     for file in &files {
         let report = scan_file(file, &options);
+        for f in &report.findings {
+            findings[match f.severity {
+                Severity::High => 0,
+                Severity::Medium => 1,
+                Severity::Low => 2,
+            }] += 1;
+        }
         let rel = file
             .strip_prefix(&skills)
             .unwrap_or(file)
@@ -122,6 +120,10 @@ fn scan_corpus(corpus: &Corpus) {
         corpus.name,
         flagged.len(),
         files.len()
+    );
+    println!(
+        "{}: findings: {} high, {} medium, {} low",
+        corpus.name, findings[0], findings[1], findings[2]
     );
     // The full corpus holds every skill of the list; the sample holds some of them (it was
     // chosen for its diagnostics, so its rate says nothing about the rules).

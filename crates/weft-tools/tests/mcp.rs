@@ -11,6 +11,8 @@ mod everything;
 mod gate;
 #[path = "mcp/hermetic.rs"]
 mod hermetic;
+#[path = "mcp/limits.rs"]
+mod limits;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -95,6 +97,14 @@ pub(crate) fn kill(pid: u32) {
         .status()
         .unwrap();
     assert!(status.success());
+}
+
+/// The text of a failed call (any other error fails the test).
+pub(crate) fn failed(err: weft_tools::ToolError) -> String {
+    match err {
+        weft_tools::ToolError::Failed(text) => text,
+        other => panic!("expected ToolError::Failed, got {other:?}"),
+    }
 }
 
 /// Waits up to 5 s for `cond`.

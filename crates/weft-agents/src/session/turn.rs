@@ -364,7 +364,12 @@ impl Session {
     /// A model call failed with `error`. If the session never got an answer and recorded
     /// nothing else, its transcript is taken back (a run that never reached the model leaves
     /// no session behind); the conversation stays in memory and is written if it goes on.
+    /// The error is recorded either way (in memory until the transcript is written).
     fn unanswered(&mut self, error: SessionError) -> SessionError {
+        let record = TranscriptRecord::ModelError {
+            at: now_millis(),
+            error: error.to_string(),
+        };
         if let Some(t) = self.transcript.as_mut() {
             match t.withdraw() {
                 Ok(true) => {
@@ -375,6 +380,10 @@ impl Session {
                     tracing::warn!(path = %t.path().display(), error = %e, "cannot remove the transcript of a session without an answer")
                 }
             }
+        }
+        // The model call's error is the one to report, not a failure to record it.
+        if let Err(e) = self.record(record) {
+            tracing::warn!(error = %e, "cannot record the failed model call");
         }
         error
     }

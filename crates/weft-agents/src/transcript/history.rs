@@ -91,7 +91,8 @@ impl SessionHistory {
             | TranscriptRecord::ChildResult { .. }
             | TranscriptRecord::Skill { .. }
             | TranscriptRecord::Approval { .. }
-            | TranscriptRecord::DynamicContext { .. } => {}
+            | TranscriptRecord::DynamicContext { .. }
+            | TranscriptRecord::ModelError { .. } => {}
         }
     }
 }

@@ -105,7 +105,8 @@ fn before_any_answer(record: &TranscriptRecord) -> bool {
         | TranscriptRecord::Resumed { .. }
         | TranscriptRecord::Agent { .. }
         | TranscriptRecord::Skill { .. }
-        | TranscriptRecord::Clear { .. } => true,
+        | TranscriptRecord::Clear { .. }
+        | TranscriptRecord::ModelError { .. } => true,
         TranscriptRecord::Spawn { .. }
         | TranscriptRecord::ChildResult { .. }
         | TranscriptRecord::Approval { .. }

@@ -163,6 +163,14 @@ pub enum TranscriptRecord {
         /// Tokens.
         usage: Usage,
     },
+    /// A model call failed (refused, unreachable, an answer over a limit): the error as the
+    /// user saw it. Nothing of the failed answer is recorded.
+    ModelError {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// The error.
+        error: String,
+    },
 }
 
 impl TranscriptRecord {
@@ -179,7 +187,8 @@ impl TranscriptRecord {
             | Self::Clear { at }
             | Self::Approval { at, .. }
             | Self::DynamicContext { at, .. }
-            | Self::Usage { at, .. } => *at,
+            | Self::Usage { at, .. }
+            | Self::ModelError { at, .. } => *at,
         }
     }
 

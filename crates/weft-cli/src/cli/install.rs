@@ -34,7 +34,9 @@ pub struct InstallArgs {
     /// Install this skill of the source, or of the lockfile without SOURCE (repeatable).
     #[arg(long = "skill", value_name = "NAME")]
     pub skills: Vec<String>,
-    /// Install every skill of the source.
+    /// Install every skill of the source: each that passes is installed, each refused
+    /// (high-severity findings, invalid, already installed) is reported, and the exit code is
+    /// 1 when any was.
     #[arg(long, conflicts_with = "skills")]
     pub all: bool,
     /// The git revision: branch, tag or commit (`update` follows it).

@@ -73,15 +73,28 @@ fn short(resolved: &Resolved) -> String {
     }
 }
 
+/// Prints what shows why a skill was refused: its high findings, or its diagnostics.
+fn print_refusal_details(err: &InstallError) {
+    match err {
+        InstallError::Refused { findings, name } => {
+            let mut stderr = crate::output::stderr();
+            for f in findings {
+                let _ = writeln!(stderr, "{}", format_finding(f, name));
+            }
+        }
+        InstallError::InvalidSkill { diagnostics, .. } => eprint_diagnostics(diagnostics),
+        _ => {}
+    }
+}
+
 /// Prints the findings of a refusal, or the skill list a choice needs, and turns the error
 /// into the one `main` reports.
 fn explain(err: InstallError) -> anyhow::Error {
     let mut stderr = crate::output::stderr();
     match &err {
-        InstallError::Refused { findings, name } => {
-            for f in findings {
-                let _ = writeln!(stderr, "{}", format_finding(f, name));
-            }
+        InstallError::Refused { .. } | InstallError::InvalidSkill { .. } => {
+            drop(stderr);
+            print_refusal_details(&err);
         }
         InstallError::ChooseSkills { available, .. } => {
             let width = available.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
@@ -92,10 +105,6 @@ fn explain(err: InstallError) -> anyhow::Error {
             }
             drop(stderr);
             return UsageError(err.to_string()).into();
-        }
-        InstallError::InvalidSkill { diagnostics, .. } => {
-            drop(stderr);
-            eprint_diagnostics(diagnostics);
         }
         InstallError::UnknownSkill { .. }
         | InstallError::RefWithoutGit(_)
@@ -134,13 +143,17 @@ pub fn install(workspace: &Workspace, args: &InstallArgs) -> anyhow::Result<Exit
     for skill in &plan.skills {
         eprint_diagnostics(&skill.warnings);
     }
-    apply_install(&target, &plan, args.force, SystemTime::now()).map_err(explain)?;
+    let outcome = apply_install(&target, &plan, args.force, SystemTime::now()).map_err(explain)?;
+    let installed: Vec<_> = plan
+        .skills
+        .iter()
+        .filter(|s| outcome.installed.contains(&s.name))
+        .collect();
     let mut out = crate::output::stdout();
     match args.format {
         ReportFormat::Json => {
             let lock = target.load_lock()?;
-            let items: Vec<_> = plan
-                .skills
+            let items: Vec<_> = installed
                 .iter()
                 .map(|s| {
                     json!({
@@ -151,14 +164,25 @@ pub fn install(workspace: &Workspace, args: &InstallArgs) -> anyhow::Result<Exit
                     })
                 })
                 .collect();
-            writeln!(
-                out,
-                "{}",
-                crate::output::json_pretty(&json!({ "installed": items }))?
-            )?;
+            let refused: Vec<_> = outcome
+                .refused
+                .iter()
+                .map(|r| {
+                    let findings = match &r.error {
+                        InstallError::Refused { findings, .. } => findings.clone(),
+                        _ => Vec::new(),
+                    };
+                    json!({"name": r.name, "dir": r.dir, "error": r.error.to_string(), "findings": findings})
+                })
+                .collect();
+            let mut doc = json!({ "installed": items });
+            if plan.each_on_its_own {
+                doc["refused"] = json!(refused);
+            }
+            writeln!(out, "{}", crate::output::json_pretty(&doc)?)?;
         }
         ReportFormat::Text => {
-            for s in &plan.skills {
+            for s in &installed {
                 writeln!(
                     out,
                     "Installed {} into {}",
@@ -175,9 +199,21 @@ pub fn install(workspace: &Workspace, args: &InstallArgs) -> anyhow::Result<Exit
                 writeln!(out, "  from: {from}")?;
                 print_scan(&mut out, &s.scan, args.force, &s.name)?;
             }
+            drop(out);
+            for refusal in &outcome.refused {
+                print_refusal_details(&refusal.error);
+                crate::output::errln!("not installed: {}", refusal.error);
+            }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    if outcome.refused.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let refused = plural(outcome.refused.len(), "skill");
+    anyhow::bail!(
+        "{refused} of the source not installed (see above); {} installed",
+        plural(outcome.installed.len(), "skill")
+    )
 }
 
 /// `  scan: clean` or the counts (and `(installed with --force)`), then the findings.

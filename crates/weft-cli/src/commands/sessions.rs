@@ -224,6 +224,7 @@ fn describe(record: &TranscriptRecord) -> Option<String> {
             format!("[resumed {} UTC: {agent} ({model})]", utc_datetime(*at))
         }
         TranscriptRecord::Clear { .. } => "[conversation cleared]".to_owned(),
+        TranscriptRecord::ModelError { error, .. } => format!("[model error: {}]", cut(error, 300)),
         TranscriptRecord::Approval { tool, answer, .. } => format!("[approval: {tool} {answer}]"),
         TranscriptRecord::DynamicContext {
             skill,

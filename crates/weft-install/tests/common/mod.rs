@@ -143,7 +143,7 @@ pub async fn install(
 ) -> Result<Vec<String>, InstallError> {
     let fetched = fetch_for(target, source, None, git_home).await?;
     let plan = plan_install(target, &fetched, None, &selection, &[])?;
-    apply_install(target, &plan, force, now())
+    apply_install(target, &plan, force, now()).map(|outcome| outcome.installed)
 }
 
 /// A `.tar.gz` of `entries`: `(path, Some(text))` files, `(path, None)` directories, written

@@ -9,21 +9,26 @@ use serde_json::{Map, Value};
 
 use crate::classify::{excerpt, json_kind};
 use crate::http::{Failure, ReadResponse};
-use crate::{ChatResponse, Message, RetryNotice, StopReason, TextSink, ToolCall, Usage};
+use crate::limits::{Budget, PART_COST, StreamError, bounded_events, read_body};
+use crate::{
+    ChatResponse, Message, ResponseLimits, RetryNotice, StopReason, TextSink, ToolCall, Usage,
+};
 
 /// Reads one attempt's answer, streaming text to the sink when asked to.
 pub(super) struct Reader<'s> {
     stream: bool,
     sink: &'s mut dyn TextSink,
     committed: bool,
+    limits: ResponseLimits,
 }
 
 impl<'s> Reader<'s> {
-    pub(super) fn new(stream: bool, sink: &'s mut dyn TextSink) -> Self {
+    pub(super) fn new(stream: bool, sink: &'s mut dyn TextSink, limits: ResponseLimits) -> Self {
         Self {
             stream,
             sink,
             committed: false,
+            limits,
         }
     }
 
@@ -35,8 +40,9 @@ impl<'s> Reader<'s> {
     }
 
     async fn read_stream(&mut self, response: Response) -> Result<ChatResponse, Failure> {
-        let mut events = response.bytes_stream().eventsource();
+        let mut events = bounded_events(response, self.limits).eventsource();
         let mut state = StreamState::default();
+        let mut budget = Budget::new(self.limits);
         while let Some(event) = events.next().await {
             let event = event.map_err(sse_failure)?;
             let data = event.data.trim();
@@ -73,6 +79,7 @@ impl<'s> Reader<'s> {
                     } else {
                         ""
                     };
+                    charge_block(&mut budget, block, data.len())?;
                     self.emit(text);
                     state.start_block(index(&value), block);
                 }
@@ -81,15 +88,22 @@ impl<'s> Reader<'s> {
                     match delta.get("type").and_then(Value::as_str) {
                         Some("text_delta") => {
                             let text = block_text(delta)?;
+                            // Counted before it is shown: the sink never gets more than the cap.
+                            budget.text(text.len())?;
                             self.emit(text);
                             state.push_text(index(&value), text);
                         }
                         Some("input_json_delta") => {
                             let json = delta.get("partial_json").and_then(Value::as_str);
-                            state.push_json(index(&value), json.unwrap_or_default());
+                            let json = json.unwrap_or_default();
+                            budget.call(json.len())?;
+                            state.push_json(index(&value), json);
                         }
                         // Thinking goes back with the message, never to the sink.
                         Some("thinking_delta" | "signature_delta") => {
+                            let piece = |key| delta.get(key).and_then(Value::as_str);
+                            let thinking = piece("thinking").map_or(0, str::len);
+                            budget.text(thinking + piece("signature").map_or(0, str::len))?;
                             state.push_thinking(index(&value), delta);
                         }
                         // Future delta kinds are not part of the answer.
@@ -131,8 +145,9 @@ impl ReadResponse for Reader<'_> {
         if self.stream && crate::http::is_event_stream(&response) {
             return self.read_stream(response).await;
         }
-        let bytes = response.bytes().await.map_err(Failure::from_reqwest)?;
+        let bytes = read_body(response, &self.limits).await?;
         let answer = parse_message(&String::from_utf8_lossy(&bytes))?;
+        Budget::new(self.limits).answer(&answer)?;
         if self.stream {
             // The server did not stream: the sink still gets the text, in one piece.
             self.emit(&answer.message.content);
@@ -233,11 +248,24 @@ fn empty_object() -> Value {
     Value::Object(Map::new())
 }
 
-fn sse_failure(error: EventStreamError<reqwest::Error>) -> Failure {
+fn sse_failure(error: EventStreamError<StreamError>) -> Failure {
     match error {
-        EventStreamError::Transport(e) => Failure::from_reqwest(e),
+        EventStreamError::Transport(e) => e.into_failure(),
         EventStreamError::Utf8(e) => Failure::Malformed(format!("stream is not UTF-8: {e}")),
         EventStreamError::Parser(e) => Failure::Malformed(format!("stream is not SSE: {e}")),
+    }
+}
+
+/// Counts a content block that starts against the budget: what it arrives with (its text,
+/// a tool's id and name, a block kept verbatim as its event's size) and [`PART_COST`].
+fn charge_block(budget: &mut Budget, block: &Value, event_bytes: usize) -> Result<(), Failure> {
+    let text = |key| block.get(key).and_then(Value::as_str).map_or(0, str::len);
+    match block.get("type").and_then(Value::as_str) {
+        Some("tool_use") => budget.call(PART_COST + text("id") + text("name")),
+        Some("text") => budget.text(PART_COST + text("text")),
+        Some("thinking") => budget.text(PART_COST + text("thinking") + text("signature")),
+        Some("redacted_thinking") => budget.text(PART_COST + event_bytes),
+        _ => budget.text(PART_COST),
     }
 }
 

@@ -10,21 +10,26 @@ use serde_json::Value;
 
 use crate::classify::{excerpt, json_kind};
 use crate::http::{Failure, ReadResponse};
-use crate::{ChatResponse, Message, RetryNotice, StopReason, TextSink, ToolCall, Usage};
+use crate::limits::{Budget, PART_COST, StreamError, bounded_events, read_body};
+use crate::{
+    ChatResponse, Message, ResponseLimits, RetryNotice, StopReason, TextSink, ToolCall, Usage,
+};
 
 /// Reads one attempt's answer, streaming text to the sink when asked to.
 pub(super) struct Reader<'s> {
     stream: bool,
     sink: &'s mut dyn TextSink,
     committed: bool,
+    limits: ResponseLimits,
 }
 
 impl<'s> Reader<'s> {
-    pub(super) fn new(stream: bool, sink: &'s mut dyn TextSink) -> Self {
+    pub(super) fn new(stream: bool, sink: &'s mut dyn TextSink, limits: ResponseLimits) -> Self {
         Self {
             stream,
             sink,
             committed: false,
+            limits,
         }
     }
 
@@ -36,8 +41,8 @@ impl<'s> Reader<'s> {
     }
 
     async fn read_stream(&mut self, response: Response) -> Result<ChatResponse, Failure> {
-        let mut events = response.bytes_stream().eventsource();
-        let mut state = StreamState::default();
+        let mut events = bounded_events(response, self.limits).eventsource();
+        let mut state = StreamState::new(self.limits);
         while let Some(event) = events.next().await {
             let event = event.map_err(sse_failure)?;
             let data = event.data.trim();
@@ -68,10 +73,12 @@ impl<'s> Reader<'s> {
                 state.saw_choice = true;
                 if let Some(delta) = choice.delta {
                     let text = content_text(delta.content.as_ref())?;
+                    // Counted before it is shown: the sink never gets more than the cap.
+                    state.budget.text(text.len())?;
                     self.emit(&text);
                     state.text.push_str(&text);
                     for (position, call) in delta.tool_calls.into_iter().enumerate() {
-                        state.add_call_fragment(position, call);
+                        state.add_call_fragment(position, call)?;
                     }
                 }
                 if choice.finish_reason.is_some() {
@@ -90,8 +97,9 @@ impl ReadResponse for Reader<'_> {
         if self.stream && crate::http::is_event_stream(&response) {
             return self.read_stream(response).await;
         }
-        let bytes = response.bytes().await.map_err(Failure::from_reqwest)?;
+        let bytes = read_body(response, &self.limits).await?;
         let answer = parse_completion(&String::from_utf8_lossy(&bytes))?;
+        Budget::new(self.limits).answer(&answer)?;
         if self.stream {
             // The server did not stream: the sink still gets the text, in one piece.
             self.emit(&answer.message.content);
@@ -209,16 +217,15 @@ fn content_text(content: Option<&Value>) -> Result<String, Failure> {
     }
 }
 
-fn sse_failure(error: EventStreamError<reqwest::Error>) -> Failure {
+fn sse_failure(error: EventStreamError<StreamError>) -> Failure {
     match error {
-        EventStreamError::Transport(e) => Failure::from_reqwest(e),
+        EventStreamError::Transport(e) => e.into_failure(),
         EventStreamError::Utf8(e) => Failure::Malformed(format!("stream is not UTF-8: {e}")),
         EventStreamError::Parser(e) => Failure::Malformed(format!("stream is not SSE: {e}")),
     }
 }
 
 /// What has arrived so far of a streamed answer.
-#[derive(Default)]
 struct StreamState {
     text: String,
     calls: BTreeMap<usize, PartialCall>,
@@ -226,6 +233,7 @@ struct StreamState {
     usage: Usage,
     saw_choice: bool,
     done: bool,
+    budget: Budget,
 }
 
 #[derive(Default)]
@@ -238,15 +246,43 @@ struct PartialCall {
 }
 
 impl StreamState {
-    fn add_call_fragment(&mut self, position: usize, fragment: WireToolCall) {
-        let call = self
-            .calls
-            .entry(fragment.index.unwrap_or(position))
-            .or_default();
+    fn new(limits: ResponseLimits) -> Self {
+        Self {
+            text: String::new(),
+            calls: BTreeMap::new(),
+            finish_reason: None,
+            usage: Usage::default(),
+            saw_choice: false,
+            done: false,
+            budget: Budget::new(limits),
+        }
+    }
+
+    /// Adds a fragment of a tool call, counted against the budget before it is kept.
+    fn add_call_fragment(
+        &mut self,
+        position: usize,
+        fragment: WireToolCall,
+    ) -> Result<(), Failure> {
+        let index = fragment.index.unwrap_or(position);
+        let function = fragment.function.unwrap_or_default();
+        let arguments = match &function.arguments {
+            Some(Value::String(piece)) => piece.len(),
+            Some(Value::Null) | None => 0,
+            Some(whole) => whole.to_string().len(),
+        };
+        let new = if self.calls.contains_key(&index) {
+            0
+        } else {
+            PART_COST
+        };
+        let id = fragment.id.as_ref().map_or(0, String::len);
+        let name = function.name.as_ref().map_or(0, String::len);
+        self.budget.call(new + id + name + arguments)?;
+        let call = self.calls.entry(index).or_default();
         if let Some(id) = fragment.id.filter(|id| !id.is_empty()) {
             call.id = id;
         }
-        let function = fragment.function.unwrap_or_default();
         // The name arrives once, with the first fragment; servers that repeat it are not
         // concatenated.
         if let Some(name) = function.name.filter(|_| call.name.is_empty()) {
@@ -257,6 +293,7 @@ impl StreamState {
             Some(Value::Null) | None => {}
             Some(whole) => call.whole = Some(whole),
         }
+        Ok(())
     }
 
     fn finish(self) -> Result<ChatResponse, Failure> {

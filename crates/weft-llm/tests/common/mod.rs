@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use std::convert::Infallible;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -43,6 +44,16 @@ pub struct Reply {
     delay: Duration,
     chunk_delay: Duration,
     stall: Option<(usize, Duration)>,
+    flood: Option<Flood>,
+}
+
+/// A body that goes on after the chunks: `unit` repeated, generated as it is sent, until
+/// `total` bytes were sent or the client hung up.
+#[derive(Debug, Clone)]
+pub struct Flood {
+    unit: Bytes,
+    total: u64,
+    sent: Arc<AtomicU64>,
 }
 
 impl Reply {
@@ -55,7 +66,28 @@ impl Reply {
             delay: Duration::ZERO,
             chunk_delay: Duration::ZERO,
             stall: None,
+            flood: None,
         }
+    }
+
+    /// `status` with `head`, then `unit` again and again up to `total` bytes in all (sent as
+    /// fast as the client reads, never held in memory).
+    pub fn flood(status: u16, content_type: &str, head: &str, unit: &str, total: u64) -> Self {
+        Self {
+            flood: Some(Flood {
+                unit: Bytes::from(unit.repeat((64 * 1024 / unit.len().max(1)).max(1))),
+                total,
+                sent: Arc::default(),
+            }),
+            ..Self::raw(status, content_type, head)
+        }
+    }
+
+    /// How many bytes of the flood were sent so far (0 without a flood).
+    pub fn flooded(&self) -> u64 {
+        self.flood
+            .as_ref()
+            .map_or(0, |f| f.sent.load(Ordering::Relaxed))
     }
 
     /// A JSON body with `status`.
@@ -183,7 +215,16 @@ async fn respond(reply: Reply) -> Response {
             Ok::<_, Infallible>(Bytes::from(chunk))
         },
     );
-    let mut response = Response::new(Body::from_stream(chunks));
+    let flood = futures_util::stream::iter(reply.flood).flat_map(|flood| {
+        let units = flood.total / flood.unit.len() as u64;
+        futures_util::stream::iter((0..units).map(move |_| {
+            flood
+                .sent
+                .fetch_add(flood.unit.len() as u64, Ordering::Relaxed);
+            Ok::<_, Infallible>(flood.unit.clone())
+        }))
+    });
+    let mut response = Response::new(Body::from_stream(chunks.chain(flood)));
     *response.status_mut() = StatusCode::from_u16(reply.status).unwrap();
     for (name, value) in reply.headers {
         response.headers_mut().insert(

@@ -18,8 +18,8 @@ pub use crate::error::ConfigError;
 
 pub use models::{ANTHROPIC_DEFAULT_MODEL, OPENAI_DEFAULT_MODEL, base_url_variable, key_variable};
 pub use schema::{
-    AgentSettings, ConfigFile, McpServerFile, ProviderFile, SkillSettings, ToolSettings,
-    WebFetchSettings,
+    AgentSettings, ConfigFile, LimitSettings, McpServerFile, ProviderFile, SkillSettings,
+    ToolSettings, WebFetchSettings,
 };
 
 /// Where config files are.
@@ -385,7 +385,7 @@ mod tests {
         assert_eq!(
             err,
             format!(
-                "{}:1: `modle`: unknown field `modle`, expected one of `model`, `providers`, `aliases`, `default_agent`, `agent`, `tools`, `skills`, `mcp_servers`, `sandbox`, `projects`, `permissions`; did you mean `model`?",
+                "{}:1: `modle`: unknown field `modle`, expected one of `model`, `providers`, `aliases`, `default_agent`, `agent`, `tools`, `skills`, `mcp_servers`, `sandbox`, `projects`, `permissions`, `limits`; did you mean `model`?",
                 tmp.path().join("typo.json").display()
             )
         );

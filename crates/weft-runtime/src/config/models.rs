@@ -74,6 +74,7 @@ impl Config {
                 url.unwrap_or_else(|| ProviderConfig::default_base_url(kind).to_owned()),
             );
             p.api_key = key.map(ApiKey::new);
+            p.limits = self.file.limits.response_limits();
             catalog.add_provider(p);
         }
         if catalog.provider("anthropic").is_some() {
@@ -126,6 +127,7 @@ impl Config {
         let official = kind != ProviderKind::Replay
             && base_url.trim_end_matches('/') == ProviderConfig::default_base_url(kind);
         let mut config = ProviderConfig::new(name, kind, base_url);
+        config.limits = self.file.limits.response_limits();
         config.api_key = match (&p.api_key, &p.api_key_env) {
             (Some(key), _) => Some(ApiKey::new(key.clone())),
             // An unset variable makes this provider unusable, not the configuration: a run
@@ -334,6 +336,35 @@ mod tests {
         let openai = models.provider("openai").unwrap();
         assert_eq!(openai.base_url, "http://localhost:8000/v1");
         assert_eq!(openai.api_key.as_ref().unwrap().expose(), "sk-openai");
+    }
+
+    #[test]
+    fn limits_reach_every_provider_configured_or_implied() {
+        let tmp = tempfile::tempdir().unwrap();
+        let config = Config::load(&ConfigSources {
+            explicit: Some(write(
+                tmp.path(),
+                "l.json",
+                r#"{"limits":{"text_bytes":1000,"event_bytes":0},"providers":{"local":{"base_url":"http://127.0.0.1:1/v1"}}}"#,
+            )),
+            ..Default::default()
+        })
+        .unwrap();
+        let models = config
+            .models(&env_of(&[("ANTHROPIC_API_KEY", "sk-ant")]))
+            .unwrap();
+        let expected = weft_llm::ResponseLimits {
+            text_bytes: 1000,
+            event_bytes: 1,
+            ..weft_llm::ResponseLimits::default()
+        };
+        assert_eq!(models.provider("local").unwrap().limits, expected);
+        assert_eq!(models.provider("anthropic").unwrap().limits, expected);
+        let unknown = Config::load(&ConfigSources {
+            explicit: Some(write(tmp.path(), "u.json", r#"{"limits":{"text":1}}"#)),
+            ..Default::default()
+        });
+        assert!(unknown.is_err());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::Deserialize;
-use weft_llm::ProviderKind;
+use weft_llm::{ProviderKind, ResponseLimits};
 
 /// One provider as written in the config.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -167,6 +167,47 @@ impl SkillSettings {
     }
 }
 
+/// How much weft reads from outside (`limits`): every answer of every provider, every message
+/// of every MCP server. A value of 0 is taken as 1 (nothing can be read within 0 bytes).
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitSettings {
+    /// A whole (not streamed) provider answer (default 8 MiB).
+    pub response_bytes: Option<usize>,
+    /// A streamed answer, every event together (default 256 MiB).
+    pub stream_bytes: Option<usize>,
+    /// One server-sent event of a streamed answer (default 4 MiB).
+    pub event_bytes: Option<usize>,
+    /// The text and thinking of one answer (default 4 MiB).
+    pub text_bytes: Option<usize>,
+    /// The tool calls of one answer, arguments and all (default 4 MiB).
+    pub tool_arguments_bytes: Option<usize>,
+    /// One message (a line of its stdout) from an MCP server (default 8 MiB).
+    pub mcp_message_bytes: Option<usize>,
+}
+
+impl LimitSettings {
+    /// The caps on a provider's answers: the defaults with what is set here.
+    pub fn response_limits(&self) -> ResponseLimits {
+        let d = ResponseLimits::default();
+        let or = |set: Option<usize>, default| set.unwrap_or(default).max(1);
+        ResponseLimits {
+            body_bytes: or(self.response_bytes, d.body_bytes),
+            stream_bytes: or(self.stream_bytes, d.stream_bytes),
+            event_bytes: or(self.event_bytes, d.event_bytes),
+            text_bytes: or(self.text_bytes, d.text_bytes),
+            tool_arguments_bytes: or(self.tool_arguments_bytes, d.tool_arguments_bytes),
+        }
+    }
+
+    /// The cap on one message of an MCP server.
+    pub fn mcp_message_bytes(&self) -> usize {
+        self.mcp_message_bytes
+            .unwrap_or(weft_tools::McpServerConfig::DEFAULT_MAX_MESSAGE_BYTES)
+            .max(1)
+    }
+}
+
 /// One MCP server (`mcp_servers.<name>`): a stdio server started with weft.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -232,4 +273,7 @@ pub struct ConfigFile {
     /// The permission mode and pre-approval patterns (docs/PERMISSIONS.md).
     #[serde(default)]
     pub permissions: crate::permissions::PermissionSettings,
+    /// Caps on what is read from providers and MCP servers.
+    #[serde(default)]
+    pub limits: LimitSettings,
 }

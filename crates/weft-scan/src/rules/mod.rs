@@ -1,10 +1,16 @@
 //! The checks. `patterns` holds the regex table; the other modules check what a regex cannot
-//! (Unicode, tool grants, file types, names).
+//! (Unicode, tool grants, file types, names, what a file does across its lines: `shell` reads
+//! shell text for `assembled` and `fetched`, `interpreters` follows downloads in programs).
 
+pub(crate) mod assembled;
 pub(crate) mod dynamic;
 pub(crate) mod encoded;
+pub(crate) mod examples;
+pub(crate) mod fetched;
 pub(crate) mod files;
+pub(crate) mod interpreters;
 pub(crate) mod patterns;
+pub(crate) mod shell;
 pub(crate) mod tools;
 pub(crate) mod typosquat;
 pub(crate) mod unicode;
@@ -100,6 +106,13 @@ impl Compiled {
     }
 }
 
+/// Compiles a pattern of the checks outside the table with ASCII word boundaries: a Unicode
+/// `\b` makes the regex crate's fast engines give up at the first non-ASCII byte of a file
+/// (skills are full of emoji), and every pattern here is ASCII.
+pub(crate) fn ascii_regex(pattern: &str) -> Option<regex::Regex> {
+    regex::Regex::new(&pattern.replace(r"\b", r"(?-u:\b)")).ok()
+}
+
 /// A text file being scanned: its bytes (for the patterns) and its text (for the checks that
 /// look at characters; invalid UTF-8 replaced).
 pub(crate) struct TextFile<'a> {
@@ -132,6 +145,51 @@ pub(crate) fn finding_at(
     }
 }
 
+/// The verdicts of the patterns of `rules` on `text` (judged as a script), one per pattern
+/// that matches: what a statement would be flagged for if it were written that way.
+pub(crate) fn pattern_verdicts(
+    text: &str,
+    rules: &[crate::Rule],
+) -> Vec<(crate::Rule, crate::Severity, String)> {
+    let Some(compiled) = COMPILED.as_ref() else {
+        return Vec::new();
+    };
+    let enabled = compiled.enabled(text.as_bytes());
+    let mut verdicts = Vec::new();
+    for ((pattern, regex), on) in compiled.regexes.iter().zip(enabled) {
+        let Some(base) = pattern
+            .in_scripts
+            .filter(|_| on && rules.contains(&pattern.rule))
+        else {
+            continue;
+        };
+        for m in regex.find_iter(text.as_bytes()) {
+            let verdict = match pattern.refine {
+                None => Some((base, pattern.message.to_owned())),
+                Some(refine) => refine(&String::from_utf8_lossy(m.as_bytes()), base),
+            };
+            if let Some((severity, message)) = verdict {
+                verdicts.push((pattern.rule, severity, message));
+                break;
+            }
+        }
+    }
+    verdicts
+}
+
+/// Reads one text file as shell once, for the checks that follow it statement by
+/// statement: commands put together from pieces, downloads saved and run later.
+pub(crate) fn scan_shell(file: &TextFile<'_>, cap: usize, out: &mut Vec<Finding>) {
+    let mut vars = shell::Variables::default();
+    let mut index: Option<LineIndex> = None;
+    let mut assembled = assembled::Assembled::default();
+    let mut fetched = fetched::Fetched::new(file);
+    shell::statements(file.text, &mut vars, |statement| {
+        assembled.statement(file, statement, &mut index, (cap, &mut *out));
+        fetched.statement(file, statement, &mut index, (cap, &mut *out));
+    });
+}
+
 /// Runs the pattern table over one text file.
 pub(crate) fn scan_patterns(file: &TextFile<'_>, cap: usize, out: &mut Vec<Finding>) {
     let Some(compiled) = COMPILED.as_ref() else {
@@ -141,6 +199,7 @@ pub(crate) fn scan_patterns(file: &TextFile<'_>, cap: usize, out: &mut Vec<Findi
     };
     let enabled = compiled.enabled(file.bytes);
     let mut index: Option<LineIndex> = None;
+    let mut examples: Option<examples::Examples<'_>> = None;
     for ((pattern, regex), on) in compiled.regexes.iter().zip(enabled) {
         if !on {
             continue;
@@ -164,6 +223,23 @@ pub(crate) fn scan_patterns(file: &TextFile<'_>, cap: usize, out: &mut Vec<Findi
                     None => continue,
                 },
             };
+            // A phrase quoted to show what to watch for is not an instruction.
+            let (severity, message) = match pattern.rule {
+                crate::Rule::PromptInjection | crate::Rule::SecretRequest
+                    if severity > crate::Severity::Low =>
+                {
+                    let examples =
+                        examples.get_or_insert_with(|| examples::Examples::new(file.text));
+                    match examples.reason(m.start(), m.end()) {
+                        Some(reason) => (
+                            crate::Severity::Low,
+                            format!("{message}; {reason}: taken as an example, not an instruction"),
+                        ),
+                        None => (severity, message),
+                    }
+                }
+                _ => (severity, message),
+            };
             found += 1;
             let index = index.get_or_insert_with(|| LineIndex::new(file.bytes));
             out.push(finding_at(
@@ -176,6 +252,20 @@ pub(crate) fn scan_patterns(file: &TextFile<'_>, cap: usize, out: &mut Vec<Findi
             ));
         }
     }
+}
+
+/// The findings of the statement-by-statement checks on `text` as a script `x.sh` (tests).
+#[cfg(test)]
+pub(crate) fn shell_findings(text: &str) -> Vec<Finding> {
+    let file = TextFile {
+        path: "x.sh",
+        bytes: text.as_bytes(),
+        text,
+        is_script: true,
+    };
+    let mut out = Vec::new();
+    scan_shell(&file, 10, &mut out);
+    out
 }
 
 #[cfg(test)]

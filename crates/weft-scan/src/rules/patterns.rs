@@ -132,18 +132,6 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
         ),
         "a program is downloaded, made executable and run",
     ),
-    TextPattern {
-        refine: Some(refine_download_then_run),
-        ..both(
-            PipeToShell,
-            M,
-            (
-                r#"(?i)\b(?:curl|wget)\b[^\n]*?\s(?:-o|-O|--output|--output-document)(?:=|\s+)?["']?[^\s"';&|]+[^\n]*?(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|source|python[0-9.]*|perl|ruby|node|\.)\s+["']?[^\s"';&|]+"#,
-                &["curl", "wget"],
-            ),
-            "a download is saved and then run: whatever the server sends runs",
-        )
-    },
     // S102: decoded, then run.
     both(
         DecodeAndRun,
@@ -186,6 +174,19 @@ pub(crate) const PATTERNS: &[TextPattern] = &[
             &["\\x"],
         ),
         "hex-escaped text is piped into a shell",
+    ),
+    both(
+        DecodeAndRun,
+        H,
+        (
+            // printf reads `\NNN`, `echo -e` `\0NNN`; printable ASCII is `\040`-`\176`.
+            concat!(
+                r#"(?i)\b(?:printf|echo\s+-e)\s+["']?[^\n|]*?(?:\\0?[0-7]{3}[^\n|\\]*){4,}[^\n]*\|\s*"#,
+                shell!()
+            ),
+            &["\\0", "\\1"],
+        ),
+        "octal-escaped text is piped into a shell",
     ),
     both(
         DecodeAndRun,
@@ -576,7 +577,10 @@ const UNTRUSTED_HOSTS: [&str; 16] = [
 /// A vendor installer fetched over HTTPS from a named host is medium (it is how rustup,
 /// Homebrew and uv install); plain HTTP, an IP address, a paste or link-shortener host, or
 /// a URL hidden in a variable is high.
-fn refine_download_to_shell(matched: &str, _base: Severity) -> Option<(Severity, String)> {
+pub(crate) fn refine_download_to_shell(
+    matched: &str,
+    _base: Severity,
+) -> Option<(Severity, String)> {
     let (scheme, host) = match url_host(matched) {
         Some(found) => found,
         None => {
@@ -620,32 +624,6 @@ fn refine_download_to_shell(matched: &str, _base: Severity) -> Option<(Severity,
     Some((
         Medium,
         format!("a download from {host} is run by a shell: check that you trust {host}"),
-    ))
-}
-
-/// `curl -o FILE URL && sh FILE`: a finding only when the file run is the file saved (by
-/// path, or by name when one is spelled with a directory); judged by the URL like a pipe.
-fn refine_download_then_run(matched: &str, base: Severity) -> Option<(Severity, String)> {
-    static PARTS: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(
-            r#"(?i)\s(?:-o|-O|--output|--output-document)(?:=|\s+)?["']?([^\s"';&|]+)[^\n]*?(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:(?:ba|z|k|da)?sh|source|python[0-9.]*|perl|ruby|node|\.)\s+["']?([^\s"';&|]+)"#,
-        )
-        .ok()
-    });
-    let caps = PARTS.as_ref()?.captures(matched)?;
-    let (saved, run) = (caps.get(1)?.as_str(), caps.get(2)?.as_str());
-    let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
-    let same = saved == run
-        || run.strip_prefix("./") == Some(saved)
-        || saved.strip_prefix("./") == Some(run)
-        || ((saved.contains('/') || run.contains('/')) && name(saved) == name(run));
-    if !same || saved == "-" {
-        return None;
-    }
-    let (severity, message) = refine_download_to_shell(matched, base)?;
-    Some((
-        severity,
-        message.replace("is run by a shell", "is saved and then run"),
     ))
 }
 

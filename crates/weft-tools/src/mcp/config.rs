@@ -10,7 +10,7 @@ pub const MCP_TOOL_SEPARATOR: &str = weft_types::tool_names::MCP_SEPARATOR;
 /// The longest server name accepted.
 pub const MAX_SERVER_NAME_LEN: usize = 48;
 
-/// One stdio MCP server to start.
+/// One stdio MCP server to start, and the limits of talking to it.
 ///
 /// The child's environment is exactly [`env`](Self::env): nothing is inherited, so the caller
 /// decides what a server may see (a server that needs `PATH` or `HOME` must be given them).
@@ -40,6 +40,9 @@ pub struct McpServerConfig {
     pub startup_timeout: Duration,
     /// How long one tool call may take (default 60 s).
     pub call_timeout: Duration,
+    /// The longest message (one line of its stdout) read from the server (default 8 MiB);
+    /// a longer one ends the session.
+    pub max_message_bytes: usize,
 }
 
 impl McpServerConfig {
@@ -47,6 +50,8 @@ impl McpServerConfig {
     pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
     /// Default [`call_timeout`](Self::call_timeout).
     pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
+    /// Default [`max_message_bytes`](Self::max_message_bytes).
+    pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 8 << 20;
 
     /// A server run as `command` with no arguments, an empty environment and the default
     /// timeouts.
@@ -59,6 +64,7 @@ impl McpServerConfig {
             cwd: None,
             startup_timeout: Self::DEFAULT_STARTUP_TIMEOUT,
             call_timeout: Self::DEFAULT_CALL_TIMEOUT,
+            max_message_bytes: Self::DEFAULT_MAX_MESSAGE_BYTES,
         }
     }
 
@@ -89,6 +95,12 @@ impl McpServerConfig {
     /// With this per-call timeout.
     pub fn with_call_timeout(mut self, timeout: Duration) -> Self {
         self.call_timeout = timeout;
+        self
+    }
+
+    /// With this cap on one message from the server.
+    pub fn with_max_message_bytes(mut self, bytes: usize) -> Self {
+        self.max_message_bytes = bytes;
         self
     }
 

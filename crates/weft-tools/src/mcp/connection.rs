@@ -1,5 +1,6 @@
 //! One live connection to a server process: spawn it, route its stderr into `tracing`,
-//! initialise the MCP session, list its tools, call them.
+//! initialise the MCP session, list its tools, call them. Both outputs of the process are
+//! read with caps ([`super::transport`]).
 
 use std::collections::VecDeque;
 use std::process::Stdio;
@@ -11,21 +12,17 @@ use rmcp::model::{
     JsonObject,
 };
 use rmcp::service::RunningService;
-use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceError, ServiceExt};
-use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::task::JoinHandle;
 
 use super::McpServerConfig;
+use super::transport::{ChildTransport, Overflow, route_stderr};
 
 /// How many of the server's last stderr lines are kept for error messages.
 const STDERR_TAIL: usize = 3;
 
 /// How long to wait for the last stderr lines of a process that has died.
 const STDERR_SETTLE: Duration = Duration::from_millis(300);
-
-/// The longest stderr line logged or kept (longer lines are cut).
-const MAX_STDERR_LINE: usize = 2_000;
 
 /// Why a server could not be started (or restarted). The message names the cause and ends
 /// with the server's last stderr lines when it wrote any.
@@ -65,6 +62,10 @@ pub(crate) enum ConnectError {
         /// The startup timeout.
         timeout: Duration,
     },
+    /// The server sent a message over its limit (the message says which and how to raise
+    /// it), and the session was closed.
+    #[error("{0}")]
+    Overflow(String),
     /// The task restarting the server was cancelled (its runtime shut down).
     #[error("the restart was cancelled: {source}")]
     RestartCancelled {
@@ -115,7 +116,7 @@ pub(crate) struct RemoteTool {
 pub(crate) struct StderrTail(Arc<Mutex<VecDeque<String>>>);
 
 impl StderrTail {
-    fn push(&self, line: String) {
+    pub(crate) fn push(&self, line: String) {
         if let Ok(mut lines) = self.0.lock() {
             if lines.len() == STDERR_TAIL {
                 lines.pop_front();
@@ -143,6 +144,8 @@ pub(crate) struct Connection {
     client: RunningService<RoleClient, ClientConfig>,
     pid: Option<u32>,
     stderr: StderrTail,
+    /// Set when the server sent a message over its limit.
+    overflow: Overflow,
     /// The stderr reader, which ends when the process closes stderr.
     reader: Mutex<Option<JoinHandle<()>>>,
 }
@@ -171,10 +174,11 @@ impl Connection {
         config: &McpServerConfig,
     ) -> Result<(Connection, Vec<RemoteTool>), ConnectError> {
         let stderr = StderrTail::default();
+        let overflow = Overflow::default();
         let timeout = config.startup_timeout;
         let mut reader = None;
         let started = async {
-            let conn = Self::open(config, stderr.clone(), &mut reader).await?;
+            let conn = Self::open(config, stderr.clone(), overflow.clone(), &mut reader).await?;
             let tools = conn.list_tools().await?;
             Ok::<_, ConnectError>((conn, tools))
         };
@@ -185,6 +189,7 @@ impl Connection {
                 if let Some(reader) = reader {
                     let _ = tokio::time::timeout(STDERR_SETTLE, reader).await;
                 }
+                let e = overflow.message().map_or(e, ConnectError::Overflow);
                 Err(e.with_stderr(&stderr))
             }
             Err(_) => Err(ConnectError::Timeout {
@@ -198,6 +203,7 @@ impl Connection {
     async fn open(
         config: &McpServerConfig,
         tail: StderrTail,
+        overflow: Overflow,
         reader: &mut Option<JoinHandle<()>>,
     ) -> Result<Connection, ConnectError> {
         let mut command = tokio::process::Command::new(&config.command);
@@ -205,18 +211,27 @@ impl Connection {
             .args(&config.args)
             .env_clear()
             .envs(&config.env)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
             .kill_on_drop(true);
         if let Some(cwd) = &config.cwd {
             command.current_dir(cwd);
         }
-        let (transport, stderr) = TokioChildProcess::builder(command)
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|source| ConnectError::Spawn {
-                command: config.command.clone(),
-                source,
-            })?;
-        let pid = transport.id();
+        let spawn_error = |source| ConnectError::Spawn {
+            command: config.command.clone(),
+            source,
+        };
+        let mut child = command.spawn().map_err(spawn_error)?;
+        let pid = child.id();
+        let stderr = child.stderr.take();
+        let transport = ChildTransport::new(
+            child,
+            config.max_message_bytes,
+            &config.name,
+            overflow.clone(),
+        )
+        .map_err(spawn_error)?;
         if let Some(stderr) = stderr {
             *reader = Some(tokio::spawn(route_stderr(
                 stderr,
@@ -236,6 +251,7 @@ impl Connection {
             client,
             pid,
             stderr: tail,
+            overflow,
             reader: Mutex::new(reader.take()),
         })
     }
@@ -283,6 +299,11 @@ impl Connection {
         self.pid
     }
 
+    /// Why the session ended, when the server sent a message over its limit.
+    pub(crate) fn overflow(&self) -> Option<String> {
+        self.overflow.message()
+    }
+
     /// The last stderr lines, for error messages.
     pub(crate) fn stderr(&self) -> &StderrTail {
         &self.stderr
@@ -301,29 +322,6 @@ impl Connection {
     /// Closes the session (stdin first, then signals), waiting at most `wait`.
     pub(crate) async fn close(&mut self, wait: Duration) {
         let _ = self.client.close_with_timeout(wait).await;
-    }
-}
-
-/// Logs each stderr line of the server (target `mcp`, field `server`) and keeps the last few.
-/// Reads bytes, not text: a server writing invalid UTF-8 must not stop the reader (a full
-/// pipe would block the server).
-async fn route_stderr(stderr: tokio::process::ChildStderr, server: String, tail: StderrTail) {
-    let mut reader = BufReader::new(stderr);
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf).await {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let text = String::from_utf8_lossy(&buf);
-        let line = text.trim_end();
-        if line.is_empty() {
-            continue;
-        }
-        let line = cut(line, MAX_STDERR_LINE);
-        tracing::info!(target: "mcp", server = %server, "{line}");
-        tail.push(line.to_owned());
     }
 }
 

@@ -10,7 +10,9 @@
 //!   server's description and input schema. `isError` results are errors for the model; a
 //!   server found dead is restarted once, after which its tools fail with a clear error.
 //!
-//! The server's stderr goes to `tracing` (target `mcp`, field `server`), one event per line.
+//! The server's stderr goes to `tracing` (target `mcp`, field `server`), one event per line
+//! (cut at 2,000 bytes); a message on its stdout longer than
+//! [`McpServerConfig::max_message_bytes`] ends the session with an error that says so.
 //! Nothing here reads the environment or checks permissions: the caller builds the child's
 //! environment, and the gate judges every call by its qualified name before it runs.
 
@@ -19,6 +21,7 @@ mod connection;
 mod manager;
 mod server;
 mod tool;
+mod transport;
 
 pub use config::{
     MAX_SERVER_NAME_LEN, MCP_TOOL_SEPARATOR, McpConfigError, McpServerConfig, validate_server_name,

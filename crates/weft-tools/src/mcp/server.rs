@@ -266,7 +266,8 @@ impl Server {
                 | ServiceError::TransportSend(_)
                 | ServiceError::Cancelled { .. }),
             )) => {
-                let what = format!("{e}{}", conn.stderr_settled().await.suffix());
+                let why = conn.overflow().unwrap_or_else(|| e.to_string());
+                let what = format!("{why}{}", conn.stderr_settled().await.suffix());
                 let next = match self.connection(Some(&conn)).await {
                     Ok(_) => "it was restarted; the call was not retried".to_owned(),
                     Err(reason) => {
@@ -309,7 +310,12 @@ fn live_conn(inner: &Inner, dead: Option<&Arc<Connection>>) -> Option<Arc<Connec
 /// Why a connection is no longer usable.
 fn crash_reason(conn: Option<&Connection>) -> String {
     match conn {
-        Some(conn) => format!("the process exited{}", conn.stderr().suffix()),
+        Some(conn) => format!(
+            "{}{}",
+            conn.overflow()
+                .unwrap_or_else(|| "the process exited".to_owned()),
+            conn.stderr().suffix()
+        ),
         None => "the process is gone".to_owned(),
     }
 }

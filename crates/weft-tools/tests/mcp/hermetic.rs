@@ -6,14 +6,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use weft_tools::{McpManager, McpServerConfig, McpServerState, ToolError};
 
-use crate::{Scratch, eventually, hermetic, kill, process_exists, start};
-
-fn failed(err: ToolError) -> String {
-    match err {
-        ToolError::Failed(text) => text,
-        other => panic!("expected ToolError::Failed, got {other:?}"),
-    }
-}
+use crate::{Scratch, eventually, failed, hermetic, kill, process_exists, start};
 
 #[tokio::test]
 async fn lists_tools_with_the_servers_descriptions_and_schemas() {

@@ -4,7 +4,11 @@
 //! sleeps, then answers `slept <ms> ms`; `crash` exits the process in the middle of the call.
 //!
 //! Flags: `--slow-start MS` sleeps before answering the handshake; `--once FILE` refuses to
-//! start (exit 1) when FILE exists and creates it otherwise, so a restart fails. When the
+//! start (exit 1) when FILE exists and creates it otherwise, so a restart fails;
+//! `--flood-stderr MIB` writes one stderr line of MIB mebibytes (0: a line that never ends)
+//! as fast as it is read, then the line `test server: flood over` (logged as `flooded`);
+//! `--flood-tool` adds a tool `flood` whose call writes a message on stdout that never ends
+//! (the bytes are generated as they are written, never held). When the
 //! environment has `WEFT_TEST_MCP_LOG`, every start and every call appends a line to that file
 //! (`start`, `call <tool>`), so tests can count what reached the server.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stderr)]
@@ -25,6 +29,7 @@ use serde_json::json;
 
 struct TestServer {
     log: Option<PathBuf>,
+    flood_tool: bool,
 }
 
 impl TestServer {
@@ -47,8 +52,15 @@ fn schema(value: serde_json::Value) -> Arc<JsonObject> {
     }
 }
 
-fn tools() -> Vec<Tool> {
-    vec![
+fn tools(flood_tool: bool) -> Vec<Tool> {
+    let flood = flood_tool.then(|| {
+        Tool::new(
+            "flood",
+            "Answers with a message that never ends.",
+            schema(json!({"type": "object"})),
+        )
+    });
+    let mut tools = vec![
         Tool::new(
             "echo",
             "Echoes the text back.",
@@ -72,7 +84,20 @@ fn tools() -> Vec<Tool> {
             "Exits the server process.",
             schema(json!({"type": "object"})),
         ),
-    ]
+    ];
+    tools.extend(flood);
+    tools
+}
+
+/// Writes `unit` to `out` again and again, `count` times (forever for `None`), until a write
+/// fails (the reader went away).
+fn flood(mut out: impl Write, unit: &[u8], count: Option<u64>) -> std::io::Result<()> {
+    let mut written = 0;
+    while count.is_none_or(|c| written < c) {
+        out.write_all(unit)?;
+        written += 1;
+    }
+    out.flush()
 }
 
 impl ServerHandler for TestServer {
@@ -86,7 +111,7 @@ impl ServerHandler for TestServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tools()))
+        Ok(ListToolsResult::with_all_items(tools(self.flood_tool)))
     }
 
     async fn call_tool(
@@ -111,6 +136,18 @@ impl ServerHandler for TestServer {
                 eprintln!("test server: crashing on purpose");
                 std::process::exit(3);
             }
+            "flood" if self.flood_tool => {
+                // The start of an answer, then a string that never ends, straight to stdout.
+                // The test server's own protocol stream, written around rmcp on purpose.
+                #[allow(clippy::disallowed_methods)]
+                std::thread::spawn(|| {
+                    let stdout = std::io::stdout();
+                    let mut out = stdout.lock();
+                    let _ = out.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"");
+                    let _ = flood(out, &[b'x'; 64 * 1024], None);
+                });
+                return std::future::pending().await;
+            }
             other => {
                 CallToolResult::error(vec![ContentBlock::text(format!("unknown tool {other}"))])
             }
@@ -125,10 +162,14 @@ async fn main() {
     let mut args = std::env::args().skip(1);
     let mut slow_start = None;
     let mut once = None;
+    let mut flood_stderr = None;
+    let mut flood_tool = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--slow-start" => slow_start = args.next().and_then(|v| v.parse::<u64>().ok()),
             "--once" => once = args.next().map(PathBuf::from),
+            "--flood-stderr" => flood_stderr = args.next().and_then(|v| v.parse::<u64>().ok()),
+            "--flood-tool" => flood_tool = true,
             other => {
                 eprintln!("unknown argument {other}");
                 std::process::exit(2);
@@ -145,9 +186,24 @@ async fn main() {
     // The tests point the server's log at a file of theirs.
     #[allow(clippy::disallowed_methods)]
     let log = std::env::var_os("WEFT_TEST_MCP_LOG").map(PathBuf::from);
-    let server = TestServer { log };
+    let server = TestServer { log, flood_tool };
     server.log("start");
     eprintln!("test server: started");
+    if let Some(mib) = flood_stderr {
+        let log = server.log.clone();
+        std::thread::spawn(move || {
+            let unit = [b'e'; 64 * 1024];
+            let count = (mib > 0).then_some(mib * 16);
+            if flood(std::io::stderr().lock(), &unit, count).is_ok() {
+                eprintln!("\ntest server: flood over");
+                TestServer {
+                    log,
+                    flood_tool: false,
+                }
+                .log("flooded");
+            }
+        });
+    }
     if let Some(ms) = slow_start {
         tokio::time::sleep(Duration::from_millis(ms)).await;
     }
