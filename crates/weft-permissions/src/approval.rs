@@ -11,8 +11,8 @@ use serde_json::Value;
 use crate::gate::CommandRulings;
 use crate::gate::shell::{self, AllowRuling, LayerVerdict};
 use crate::name::ToolName;
-use crate::shell::ShellContext;
 use crate::{Effect, Origin, PatternContext, PatternSet, PolicyError};
+use weft_shell::ShellContext;
 
 /// Compiled pre-approval patterns.
 ///
@@ -86,7 +86,7 @@ impl PreApproval {
     {
         Ok(Self {
             patterns: PatternSet::compile(patterns, origin, ctx)?,
-            shell: ShellContext::from_pattern_context(ctx),
+            shell: ctx.shell_context(),
         })
     }
 

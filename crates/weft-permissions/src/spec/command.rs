@@ -17,9 +17,9 @@
 use serde_json::Value;
 
 use super::{Verdict, Why, scalar};
-use crate::shell::{self, Kind, ShellContext, SimpleCommand, Word, basename};
 use crate::wildcard::Wildcard;
 use crate::{Effect, PatternErrorKind};
+use weft_shell::{ShellContext, SimpleCommand, Word, basename, without_global_options};
 
 /// The input fields holding the command, in order of preference.
 pub(crate) const KEYS: &[&str] = &["command", "cmd"];
@@ -105,12 +105,12 @@ impl CommandSpec {
             Ok(command) => command,
             Err(why) => return Verdict::Unjudgeable(why),
         };
-        let analysis = shell::analyse_command(&command, &ShellContext::new());
+        let analysis = weft_shell::analyse_command(&command, &ShellContext::new());
         match effect {
             Effect::Allow => {
                 for command in analysis.commands() {
-                    if command.kind == Kind::FunctionCall
-                        || (command.kind == Kind::Runner && command.other_user().is_none())
+                    if command.calls_defined_function()
+                        || (command.runs_analysed_string() && command.other_user().is_none())
                     {
                         continue;
                     }
@@ -162,13 +162,13 @@ impl CommandSpec {
             match self.judge_level(command, level, effect) {
                 Judgement::Match => {
                     if effect == Effect::Allow
-                        && let Some(p) = command.privileged.filter(|p| *p < level)
+                        && let Some(p) = command.privileged_level().filter(|p| *p < level)
                     {
-                        let wrapper = basename(command.words()[command.levels[p]].text());
+                        let wrapper = command.level(p).first().map_or("", |w| basename(w.text()));
                         return Judgement::Unsure(format!("`{wrapper}` runs it as another user"));
                     }
                     if effect == Effect::Allow
-                        && command.privileged.is_none()
+                        && command.privileged_level().is_none()
                         && let Some(wrapper) = command.other_user()
                     {
                         return Judgement::Unsure(format!("`{wrapper}` runs it as another user"));
@@ -187,7 +187,7 @@ impl CommandSpec {
         let Some((program, args)) = words.split_first() else {
             return Judgement::NoMatch;
         };
-        let (args, globals) = shell::match_args(basename(program.text()), args);
+        let (args, globals) = without_global_options(basename(program.text()), args);
         let appended = command.appends_input_arguments();
         let judgement = match &self.matcher {
             Matcher::Exact(expected) => compare(expected, program, args, appended, false, effect),

@@ -1,4 +1,7 @@
-//! The shell-command analyser behind `Bash(...)` patterns.
+//! The shell-command analyser of weft: a command is parsed the way the shell that runs it
+//! parses it, and the analysis says which programs it may start, what cannot be analysed, and
+//! what is risky. weft-permissions compares `Bash(...)` patterns with the analysis; the gate,
+//! the pre-approvals and the permission modes are built on it.
 //!
 //! A command is parsed the way bash parses it (lists, pipelines, subshells, groups, `if`,
 //! `for`, `while`, `case`, functions, command and process substitution, heredocs, quoting of
@@ -20,7 +23,8 @@
 //!
 //! The parser is written for this job (see `docs/PERMISSIONS.md` for why no grammar crate was
 //! adequate): it allocates only for the words it keeps, nests at most 32 levels, and reads at
-//! most 64 KiB.
+//! most 64 KiB. The crate has no workspace dependency, never touches the file system or the
+//! environment, and never prints.
 
 mod analysis;
 mod compound;
@@ -42,13 +46,11 @@ mod wrapper_options;
 mod wrapper_table;
 mod wrappers;
 
-pub use analysis::{CommandAnalysis, Context, Risk, SimpleCommand, Unanalysable};
+pub use analysis::{CommandAnalysis, Context, Risk, SimpleCommand, Unanalysable, basename};
+pub use globals::without_global_options;
 pub use helpers::{Helper, READ_ONLY_HELPERS};
 pub use paths::ShellContext;
 pub use word::Word;
-
-pub(crate) use analysis::{Kind, basename};
-pub(crate) use globals::match_args;
 
 /// The names of the wrappers the analyser looks through, in table order.
 pub fn wrapper_names() -> impl Iterator<Item = &'static str> {
@@ -60,7 +62,7 @@ pub fn wrapper_names() -> impl Iterator<Item = &'static str> {
 /// in [`CommandAnalysis::unanalysable`].
 ///
 /// ```
-/// use weft_permissions::{ShellContext, analyse_command};
+/// use weft_shell::{ShellContext, analyse_command};
 ///
 /// let analysis = analyse_command("env -i PATH=/x /bin/rm -rf build", &ShellContext::new());
 /// let rm = &analysis.commands()[0];
@@ -72,9 +74,24 @@ pub fn analyse_command(command: &str, ctx: &ShellContext) -> CommandAnalysis {
     walk::analyse(command, ctx)
 }
 
-/// At most 120 characters of `text`, on one line.
-pub(crate) fn shorten(text: &str) -> String {
-    crate::spec::shorten(text)
+/// How a reason shows text from a call (a command, a word, a path): at most 120 characters,
+/// on one line, control characters as spaces.
+///
+/// ```
+/// assert_eq!(weft_shell::shorten("a\nb"), "a b");
+/// assert_eq!(weft_shell::shorten(&"x".repeat(200)).chars().count(), 121);
+/// ```
+pub fn shorten(text: &str) -> String {
+    const MAX: usize = 120;
+    let mut out: String = text
+        .chars()
+        .take(MAX)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if text.chars().nth(MAX).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 #[cfg(test)]

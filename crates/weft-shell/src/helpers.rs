@@ -9,8 +9,6 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use crate::name::FxBuild;
-
 use super::paths::{Place, ShellContext, place};
 use super::word::Word;
 
@@ -263,7 +261,7 @@ pub const READ_ONLY_HELPERS: &[Helper] = &[
 
 /// The helper named `program`.
 pub(crate) fn find(program: &str) -> Option<&'static Helper> {
-    static INDEX: LazyLock<HashMap<&'static str, &'static Helper, FxBuild>> =
+    static INDEX: LazyLock<HashMap<&'static str, &'static Helper>> =
         LazyLock::new(|| READ_ONLY_HELPERS.iter().map(|x| (x.name, x)).collect());
     INDEX.get(program).copied()
 }

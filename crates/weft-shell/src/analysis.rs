@@ -185,19 +185,26 @@ impl SimpleCommand {
         self.read_only
     }
 
-    /// The number of program levels: wrappers, then the program.
-    pub(crate) fn level_count(&self) -> usize {
+    /// The number of program levels: the wrappers, then the program (`sudo env rm x` has 3).
+    pub fn level_count(&self) -> usize {
         self.levels.len()
     }
 
-    /// The words of one level: its program word, then everything after it.
-    pub(crate) fn level(&self, level: usize) -> &[Word] {
+    /// The words of one level: its program word, then everything after it (level 1 of
+    /// `sudo env rm x` is `env rm x`).
+    pub fn level(&self, level: usize) -> &[Word] {
         let start = self.levels.get(level).copied().unwrap_or(0);
         &self.words[start..]
     }
 
+    /// The level of the wrapper that runs the levels inside it as another user (`sudo`,
+    /// `doas`), if one does.
+    pub fn privileged_level(&self) -> Option<usize> {
+        self.privileged
+    }
+
     /// `` `git log` `` plus where it was found: "`rm x` (in `sh -c`)".
-    pub(crate) fn describe(&self) -> String {
+    pub fn describe(&self) -> String {
         let mut out = format!("`{}`", super::shorten(&self.to_string()));
         if let Some(inner) = self.context.last() {
             out.push_str(&format!(" (in {inner})"));
@@ -236,8 +243,8 @@ fn display_word(word: &Word) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// The part of a path after its last `/`.
-pub(crate) fn basename(path: &str) -> &str {
+/// The name a program path runs under: the part after its last `/` (`/bin/rm` is `rm`).
+pub fn basename(path: &str) -> &str {
     match path.trim_end_matches('/').rsplit_once('/') {
         Some((_, base)) => base,
         None => path,
@@ -406,7 +413,7 @@ impl Finding {
 /// Everything the analyser found in one command.
 ///
 /// ```
-/// use weft_permissions::{ShellContext, analyse_command};
+/// use weft_shell::{ShellContext, analyse_command};
 ///
 /// let analysis = analyse_command("git -C sub log --oneline | head -5", &ShellContext::new());
 /// let programs: Vec<&str> = analysis.commands().iter().map(|c| c.program()).collect();

@@ -4,8 +4,6 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use crate::name::FxBuild;
-
 /// What a risky option does.
 #[derive(Clone, Copy)]
 pub(super) enum Danger {
@@ -345,10 +343,9 @@ pub(super) const WRITES_OPERANDS: &[(&str, usize)] = &[
 ];
 
 /// The entries of [`RISKY`] by program, in table order.
-static BY_PROGRAM: LazyLock<HashMap<&'static str, Vec<&'static RiskyOption>, FxBuild>> =
+static BY_PROGRAM: LazyLock<HashMap<&'static str, Vec<&'static RiskyOption>>> =
     LazyLock::new(|| {
-        let mut map: HashMap<&'static str, Vec<&'static RiskyOption>, FxBuild> =
-            HashMap::with_hasher(FxBuild);
+        let mut map: HashMap<&'static str, Vec<&'static RiskyOption>> = HashMap::new();
         for entry in RISKY {
             for program in entry.programs {
                 map.entry(program).or_default().push(entry);

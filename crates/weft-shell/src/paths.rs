@@ -5,12 +5,11 @@
 //! business, not the analyser's.
 
 use super::word::Word;
-use crate::PatternContext;
 
 /// What the analysis knows about where a command runs.
 ///
 /// ```
-/// use weft_permissions::{ShellContext, analyse_command};
+/// use weft_shell::{ShellContext, analyse_command};
 ///
 /// let ctx = ShellContext::new().with_project_root("/work/proj");
 /// assert!(analyse_command("cargo test > /work/proj/log.txt", &ctx).risks().is_empty());
@@ -55,14 +54,6 @@ impl ShellContext {
     /// The working directory, if known.
     pub fn cwd(&self) -> Option<&str> {
         self.cwd.as_deref()
-    }
-
-    /// The project directory of a pattern context (its working directory if it has none).
-    pub fn from_pattern_context(ctx: &PatternContext) -> Self {
-        match ctx.project_dir().or(ctx.working_dir()) {
-            Some(dir) => Self::new().with_project_root(dir),
-            None => Self::new(),
-        }
     }
 
     /// The components of the working directory below the project root; `None` when it is

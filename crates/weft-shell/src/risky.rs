@@ -389,7 +389,7 @@ fn operand_risks(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shell::analysis::Runs;
+    use crate::analysis::Runs;
 
     /// True when a finding may run a program the analyser cannot see.
     fn unseen(findings: &[Finding]) -> bool {
