@@ -103,6 +103,6 @@ pub use validate::{
     ValidationCode, ValidationError, ValidationResult, validate_and_compose, validate_skill_set,
 };
 pub use weft_shell::{
-    CommandAnalysis, Context, Helper, READ_ONLY_HELPERS, Risk, ShellContext, SimpleCommand,
-    Unanalysable, Word, analyse_command, wrapper_names,
+    CommandAnalysis, Context, Dialect, Helper, READ_ONLY_HELPERS, Risk, ShellContext,
+    SimpleCommand, Unanalysable, Word, analyse_command, wrapper_names,
 };

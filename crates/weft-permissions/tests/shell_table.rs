@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::json;
-use weft_permissions::{Decision, Origin, PatternContext, Policy, ShellContext, ToolGate};
+use weft_permissions::{Decision, Dialect, Origin, PatternContext, Policy, ShellContext, ToolGate};
 
 /// `tools.deny: ["Bash(rm:*)"]` in the configuration: a ceiling over the session.
 const DENY_RM: &str = "deny rm";
@@ -57,7 +57,18 @@ fn gate(policy: &str) -> ToolGate {
         ),
         other => panic!("unknown policy {other}"),
     };
-    ToolGate::new([layer.unwrap()]).with_shell_context(ShellContext::new().with_project_root("/p"))
+    // bash runs the commands (weft's runtime picks it wherever there is one).
+    let shell = ShellContext::new()
+        .with_project_root("/p")
+        .with_dialect(Dialect::Bash);
+    ToolGate::new([layer.unwrap()]).with_shell_context(shell)
+}
+
+/// The gate of `policy` where `/bin/sh` runs the commands (no bash on the machine).
+fn posix_gate(policy: &str) -> ToolGate {
+    let gate = gate(policy);
+    let shell = gate.shell_context().clone().with_dialect(Dialect::Posix);
+    gate.with_shell_context(shell)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -565,6 +576,32 @@ fn reasons_name_the_command_and_the_rule() {
         check(DENY_RM, "$CMD x"),
         "denied: the program name `$CMD` is not literal, so the command could reach a program forbidden by `Bash(rm:*)` from the session"
     );
+}
+
+/// The examples: under `/bin/sh` (dash) these are not what bash reads, so a
+/// pre-approval asks and a deny denies.
+#[test]
+fn where_sh_runs_the_command_bash_syntax_is_not_trusted() {
+    for command in [
+        "git status; echo $'\\' ; rm x",
+        "git status; [[ a > f ]]",
+        "git status &>/dev/null rm x",
+        "alias x=eval\nx rm -f v",
+        "git status |& rm x",
+    ] {
+        let input = json!({ "command": command });
+        assert!(
+            posix_gate(DENY_RM).check("Bash", &input).is_denied(),
+            "{command:?}"
+        );
+        assert!(
+            !posix_gate(GIT).check("Bash", &input).is_allowed(),
+            "{command:?}"
+        );
+    }
+    // What both shells read alike is judged as before.
+    let plain = json!({ "command": "git log --oneline | head -5 2>&1" });
+    assert!(posix_gate(GIT).check("Bash", &plain).is_allowed());
 }
 
 #[test]

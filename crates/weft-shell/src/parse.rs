@@ -6,19 +6,34 @@
 //! unanalysable: the parser never guesses.
 
 use super::analysis::{Context, Unanalysable};
+use super::dialect::Dialect;
 use super::word::Word;
 
 /// How deep subshells, groups, substitutions and `sh -c` strings may nest.
 pub(crate) const MAX_DEPTH: usize = 32;
 
-/// A syntax error (or a construct the analyser refuses), with its reason.
+/// Why parsing stopped: a syntax error (or a construct the analyser refuses), or a construct
+/// the shell that runs the command reads differently from bash.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Syntax(pub(crate) String);
+pub(crate) enum Syntax {
+    /// A syntax error, with its reason.
+    Error(String),
+    /// A construct whose meaning differs between the shells weft may run: the whole reason.
+    Dialect(String),
+}
 
 pub(crate) type R<T> = Result<T, Syntax>;
 
 pub(crate) fn syntax(reason: impl Into<String>) -> Syntax {
-    Syntax(reason.into())
+    Syntax::Error(reason.into())
+}
+
+/// `what` (a construct, as written: "`$'...'` quoting") is bash's, and `/bin/sh` reads it
+/// otherwise: parsing stops, since what follows may mean something else too.
+pub(crate) fn not_posix(what: &str) -> Syntax {
+    Syntax::Dialect(format!(
+        "{what} means one thing to bash and may mean another to `/bin/sh`, which runs the command"
+    ))
 }
 
 /// What a redirection does.
@@ -50,6 +65,8 @@ pub(crate) struct RawCommand {
     pub(crate) redirects: Vec<Redirect>,
     pub(crate) context: Vec<Context>,
     pub(crate) depth: usize,
+    /// The language of the shell that runs it.
+    pub(crate) dialect: Dialect,
 }
 
 /// Everything found while parsing one call's command, nested strings included.
@@ -77,6 +94,8 @@ pub(crate) struct Parser<'s, 'k> {
     pub(super) depth: usize,
     pub(super) sink: &'k mut Sink,
     pub(super) context: Vec<Context>,
+    /// The language of the shell that reads `src`.
+    pub(super) dialect: Dialect,
     pending: Vec<Pending>,
 }
 
@@ -86,23 +105,34 @@ const RESERVED: &[&str] = &[
     "in", "select", "function", "time", "coproc", "{", "}", "!", "[[", "]]",
 ];
 
-/// Parses `src` into `sink`; a syntax error makes it unanalysable (what was found before the
-/// error is kept: it may run all the same).
-pub(crate) fn parse_into(src: &str, sink: &mut Sink, context: Vec<Context>, depth: usize) {
+/// Parses `src`, read by a shell of `dialect`, into `sink`; a syntax error makes it
+/// unanalysable (what was found before the error is kept: it may run all the same).
+pub(crate) fn parse_into(
+    src: &str,
+    sink: &mut Sink,
+    context: Vec<Context>,
+    depth: usize,
+    dialect: Dialect,
+) {
     let mut parser = Parser {
         src,
         pos: 0,
         depth,
         sink,
         context,
+        dialect,
         pending: Vec::new(),
     };
-    if let Err(Syntax(reason)) = parser.script() {
+    if let Err(stop) = parser.script() {
+        let reason = match stop {
+            Syntax::Error(reason) => format!("the command cannot be parsed: {reason}"),
+            Syntax::Dialect(reason) => reason,
+        };
         let context = parser.context.clone();
-        parser.sink.unanalysable.push(Unanalysable::new(
-            format!("the command cannot be parsed: {reason}"),
-            context,
-        ));
+        parser
+            .sink
+            .unanalysable
+            .push(Unanalysable::new(reason, context));
     }
 }
 
@@ -165,12 +195,13 @@ impl<'s, 'k> Parser<'s, 'k> {
         result
     }
 
-    /// A parser of `src` that adds to `sink`.
+    /// A parser of `src`, in the same shell's language, that adds to `sink`.
     pub(super) fn child(
         src: &'s str,
         sink: &'k mut Sink,
         context: Vec<Context>,
         depth: usize,
+        dialect: Dialect,
     ) -> Self {
         Parser {
             src,
@@ -178,6 +209,7 @@ impl<'s, 'k> Parser<'s, 'k> {
             depth,
             sink,
             context,
+            dialect,
             pending: Vec::new(),
         }
     }
@@ -192,6 +224,7 @@ impl<'s, 'k> Parser<'s, 'k> {
             depth: self.depth + 1,
             sink: &mut *self.sink,
             context: chain,
+            dialect: self.dialect,
             pending: Vec::new(),
         };
         child.script()
@@ -242,21 +275,20 @@ impl<'s, 'k> Parser<'s, 'k> {
     fn read_heredocs(&mut self) -> R<()> {
         for pending in std::mem::take(&mut self.pending) {
             let mut body = String::new();
+            let mut joined = false;
             while self.pos < self.src.len() {
-                let rest = self.rest();
-                let end = rest.find('\n').unwrap_or(rest.len());
-                let line = &rest[..end];
-                self.pos += (end + 1).min(rest.len());
-                let line = if pending.strip_tabs {
-                    line.trim_start_matches('\t')
-                } else {
-                    line
-                };
+                let (line, continued) = self.heredoc_line(&pending);
                 if line == pending.delimiter {
                     break;
                 }
-                body.push_str(line);
+                joined |= continued;
+                body.push_str(&line);
                 body.push('\n');
+            }
+            // bash joins the lines inside a command substitution of the body too; dash reads
+            // the substitution first, and keeps a backslash-newline inside its quotes.
+            if joined && (body.contains("$(") || body.contains('`')) {
+                self.bash_only("a line continuation in a heredoc with a command substitution")?;
             }
             let word = if pending.expand {
                 self.heredoc_word(&body)?
@@ -268,6 +300,34 @@ impl<'s, 'k> Parser<'s, 'k> {
             }
         }
         Ok(())
+    }
+
+    /// The next line of a heredoc, without its newline (and leading tabs, for `<<-`), and
+    /// whether lines were joined. With an unquoted delimiter a backslash at the end of a line
+    /// joins the next one to it, before the delimiter is looked for (so `x\` then `E` is the
+    /// line `xE`, not the end).
+    fn heredoc_line(&mut self, pending: &Pending) -> (String, bool) {
+        let mut line = String::new();
+        let mut continued = false;
+        loop {
+            let rest = self.rest();
+            let end = rest.find('\n').unwrap_or(rest.len());
+            let physical = &rest[..end];
+            self.pos += (end + 1).min(rest.len());
+            let physical = if pending.strip_tabs && line.is_empty() {
+                physical.trim_start_matches('\t')
+            } else {
+                physical
+            };
+            let backslashes = physical.len() - physical.trim_end_matches('\\').len();
+            let joined = pending.expand && backslashes % 2 == 1 && end < rest.len();
+            if !joined {
+                line.push_str(physical);
+                return (line, continued);
+            }
+            continued = true;
+            line.push_str(&physical[..physical.len() - 1]);
+        }
     }
 
     /// The reserved word at the current position, if any.
@@ -366,7 +426,8 @@ impl<'s, 'k> Parser<'s, 'k> {
             self.skip_blanks();
             match self.reserved() {
                 Some("!") => self.pos += 1,
-                Some("time") => {
+                // `/bin/sh` has no `time` keyword: there it is the program `time`.
+                Some("time") if self.dialect == Dialect::Bash => {
                     // bash's keyword takes only `-p`. With any other option this is the
                     // program `time` (which dash, having no such keyword, always runs): its
                     // options are read as a wrapper's (`time -o FILE cmd`).
@@ -399,6 +460,7 @@ impl<'s, 'k> Parser<'s, 'k> {
             if self.peek() == Some(b'|') && self.peek_at(1) != Some(b'|') {
                 self.pos += 1;
                 if self.peek() == Some(b'&') {
+                    self.bash_only("`|&`")?;
                     self.pos += 1;
                 }
                 self.linebreak()?;
@@ -414,6 +476,8 @@ impl<'s, 'k> Parser<'s, 'k> {
             None => return Err(syntax("a command is missing at the end")),
             Some(b'(') => {
                 if self.peek_at(1) == Some(b'(') {
+                    // dash reads `((` as two subshells.
+                    self.bash_only("an arithmetic command `((...))`")?;
                     self.arithmetic_command()?;
                 } else {
                     self.pos += 1;
@@ -424,6 +488,9 @@ impl<'s, 'k> Parser<'s, 'k> {
             }
             Some(b')' | b';' | b'&' | b'|' | b'\n') => return Err(self.unexpected()),
             _ => {}
+        }
+        if let Some(word @ ("[[" | "function" | "select" | "coproc")) = self.reserved() {
+            self.bash_only(&format!("`{word}`"))?;
         }
         match self.reserved() {
             Some("{") => {
@@ -485,6 +552,7 @@ impl<'s, 'k> Parser<'s, 'k> {
             redirects,
             context: self.context.clone(),
             depth: self.depth,
+            dialect: self.dialect,
         });
     }
 
@@ -546,6 +614,7 @@ impl<'s, 'k> Parser<'s, 'k> {
                     .all(|b| b == b'_' || b.is_ascii_alphanumeric())
                 && matches!(bytes.get(close + 1), Some(b'<' | b'>'))
             {
+                self.bash_only("a descriptor chosen by the shell `{NAME}>`")?;
                 at = close + 1;
             }
         }
@@ -576,6 +645,9 @@ impl<'s, 'k> Parser<'s, 'k> {
         } else {
             return Ok(false);
         };
+        if (plain && rest.starts_with("&>")) || rest.starts_with("<<<") {
+            self.bash_only(&format!("`{}`", &rest[..len]))?;
+        }
         let duplicating = len == 2 && strip && !matches!(kind, RedirectKind::Heredoc(_));
         self.pos = at + len;
         self.skip_blanks();
@@ -595,6 +667,11 @@ impl<'s, 'k> Parser<'s, 'k> {
                 RedirectKind::Heredoc(index)
             }
             _ if duplicating && is_descriptor(&target) => RedirectKind::Duplicate,
+            // bash's `>&FILE` is `&> FILE`; to dash a descriptor must follow.
+            _ if duplicating => {
+                self.bash_only("`>&` to a file")?;
+                kind
+            }
             other => other,
         };
         out.push(Redirect { kind, target });

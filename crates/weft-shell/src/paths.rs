@@ -4,9 +4,11 @@
 //! the file system, so a symlink inside the project that points elsewhere is the sandbox's
 //! business, not the analyser's.
 
+use super::dialect::Dialect;
 use super::word::Word;
 
-/// What the analysis knows about where a command runs.
+/// What the analysis knows about where a command runs: the project, the working directory,
+/// and the [`Dialect`] of the shell that runs it ([`Dialect::Posix`] unless said).
 ///
 /// ```
 /// use weft_shell::{ShellContext, analyse_command};
@@ -22,6 +24,7 @@ use super::word::Word;
 pub struct ShellContext {
     project_root: Option<String>,
     cwd: Option<String>,
+    dialect: Dialect,
 }
 
 impl ShellContext {
@@ -44,6 +47,17 @@ impl ShellContext {
     pub fn with_cwd(mut self, cwd: impl Into<String>) -> Self {
         self.cwd = Some(cwd.into());
         self
+    }
+
+    /// The language of the shell that runs the command.
+    pub fn with_dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = dialect;
+        self
+    }
+
+    /// The language commands are read in.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
     }
 
     /// The project root, if known.

@@ -5,6 +5,7 @@
 use super::analysis::{
     CodeForm, CommandAnalysis, Context, Finding, Kind, Risk, SimpleCommand, Unanalysable, basename,
 };
+use super::dialect::Dialect;
 use super::environment::env_finding;
 use super::parse::{RawCommand, RedirectKind, Sink, parse_into};
 use super::paths::{Place, ShellContext, place};
@@ -29,7 +30,7 @@ pub(crate) fn analyse(command: &str, ctx: &ShellContext) -> CommandAnalysis {
         ));
         return out;
     }
-    parse_into(command, &mut sink, Vec::new(), 0);
+    parse_into(command, &mut sink, Vec::new(), 0, ctx.dialect());
     let mut next = 0;
     while next < sink.commands.len() {
         if out.commands.len() >= MAX_COMMANDS {
@@ -46,6 +47,7 @@ pub(crate) fn analyse(command: &str, ctx: &ShellContext) -> CommandAnalysis {
                 redirects: Vec::new(),
                 context: Vec::new(),
                 depth: 0,
+                dialect: Dialect::Posix,
             },
         );
         next += 1;
@@ -88,6 +90,8 @@ pub(super) struct Site<'c> {
     pub(super) depth: usize,
     /// The wrapper running it as another user (`sudo`), if any.
     pub(super) other_user: Option<String>,
+    /// The language of the shell running it (`eval` and `trap` strings are read in it too).
+    pub(super) dialect: Dialect,
 }
 
 impl Site<'_> {
@@ -152,8 +156,10 @@ impl Walk<'_> {
             by: code.by.clone(),
         });
         match code.form {
+            // Programs run such strings with `sh -c` (git, tar, `GIT_SSH_COMMAND`...).
             CodeForm::Shell(word) => {
-                self.run_string(&word, chain, at.depth, &format!("`{}`", code.by));
+                let what = format!("`{}`", code.by);
+                self.run_string(&word, chain, at.depth, &what, Dialect::Posix);
             }
             CodeForm::Words(words) => {
                 if !words.is_empty() {
@@ -162,6 +168,7 @@ impl Walk<'_> {
                         redirects: Vec::new(),
                         context: chain,
                         depth: at.depth + 1,
+                        dialect: Dialect::Posix,
                     });
                 }
             }
@@ -174,6 +181,7 @@ impl Walk<'_> {
             redirects,
             context,
             depth,
+            dialect,
         } = raw;
         let index = if words.iter().any(|w| w.assignment().is_none()) {
             Some(self.out.commands.len())
@@ -189,6 +197,7 @@ impl Walk<'_> {
             context: &context,
             depth,
             other_user: inherited,
+            dialect,
         };
         let assigned = words
             .iter()
@@ -196,6 +205,15 @@ impl Walk<'_> {
             .count();
         let assignments: Vec<Word> = words.drain(..assigned).collect();
         for word in &assignments {
+            if dialect == Dialect::Bash
+                && let Some((name, _)) = word.assignment()
+                && super::language::LANGUAGE_SWITCHES.contains(&name)
+            {
+                self.note(
+                    format!("`{name}=` changes how bash reads the commands after it"),
+                    &context,
+                );
+            }
             if let Some(finding) = env_finding(word, self.ctx) {
                 self.record(index, finding, Some(&at));
             }
@@ -235,17 +253,20 @@ impl Walk<'_> {
                 }
                 kind
             }
+            // `su -c`, `flock -c`, `watch`: the user's shell or `sh -c`, read as POSIX.
             Tail::String(string) => {
                 let chain = at.inner(Context::ShellString {
                     shell: program.clone(),
                 });
-                self.run_string(&string, chain, depth, &format!("`{program} -c`"))
+                let what = format!("`{program} -c`");
+                self.run_string(&string, chain, depth, &what, Dialect::Posix)
             }
             Tail::Joined(joined) => {
                 let chain = at.inner(Context::Runs {
                     by: program.clone(),
                 });
-                self.run_string(&joined, chain, depth, &format!("`{program}`"))
+                let what = format!("`{program}`");
+                self.run_string(&joined, chain, depth, &what, Dialect::Posix)
             }
             Tail::Shell => self.shell_input(&program, &redirections, &at),
         };
@@ -359,6 +380,7 @@ impl Walk<'_> {
                 other_user: privileged
                     .map(|p| basename(words[levels[p]].text()).to_owned())
                     .or_else(|| at.other_user.clone()),
+                dialect: at.dialect,
             };
             for (name, value) in &parsed.options {
                 if let Some(finding) = wrapper_option(wrapper.name, name, value.as_ref(), self.ctx)
@@ -460,7 +482,8 @@ impl Walk<'_> {
                 let chain = at.inner(Context::ShellInput {
                     shell: program.to_owned(),
                 });
-                self.run_string(input, chain, at.depth, &format!("the input of `{program}`"))
+                let what = format!("the input of `{program}`");
+                self.run_string(input, chain, at.depth, &what, Dialect::Posix)
             }
             None => {
                 self.note(

@@ -308,7 +308,7 @@ impl Wrapper {
             .find(|(n, _)| self.shell_choice.contains(&n.as_str()))
         {
             let shell = shell.as_ref().map_or("", Word::text);
-            let known = super::runners::SHELLS.contains(&super::basename(shell));
+            let known = super::runners::shell(super::basename(shell)).is_some_and(|d| d.is_some());
             if !known || shell.contains(['$', '`']) {
                 return Err(format!(
                     "`{} {option}` makes `{shell}` the shell that runs the command",

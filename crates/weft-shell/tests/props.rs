@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use proptest::prelude::*;
-use weft_shell::{CommandAnalysis, ShellContext, analyse_command, basename};
+use weft_shell::{CommandAnalysis, Dialect, ShellContext, analyse_command, basename};
 
 /// Spellings of a denied `rm`.
 const DENIED: &[&str] = &[
@@ -94,51 +94,90 @@ const WRAPPERS: &[&str] = &[
     "parallel -j2 ",
 ];
 
-/// Forms that run a string as commands: `{}` is the string, shell-quoted.
-const CODE_STRINGS: &[&str] = &[
-    "sh -c {}",
-    "bash -lc {}",
-    "eval {}",
-    "su -c {}",
-    "su - root -c {}",
-    "runuser -l nobody -c {}",
-    "flock /tmp/l -c {}",
-    "script -qc {} /dev/null",
-    "watch {}",
-    "watch -n 1 {}",
-    "bash -s <<< {}",
-    ". /dev/stdin <<< {}",
-    "sh /dev/stdin <<< {}",
-    "sudo sh -c {}",
-    "git -c alias.x=!{} x",
-    "git -c core.pager={} log",
-    "git rebase --exec {} main",
-    "tar -xf a.tar --to-command={}",
-    "rsync -e {} a b",
-    "GIT_SSH_COMMAND={} git fetch",
+/// How a form reads the string it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reads {
+    /// `sh -c`, `su -c`, git's and tar's commands: a POSIX `sh`.
+    Posix,
+    /// `bash -lc`, `bash -s`: bash.
+    Bash,
+    /// `eval`, `. /dev/stdin`, groups: the shell the form itself runs in.
+    Same,
+}
+
+/// Forms that run a string as commands: `{}` is the string, shell-quoted; how they read it;
+/// whether the form itself is bash syntax (`<<<`).
+const CODE_STRINGS: &[(&str, Reads, bool)] = &[
+    ("sh -c {}", Reads::Posix, false),
+    ("bash -lc {}", Reads::Bash, false),
+    ("eval {}", Reads::Same, false),
+    ("su -c {}", Reads::Posix, false),
+    ("su - root -c {}", Reads::Posix, false),
+    ("runuser -l nobody -c {}", Reads::Posix, false),
+    ("flock /tmp/l -c {}", Reads::Posix, false),
+    ("script -qc {} /dev/null", Reads::Posix, false),
+    ("watch {}", Reads::Posix, false),
+    ("watch -n 1 {}", Reads::Posix, false),
+    ("bash -s <<< {}", Reads::Bash, true),
+    (". /dev/stdin <<< {}", Reads::Same, true),
+    ("sh /dev/stdin <<< {}", Reads::Posix, true),
+    ("sudo sh -c {}", Reads::Posix, false),
+    ("git -c alias.x=!{} x", Reads::Posix, false),
+    ("git -c core.pager={} log", Reads::Posix, false),
+    ("git rebase --exec {} main", Reads::Posix, false),
+    ("tar -xf a.tar --to-command={}", Reads::Posix, false),
+    ("rsync -e {} a b", Reads::Posix, false),
+    ("GIT_SSH_COMMAND={} git fetch", Reads::Posix, false),
 ];
 
-/// A generated command and whether it contains a denied `rm`.
+/// A generated command: whether it contains a denied `rm`, whether it needs bash where it
+/// stands (so `/bin/sh` running it is unanalysable), and whether some part of it is read as
+/// POSIX although it is bash syntax (unanalysable whichever shell runs the whole).
 #[derive(Debug, Clone)]
 struct Cmd {
     text: String,
     denied: bool,
+    needs_bash: bool,
+    refused: bool,
+}
+
+impl Cmd {
+    fn new(text: &str, denied: bool) -> Self {
+        Self {
+            text: text.to_owned(),
+            denied,
+            needs_bash: text.contains("$'"),
+            refused: false,
+        }
+    }
+
+    /// `self` run by a form that reads it as `reads`; `form_needs_bash` when the form itself
+    /// is bash syntax.
+    fn inside(self, text: String, reads: Reads, form_needs_bash: bool) -> Self {
+        let (needs_bash, refused) = match reads {
+            Reads::Posix => (form_needs_bash, self.refused || self.needs_bash),
+            Reads::Bash => (form_needs_bash, self.refused),
+            Reads::Same => (form_needs_bash || self.needs_bash, self.refused),
+        };
+        Self {
+            text,
+            denied: self.denied,
+            needs_bash,
+            refused,
+        }
+    }
+
+    /// A form that runs `self` in the same shell.
+    fn around(self, text: String) -> Self {
+        self.inside(text, Reads::Same, false)
+    }
 }
 
 fn atom() -> impl Strategy<Value = Cmd> {
     prop_oneof![
-        proptest::sample::select(DENIED).prop_map(|t| Cmd {
-            text: t.to_owned(),
-            denied: true
-        }),
-        proptest::sample::select(HARMLESS).prop_map(|t| Cmd {
-            text: t.to_owned(),
-            denied: false
-        }),
-        proptest::sample::select(UNSEEN).prop_map(|t| Cmd {
-            text: t.to_owned(),
-            denied: true
-        }),
+        proptest::sample::select(DENIED).prop_map(|t| Cmd::new(t, true)),
+        proptest::sample::select(HARMLESS).prop_map(|t| Cmd::new(t, false)),
+        proptest::sample::select(UNSEEN).prop_map(|t| Cmd::new(t, true)),
     ]
 }
 
@@ -151,29 +190,32 @@ fn command() -> impl Strategy<Value = Cmd> {
         proptest::option::of(proptest::sample::select(WRAPPERS)),
         atom(),
     )
-        .prop_map(|(wrapper, atom)| Cmd {
-            text: format!("{}{}", wrapper.unwrap_or(""), atom.text),
-            denied: atom.denied,
+        .prop_map(|(wrapper, atom)| {
+            let text = format!("{}{}", wrapper.unwrap_or(""), atom.text);
+            atom.around(text)
         });
     // `env -S` splits one string into words (not commands): a simple command only.
-    let split = atom().prop_map(|atom| Cmd {
-        text: format!("env -S {}", quote(&atom.text)),
-        denied: atom.denied,
+    let split = atom().prop_map(|atom| {
+        let text = format!("env -S {}", quote(&atom.text));
+        Cmd {
+            needs_bash: false,
+            ..atom.around(text)
+        }
     });
     let leaf = prop_oneof![4 => wrapped, 1 => split];
     leaf.prop_recursive(4, 24, 3, |inner| {
         prop_oneof![
-            (proptest::sample::select(CODE_STRINGS), inner.clone()).prop_map(|(form, c)| Cmd {
-                text: form.replace("{}", &quote(&c.text)),
-                ..c
-            }),
+            (proptest::sample::select(CODE_STRINGS), inner.clone()).prop_map(
+                |((form, reads, bash), c)| {
+                    let text = form.replace("{}", &quote(&c.text));
+                    c.inside(text, reads, bash)
+                }
+            ),
             // A heredoc read by a shell; the delimiter differs at each depth.
             inner.clone().prop_map(|c| {
                 let end = format!("E{}", c.text.len());
-                Cmd {
-                    text: format!("{{ sh /dev/stdin <<'{end}'\n{}\n{end}\n}}", c.text),
-                    ..c
-                }
+                let text = format!("{{ sh /dev/stdin <<'{end}'\n{}\n{end}\n}}", c.text);
+                c.inside(text, Reads::Posix, false)
             }),
             (
                 inner.clone(),
@@ -183,42 +225,44 @@ fn command() -> impl Strategy<Value = Cmd> {
                 .prop_map(|(a, sep, b)| Cmd {
                     text: format!("{}{sep}{}", a.text, b.text),
                     denied: a.denied || b.denied,
+                    needs_bash: a.needs_bash || b.needs_bash,
+                    refused: a.refused || b.refused,
                 }),
-            inner.clone().prop_map(|c| Cmd {
-                text: format!("( {} )", c.text),
-                ..c
+            inner.clone().prop_map(|c| {
+                let text = format!("( {} )", c.text);
+                c.around(text)
             }),
-            inner.clone().prop_map(|c| Cmd {
-                text: format!("{{ {}\n}}", c.text),
-                ..c
+            inner.clone().prop_map(|c| {
+                let text = format!("{{ {}\n}}", c.text);
+                c.around(text)
             }),
-            inner.clone().prop_map(|c| Cmd {
-                text: format!("echo $( {} )", c.text),
-                ..c
+            inner.clone().prop_map(|c| {
+                let text = format!("echo $( {} )", c.text);
+                c.around(text)
             }),
-            inner.clone().prop_map(|c| Cmd {
-                text: format!("cat <( {} )", c.text),
-                ..c
+            inner.clone().prop_map(|c| {
+                let text = format!("cat <( {} )", c.text);
+                c.inside(text, Reads::Same, true)
             }),
-            inner.clone().prop_map(|c| Cmd {
-                text: format!("sh -c {}", quote(&c.text)),
-                ..c
+            inner.clone().prop_map(|c| {
+                let text = format!("sh -c {}", quote(&c.text));
+                c.inside(text, Reads::Posix, false)
             }),
-            inner.clone().prop_map(|c| Cmd {
-                text: format!("bash -lc {}", quote(&c.text)),
-                ..c
+            inner.clone().prop_map(|c| {
+                let text = format!("bash -lc {}", quote(&c.text));
+                c.inside(text, Reads::Bash, false)
             }),
-            inner.clone().prop_map(|c| Cmd {
-                text: format!("eval {}", quote(&c.text)),
-                ..c
+            inner.clone().prop_map(|c| {
+                let text = format!("eval {}", quote(&c.text));
+                c.around(text)
             }),
-            inner.clone().prop_map(|c| Cmd {
-                text: format!("if true; then {}\nfi", c.text),
-                ..c
+            inner.clone().prop_map(|c| {
+                let text = format!("if true; then {}\nfi", c.text);
+                c.around(text)
             }),
-            inner.prop_map(|c| Cmd {
-                text: format!("f() {{ {}\n}}", c.text),
-                ..c
+            inner.prop_map(|c| {
+                let text = format!("f() {{ {}\n}}", c.text);
+                c.around(text)
             }),
         ]
     })
@@ -239,8 +283,9 @@ fn may_run_rm(analysis: &CommandAnalysis) -> bool {
         || analysis.risks().iter().any(|r| r.runs_unseen_program())
 }
 
+/// The analysis with bash running the command.
 fn analyse(text: &str) -> CommandAnalysis {
-    analyse_command(text, &ShellContext::new())
+    analyse_command(text, &ShellContext::new().with_dialect(Dialect::Bash))
 }
 
 proptest! {
@@ -251,8 +296,20 @@ proptest! {
         let analysis = analyse(&cmd.text);
         if cmd.denied {
             prop_assert!(may_run_rm(&analysis), "{:?} hides rm: {:?}", cmd.text, analysis);
-        } else {
+        } else if !cmd.refused {
             prop_assert!(!may_run_rm(&analysis), "{:?} was not seen through: {:?}", cmd.text, analysis);
+        }
+    }
+
+    #[test]
+    fn under_posix_sh_too(cmd in command()) {
+        let analysis = analyse_command(&cmd.text, &ShellContext::new());
+        if cmd.denied {
+            prop_assert!(may_run_rm(&analysis), "{:?} hides rm: {:?}", cmd.text, analysis);
+        } else if !cmd.refused && !cmd.needs_bash {
+            prop_assert!(!may_run_rm(&analysis), "{:?} was not seen through: {:?}", cmd.text, analysis);
+        } else {
+            prop_assert!(!analysis.is_fully_analysed(), "{:?} needs bash: {:?}", cmd.text, analysis);
         }
     }
 
