@@ -185,6 +185,42 @@ impl SimpleCommand {
         self.read_only
     }
 
+    /// True when the program may run a program its arguments name: it is neither looked
+    /// through (a wrapper, a shell) nor known to take only data (`setarch x86_64 rm`,
+    /// `valgrind rm`, `npx rm`, `make --eval=...`). A deny of `rm` then matches when
+    /// [`argument_words`](Self::argument_words) has `rm`.
+    pub fn may_run_its_arguments(&self) -> bool {
+        self.kind == Kind::Plain && super::programs::may_run_arguments(self.program())
+    }
+
+    /// The words of the program's arguments, and of the shell-like words inside them (`'rm
+    /// -rf v'` gives `rm`, `-rf`, `v`), by basename (`/bin/rm` is `rm`): what a program that
+    /// runs its arguments could run.
+    pub fn argument_words(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        for arg in self.args() {
+            let text = arg.text();
+            out.push(basename(text));
+            let separators = |c: char| c.is_whitespace() || ";&|()<>`'\"=,{}$".contains(c);
+            let mut parts = text.split(separators).filter(|p| !p.is_empty());
+            if parts.clone().count() > 1 || parts.clone().next() != Some(text) {
+                out.extend(parts.by_ref().map(basename));
+            }
+        }
+        out
+    }
+
+    /// True when a program of the command reads the repository's configuration, which can
+    /// name programs it runs (git: `core.fsmonitor`, `core.pager`, diff drivers, filters,
+    /// hooks, `!` aliases). The analyser cannot read that file (a cloned or unpacked project
+    /// may bring its own `.git/config`), so such a command must run in the sandbox, or be
+    /// approved by a person.
+    pub fn reads_repository_config(&self) -> bool {
+        self.levels
+            .iter()
+            .any(|&i| basename(self.words[i].text()) == "git")
+    }
+
     /// The number of program levels: the wrappers, then the program (`sudo env rm x` has 3).
     pub fn level_count(&self) -> usize {
         self.levels.len()
@@ -309,15 +345,26 @@ pub struct Risk {
     pub(crate) command: Option<usize>,
     reason: String,
     pub(crate) runs: Runs,
+    protected: bool,
 }
 
 impl Risk {
-    pub(crate) fn new(command: Option<usize>, reason: String, runs: Runs) -> Self {
+    pub(crate) fn new(command: Option<usize>, reason: String, runs: Runs, protected: bool) -> Self {
         Self {
             command,
             reason,
             runs,
+            protected,
         }
+    }
+
+    /// True when the command may write, move or delete a protected path: what decides what
+    /// later sessions may do (`.clawft/`, `.claude/`, `.agents/`, `.codex/`, `.mcp.json`,
+    /// `.git/config`, `.git/hooks/`; see [`PROTECTED_PATHS`](crate::PROTECTED_PATHS)), or
+    /// a path it cannot read that may be one. No pattern pre-approves it, and it asks in
+    /// every permission mode but `bypass`.
+    pub fn writes_protected_path(&self) -> bool {
+        self.protected
     }
 
     /// True when the risky thing may run a program the analyser cannot see (`sed '1e cmd'`,
@@ -359,6 +406,8 @@ pub(crate) struct Finding {
     pub(crate) runs: Runs,
     /// The command it runs, when the analyser can read it.
     pub(crate) code: Option<Code>,
+    /// It may write a protected path.
+    pub(crate) protected: bool,
 }
 
 /// A command that a risky thing runs: analysed like the rest of the call.
@@ -385,27 +434,35 @@ impl Finding {
             reason,
             runs: Runs::Nothing,
             code: None,
+            protected: false,
+        }
+    }
+
+    /// A write (or move, or deletion) of a protected path.
+    pub(crate) fn protected(reason: String) -> Self {
+        Self {
+            protected: true,
+            ..Self::nothing(reason)
         }
     }
 
     /// A risky thing that may run programs the analyser cannot see.
     pub(crate) fn unseen(reason: String) -> Self {
         Self {
-            reason,
             runs: Runs::Unseen,
-            code: None,
+            ..Self::nothing(reason)
         }
     }
 
     /// A risky thing that runs `code`, a string a shell runs, which is analysed.
     pub(crate) fn shell(reason: String, by: impl Into<String>, code: Word) -> Self {
         Self {
-            reason,
             runs: Runs::Analysed,
             code: Some(Code {
                 by: by.into(),
                 form: CodeForm::Shell(code),
             }),
+            ..Self::nothing(reason)
         }
     }
 }
@@ -429,6 +486,8 @@ pub struct CommandAnalysis {
     pub(crate) commands: Vec<SimpleCommand>,
     pub(crate) unanalysable: Vec<Unanalysable>,
     pub(crate) risks: Vec<Risk>,
+    /// A redirection writes a file (`> out`, `{ ...; } >> log`; not `/dev/null`).
+    pub(crate) writes_files: bool,
 }
 
 impl CommandAnalysis {
@@ -450,5 +509,19 @@ impl CommandAnalysis {
     /// True when nothing is unanalysable.
     pub fn is_fully_analysed(&self) -> bool {
         self.unanalysable.is_empty()
+    }
+
+    /// The first risk that may write a protected path ([`Risk::writes_protected_path`]).
+    pub fn protected_write(&self) -> Option<&Risk> {
+        self.risks.iter().find(|r| r.writes_protected_path())
+    }
+
+    /// True when the command must run in the sandbox even where a pattern pre-approves it:
+    /// some simple command reads the repository's configuration
+    /// ([`SimpleCommand::reads_repository_config`]).
+    pub fn needs_sandbox(&self) -> bool {
+        self.commands
+            .iter()
+            .any(SimpleCommand::reads_repository_config)
     }
 }

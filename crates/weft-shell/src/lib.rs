@@ -32,13 +32,18 @@ mod dialect;
 mod environment;
 mod git;
 mod globals;
+mod helper_table;
 mod helpers;
+mod heredoc;
 mod interpreters;
 mod language;
 mod lex;
 mod option_table;
 mod parse;
 mod paths;
+mod programs;
+mod protected;
+mod read_only;
 mod risky;
 mod runners;
 mod scripts;
@@ -53,6 +58,8 @@ pub use dialect::{Dialect, ShellProgram};
 pub use globals::without_global_options;
 pub use helpers::{Helper, READ_ONLY_HELPERS};
 pub use paths::ShellContext;
+pub use protected::PROTECTED_PATHS;
+pub use read_only::ReadOnlyVerdict;
 pub use word::Word;
 
 /// The names of the wrappers the analyser looks through, in table order.
@@ -71,7 +78,10 @@ pub fn wrapper_names() -> impl Iterator<Item = &'static str> {
 /// let rm = &analysis.commands()[0];
 /// assert_eq!(rm.program(), "rm");
 /// assert_eq!(rm.wrappers(), ["env"]);
-/// assert_eq!(analysis.risks()[0].reason(), "`PATH=` changes what programs run or load");
+/// assert_eq!(
+///     analysis.risks()[0].reason(),
+///     "`PATH=` may change what programs run or load: it is not one of the variables weft knows to be harmless",
+/// );
 /// ```
 pub fn analyse_command(command: &str, ctx: &ShellContext) -> CommandAnalysis {
     walk::analyse(command, ctx)
@@ -405,6 +415,52 @@ mod tests {
             assert_eq!(found(command).1, [reason], "{command:?}");
         }
         assert!(found("set -euo pipefail; set -x").1.is_empty());
+    }
+
+    #[test]
+    fn writes_of_protected_paths_are_marked() {
+        let ctx = bash().with_project_root("/p");
+        let protected = |command: &str| {
+            analyse_command(command, &ctx)
+                .protected_write()
+                .map(|r| r.reason().to_owned())
+        };
+        for command in [
+            "echo '{}' > .clawft/config.json",
+            "cat x >> .mcp.json",
+            "ls | tee .claude/settings.json",
+            "cp evil .git/hooks/pre-commit",
+            "mv x .git/config",
+            "rm -rf .git",
+            "rm -rf .",
+            "mkdir -p .agents/skills/x",
+            "sed -i s/a/b/ .codex/config.toml",
+            "cd .git/hooks && echo x > pre-commit",
+            "git clone https://x/y .claude/skills/y",
+            "tar -xf a.tar -C .claude",
+            "cp --target-directory=.git x",
+            "echo x > sub/../.clawft/x",
+            "echo x > /p/.git/config",
+            "echo x > \"$F\"",
+            "echo x > .c*",
+            "time -o .clawft/x ls",
+        ] {
+            assert!(protected(command).is_some(), "{command:?}");
+        }
+        assert_eq!(
+            protected("echo x > sub/../.clawft/x").as_deref(),
+            Some("`> sub/../.clawft/x` writes the protected path `.clawft`")
+        );
+        for command in [
+            "echo x > notes.txt",
+            "cat .claude/settings.json",
+            "rm -rf build *.o",
+            "ls .git/config",
+            "git log > /dev/null",
+            "echo x > .git/HEAD.lock",
+        ] {
+            assert_eq!(protected(command), None, "{command:?}");
+        }
     }
 
     #[test]

@@ -228,6 +228,18 @@ pub(super) const RISKY: &[RiskyOption] = &[
         danger: Danger::Runs,
     },
     RiskyOption {
+        programs: &["tar"],
+        sub: Sub::Any,
+        options: &["-C", "--directory"],
+        danger: Danger::WritesTo,
+    },
+    RiskyOption {
+        programs: &["unzip"],
+        sub: Sub::Any,
+        options: &["-d"],
+        danger: Danger::WritesTo,
+    },
+    RiskyOption {
         programs: &["rsync"],
         sub: Sub::Any,
         options: &["-e", "--rsh", "--rsync-path"],
@@ -236,7 +248,7 @@ pub(super) const RISKY: &[RiskyOption] = &[
     RiskyOption {
         programs: &["sort"],
         sub: Sub::Any,
-        options: &["-o", "--output"],
+        options: &["-o", "--output", "-T", "--temporary-directory"],
         danger: Danger::WritesTo,
     },
     RiskyOption {
@@ -353,6 +365,11 @@ static BY_PROGRAM: LazyLock<HashMap<&'static str, Vec<&'static RiskyOption>>> =
         }
         map
     });
+
+/// True when the risky table or the written-operands table has `program`.
+pub(crate) fn is_listed(program: &str) -> bool {
+    BY_PROGRAM.contains_key(program) || WRITES_OPERANDS.iter().any(|(p, _)| *p == program)
+}
 
 /// The entries of the table for `program`.
 pub(super) fn entries_for(program: &str) -> &'static [&'static RiskyOption] {

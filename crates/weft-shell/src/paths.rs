@@ -116,7 +116,7 @@ pub(crate) fn place(word: &Word, ctx: &ShellContext) -> Place {
     if text.starts_with('~') {
         return Place::Outside("is in a home directory");
     }
-    if !word.is_literal() {
+    if !word.is_literal() && !is_plain_glob(word) {
         return Place::Outside("is not literal");
     }
     if SPECIAL.contains(&text)
@@ -139,6 +139,31 @@ pub(crate) fn place(word: &Word, ctx: &ShellContext) -> Place {
         Some(_) => Place::Inside,
         None => Place::Outside("climbs out of the project"),
     }
+}
+
+/// The components of `word`, a path, below the project root (empty: the root itself);
+/// `None` when it is not literal, in a home directory, or outside the project.
+pub(crate) fn project_path<'a>(word: &'a Word, ctx: &'a ShellContext) -> Option<Vec<&'a str>> {
+    let text = word.text();
+    if !(word.is_literal() || is_plain_glob(word)) || text.starts_with('~') {
+        return None;
+    }
+    if text.starts_with('/') {
+        return ctx.components_in_project(text);
+    }
+    normalise(ctx.base()?, text)
+}
+
+/// True for a word that is not literal only because of glob characters (`src/*.rs`,
+/// `[ab].txt`), none of whose names climbs (`..`) or is a hidden name matched by a pattern
+/// (`.*` matches `..` in dash): it names paths where its text, read as a path, is.
+pub(crate) fn is_plain_glob(word: &Word) -> bool {
+    let text = word.text();
+    !text.contains(['$', '`', '{', '}', '~', '\\'])
+        && text.contains(['*', '?', '['])
+        && text
+            .split('/')
+            .all(|part| part != ".." && !(part.starts_with('.') && part.contains(['*', '?', '['])))
 }
 
 /// `base` + the components of `path` with `.` and `..` resolved; `None` when `..` climbs

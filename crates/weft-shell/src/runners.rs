@@ -5,7 +5,7 @@
 
 use super::analysis::{Context, Kind, Unanalysable};
 use super::dialect::Dialect;
-use super::environment::env_finding;
+use super::environment::{Scope, env_finding};
 use super::parse::{RawCommand, parse_into};
 use super::walk::{Redirections, Site, Walk};
 use super::word::Word;
@@ -316,8 +316,23 @@ impl Walk<'_> {
             program,
             "export" | "declare" | "typeset" | "local" | "readonly"
         ) {
+            // `export` and `-x` put the variable in programs' environment.
+            let scope = if program == "export" || has_flag(args, 'x') {
+                Scope::Environment
+            } else {
+                Scope::Shell
+            };
             for w in args {
-                if let Some(finding) = env_finding(w, self.ctx) {
+                if at.dialect == Dialect::Bash
+                    && let Some((name, _)) = w.assignment()
+                    && super::language::LANGUAGE_SWITCHES.contains(&name)
+                {
+                    self.note(
+                        format!("`{name}=` changes how bash reads the commands after it"),
+                        at.context,
+                    );
+                }
+                if let Some(finding) = env_finding(w, self.ctx, scope) {
                     self.record(index, finding, Some(at));
                 }
             }

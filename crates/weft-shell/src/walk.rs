@@ -6,13 +6,15 @@ use super::analysis::{
     CodeForm, CommandAnalysis, Context, Finding, Kind, Risk, SimpleCommand, Unanalysable, basename,
 };
 use super::dialect::Dialect;
-use super::environment::env_finding;
+use super::environment::{Scope, env_finding};
+use super::helpers::{self, Reading};
 use super::parse::{RawCommand, RedirectKind, Sink, parse_into};
 use super::paths::{Place, ShellContext, place};
+use super::protected::{Reach, protected_write};
 use super::word::Word;
 use super::wrapper_options::{join, replace_string, wrapper_option, write_to};
 use super::wrappers::{self, Then};
-use super::{helpers, interpreters, risky};
+use super::{interpreters, risky};
 
 /// Commands longer than this are not analysed.
 pub(crate) const MAX_LEN: usize = 64 * 1024;
@@ -146,9 +148,12 @@ impl Walk<'_> {
 
     /// Records a risky thing, and analyses the command it runs.
     pub(super) fn record(&mut self, index: Option<usize>, finding: Finding, at: Option<&Site<'_>>) {
-        self.out
-            .risks
-            .push(Risk::new(index, finding.reason, finding.runs));
+        self.out.risks.push(Risk::new(
+            index,
+            finding.reason,
+            finding.runs,
+            finding.protected,
+        ));
         let (Some(code), Some(at)) = (finding.code, at) else {
             return;
         };
@@ -203,6 +208,12 @@ impl Walk<'_> {
             .iter()
             .take_while(|w| w.assignment().is_some())
             .count();
+        // With no command, assignments set shell variables; before one, its environment.
+        let scope = if assigned == words.len() {
+            Scope::Shell
+        } else {
+            Scope::Environment
+        };
         let assignments: Vec<Word> = words.drain(..assigned).collect();
         for word in &assignments {
             if dialect == Dialect::Bash
@@ -214,7 +225,7 @@ impl Walk<'_> {
                     &context,
                 );
             }
-            if let Some(finding) = env_finding(word, self.ctx) {
+            if let Some(finding) = env_finding(word, self.ctx, scope) {
                 self.record(index, finding, Some(&at));
             }
         }
@@ -248,7 +259,9 @@ impl Walk<'_> {
                 for finding in risky::risks(&program, args, self.ctx) {
                     self.record(index, finding, Some(&at));
                 }
-                if let Some(finding) = interpreters::inline_code(&program, args) {
+                let code = interpreters::inline_code(&program, args)
+                    .or_else(|| interpreters::input_code(&program, args));
+                if let Some(finding) = code {
                     self.record(index, finding, None);
                 }
                 kind
@@ -270,11 +283,15 @@ impl Walk<'_> {
             }
             Tail::Shell => self.shell_input(&program, &redirections, &at),
         };
+        let reading = helpers::find(&program).map(|h| h.reading(args, appended, self.ctx));
+        if let Some(Reading::Outside(reason)) = &reading {
+            self.risk(index, reason.clone());
+        }
         let risky = self.out.risks.len() > risks_before;
         let read_only = !risky
             && !redirections.writes_file
             && at.other_user.is_none()
-            && helpers::find(&program).is_some_and(|h| h.reads_inside(args, appended, self.ctx));
+            && reading == Some(Reading::Inside);
         self.out.commands.push(SimpleCommand {
             words,
             levels,
@@ -298,8 +315,8 @@ impl Walk<'_> {
             match r.kind {
                 RedirectKind::Write => {
                     let place = place(&r.target, self.ctx);
+                    let target = r.target.text();
                     if let Place::Outside(why) = place {
-                        let target = r.target.text();
                         let reason = if why == "is outside the project" {
                             format!("`> {target}` writes outside the project")
                         } else {
@@ -307,7 +324,15 @@ impl Walk<'_> {
                         };
                         self.risk(index, reason);
                     }
+                    if place != Place::Special {
+                        let what = format!("`> {target}`");
+                        let found = protected_write(&what, &r.target, self.ctx, Reach::Path);
+                        if let Some(finding) = found {
+                            self.record(index, finding, None);
+                        }
+                    }
                     out.writes_file |= place != Place::Special;
+                    self.out.writes_files |= place != Place::Special;
                 }
                 RedirectKind::Read => {
                     if let Place::Outside(why) = place(&r.target, self.ctx) {
@@ -405,7 +430,7 @@ impl Walk<'_> {
                 Then::Command(start) => {
                     if wrapper.assignments {
                         for w in &words[args..args + start] {
-                            if let Some(finding) = env_finding(w, self.ctx) {
+                            if let Some(finding) = env_finding(w, self.ctx, Scope::Environment) {
                                 self.record(index, finding, Some(&here));
                             }
                         }

@@ -47,7 +47,7 @@ const SEPARATORS: &[&str] = &["; ", " && ", " || ", " | ", " & ", "\n"];
 
 const WRAPPERS: &[&str] = &[
     "env ",
-    "env -i A=b ",
+    "env -i LANG=C ",
     "env - ",
     "env -i -u HOME -C sub ",
     "command ",

@@ -179,7 +179,31 @@ impl CommandSpec {
                 Judgement::NoMatch => {}
             }
         }
+        if effect == Effect::Deny
+            && unsure.is_none()
+            && command.may_run_its_arguments()
+            && let Some(named) = self.named_in_arguments(command)
+        {
+            return Judgement::Unsure(format!(
+                "`{}` is not known to the analyser and its arguments name `{named}`",
+                command.program()
+            ));
+        }
         unsure.map_or(Judgement::NoMatch, Judgement::Unsure)
+    }
+
+    /// The word of `command`'s arguments that names this pattern's program, if one does (for
+    /// a program the analyser does not know, which may run it: `setarch x86_64 rm -rf v`).
+    fn named_in_arguments<'c>(&self, command: &'c SimpleCommand) -> Option<&'c str> {
+        let head = match &self.matcher {
+            Matcher::Exact(words) | Matcher::Prefix(words) => words.first()?.as_str(),
+            Matcher::Glob { head, .. } => head.as_str(),
+        };
+        let head = basename(head);
+        command
+            .argument_words()
+            .into_iter()
+            .find(|word| program_matches(head, &Word::literal(*word), Effect::Deny))
     }
 
     fn judge_level(&self, command: &SimpleCommand, level: usize, effect: Effect) -> Judgement {
@@ -478,6 +502,29 @@ mod tests {
         assert!(!denies("rm:*", "echo $(ls)"));
         assert!(!denies("rm:*", "ls -la | wc -l"));
         assert!(!denies("rm:*", "echo rm"));
+    }
+
+    #[test]
+    fn unknown_programs_that_name_a_denied_one_are_denied() {
+        for command in [
+            "setarch x86_64 rm -rf v",
+            "prlimit --nofile=64 rm x",
+            "valgrind -q /bin/rm x",
+            "npx rm x",
+            "make --eval='x: ; rm -f v' x",
+            "nix-shell --run 'rm -rf v'",
+        ] {
+            assert!(denies("rm:*", command), "{command}");
+        }
+        for command in [
+            "echo rm",
+            "grep -r rm .",
+            "git commit -m 'rm x'",
+            "cargo test rm",
+            "setarch x86_64 ls",
+        ] {
+            assert!(!denies("rm:*", command), "{command}");
+        }
     }
 
     #[test]

@@ -324,8 +324,38 @@ const SEPARATORS: &[&str] = &[
     "; ", " && ", " || ", " | ", " & ", "\n", " |& ", ";", " ;\n", " \\\n&& ", " | \\\n",
 ];
 
+/// Commands the read-only table accepts (each with something that may make it write).
+const READERS: &[&str] = &[
+    "git status -sb",
+    "git log --oneline -n 2",
+    "git diff --stat",
+    "git branch --list 'a*'",
+    "ls -la dir",
+    "cat a.txt",
+    "head -n 1 a.txt",
+    "grep -n a a.txt b.txt",
+    "wc -l *.txt",
+    "find . -name '*.txt' -print",
+    "sort a.txt | uniq -c",
+    "cut -c1 a.txt",
+    "tail -1 b.txt dir/c.txt",
+    "diff a.txt b.txt",
+    "env LC_ALL=C sort -r b.txt",
+    "jq . a.txt",
+    "sed -n 1p a.txt",
+    "date +%s",
+];
+
 /// A simple command: maybe assignments, a program, arguments and redirections.
 fn leaf(rng: &mut Rng) -> Node {
+    if rng.chance(15) {
+        let mut out = (*rng.pick(READERS)).to_owned();
+        if rng.chance(30) {
+            out.push(' ');
+            out.push_str(rng.pick::<&str>(REDIRECTS));
+        }
+        return Node::Leaf(out);
+    }
     let mut out = String::new();
     if rng.chance(10) {
         out.push_str(rng.pick::<&str>(&["x=1 ", "LANG=C ", "A=\"a b\" ", "B=$(id) "]));

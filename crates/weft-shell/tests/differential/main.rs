@@ -76,8 +76,10 @@ struct Tally {
     failures: Vec<String>,
 }
 
-/// The programs `text` starts under `shell` that the analysis does not list, when it does not
-/// ask: `None` when it asks, `Some(vec![])` when everything that ran was listed.
+/// What went wrong when `text` ran under `shell`, when the analysis does not ask: the programs
+/// it started that the analysis does not list, and, when the analysis says the command only
+/// reads, a change of the scratch directory. `None` when it asks; `Some((vec![], n))` when
+/// all was as the analysis said (`n`: the programs started).
 fn check(sandbox: &Sandbox, shell: &Shell, text: &str) -> Option<(Vec<String>, usize)> {
     let ctx = ShellContext::new()
         .with_project_root(sandbox.root.join("scratch").to_string_lossy())
@@ -86,12 +88,21 @@ fn check(sandbox: &Sandbox, shell: &Shell, text: &str) -> Option<(Vec<String>, u
     if compare::asks(&analysis) {
         return None;
     }
-    let ran = sandbox.run(&shell.program, text);
-    let missing = compare::unexplained(&analysis, &ran)
+    let read_only = analysis.read_only_verdict().is_read_only();
+    let mut before = Vec::new();
+    let ran = sandbox.run_with(&shell.program, text, || {
+        if read_only {
+            before = sandbox.scratch_state();
+        }
+    });
+    let mut wrong: Vec<String> = compare::unexplained(&analysis, &ran)
         .into_iter()
         .map(|call| format!("{call:?}"))
         .collect();
-    Some((missing, ran.len()))
+    if read_only && sandbox.scratch_state() != before {
+        wrong.push("a change of files (the analysis said it only reads)".to_owned());
+    }
+    Some((wrong, ran.len()))
 }
 
 /// The smallest command like `node` that still starts an unlisted program.
@@ -141,7 +152,7 @@ fn worker(index: usize, workers: usize, commands: u64, seed: u64, sandbox: &Sand
                         let (minimal, smaller) = shrink(sandbox, shell, node.clone(), &bin);
                         let missing = if smaller.is_empty() { missing } else { smaller };
                         tally.failures.push(format!(
-                            "{} (command {i}) started {} that the analyser did not list\n  minimal: {minimal:?}\n  generated: {text:?}",
+                            "{} (command {i}) did what the analysis did not say: {}\n  minimal: {minimal:?}\n  generated: {text:?}",
                             shell.name,
                             missing.join(", ")
                         ));

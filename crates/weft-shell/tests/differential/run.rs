@@ -115,6 +115,30 @@ impl Sandbox {
         }
     }
 
+    /// Every file and directory in the scratch directory, with its contents: what a read-only
+    /// command must leave as it was.
+    pub fn scratch_state(&self) -> Vec<(PathBuf, Vec<u8>)> {
+        let mut out = Vec::new();
+        let mut dirs = vec![self.scratch.clone()];
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    dirs.push(path.clone());
+                    out.push((path, Vec::new()));
+                } else {
+                    let contents = std::fs::read(&path).unwrap_or_default();
+                    out.push((path, contents));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
     /// What the watchdog looks at.
     pub fn running(&self) -> Arc<AtomicI32> {
         Arc::clone(&self.running)
@@ -135,8 +159,19 @@ impl Sandbox {
     /// an earlier command left behind outside its process group (`timeout` makes a group of its
     /// own) may still write to the log, and its records are not this command's.
     pub fn run(&self, shell: &ShellProgram, command: &str) -> Vec<Vec<String>> {
+        self.run_with(shell, command, || ())
+    }
+
+    /// [`run`](Self::run), calling `before` once the scratch directory is ready.
+    pub fn run_with(
+        &self,
+        shell: &ShellProgram,
+        command: &str,
+        before: impl FnOnce(),
+    ) -> Vec<Vec<String>> {
         let case = self.runs.fetch_add(1, Ordering::SeqCst).to_string();
         self.reset_scratch();
+        before();
         let _ = std::fs::write(&self.log, b"");
         let mut child = Command::new(shell.program())
             .args(shell.argv(command))
