@@ -118,6 +118,7 @@ impl Parser<'_, '_> {
                 self.bash_only("`;&`")?;
                 self.pos += 2;
             } else if rest.starts_with(";;") {
+                self.mark_substitutions(false);
                 self.pos += 2;
             } else if self.reserved() != Some("esac") {
                 return Err(syntax("unclosed `case`"));

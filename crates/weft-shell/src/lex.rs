@@ -227,7 +227,7 @@ impl Parser<'_, '_> {
             w.expansion(false, at_start);
         } else if rest.starts_with("$(") {
             self.pos += 2;
-            self.nested(Context::CommandSubstitution, |p| p.list_until_paren())?;
+            self.substitution(Context::CommandSubstitution)?;
             w.expansion_text(&self.src[start..self.pos], !in_quotes);
         } else if rest.starts_with("${") {
             self.parameter()?;
@@ -285,7 +285,7 @@ impl Parser<'_, '_> {
     fn process_substitution(&mut self, w: &mut WordBuilder) -> R<()> {
         let start = self.pos;
         self.pos += 2;
-        self.nested(Context::ProcessSubstitution, |p| p.list_until_paren())?;
+        self.substitution(Context::ProcessSubstitution)?;
         w.expansion_text(&self.src[start..self.pos], false);
         Ok(())
     }

@@ -3,9 +3,14 @@
 //! what is risky. weft-permissions compares `Bash(...)` patterns with the analysis; the gate,
 //! the pre-approvals and the permission modes are built on it.
 //!
-//! A command is parsed the way bash parses it (lists, pipelines, subshells, groups, `if`,
-//! `for`, `while`, `case`, functions, command and process substitution, heredocs, quoting of
-//! every kind) into [`SimpleCommand`]s. Wrappers are looked through (`env`, `sudo`, `time`,
+//! The shell that runs commands and the language they are read in are one value,
+//! [`ShellProgram`] (bash as `bash --norc --noprofile -c`, or `/bin/sh`), whose [`Dialect`] the
+//! [`ShellContext`] carries: under [`Dialect::Bash`] a command is parsed the way bash parses it;
+//! under [`Dialect::Posix`] what bash and dash read differently is unanalysable.
+//!
+//! A command is parsed (lists, pipelines, subshells, groups, `if`, `for`, `while`, `case`,
+//! functions, command and process substitution, heredocs, quoting of every kind) into
+//! [`SimpleCommand`]s. Wrappers are looked through (`env`, `sudo`, `time`,
 //! `timeout`, `xargs`, `flock`, `chroot`, `unshare`, `strace`... the table is
 //! `wrapper_table.rs`), the strings of `sh -c` / `bash -lc` / `eval` / `trap` / `alias` /
 //! `su -c` / `script -c` / `watch`, a heredoc read by a shell or by `source /dev/stdin`, the
@@ -19,7 +24,13 @@
 //! too: options that run other programs or write files (`git -c`, `find -exec`, `sed -i`,
 //! `tar --to-command`, `rsync -e`...), writes outside the project, environment variables such
 //! as `LD_PRELOAD=` or `GIT_SSH_COMMAND=`; each says whether it runs a program the analyser
-//! could not see ([`Risk::runs_unseen_program`]), which a scoped deny denies.
+//! could not see ([`Risk::runs_unseen_program`]), which a scoped deny denies. Lists fail
+//! closed: a variable not on the harmless list, an option not in a helper's table, a program
+//! not known to take only data are treated as able to do harm. A write of a protected path
+//! (`.clawft/`, `.git/config`...: [`PROTECTED_PATHS`]) is a risk of its own kind
+//! ([`Risk::writes_protected_path`]); [`CommandAnalysis::read_only_verdict`] says whether a
+//! command only reads inside the project, and [`CommandAnalysis::needs_sandbox`] whether it
+//! reads configuration (git's) that can name programs it runs.
 //!
 //! The parser is written for this job (see `docs/PERMISSIONS.md` for why no grammar crate was
 //! adequate): it allocates only for the words it keeps, nests at most 32 levels, and reads at
@@ -55,6 +66,7 @@ mod wrappers;
 
 pub use analysis::{CommandAnalysis, Context, Risk, SimpleCommand, Unanalysable, basename};
 pub use dialect::{Dialect, ShellProgram};
+pub use environment::SAFE_VARIABLES;
 pub use globals::without_global_options;
 pub use helpers::{Helper, READ_ONLY_HELPERS};
 pub use paths::ShellContext;
@@ -193,6 +205,22 @@ mod tests {
                 "ls [ab] `$(...)`>`sh -c`"
             ]
         );
+        // bash 5.2 runs `$(...)` with a heredoc from a printed copy that loses `;`.
+        assert_eq!(
+            found("x=$(cat <<E\na\nE\necho b; rm c)").1,
+            [
+                "bash runs a command substitution that has a heredoc from a copy that can lose its `;` separators"
+            ]
+        );
+        assert!(found("x=$(cat <<E\na\nE\necho b && rm c)").1.is_empty());
+        assert!(
+            found("git commit -m \"$(cat <<'E'\nfix; tidy\nE\n)\"")
+                .1
+                .is_empty()
+        );
+        // bash closes the descriptor at `>&-` and reads the rest as the next word.
+        assert_eq!(commands("ls 2>&-x"), ["ls [x]"]);
+        assert_eq!(commands("ls 2>& -x y"), ["ls [x,y]"]);
         assert_eq!(
             commands("echo `sh -c 'ls a\\\nb'`"),
             [

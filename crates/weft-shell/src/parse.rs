@@ -89,6 +89,9 @@ pub(crate) struct Parser<'s, 'k> {
     /// The language of the shell that reads `src`.
     pub(super) dialect: Dialect,
     pub(super) pending: Vec<Pending>,
+    /// The command and process substitutions being parsed, innermost last: whether each has
+    /// had a heredoc and a `;` (see [`Parser::substitution`]).
+    pub(super) substitutions: Vec<(bool, bool)>,
 }
 
 /// Reserved words (recognised only as a whole unquoted word where a command starts).
@@ -114,6 +117,7 @@ pub(crate) fn parse_into(
         context,
         dialect,
         pending: Vec::new(),
+        substitutions: Vec::new(),
     };
     if let Err(stop) = parser.script() {
         let reason = match stop {
@@ -187,6 +191,35 @@ impl<'s, 'k> Parser<'s, 'k> {
         result
     }
 
+    /// The body of `$(...)` or `<(...)` after its opening, up to and including `)`.
+    ///
+    /// bash 5.2 runs such a body from a copy it prints from the parsed commands, and when the
+    /// body has a heredoc that copy loses `;` separators (`$(cat <<E ... E` then `a; b`) runs
+    /// `a b`): what it runs then depends on the version, so the body is unanalysable.
+    pub(super) fn substitution(&mut self, context: Context) -> R<()> {
+        self.substitutions.push((false, false));
+        let result = self.nested(context, |p| p.list_until_paren());
+        let marks = self.substitutions.pop();
+        result?;
+        if self.dialect == Dialect::Bash && marks == Some((true, true)) {
+            return Err(Syntax::Dialect(
+                "bash runs a command substitution that has a heredoc from a copy that can lose its `;` separators".to_owned(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Marks the substitutions being parsed as having a heredoc (`heredoc`) or a `;`.
+    pub(super) fn mark_substitutions(&mut self, heredoc: bool) {
+        for marks in &mut self.substitutions {
+            if heredoc {
+                marks.0 = true;
+            } else {
+                marks.1 = true;
+            }
+        }
+    }
+
     /// A parser of `src`, in the same shell's language, that adds to `sink`.
     pub(super) fn child(
         src: &'s str,
@@ -203,6 +236,7 @@ impl<'s, 'k> Parser<'s, 'k> {
             context,
             dialect,
             pending: Vec::new(),
+            substitutions: Vec::new(),
         }
     }
 
@@ -218,6 +252,7 @@ impl<'s, 'k> Parser<'s, 'k> {
             context: chain,
             dialect: self.dialect,
             pending: Vec::new(),
+            substitutions: Vec::new(),
         };
         child.script()
     }
@@ -332,7 +367,10 @@ impl<'s, 'k> Parser<'s, 'k> {
             self.and_or()?;
             self.skip_blanks();
             match self.peek() {
-                Some(b';') if !matches!(self.peek_at(1), Some(b';' | b'&')) => self.pos += 1,
+                Some(b';') if !matches!(self.peek_at(1), Some(b';' | b'&')) => {
+                    self.mark_substitutions(false);
+                    self.pos += 1;
+                }
                 Some(b'&') => self.pos += 1,
                 Some(b'\n' | b'#') => {}
                 _ if self.at_list_end(stop) => return Ok(()),
@@ -585,11 +623,30 @@ impl<'s, 'k> Parser<'s, 'k> {
         let duplicating = len == 2 && strip && !matches!(kind, RedirectKind::Heredoc(_));
         self.pos = at + len;
         self.skip_blanks();
+        if duplicating && self.peek() == Some(b'-') {
+            // bash closes the descriptor at `-` and reads what follows as the next word
+            // (`2>&-x` is `2>&-` and `x`); dash refuses it.
+            self.pos += 1;
+            let word_follows = !matches!(
+                self.peek(),
+                None | Some(b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b')' | b'<' | b'>')
+            );
+            if word_follows {
+                self.bash_only("`>&-` followed by a word")?;
+            }
+            let target = Word::literal("-");
+            out.push(Redirect {
+                kind: RedirectKind::Duplicate,
+                target,
+            });
+            return Ok(true);
+        }
         let target = self
             .word()?
             .ok_or_else(|| syntax("a redirection has no target"))?;
         let kind = match kind {
             RedirectKind::Heredoc(_) => {
+                self.mark_substitutions(true);
                 let index = self.sink.heredocs.len();
                 self.sink.heredocs.push(Word::literal(""));
                 self.pending.push(Pending {
