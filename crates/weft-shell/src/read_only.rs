@@ -252,6 +252,17 @@ impl CommandAnalysis {
     /// programs and options above; fails closed (see the module documentation, and
     /// docs/PERMISSIONS.md, "Read-only commands").
     ///
+    /// This is what a permission mode may use to run a command without asking. `ReadOnly` is
+    /// judged on the command's text, with paths as written, so the caller must still run the
+    /// command in the sandbox (read-only where it can): a symlink inside the project that
+    /// points elsewhere, a file named like an option, and git's configuration (see
+    /// [`needs_sandbox`](Self::needs_sandbox), true for every read-only git command) are not
+    /// seen here. Judge the analysis made with the [`ShellContext`](crate::ShellContext) of
+    /// the call: its project root, working directory and the [`Dialect`](crate::Dialect) of
+    /// the shell that runs it. Commands that look read-only and are not: `sed '1r F'`,
+    /// `date -f F`, `wc --files0-from=L`, `awk 'BEGIN{ARGV[1]="F"...}'`, `cd - && cat x`,
+    /// `cat < F`, `HOME=. git status`, `git -C ../other log`, `git log --output=x`.
+    ///
     /// ```
     /// use weft_shell::{Dialect, ReadOnlyVerdict, ShellContext, analyse_command};
     ///
@@ -264,6 +275,9 @@ impl CommandAnalysis {
     /// );
     /// assert!(!verdict("cat /etc/passwd").is_read_only());
     /// assert!(!verdict("git log > log.txt").is_read_only());
+    /// assert!(!verdict("sed '1r /home/me/.ssh/id_rsa' notes.txt").is_read_only());
+    /// // Read-only, and still to be run in the sandbox: git's configuration can name programs.
+    /// assert!(analyse_command("git status", &ctx).needs_sandbox());
     /// ```
     pub fn read_only_verdict(&self) -> ReadOnlyVerdict {
         let no = |why: String| ReadOnlyVerdict::NotReadOnly(why);

@@ -460,6 +460,13 @@ fn operand_risks(
             continue;
         }
         any = true;
+        if matches!(program, "cd" | "pushd") && text == "-" {
+            // `$OLDPWD`, which a shell takes from its environment: anywhere.
+            out.push(Finding::nothing(format!(
+                "`{program} -` returns to the previous directory, which may be outside the project"
+            )));
+            continue;
+        }
         operand_risk(program, word, reach, ctx, out);
     }
     if !any && matches!(program, "cd" | "pushd") {

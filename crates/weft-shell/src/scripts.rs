@@ -241,11 +241,18 @@ pub(crate) fn awk_risk(args: &[Word]) -> Option<Finding> {
             "the `awk` program writes to a file".to_owned(),
         ));
     }
+    // `getline < FILE`, `@include FILE`, and `ARGV`/`ARGC` set by the program (which name the
+    // files it reads next) all read files the operands do not show.
     if let Some(at) = text.find("getline")
         && text[at..].replace("<=", "").contains('<')
     {
         return Some(Finding::nothing(
             "the `awk` program reads files it names (`getline <`)".to_owned(),
+        ));
+    }
+    if text.contains("@include") || text.contains("ARGV") || text.contains("ARGC") {
+        return Some(Finding::nothing(
+            "the `awk` program reads files it names (`@include`, `ARGV`)".to_owned(),
         ));
     }
     None
@@ -320,6 +327,12 @@ mod tests {
             .is_some()
         );
         assert!(awk_risk(&words(&["$1 <= 5"])).is_none());
+        for reads in [
+            "BEGIN{ARGV[1]=\"/etc/passwd\"; ARGC=2} {print}",
+            "@include \"/etc/passwd\"",
+        ] {
+            assert!(awk_risk(&words(&[reads])).is_some(), "{reads}");
+        }
         assert!(jq_risk(&words(&["-r", "import \"x\" as x; .a"])).is_some());
         assert!(jq_risk(&words(&[".a | length"])).is_none());
     }

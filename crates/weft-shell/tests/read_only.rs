@@ -149,6 +149,70 @@ fn anything_else_is_not() {
             "`date 010100002030` sets the system clock",
         ),
         ("ls; curl https://x", "`curl` is not on the read-only table"),
+        // They look read-only, and read outside the project.
+        (
+            "sed '1r /home/me/.ssh/id_rsa' notes.txt",
+            "the `sed` script reads `/home/me/.ssh/id_rsa` (`r`/`R`), which is outside the project",
+        ),
+        (
+            "sed -n 'R ../x' notes.txt",
+            "the `sed` script reads `../x` (`r`/`R`), which climbs out of the project",
+        ),
+        (
+            "date -f ~/.ssh/id_rsa",
+            "`date -f` reads `~/.ssh/id_rsa`, which is in a home directory",
+        ),
+        (
+            "wc -l --files0-from=list",
+            "`wc --files0-from` reads the files another file names",
+        ),
+        (
+            "sort --files0-from list",
+            "`sort --files0-from` reads the files another file names",
+        ),
+        (
+            "awk '{getline l < \"/etc/passwd\"; print l}' x",
+            "the `awk` program reads files it names (`getline <`)",
+        ),
+        (
+            "awk 'BEGIN{ARGV[1]=\"/etc/passwd\"; ARGC=2} {print}'",
+            "the `awk` program reads files it names (`@include`, `ARGV`)",
+        ),
+        (
+            "jq --rawfile k /home/me/key -n '$k'",
+            "`jq --rawfile` reads `/home/me/key`, which is outside the project",
+        ),
+        (
+            "diff --from-file=/etc/passwd notes.txt",
+            "`diff --from-file` reads `/etc/passwd`, which is outside the project",
+        ),
+        (
+            "cat < /etc/passwd",
+            "`< /etc/passwd` reads a path that is outside the project",
+        ),
+        (
+            "echo \"$(< ../secret)\"",
+            "`< ../secret` reads a path that climbs out of the project",
+        ),
+        (
+            "cd - && cat x",
+            "`cd -` returns to the previous directory, which may be outside the project",
+        ),
+        (
+            "cd && cat .ssh/id_rsa",
+            "`cd` without a directory leaves the project",
+        ),
+        (
+            "HOME=. git status",
+            "`HOME=` may change what programs run or load: it is not one of the variables weft knows to be harmless",
+        ),
+        (
+            "git -C ../other log",
+            "`git -C ../other` may use another repository, whose configuration can run programs",
+        ),
+        ("rg --pre cat x", "`rg --pre` can run other programs"),
+        ("git grep -O x", "`git -O` runs a pager"),
+        ("tail -f x | tee y", "`tee` is not on the read-only table"),
     ] {
         let got = verdict(command);
         let reason = match &got {
@@ -161,4 +225,49 @@ fn anything_else_is_not() {
             assert_eq!(reason, why, "{command:?}");
         }
     }
+}
+
+/// Read-only git commands still need the sandbox (the repository's configuration can name
+/// programs git runs); other read-only commands do not.
+#[test]
+fn read_only_git_still_needs_the_sandbox() {
+    let ctx = ShellContext::new()
+        .with_project_root("/p")
+        .with_dialect(Dialect::Bash);
+    for (command, sandbox) in [
+        ("git status", true),
+        ("git log -p | head", true),
+        ("ls -la && cat README.md", false),
+    ] {
+        let analysis = analyse_command(command, &ctx);
+        assert!(analysis.read_only_verdict().is_read_only(), "{command:?}");
+        assert_eq!(analysis.needs_sandbox(), sandbox, "{command:?}");
+    }
+}
+
+/// Under `/bin/sh` (dash, whose reading differs from bash's) what bash alone reads is never
+/// read-only.
+#[test]
+fn under_sh_bash_only_syntax_is_not_read_only() {
+    let ctx = ShellContext::new()
+        .with_project_root("/p")
+        .with_dialect(Dialect::Posix);
+    for command in [
+        "cat $'x'",
+        "[[ -f x ]] && cat x",
+        "ls &>/dev/null",
+        "alias l=ls\nl",
+    ] {
+        assert!(
+            !analyse_command(command, &ctx)
+                .read_only_verdict()
+                .is_read_only(),
+            "{command:?}"
+        );
+    }
+    assert!(
+        analyse_command("ls -la | head", &ctx)
+            .read_only_verdict()
+            .is_read_only()
+    );
 }

@@ -25,6 +25,11 @@ fn explained(analysis: &CommandAnalysis, call: &[String]) -> bool {
         return true;
     };
     analysis.commands().iter().any(|command| {
+        // A program the analyser does not know that may run its arguments (`setarch x86_64
+        // rm`): a deny matches the words of its arguments, so a program named there is seen.
+        if command.may_run_its_arguments() && command.argument_words().contains(&program.as_str()) {
+            return true;
+        }
         (0..command.level_count()).any(|level| {
             let words = command.level(level);
             let Some((word, rest)) = words.split_first() else {

@@ -42,15 +42,17 @@ impl Rng {
 pub const RECORDING: &[&str] = &[
     "rm", "ls", "cat", "git", "grep", "head", "tail", "wc", "sort", "touch", "mkdir", "cp", "mv",
     "curl", "make", "python3", "node", "perl", "tar", "id", "date", "echo", "printf", "true",
-    "false", "jq", "diff", "sed", "awk", "cargo", "npm", "npx", "setarch", "valgrind", "prlimit",
-    "sudo", "su", "doas", "tee", "cut", "uniq", "tr", "which", "seq", "test", "pwd", "rbash",
-    "zsh", "watch", "flock", "chroot", "strace", "script", "nsenter", "ionice", "taskset",
+    "false", "jq", "diff", "sed", "awk", "cargo", "npm", "npx", "valgrind", "sudo", "su", "doas",
+    "tee", "cut", "uniq", "tr", "which", "seq", "test", "pwd", "zsh", "rbash", "watch", "flock",
+    "chroot", "strace", "script", "nsenter", "ionice", "taskset",
 ];
 
 /// Programs whose stubs record their call and then run the real program with the same
-/// arguments (so that what they run is seen too): wrappers and shells.
+/// arguments (so that what they run is seen too): wrappers and shells, and programs the
+/// analyser does not know that run their arguments (`setarch`, `prlimit`).
 pub const PASSING: &[&str] = &[
     "env", "nice", "nohup", "timeout", "xargs", "stdbuf", "time", "find", "sh", "bash", "dash",
+    "setarch", "prlimit",
 ];
 
 /// Every program name the stubs answer to.

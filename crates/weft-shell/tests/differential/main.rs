@@ -224,3 +224,41 @@ fn every_program_the_real_shells_start_is_in_the_analysis() {
             .join("\n")
     );
 }
+
+/// Issue 23's examples and variants of our own, under the real shells: under dash each starts
+/// a program the bash reading does not show, and the analysis of `/bin/sh` asks; under bash
+/// whatever starts is in the analysis (or it asks).
+#[test]
+fn the_issues_examples_under_the_real_shells() {
+    let shells = shells();
+    let (Some(dash), Some(bash)) = (
+        shells.iter().find(|s| s.name == "dash"),
+        shells.iter().find(|s| s.name == "bash"),
+    ) else {
+        println!("bash and dash are not both installed: nothing to compare");
+        return;
+    };
+    let (_dir, sandboxes) = run::sandboxes(1, dash.program.program(), &bash.program);
+    let sandbox = &sandboxes[0];
+    for command in [
+        "git status; echo $'\\' ; rm v",
+        "git status; [[ a > f ]]",
+        "git status &>/dev/null rm v",
+        "ls &>>log rm v",
+        "alias x=eval\nx rm -f v",
+        "alias ls='rm v'\nls",
+    ] {
+        let ran = sandbox.run(&dash.program, command);
+        assert!(
+            ran.iter().any(|call| call[0] == "rm" || call[0] == "touch") || command.contains("[["),
+            "dash did not start what the example says: {command:?} {ran:?}"
+        );
+        assert_eq!(check(sandbox, dash, command), None, "dash: {command:?}");
+        if let Some((unexplained, _)) = check(sandbox, bash, command) {
+            assert!(unexplained.is_empty(), "bash: {command:?} {unexplained:?}");
+        }
+    }
+    // `[[ a > f ]]` is a test in bash, a redirection that creates `f` in dash.
+    sandbox.run_with(&dash.program, "[[ a > f ]]", || ());
+    assert!(sandbox.root.join("scratch/f").exists());
+}
