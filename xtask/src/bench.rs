@@ -32,7 +32,8 @@ impl Default for Options {
     }
 }
 
-fn workspace_root() -> PathBuf {
+/// The workspace's root directory.
+pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf)

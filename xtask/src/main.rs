@@ -11,6 +11,7 @@ mod bench;
 mod compat;
 mod fixtures;
 mod hostile;
+mod shell_diff;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -33,6 +34,8 @@ COMMANDS:
                     `cargo xtask hostile-checkout --help`
     compat-layouts  Lay out skill trees as Claude Code, Codex and OpenClaw users have them
                     (docs/COMPATIBILITY.md; the CLI's compat tests use the same trees)
+    shell-diff      Run the shell analyser's differential harness (generated commands under
+                    the real bash and dash, with logging stubs) with more cases, in release
     help            Print this message
 
 FIXTURES OPTIONS:
@@ -52,8 +55,13 @@ BENCH OPTIONS:
     --runs R    Timed runs of each command; medians are reported [default: 15]
     --weft BIN  Time this weft binary instead of building the checkout's (compare builds)
 
+SHELL-DIFF OPTIONS:
+    --cases N   Cases to run, one command under one shell each [default: 200000]
+    --seed S    The generator's seed [default: 23, the test suite's]
+
 EXAMPLES:
     cargo xtask fixtures --count 1000 --out /tmp/fx1000 --seed 7
+    cargo xtask shell-diff --cases 1000000 --seed 5
     cargo xtask bench-list --count 1000
 ";
 
@@ -77,6 +85,8 @@ enum Command {
     },
     /// Print the hostile checkout's help and trap list.
     HostileHelp,
+    /// Run the shell analyser's differential harness.
+    ShellDiff(shell_diff::Options),
     /// Lay out the compatibility trees.
     Compat {
         /// Output directory.
@@ -114,6 +124,7 @@ fn main() -> ExitCode {
         },
         Ok(Command::BenchList(opts)) => report(bench::list(&opts)),
         Ok(Command::BenchValidate(opts)) => report(bench::validate(&opts)),
+        Ok(Command::ShellDiff(opts)) => report(shell_diff::run(&bench::workspace_root(), &opts)),
         Ok(Command::Hostile { out, force }) => match hostile::generate(&out, force) {
             Ok(traps) => {
                 println!(
@@ -175,6 +186,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Command, Usage
             Command::Hostile { out, force } => Ok(Command::Compat { out, force }),
             _ => Ok(Command::Help),
         },
+        Some("shell-diff") => parse_shell_diff(args),
         Some(name @ ("bench-list" | "bench-validate")) => {
             let opts = parse_bench(name, args)?;
             Ok(if name == "bench-list" {
@@ -317,6 +329,32 @@ fn parse_hostile(
     Ok(Command::Hostile { out, force })
 }
 
+/// Parses the options of `shell-diff`.
+fn parse_shell_diff(mut args: impl Iterator<Item = OsString>) -> Result<Command, UsageError> {
+    let mut opts = shell_diff::Options::default();
+    while let Some(arg) = args.next() {
+        let (arg, flag, inline) = split_flag(&arg);
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--cases" => {
+                opts.cases = parse_number(&flag, &take_value(&flag, inline, &mut args)?)?;
+            }
+            "--seed" => {
+                opts.seed = parse_number(&flag, &take_value(&flag, inline, &mut args)?)?;
+            }
+            _ => {
+                return Err(UsageError(format!(
+                    "unexpected argument `{arg}` for `shell-diff`"
+                )));
+            }
+        }
+    }
+    if opts.cases == 0 {
+        return Err(UsageError("--cases must be at least 1".into()));
+    }
+    Ok(Command::ShellDiff(opts))
+}
+
 /// Parses the options of the bench commands.
 fn parse_bench(
     name: &str,
@@ -324,13 +362,7 @@ fn parse_bench(
 ) -> Result<bench::Options, UsageError> {
     let mut opts = bench::Options::default();
     while let Some(arg) = args.next() {
-        let arg = arg.to_string_lossy().into_owned();
-        let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => {
-                (flag.to_owned(), Some(OsString::from(value)))
-            }
-            _ => (arg.clone(), None),
-        };
+        let (arg, flag, inline) = split_flag(&arg);
         match flag.as_str() {
             "--count" => {
                 opts.count = parse_number(&flag, &take_value(&flag, inline, &mut args)?)?;
@@ -352,6 +384,18 @@ fn parse_bench(
         return Err(UsageError("--count and --runs must be at least 1".into()));
     }
     Ok(opts)
+}
+
+/// An argument as text, its flag, and the inline value of `--flag=value`.
+fn split_flag(arg: &OsString) -> (String, String, Option<OsString>) {
+    let arg = arg.to_string_lossy().into_owned();
+    match arg.split_once('=') {
+        Some((flag, value)) if flag.starts_with("--") => {
+            let (flag, value) = (flag.to_owned(), OsString::from(value));
+            (arg, flag, Some(value))
+        }
+        _ => (arg.clone(), arg, None),
+    }
 }
 
 /// The value of `flag`: the inline `--flag=value` part or the next argument.
@@ -414,6 +458,23 @@ mod tests {
             assert_eq!(parse(args), Ok(Command::Help), "{args:?}");
         }
         assert!(USAGE.contains("fixtures") && USAGE.contains("--count N"));
+    }
+
+    #[test]
+    fn shell_diff_flags() {
+        assert_eq!(
+            parse(&["shell-diff", "--cases", "5000", "--seed=9"]),
+            Ok(Command::ShellDiff(shell_diff::Options {
+                cases: 5000,
+                seed: 9
+            }))
+        );
+        assert_eq!(
+            parse(&["shell-diff"]),
+            Ok(Command::ShellDiff(shell_diff::Options::default()))
+        );
+        assert!(parse(&["shell-diff", "--cases", "0"]).is_err());
+        assert!(parse(&["shell-diff", "--bogus"]).is_err());
     }
 
     #[test]

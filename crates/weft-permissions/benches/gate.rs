@@ -1,6 +1,6 @@
 //! Gate benchmarks: one check (allowed unscoped tool, denied tool, scoped `Bash`, a compound
-//! command under scoped `Bash` patterns), the shell analyser on a ~200-character compound
-//! command, and validate + compose of a 10-skill set.
+//! command under scoped `Bash` patterns) and validate + compose of a 10-skill set. The
+//! analyser alone is weft-shell's `analyse/compound_200`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -9,8 +9,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use weft_permissions::{
-    CompositionMode, Origin, PatternContext, Policy, ShellContext, ToolGate, analyse_command,
-    compose, validate_and_compose,
+    CompositionMode, Origin, PatternContext, Policy, ToolGate, compose, validate_and_compose,
 };
 use weft_types::{ComposabilityKind, ComposabilityRule, Scope, Skill, ToolPolicy};
 
@@ -152,22 +151,8 @@ fn gate_checks(c: &mut Criterion) {
 }
 
 /// A 200-character compound command of the usual shape: `cd`, pipelines of git and filters,
-/// `&&`, `||`, redirections, a command substitution.
+/// `&&`, `||`, redirections, a command substitution (weft-shell's `analyse/compound_200`).
 const COMPOUND: &str = "cd crates/weft && git log --oneline -n 20 | grep -v fixup | head -5; cargo test -p weft-permissions 2>&1 | tail -20 && git diff --stat HEAD~1 -- src/ | sort -r > /dev/null || echo \"failed: $(date)\"";
-
-fn shell_analysis(c: &mut Criterion) {
-    assert!((190..=210).contains(&COMPOUND.len()), "{}", COMPOUND.len());
-    let ctx = ShellContext::new().with_project_root("/work/proj");
-    let analysis = analyse_command(COMPOUND, &ctx);
-    assert_eq!(analysis.commands().len(), 10, "{analysis:?}");
-    assert!(
-        analysis.is_fully_analysed() && analysis.risks().is_empty(),
-        "{analysis:?}"
-    );
-    c.bench_function("analyse/compound_200", |b| {
-        b.iter(|| analyse_command(black_box(COMPOUND), &ctx))
-    });
-}
 
 fn validate_compose(c: &mut Criterion) {
     let skills = ten_skills();
@@ -224,5 +209,5 @@ fn validate_compose(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, gate_checks, shell_analysis, validate_compose);
+criterion_group!(benches, gate_checks, validate_compose);
 criterion_main!(benches);

@@ -11,8 +11,8 @@ use serde_json::Value;
 use crate::gate::CommandRulings;
 use crate::gate::shell::{self, AllowRuling, LayerVerdict};
 use crate::name::ToolName;
-use crate::shell::ShellContext;
 use crate::{Effect, Origin, PatternContext, PatternSet, PolicyError};
+use weft_shell::ShellContext;
 
 /// Compiled pre-approval patterns.
 ///
@@ -86,7 +86,7 @@ impl PreApproval {
     {
         Ok(Self {
             patterns: PatternSet::compile(patterns, origin, ctx)?,
-            shell: ShellContext::from_pattern_context(ctx),
+            shell: ctx.shell_context(),
         })
     }
 
@@ -101,15 +101,26 @@ impl PreApproval {
         &self.patterns
     }
 
-    /// Says whether the call runs without asking.
+    /// Says whether the call runs without asking. A shell command that may write a protected
+    /// path (`.clawft/`, `.git/config`...; `weft_shell::PROTECTED_PATHS`) is never
+    /// pre-approved, not even by `Bash`.
     pub fn check(&self, tool: &str, input: &Value) -> Approval {
         let name = ToolName::new(tool);
         let set = &self.patterns;
+        let shell_call = *name.canonical == *shell::SHELL_TOOL;
+        let analysis = shell_call.then(|| shell::analyse_call(input, &self.shell));
+        if let Some(Ok(analysis)) = &analysis
+            && let Some(risk) = analysis.protected_write()
+        {
+            return not_approved(format!("{risk}: only a person approves that"));
+        }
         if let Some(i) = set.name_hit(&name, Effect::Allow) {
             return approved(set, &[i]);
         }
-        if *name.canonical == *shell::SHELL_TOOL && set.has_scoped(&name) {
-            let analysis = match shell::analyse_call(input, &self.shell) {
+        if let Some(analysis) = analysis
+            && set.has_scoped(&name)
+        {
+            let analysis = match analysis {
                 Ok(analysis) => analysis,
                 Err(why) => return not_approved(why.describe()),
             };

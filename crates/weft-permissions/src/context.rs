@@ -1,5 +1,7 @@
 //! Values substituted into patterns, and the working directory path rules resolve against.
 
+use weft_shell::ShellContext;
+
 /// Values substituted into patterns before they are compiled.
 ///
 /// * `${CLAUDE_SKILL_DIR}` and `${CLAUDE_PROJECT_DIR}` in specifiers (a pattern that uses one
@@ -61,5 +63,14 @@ impl PatternContext {
     /// The working directory.
     pub fn working_dir(&self) -> Option<&str> {
         self.working_dir.as_deref()
+    }
+
+    /// Where shell commands run for these values: the project directory (the working
+    /// directory if there is none) as the project root the analyser compares paths with.
+    pub fn shell_context(&self) -> ShellContext {
+        match self.project_dir().or(self.working_dir()) {
+            Some(dir) => ShellContext::new().with_project_root(dir),
+            None => ShellContext::new(),
+        }
     }
 }

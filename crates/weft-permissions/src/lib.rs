@@ -15,9 +15,10 @@
 //!   [`Decision::Denied`] with a reason; [`ToolGate::explain`] shows how each rule saw a shell
 //!   command, [`ToolGate::visible_tools`] what to offer the model, [`ToolGate::background`] the
 //!   read-only gate of background subagents.
-//! * [`analyse_command`]: the shell-command analyser behind `Bash(...)` patterns: every
-//!   [`SimpleCommand`] of a command (through pipelines, lists, substitutions, `sh -c`, `eval`,
-//!   wrappers such as `env` or `sudo`), what cannot be analysed, and what is risky.
+//! * [`analyse_command`]: the shell-command analyser behind `Bash(...)` patterns (the
+//!   `weft-shell` crate, re-exported): every [`SimpleCommand`] of a command (through
+//!   pipelines, lists, substitutions, `sh -c`, `eval`, wrappers such as `env` or `sudo`), what
+//!   cannot be analysed, and what is risky.
 //! * [`PreApproval`]: which calls run without asking (`permissions.allow`), on the same rules;
 //!   [`suggest_allow`] proposes the patterns that would pre-approve a call.
 //! * [`decide`]: what a [`PermissionMode`](weft_types::PermissionMode) makes of a call of a
@@ -75,7 +76,6 @@ mod origin;
 mod pattern;
 mod policy;
 mod set;
-mod shell;
 mod spec;
 mod suggest;
 mod validate;
@@ -98,12 +98,12 @@ pub use origin::Origin;
 pub use pattern::{Effect, ToolPattern};
 pub use policy::Policy;
 pub use set::PatternSet;
-pub use shell::{
-    CommandAnalysis, Context, Helper, READ_ONLY_HELPERS, Risk, ShellContext, SimpleCommand,
-    Unanalysable, Word, analyse_command, wrapper_names,
-};
 pub use suggest::suggest_allow;
 pub use validate::{
     ValidationCode, ValidationError, ValidationResult, validate_and_compose,
     validate_and_compose_compiled, validate_skill_set,
+};
+pub use weft_shell::{
+    CommandAnalysis, Context, Dialect, Helper, READ_ONLY_HELPERS, Risk, ShellContext,
+    SimpleCommand, Unanalysable, Word, analyse_command, wrapper_names,
 };

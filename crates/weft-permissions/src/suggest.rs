@@ -5,8 +5,8 @@ use serde_json::Value;
 use weft_types::tool_names;
 
 use crate::name::canonical_tool_name;
-use crate::shell::{Kind, ShellContext, analyse_command};
 use crate::spec::domain::host;
+use weft_shell::{ShellContext, analyse_command};
 
 /// Patterns that would pre-approve this call, in the spelling a user writes
 /// (`Bash(cargo test:*)`, `Edit(src/lib.rs)`, `WebFetch(domain:docs.rs)`, `github__create_issue`).
@@ -59,7 +59,10 @@ fn shell_patterns(command: &str, ctx: &ShellContext) -> Vec<String> {
     }
     let mut out: Vec<String> = Vec::new();
     for simple in analysis.commands() {
-        if simple.kind != Kind::Plain || simple.is_read_only_helper() {
+        if simple.runs_analysed_string()
+            || simple.calls_defined_function()
+            || simple.is_read_only_helper()
+        {
             continue;
         }
         let program = simple.program_word();

@@ -147,3 +147,38 @@ fn path_pre_approval_needs_the_spelled_and_the_real_path() {
             .is_pre_approved()
     );
 }
+
+/// Issue 23: a session must not widen the next one. Writes of weft's (and the other agents')
+/// configuration, the project's MCP servers, and git's configuration and hooks are never
+/// pre-approved, however broad the pattern.
+#[test]
+fn protected_paths_are_never_pre_approved() {
+    let ctx = PatternContext::new().with_project_dir("/work/proj");
+    let everything = PreApproval::compile(["Bash"], &Origin::Session, &ctx).unwrap();
+    let scoped =
+        PreApproval::compile(["Bash(echo:*)", "Bash(cp:*)"], &Origin::Session, &ctx).unwrap();
+    for command in [
+        r#"echo '{"permissions":{"allow":["Bash"]}}' > .clawft/config.json"#,
+        "cp /tmp/x /work/proj/.git/hooks/pre-commit",
+        "echo '[core] fsmonitor = x' >> .git/config",
+        "cp x .mcp.json",
+    ] {
+        for p in [&everything, &scoped] {
+            let a = p.check("Bash", &bash(command));
+            assert!(
+                !a.is_pre_approved() && reason(&a).contains("protected path"),
+                "{command}: {a:?}"
+            );
+        }
+    }
+    assert!(
+        everything
+            .check("Bash", &bash("echo x > notes.txt"))
+            .is_pre_approved()
+    );
+    assert!(
+        scoped
+            .check("Bash", &bash("echo x > notes.txt"))
+            .is_pre_approved()
+    );
+}

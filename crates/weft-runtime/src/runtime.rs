@@ -10,10 +10,11 @@ use weft_agents::{
     SessionOptions, SessionParts, agent_gate, agent_mode, is_trust_warning,
 };
 use weft_parse::{ParseOptions, Profile};
-use weft_permissions::{Origin, Policy, ToolGate};
+use weft_permissions::{Origin, Policy, ShellContext, ToolGate};
 use weft_registry::{SkillRegistry, is_trust_warning as is_skill_trust_warning};
 use weft_tools::{
-    BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ReadGrants, ToolRegistry, WebFetchConfig,
+    BuiltinConfig, ExecConfig, FsScope, ProcessGroups, ReadGrants, ShellProgram, ToolRegistry,
+    WebFetchConfig,
 };
 use weft_types::suggest::{closest_names, did_you_mean};
 use weft_types::{AgentDefinition, PermissionMode};
@@ -87,6 +88,8 @@ pub struct Runtime {
     /// The trust warnings logged so far: each is said once per run, however many sessions
     /// the run builds (a dry run may build two).
     warned: std::sync::Mutex<std::collections::BTreeSet<String>>,
+    /// The shell `exec_shell` runs, which the gate and pre-approvals read commands as.
+    shell: ShellProgram,
 }
 
 impl Runtime {
@@ -122,7 +125,22 @@ impl Runtime {
             read_grants: ReadGrants::new(),
             cli_mode: None,
             warned: std::sync::Mutex::default(),
+            shell: crate::shell_program::choose_shell(&workspace.env, workspace.project.as_deref()),
         })
+    }
+
+    /// The shell `exec_shell` runs (bash where there is one, else `/bin/sh`): shell commands
+    /// are judged as it reads them.
+    pub fn shell_program(&self) -> &ShellProgram {
+        &self.shell
+    }
+
+    /// Where shell commands run, for the gate and the pre-approvals: `base` as the project,
+    /// read in the language of [`shell_program`](Self::shell_program).
+    fn shell_context(&self, base: &std::path::Path) -> ShellContext {
+        crate::permissions::project_pattern_context(base)
+            .shell_context()
+            .with_dialect(self.shell.dialect())
     }
 
     /// Sets the permission mode chosen on the command line (`--permission-mode`), which beats
@@ -266,6 +284,7 @@ impl Runtime {
             exec.output_cap = cap;
         }
         exec.env = crate::sandbox::child_env(&self.config, &self.workspace.env);
+        exec.shell = self.shell.clone();
         exec.launcher = launchers.default;
         exec.unsandboxed = launchers.unsandboxed;
         exec.groups = self.groups.clone();
@@ -279,7 +298,12 @@ impl Runtime {
     fn permissions(&self, base: &std::path::Path) -> Result<Permissions, RuntimeError> {
         let mode = self.permission_mode()?;
         let mut permissions = Permissions::new(mode);
-        permissions.pre_approval = self.config.file.permissions.pre_approval(base)?;
+        permissions.pre_approval = self
+            .config
+            .file
+            .permissions
+            .pre_approval(base)?
+            .with_shell_context(self.shell_context(base));
         permissions.mode_shells = self.mode_shells(mode, base)?;
         Ok(permissions)
     }
@@ -388,13 +412,15 @@ impl Runtime {
     /// and would refuse them all.
     pub fn ceiling(&self) -> Result<ToolGate, RuntimeError> {
         let deny = &self.config.file.tools.deny;
+        let base = self.base_dir()?;
+        let shell = self.shell_context(&base);
         if deny.is_empty() {
-            return Ok(ToolGate::unrestricted());
+            return Ok(ToolGate::unrestricted().with_shell_context(shell));
         }
-        let patterns = crate::permissions::project_pattern_context(&self.base_dir()?);
+        let patterns = crate::permissions::project_pattern_context(&base);
         let policy = Policy::from_lists::<String>(None, deny, Origin::Session, &patterns)
             .map_err(|e| UsageError(format!("config `tools.deny`: {e}")))?;
-        Ok(ToolGate::new([policy]))
+        Ok(ToolGate::new([policy]).with_shell_context(shell))
     }
 
     /// What decides whether a call runs in a new session of `agent` (default: the configured
@@ -409,7 +435,12 @@ impl Runtime {
         let mode = agent_mode(&agent, self.permission_mode()?)?;
         Ok(CallRules {
             gate,
-            pre_approval: self.config.file.permissions.pre_approval(&base)?,
+            pre_approval: self
+                .config
+                .file
+                .permissions
+                .pre_approval(&base)?
+                .with_shell_context(self.shell_context(&base)),
             mode,
             project_dir: Some(base),
         })

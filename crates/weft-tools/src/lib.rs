@@ -8,7 +8,8 @@
 //! [`McpManager`] starts the configured MCP servers ([`McpServerConfig`]) and offers their
 //! tools as [`McpTool`]s named `<server>__<tool>` (see the `mcp` module).
 //!
-//! `exec_shell` runs each command in a process group of its own, registered in
+//! `exec_shell` runs each command with the [`ShellProgram`] [`ExecConfig`] names (the one the
+//! permission checks read commands as), in a process group of its own, registered in
 //! [`ProcessGroups`] so that none outlives its owner, with exactly the environment
 //! [`ExecConfig`] gives it, optionally through a [`ShellLauncher::Wrapper`] (weft's sandbox).
 //!
@@ -38,3 +39,5 @@ pub use process_group::ProcessGroups;
 pub use registry::ToolRegistry;
 pub use scope::{FsScope, real_path};
 pub use tool::{CallContext, FileFilter, Sandboxing, Tool, ToolError, ToolOutput};
+/// The shell `exec_shell` runs (weft-shell's, so that running and analysing agree).
+pub use weft_shell::ShellProgram;

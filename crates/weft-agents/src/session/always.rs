@@ -208,7 +208,7 @@ mod tests {
             &json!({ "command": command }),
             None,
             &ctx,
-            &ShellContext::from_pattern_context(&ctx),
+            &ctx.shell_context(),
         )
     }
 

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use weft_llm::ModelRef;
-use weft_permissions::{PatternContext, Policy, ShellContext, ToolGate};
+use weft_permissions::{PatternContext, Policy, ToolGate};
 use weft_types::{AgentDefinition, PermissionMode};
 
 use super::{SessionError, SessionOptions};
@@ -93,8 +93,10 @@ pub fn agent_gate(
     })?;
     let mut gate = ceiling.clone().with_layer(policy);
     if ctx.project_dir().is_some() {
-        // Shell commands are judged against the project: writes outside it need approval.
-        gate = gate.with_shell_context(ShellContext::from_pattern_context(&ctx));
+        // Shell commands are judged against the project: writes outside it need approval;
+        // they are read in the language of the shell the ceiling names.
+        let dialect = ceiling.shell_context().dialect();
+        gate = gate.with_shell_context(ctx.shell_context().with_dialect(dialect));
     }
     Ok(gate)
 }

@@ -60,7 +60,7 @@ pub const UNSUPPORTED_FIELDS: [(&str, &str); 6] = [
     ),
     (
         "shell",
-        "weft runs dynamic context (`!`cmd``) with `exec_shell`'s shell (`/bin/sh`), whatever this says",
+        "weft runs dynamic context (`!`cmd``) with `exec_shell`'s shell (bash, or `/bin/sh` where there is none), whatever this says",
     ),
     (
         "command-dispatch",

@@ -6,8 +6,8 @@ use serde_json::Value;
 use super::shell::{self, AllowRuling};
 use super::{Decision, ToolGate};
 use crate::name::ToolName;
-use crate::shell::{CommandAnalysis, Risk, SimpleCommand};
 use crate::{Effect, Origin, Policy};
+use weft_shell::{CommandAnalysis, Risk, SimpleCommand};
 
 /// A gate decision with the analysis behind it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -23,8 +23,8 @@ pub use files::FileRules;
 pub use resolved::{PATH_KEYS, path_of};
 
 use crate::name::{BUILTIN_TOOLS, ToolName, fx_hash};
-use crate::shell::{CommandAnalysis, ShellContext};
 use crate::spec::Why;
+use weft_shell::{CommandAnalysis, ShellContext};
 
 use crate::{Effect, PatternSet, Policy};
 pub(crate) use reason::list;

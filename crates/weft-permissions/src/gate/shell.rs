@@ -14,10 +14,10 @@
 use serde_json::Value;
 
 use crate::name::ToolName;
-use crate::shell::{self, CommandAnalysis, Kind, ShellContext, SimpleCommand};
 use crate::spec::command::{CommandSpec, Judgement, KEYS};
 use crate::spec::{Specifier, Why, scalar};
 use crate::{Effect, PatternSet, ToolPattern};
+use weft_shell::{CommandAnalysis, ShellContext, SimpleCommand};
 
 /// The tool whose calls are analysed.
 pub(crate) const SHELL_TOOL: &str = weft_types::tool_names::EXEC_SHELL;
@@ -29,7 +29,7 @@ pub(crate) fn analyse_call(input: &Value, ctx: &ShellContext) -> Result<CommandA
         Some(cwd) if !cwd.is_empty() => ctx.clone().with_cwd(cwd),
         _ => ctx.clone(),
     };
-    Ok(shell::analyse_command(&command, &ctx))
+    Ok(weft_shell::analyse_command(&command, &ctx))
 }
 
 fn command_spec(pattern: &ToolPattern) -> Option<&CommandSpec> {
@@ -62,11 +62,12 @@ pub(crate) fn allow_ruling(
     scoped: &[usize],
     command: &SimpleCommand,
 ) -> AllowRuling {
-    match command.kind {
-        // What runs as another user (`sudo sh -c '...'`) is judged as the runner itself.
-        Kind::Runner if command.other_user().is_none() => return AllowRuling::Runner,
-        Kind::FunctionCall => return AllowRuling::FunctionCall,
-        Kind::Runner | Kind::Plain => {}
+    // What runs as another user (`sudo sh -c '...'`) is judged as the runner itself.
+    if command.runs_analysed_string() && command.other_user().is_none() {
+        return AllowRuling::Runner;
+    }
+    if command.calls_defined_function() {
+        return AllowRuling::FunctionCall;
     }
     let mut unsure = None;
     for &i in scoped {
@@ -149,7 +150,7 @@ pub(crate) fn deny_reason(
 }
 
 /// ", in `git -c x=y log`": the simple command a risk belongs to, if any.
-fn risk_place(analysis: &CommandAnalysis, risk: &crate::shell::Risk) -> String {
+fn risk_place(analysis: &CommandAnalysis, risk: &weft_shell::Risk) -> String {
     risk.command_index()
         .and_then(|i| analysis.commands().get(i))
         .map_or_else(String::new, |c| format!(", in {}", c.describe()))

@@ -17,9 +17,9 @@
 use serde_json::Value;
 
 use super::{Verdict, Why, scalar};
-use crate::shell::{self, Kind, ShellContext, SimpleCommand, Word, basename};
 use crate::wildcard::Wildcard;
 use crate::{Effect, PatternErrorKind};
+use weft_shell::{ShellContext, SimpleCommand, Word, basename, without_global_options};
 
 /// The input fields holding the command, in order of preference.
 pub(crate) const KEYS: &[&str] = &["command", "cmd"];
@@ -105,12 +105,12 @@ impl CommandSpec {
             Ok(command) => command,
             Err(why) => return Verdict::Unjudgeable(why),
         };
-        let analysis = shell::analyse_command(&command, &ShellContext::new());
+        let analysis = weft_shell::analyse_command(&command, &ShellContext::new());
         match effect {
             Effect::Allow => {
                 for command in analysis.commands() {
-                    if command.kind == Kind::FunctionCall
-                        || (command.kind == Kind::Runner && command.other_user().is_none())
+                    if command.calls_defined_function()
+                        || (command.runs_analysed_string() && command.other_user().is_none())
                     {
                         continue;
                     }
@@ -162,13 +162,13 @@ impl CommandSpec {
             match self.judge_level(command, level, effect) {
                 Judgement::Match => {
                     if effect == Effect::Allow
-                        && let Some(p) = command.privileged.filter(|p| *p < level)
+                        && let Some(p) = command.privileged_level().filter(|p| *p < level)
                     {
-                        let wrapper = basename(command.words()[command.levels[p]].text());
+                        let wrapper = command.level(p).first().map_or("", |w| basename(w.text()));
                         return Judgement::Unsure(format!("`{wrapper}` runs it as another user"));
                     }
                     if effect == Effect::Allow
-                        && command.privileged.is_none()
+                        && command.privileged_level().is_none()
                         && let Some(wrapper) = command.other_user()
                     {
                         return Judgement::Unsure(format!("`{wrapper}` runs it as another user"));
@@ -179,7 +179,31 @@ impl CommandSpec {
                 Judgement::NoMatch => {}
             }
         }
+        if effect == Effect::Deny
+            && unsure.is_none()
+            && command.may_run_its_arguments()
+            && let Some(named) = self.named_in_arguments(command)
+        {
+            return Judgement::Unsure(format!(
+                "`{}` is not known to the analyser and its arguments name `{named}`",
+                command.program()
+            ));
+        }
         unsure.map_or(Judgement::NoMatch, Judgement::Unsure)
+    }
+
+    /// The word of `command`'s arguments that names this pattern's program, if one does (for
+    /// a program the analyser does not know, which may run it: `setarch x86_64 rm -rf v`).
+    fn named_in_arguments<'c>(&self, command: &'c SimpleCommand) -> Option<&'c str> {
+        let head = match &self.matcher {
+            Matcher::Exact(words) | Matcher::Prefix(words) => words.first()?.as_str(),
+            Matcher::Glob { head, .. } => head.as_str(),
+        };
+        let head = basename(head);
+        command
+            .argument_words()
+            .into_iter()
+            .find(|word| program_matches(head, &Word::literal(*word), Effect::Deny))
     }
 
     fn judge_level(&self, command: &SimpleCommand, level: usize, effect: Effect) -> Judgement {
@@ -187,7 +211,7 @@ impl CommandSpec {
         let Some((program, args)) = words.split_first() else {
             return Judgement::NoMatch;
         };
-        let (args, globals) = shell::match_args(basename(program.text()), args);
+        let (args, globals) = without_global_options(basename(program.text()), args);
         let appended = command.appends_input_arguments();
         let judgement = match &self.matcher {
             Matcher::Exact(expected) => compare(expected, program, args, appended, false, effect),
@@ -478,6 +502,29 @@ mod tests {
         assert!(!denies("rm:*", "echo $(ls)"));
         assert!(!denies("rm:*", "ls -la | wc -l"));
         assert!(!denies("rm:*", "echo rm"));
+    }
+
+    #[test]
+    fn unknown_programs_that_name_a_denied_one_are_denied() {
+        for command in [
+            "setarch x86_64 rm -rf v",
+            "prlimit --nofile=64 rm x",
+            "valgrind -q /bin/rm x",
+            "npx rm x",
+            "make --eval='x: ; rm -f v' x",
+            "nix-shell --run 'rm -rf v'",
+        ] {
+            assert!(denies("rm:*", command), "{command}");
+        }
+        for command in [
+            "echo rm",
+            "grep -r rm .",
+            "git commit -m 'rm x'",
+            "cargo test rm",
+            "setarch x86_64 ls",
+        ] {
+            assert!(!denies("rm:*", command), "{command}");
+        }
     }
 
     #[test]

@@ -194,19 +194,7 @@ pub(crate) fn scalar<'v>(input: &'v Value, keys: &[&'static str]) -> Result<Cow<
     ))
 }
 
-/// At most 120 characters of `text`, on one line.
-pub(crate) fn shorten(text: &str) -> String {
-    const MAX: usize = 120;
-    let mut out: String = text
-        .chars()
-        .take(MAX)
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if text.chars().nth(MAX).is_some() {
-        out.push('…');
-    }
-    out
-}
+pub(crate) use weft_shell::shorten;
 
 /// The variables substituted in specifiers, with their context values.
 const VARIABLES: [&str; 2] = ["${CLAUDE_SKILL_DIR}", "${CLAUDE_PROJECT_DIR}"];
@@ -296,11 +284,5 @@ mod tests {
             scalar(&input, &["d", "e"]).unwrap_err(),
             Why::Missing("d".into())
         );
-    }
-
-    #[test]
-    fn shorten_keeps_one_line() {
-        assert_eq!(shorten("a\nb"), "a b");
-        assert_eq!(shorten(&"x".repeat(200)).chars().count(), 121);
     }
 }

@@ -18,6 +18,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use weft_shell::ShellProgram;
+
 use crate::{FsScope, ProcessGroups, Tool, ToolRegistry};
 
 /// Every built-in tool's name, in a stable order (the vocabulary's
@@ -51,8 +53,10 @@ pub struct ExecConfig {
     pub max_timeout: Duration,
     /// Bytes kept of each of stdout and stderr (default 30,000).
     pub output_cap: usize,
-    /// The shell run as `<shell> -c <command>` (default `/bin/sh`).
-    pub shell: PathBuf,
+    /// The shell run as `<shell> <its args> -c <command>`, which the permission checks read
+    /// commands as (default `/bin/sh`, read as POSIX; weft's runtime picks bash where there is
+    /// one). The variables that change its language are never passed to it.
+    pub shell: ShellProgram,
     /// The command's whole environment: nothing else is inherited (default: empty). The
     /// caller builds it, without secrets (`weft_sandbox::EnvScrub`).
     pub env: BTreeMap<OsString, OsString>,
@@ -76,7 +80,7 @@ impl Default for ExecConfig {
             timeout: Duration::from_secs(120),
             max_timeout: Duration::from_secs(600),
             output_cap: 30_000,
-            shell: PathBuf::from("/bin/sh"),
+            shell: ShellProgram::default(),
             env: BTreeMap::new(),
             launcher: ShellLauncher::Direct,
             unsandboxed: None,

@@ -53,6 +53,16 @@ impl ExecShell {
         }
     }
 
+    /// The shell's name, as the model is told it (`bash`, `sh`).
+    fn shell_name(&self) -> String {
+        let program = self.config.shell.program();
+        program
+            .file_name()
+            .unwrap_or(program.as_os_str())
+            .to_string_lossy()
+            .into_owned()
+    }
+
     fn timeout(&self, asked: Option<u64>) -> Result<Duration, ToolError> {
         let max = self.config.max_timeout;
         match asked {
@@ -75,27 +85,29 @@ impl ExecShell {
         }
     }
 
-    /// `<shell> -c <command>`, through `launcher`, with exactly the configured environment.
+    /// `<shell> <its args> -c <command>`, through `launcher`, with exactly the configured
+    /// environment, less the variables that would change the shell's language.
     fn command(
         &self,
         launcher: &ShellLauncher,
         command: &str,
         cwd: &Path,
     ) -> Result<tokio::process::Command, ToolError> {
+        let shell = &self.config.shell;
         let mut cmd = match launcher {
-            ShellLauncher::Direct => tokio::process::Command::new(&self.config.shell),
+            ShellLauncher::Direct => tokio::process::Command::new(shell.program()),
             ShellLauncher::Wrapper { program, args, .. } => {
                 let mut cmd = tokio::process::Command::new(program);
-                cmd.args(args).arg(&self.config.shell);
+                cmd.args(args).arg(shell.program());
                 cmd
             }
             ShellLauncher::Refuse(reason) => return Err(ToolError::Failed(reason.clone())),
         };
-        cmd.arg("-c")
-            .arg(command)
+        let env = self.config.env.iter();
+        cmd.args(shell.argv(command))
             .current_dir(cwd)
             .env_clear()
-            .envs(&self.config.env)
+            .envs(env.filter(|(name, _)| shell.keeps_variable(name)))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -115,7 +127,7 @@ impl ExecShell {
         let mut child = self.command(launcher, command, cwd)?.spawn().map_err(|e| {
             let program = match launcher {
                 ShellLauncher::Wrapper { program, .. } => program,
-                _ => &self.config.shell,
+                _ => self.config.shell.program(),
             };
             ToolError::Failed(format!("could not start {}: {e}", program.display()))
         })?;
@@ -173,7 +185,7 @@ impl Tool for ExecShell {
         json!({
             "type": "object",
             "properties": {
-                "command": {"type": "string", "description": "The command line, run with `sh -c`."},
+                "command": {"type": "string", "description": format!("The command line, run with `{} -c`.", self.shell_name())},
                 "timeout_secs": {
                     "type": "integer",
                     "minimum": 1,

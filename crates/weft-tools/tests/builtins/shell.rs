@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use weft_tools::{ExecConfig, ProcessGroups, ShellLauncher, ToolError};
+use weft_tools::{ExecConfig, ProcessGroups, ShellLauncher, ShellProgram, ToolError};
 
 use crate::{Workspace, is_invalid, is_outside};
 
@@ -247,6 +247,58 @@ async fn the_command_sees_exactly_the_configured_environment() {
         )
         .await,
         "exit code: 0\n--- stdout ---\nONLY_THIS=yes\nPATH=/usr/bin:/bin"
+    );
+}
+
+#[tokio::test]
+async fn bash_runs_without_startup_files_aliases_or_imported_functions() {
+    let Some(bash) = ["/usr/bin/bash", "/bin/bash"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+    else {
+        return; // a machine without bash runs `/bin/sh`, tested above
+    };
+    // A startup file that would leave a mark, outside the workspace.
+    let dir = tempfile::tempdir().unwrap();
+    let mark = dir.path().join("ran-startup");
+    let startup = dir.path().join("startup");
+    std::fs::write(&startup, format!("touch {}\n", mark.display())).unwrap();
+    let env = [
+        ("PATH", "/usr/bin:/bin"),
+        ("BASH_ENV", startup.to_str().unwrap()),
+        ("ENV", startup.to_str().unwrap()),
+        ("BASH_FUNC_ls%%", "() { echo hijacked; }"),
+        ("SHELLOPTS", "xtrace"),
+        ("POSIXLY_CORRECT", "1"),
+        ("CDPATH", "/"),
+        ("KEPT", "yes"),
+    ]
+    .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+    .into_iter()
+    .collect();
+    let ws = Workspace::with(
+        ExecConfig {
+            env,
+            shell: ShellProgram::bash(bash),
+            ..exec_config()
+        },
+        None,
+    );
+    let out = ws
+        .ok(
+            "exec_shell",
+            json!({"command": "alias ls='echo aliased'\nls -d . ; shopt -q expand_aliases || echo no-aliases; echo \"$KEPT ${POSIXLY_CORRECT-unset} ${CDPATH-unset} $BASH_VERSION\" | cut -c1-18"}),
+        )
+        .await;
+    assert!(
+        out.starts_with("exit code: 0\n--- stdout ---\n.\nno-aliases\nyes unset unset 5."),
+        "{out}"
+    );
+    assert!(!mark.exists());
+    let schema = ws.registry.get("exec_shell").unwrap().input_schema();
+    assert_eq!(
+        schema["properties"]["command"]["description"],
+        "The command line, run with `bash -c`."
     );
 }
 

@@ -10,8 +10,6 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use crate::name::FxBuild;
-
 use super::word::Word;
 
 pub(crate) use super::wrapper_table::WRAPPERS;
@@ -116,7 +114,7 @@ pub(crate) const fn wrapper(name: &'static str) -> Wrapper {
 
 /// The wrapper named `program`, if it is one.
 pub(crate) fn find(program: &str) -> Option<&'static Wrapper> {
-    static INDEX: LazyLock<HashMap<&'static str, &'static Wrapper, FxBuild>> =
+    static INDEX: LazyLock<HashMap<&'static str, &'static Wrapper>> =
         LazyLock::new(|| WRAPPERS.iter().map(|x| (x.name, x)).collect());
     INDEX.get(program).copied()
 }
@@ -310,7 +308,7 @@ impl Wrapper {
             .find(|(n, _)| self.shell_choice.contains(&n.as_str()))
         {
             let shell = shell.as_ref().map_or("", Word::text);
-            let known = super::runners::SHELLS.contains(&super::basename(shell));
+            let known = super::runners::shell(super::basename(shell)).is_some_and(|d| d.is_some());
             if !known || shell.contains(['$', '`']) {
                 return Err(format!(
                     "`{} {option}` makes `{shell}` the shell that runs the command",

@@ -25,8 +25,8 @@ const DYNAMIC_START: u8 = 4;
 const QUOTED: u8 = 8;
 
 impl Word {
-    /// A literal word (tests, synthesised words).
-    pub(crate) fn literal(text: impl Into<String>) -> Self {
+    /// A literal word: the shell passes `text` as it is.
+    pub fn literal(text: impl Into<String>) -> Self {
         let text = text.into();
         let assign = text
             .find('=')
@@ -40,8 +40,8 @@ impl Word {
     }
 
     /// A word standing for something only known when the command runs (`{}` of `find -exec`,
-    /// arguments `xargs` appends).
-    pub(crate) fn placeholder(text: impl Into<String>) -> Self {
+    /// arguments `xargs` appends, `$HOME`): not literal.
+    pub fn placeholder(text: impl Into<String>) -> Self {
         Self {
             text: text.into(),
             flags: DYNAMIC,
@@ -70,7 +70,7 @@ impl Word {
     }
 
     /// True when the word may become zero or several words (an unquoted expansion or glob).
-    pub(crate) fn splits(&self) -> bool {
+    pub fn splits(&self) -> bool {
         self.flags & SPLITS != 0
     }
 

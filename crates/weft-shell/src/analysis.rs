@@ -185,19 +185,62 @@ impl SimpleCommand {
         self.read_only
     }
 
-    /// The number of program levels: wrappers, then the program.
-    pub(crate) fn level_count(&self) -> usize {
+    /// True when the program may run a program its arguments name: it is neither looked
+    /// through (a wrapper, a shell) nor known to take only data (`setarch x86_64 rm`,
+    /// `valgrind rm`, `npx rm`, `make --eval=...`). A deny of `rm` then matches when
+    /// [`argument_words`](Self::argument_words) has `rm`.
+    pub fn may_run_its_arguments(&self) -> bool {
+        self.kind == Kind::Plain && super::programs::may_run_arguments(self.program())
+    }
+
+    /// The words of the program's arguments, and of the shell-like words inside them (`'rm
+    /// -rf v'` gives `rm`, `-rf`, `v`), by basename (`/bin/rm` is `rm`): what a program that
+    /// runs its arguments could run.
+    pub fn argument_words(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        for arg in self.args() {
+            let text = arg.text();
+            out.push(basename(text));
+            let separators = |c: char| c.is_whitespace() || ";&|()<>`'\"=,{}$".contains(c);
+            let mut parts = text.split(separators).filter(|p| !p.is_empty());
+            if parts.clone().count() > 1 || parts.clone().next() != Some(text) {
+                out.extend(parts.by_ref().map(basename));
+            }
+        }
+        out
+    }
+
+    /// True when a program of the command reads the repository's configuration, which can
+    /// name programs it runs (git: `core.fsmonitor`, `core.pager`, diff drivers, filters,
+    /// hooks, `!` aliases). The analyser cannot read that file (a cloned or unpacked project
+    /// may bring its own `.git/config`), so such a command must run in the sandbox, or be
+    /// approved by a person.
+    pub fn reads_repository_config(&self) -> bool {
+        self.levels
+            .iter()
+            .any(|&i| basename(self.words[i].text()) == "git")
+    }
+
+    /// The number of program levels: the wrappers, then the program (`sudo env rm x` has 3).
+    pub fn level_count(&self) -> usize {
         self.levels.len()
     }
 
-    /// The words of one level: its program word, then everything after it.
-    pub(crate) fn level(&self, level: usize) -> &[Word] {
+    /// The words of one level: its program word, then everything after it (level 1 of
+    /// `sudo env rm x` is `env rm x`).
+    pub fn level(&self, level: usize) -> &[Word] {
         let start = self.levels.get(level).copied().unwrap_or(0);
         &self.words[start..]
     }
 
+    /// The level of the wrapper that runs the levels inside it as another user (`sudo`,
+    /// `doas`), if one does.
+    pub fn privileged_level(&self) -> Option<usize> {
+        self.privileged
+    }
+
     /// `` `git log` `` plus where it was found: "`rm x` (in `sh -c`)".
-    pub(crate) fn describe(&self) -> String {
+    pub fn describe(&self) -> String {
         let mut out = format!("`{}`", super::shorten(&self.to_string()));
         if let Some(inner) = self.context.last() {
             out.push_str(&format!(" (in {inner})"));
@@ -236,8 +279,8 @@ fn display_word(word: &Word) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// The part of a path after its last `/`.
-pub(crate) fn basename(path: &str) -> &str {
+/// The name a program path runs under: the part after its last `/` (`/bin/rm` is `rm`).
+pub fn basename(path: &str) -> &str {
     match path.trim_end_matches('/').rsplit_once('/') {
         Some((_, base)) => base,
         None => path,
@@ -302,15 +345,26 @@ pub struct Risk {
     pub(crate) command: Option<usize>,
     reason: String,
     pub(crate) runs: Runs,
+    protected: bool,
 }
 
 impl Risk {
-    pub(crate) fn new(command: Option<usize>, reason: String, runs: Runs) -> Self {
+    pub(crate) fn new(command: Option<usize>, reason: String, runs: Runs, protected: bool) -> Self {
         Self {
             command,
             reason,
             runs,
+            protected,
         }
+    }
+
+    /// True when the command may write, move or delete a protected path: what decides what
+    /// later sessions may do (`.clawft/`, `.claude/`, `.agents/`, `.codex/`, `.mcp.json`,
+    /// `.git/config`, `.git/hooks/`; see [`PROTECTED_PATHS`](crate::PROTECTED_PATHS)), or
+    /// a path it cannot read that may be one. No pattern pre-approves it, and it asks in
+    /// every permission mode but `bypass`.
+    pub fn writes_protected_path(&self) -> bool {
+        self.protected
     }
 
     /// True when the risky thing may run a program the analyser cannot see (`sed '1e cmd'`,
@@ -352,6 +406,8 @@ pub(crate) struct Finding {
     pub(crate) runs: Runs,
     /// The command it runs, when the analyser can read it.
     pub(crate) code: Option<Code>,
+    /// It may write a protected path.
+    pub(crate) protected: bool,
 }
 
 /// A command that a risky thing runs: analysed like the rest of the call.
@@ -378,27 +434,35 @@ impl Finding {
             reason,
             runs: Runs::Nothing,
             code: None,
+            protected: false,
+        }
+    }
+
+    /// A write (or move, or deletion) of a protected path.
+    pub(crate) fn protected(reason: String) -> Self {
+        Self {
+            protected: true,
+            ..Self::nothing(reason)
         }
     }
 
     /// A risky thing that may run programs the analyser cannot see.
     pub(crate) fn unseen(reason: String) -> Self {
         Self {
-            reason,
             runs: Runs::Unseen,
-            code: None,
+            ..Self::nothing(reason)
         }
     }
 
     /// A risky thing that runs `code`, a string a shell runs, which is analysed.
     pub(crate) fn shell(reason: String, by: impl Into<String>, code: Word) -> Self {
         Self {
-            reason,
             runs: Runs::Analysed,
             code: Some(Code {
                 by: by.into(),
                 form: CodeForm::Shell(code),
             }),
+            ..Self::nothing(reason)
         }
     }
 }
@@ -406,7 +470,7 @@ impl Finding {
 /// Everything the analyser found in one command.
 ///
 /// ```
-/// use weft_permissions::{ShellContext, analyse_command};
+/// use weft_shell::{ShellContext, analyse_command};
 ///
 /// let analysis = analyse_command("git -C sub log --oneline | head -5", &ShellContext::new());
 /// let programs: Vec<&str> = analysis.commands().iter().map(|c| c.program()).collect();
@@ -422,6 +486,8 @@ pub struct CommandAnalysis {
     pub(crate) commands: Vec<SimpleCommand>,
     pub(crate) unanalysable: Vec<Unanalysable>,
     pub(crate) risks: Vec<Risk>,
+    /// A redirection writes a file (`> out`, `{ ...; } >> log`; not `/dev/null`).
+    pub(crate) writes_files: bool,
 }
 
 impl CommandAnalysis {
@@ -443,5 +509,19 @@ impl CommandAnalysis {
     /// True when nothing is unanalysable.
     pub fn is_fully_analysed(&self) -> bool {
         self.unanalysable.is_empty()
+    }
+
+    /// The first risk that may write a protected path ([`Risk::writes_protected_path`]).
+    pub fn protected_write(&self) -> Option<&Risk> {
+        self.risks.iter().find(|r| r.writes_protected_path())
+    }
+
+    /// True when the command must run in the sandbox even where a pattern pre-approves it:
+    /// some simple command reads the repository's configuration
+    /// ([`SimpleCommand::reads_repository_config`]).
+    pub fn needs_sandbox(&self) -> bool {
+        self.commands
+            .iter()
+            .any(SimpleCommand::reads_repository_config)
     }
 }

@@ -1,12 +1,14 @@
-//! Little languages inside arguments: `sed` scripts (`e` runs commands, `w` writes files) and
-//! `awk` programs (`system`, pipes, redirections). What they run is not analysed: the command
-//! of `e` or `system()` is often built from the input.
+//! Little languages inside arguments: `sed` scripts (`e` runs commands, `w` writes files, `r`
+//! and `R` read them), `awk` programs (`system`, pipes, redirections, `getline <`) and `jq`
+//! programs (`import`, `include`). What they run is not analysed: the command of `e` or
+//! `system()` is often built from the input.
 
 use super::analysis::Finding;
+use super::paths::{Place, ShellContext, place};
 use super::word::Word;
 
 /// Why a `sed` call's scripts are risky, if they are.
-pub(crate) fn sed_risk(args: &[Word]) -> Option<Finding> {
+pub(crate) fn sed_risk(args: &[Word], ctx: &ShellContext) -> Option<Finding> {
     let mut scripts: Vec<&Word> = Vec::new();
     let mut owned: Vec<Word> = Vec::new();
     let mut explicit = false;
@@ -56,7 +58,8 @@ pub(crate) fn sed_risk(args: &[Word]) -> Option<Finding> {
                 script.text()
             )));
         }
-        if let Some(why) = sed_script_risk(script.text()) {
+        let mut reads = Vec::new();
+        if let Some(why) = sed_script_risk(script.text(), &mut reads) {
             let reason = format!("the `sed` script {why}");
             return Some(if why.starts_with("writes") {
                 Finding::nothing(reason)
@@ -64,12 +67,23 @@ pub(crate) fn sed_risk(args: &[Word]) -> Option<Finding> {
                 Finding::unseen(reason)
             });
         }
+        for file in reads {
+            if let Place::Outside(why) = place(&Word::literal(file), ctx) {
+                return Some(Finding::nothing(format!(
+                    "the `sed` script reads `{file}` (`r`/`R`), which {why}"
+                )));
+            }
+        }
     }
     None
 }
 
-/// Why a `sed` script runs commands or writes files, if it does.
-pub(crate) fn sed_script_risk(script: &str) -> Option<&'static str> {
+/// Why a `sed` script runs commands or writes files, if it does; the files its `r` and `R`
+/// commands read are added to `reads`.
+pub(crate) fn sed_script_risk<'s>(
+    script: &'s str,
+    reads: &mut Vec<&'s str>,
+) -> Option<&'static str> {
     let b = script.as_bytes();
     let mut i = 0;
     loop {
@@ -97,7 +111,12 @@ pub(crate) fn sed_script_risk(script: &str) -> Option<&'static str> {
                     i += 1;
                 }
             }
-            b'a' | b'i' | b'c' | b'r' | b'R' | b'#' => i = end_of_line(b, i),
+            b'r' | b'R' => {
+                let end = end_of_line(b, i);
+                reads.push(script[i..end].trim());
+                i = end;
+            }
+            b'a' | b'i' | b'c' | b'#' => i = end_of_line(b, i),
             b'w' | b'W' => return Some("writes files (`w`)"),
             b'e' => return Some("runs commands (`e`)"),
             b's' => {
@@ -222,7 +241,33 @@ pub(crate) fn awk_risk(args: &[Word]) -> Option<Finding> {
             "the `awk` program writes to a file".to_owned(),
         ));
     }
+    // `getline < FILE`, `@include FILE`, and `ARGV`/`ARGC` set by the program (which name the
+    // files it reads next) all read files the operands do not show.
+    if let Some(at) = text.find("getline")
+        && text[at..].replace("<=", "").contains('<')
+    {
+        return Some(Finding::nothing(
+            "the `awk` program reads files it names (`getline <`)".to_owned(),
+        ));
+    }
+    if text.contains("@include") || text.contains("ARGV") || text.contains("ARGC") {
+        return Some(Finding::nothing(
+            "the `awk` program reads files it names (`@include`, `ARGV`)".to_owned(),
+        ));
+    }
     None
+}
+
+/// Why a `jq` call's filter is risky, if it is: `import` and `include` read module files
+/// from its search path (`~/.jq` among them), outside the project.
+pub(crate) fn jq_risk(args: &[Word]) -> Option<Finding> {
+    let filter = args.iter().find(|w| !w.text().starts_with('-'))?;
+    let text = filter.text();
+    (text.contains("import") || text.contains("include")).then(|| {
+        Finding::nothing(
+            "the `jq` filter loads modules from files (`import`, `include`)".to_owned(),
+        )
+    })
 }
 
 #[cfg(test)]
@@ -239,7 +284,7 @@ mod tests {
             "$!N;P;D",
             "s/e/w/",
         ] {
-            assert_eq!(sed_script_risk(safe), None, "{safe}");
+            assert_eq!(sed_script_risk(safe, &mut Vec::new()), None, "{safe}");
         }
         for risky in [
             "s/a/b/e",
@@ -249,13 +294,21 @@ mod tests {
             "/x/W f",
             "1~2e date",
         ] {
-            assert!(sed_script_risk(risky).is_some(), "{risky}");
+            assert!(sed_script_risk(risky, &mut Vec::new()).is_some(), "{risky}");
         }
         let words = |t: &str| t.split(' ').map(Word::literal).collect::<Vec<_>>();
-        assert!(sed_risk(&words("-n 1,5p file")).is_none());
-        assert!(sed_risk(&words("-e s/a/b/e file")).is_some());
-        assert!(sed_risk(&words("-ne 1e")).is_some());
-        assert!(sed_risk(&words("--expression=w")).is_some());
+        let ctx = ShellContext::new();
+        assert!(sed_risk(&words("-n 1,5p file"), &ctx).is_none());
+        assert!(sed_risk(&words("-e s/a/b/e file"), &ctx).is_some());
+        assert!(sed_risk(&words("-ne 1e"), &ctx).is_some());
+        assert!(sed_risk(&words("--expression=w"), &ctx).is_some());
+        let mut reads = Vec::new();
+        assert_eq!(sed_script_risk("1r /etc/x\n$R  y.txt", &mut reads), None);
+        assert_eq!(reads, ["/etc/x", "y.txt"]);
+        let script = |s: &str| vec![Word::literal(s), Word::literal("f")];
+        assert!(sed_risk(&script("1r /root/.ssh/id_rsa"), &ctx).is_some());
+        assert!(sed_risk(&script("R ../x"), &ctx).is_some());
+        assert!(sed_risk(&script("1r notes.txt"), &ctx).is_none());
     }
 
     #[test]
@@ -267,5 +320,20 @@ mod tests {
         assert!(awk_risk(&words(&["{print | \"sh\"}"])).is_some());
         assert!(awk_risk(&words(&["{print > \"/etc/x\"}"])).is_some());
         assert!(awk_risk(&words(&["-v", "x=1", "{print x}"])).is_none());
+        assert!(
+            awk_risk(&words(&[
+                "BEGIN{while((getline l < \"/etc/passwd\")>0) print l}"
+            ]))
+            .is_some()
+        );
+        assert!(awk_risk(&words(&["$1 <= 5"])).is_none());
+        for reads in [
+            "BEGIN{ARGV[1]=\"/etc/passwd\"; ARGC=2} {print}",
+            "@include \"/etc/passwd\"",
+        ] {
+            assert!(awk_risk(&words(&[reads])).is_some(), "{reads}");
+        }
+        assert!(jq_risk(&words(&["-r", "import \"x\" as x; .a"])).is_some());
+        assert!(jq_risk(&words(&[".a | length"])).is_none());
     }
 }

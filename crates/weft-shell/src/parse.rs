@@ -6,19 +6,35 @@
 //! unanalysable: the parser never guesses.
 
 use super::analysis::{Context, Unanalysable};
+use super::dialect::Dialect;
+use super::heredoc::Pending;
 use super::word::Word;
 
 /// How deep subshells, groups, substitutions and `sh -c` strings may nest.
 pub(crate) const MAX_DEPTH: usize = 32;
 
-/// A syntax error (or a construct the analyser refuses), with its reason.
+/// Why parsing stopped: a syntax error (or a construct the analyser refuses), or a construct
+/// the shell that runs the command reads differently from bash.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Syntax(pub(crate) String);
+pub(crate) enum Syntax {
+    /// A syntax error, with its reason.
+    Error(String),
+    /// A construct whose meaning differs between the shells weft may run: the whole reason.
+    Dialect(String),
+}
 
 pub(crate) type R<T> = Result<T, Syntax>;
 
 pub(crate) fn syntax(reason: impl Into<String>) -> Syntax {
-    Syntax(reason.into())
+    Syntax::Error(reason.into())
+}
+
+/// `what` (a construct, as written: "`$'...'` quoting") is bash's, and `/bin/sh` reads it
+/// otherwise: parsing stops, since what follows may mean something else too.
+pub(crate) fn not_posix(what: &str) -> Syntax {
+    Syntax::Dialect(format!(
+        "{what} means one thing to bash and may mean another to `/bin/sh`, which runs the command"
+    ))
 }
 
 /// What a redirection does.
@@ -50,6 +66,8 @@ pub(crate) struct RawCommand {
     pub(crate) redirects: Vec<Redirect>,
     pub(crate) context: Vec<Context>,
     pub(crate) depth: usize,
+    /// The language of the shell that runs it.
+    pub(crate) dialect: Dialect,
 }
 
 /// Everything found while parsing one call's command, nested strings included.
@@ -61,15 +79,6 @@ pub(crate) struct Sink {
     pub(crate) heredocs: Vec<Word>,
 }
 
-/// A heredoc whose body starts after the next newline.
-#[derive(Debug)]
-struct Pending {
-    delimiter: String,
-    strip_tabs: bool,
-    expand: bool,
-    index: usize,
-}
-
 /// The parser of one string (a command, or a nested `sh -c` string or backquote body).
 pub(crate) struct Parser<'s, 'k> {
     pub(super) src: &'s str,
@@ -77,7 +86,12 @@ pub(crate) struct Parser<'s, 'k> {
     pub(super) depth: usize,
     pub(super) sink: &'k mut Sink,
     pub(super) context: Vec<Context>,
-    pending: Vec<Pending>,
+    /// The language of the shell that reads `src`.
+    pub(super) dialect: Dialect,
+    pub(super) pending: Vec<Pending>,
+    /// The command and process substitutions being parsed, innermost last: whether each has
+    /// had a heredoc and a `;` (see [`Parser::substitution`]).
+    pub(super) substitutions: Vec<(bool, bool)>,
 }
 
 /// Reserved words (recognised only as a whole unquoted word where a command starts).
@@ -86,23 +100,35 @@ const RESERVED: &[&str] = &[
     "in", "select", "function", "time", "coproc", "{", "}", "!", "[[", "]]",
 ];
 
-/// Parses `src` into `sink`; a syntax error makes it unanalysable (what was found before the
-/// error is kept: it may run all the same).
-pub(crate) fn parse_into(src: &str, sink: &mut Sink, context: Vec<Context>, depth: usize) {
+/// Parses `src`, read by a shell of `dialect`, into `sink`; a syntax error makes it
+/// unanalysable (what was found before the error is kept: it may run all the same).
+pub(crate) fn parse_into(
+    src: &str,
+    sink: &mut Sink,
+    context: Vec<Context>,
+    depth: usize,
+    dialect: Dialect,
+) {
     let mut parser = Parser {
         src,
         pos: 0,
         depth,
         sink,
         context,
+        dialect,
         pending: Vec::new(),
+        substitutions: Vec::new(),
     };
-    if let Err(Syntax(reason)) = parser.script() {
+    if let Err(stop) = parser.script() {
+        let reason = match stop {
+            Syntax::Error(reason) => format!("the command cannot be parsed: {reason}"),
+            Syntax::Dialect(reason) => reason,
+        };
         let context = parser.context.clone();
-        parser.sink.unanalysable.push(Unanalysable::new(
-            format!("the command cannot be parsed: {reason}"),
-            context,
-        ));
+        parser
+            .sink
+            .unanalysable
+            .push(Unanalysable::new(reason, context));
     }
 }
 
@@ -165,12 +191,42 @@ impl<'s, 'k> Parser<'s, 'k> {
         result
     }
 
-    /// A parser of `src` that adds to `sink`.
+    /// The body of `$(...)` or `<(...)` after its opening, up to and including `)`.
+    ///
+    /// bash 5.2 runs such a body from a copy it prints from the parsed commands, and when the
+    /// body has a heredoc that copy loses `;` separators (`$(cat <<E ... E` then `a; b`) runs
+    /// `a b`): what it runs then depends on the version, so the body is unanalysable.
+    pub(super) fn substitution(&mut self, context: Context) -> R<()> {
+        self.substitutions.push((false, false));
+        let result = self.nested(context, |p| p.list_until_paren());
+        let marks = self.substitutions.pop();
+        result?;
+        if self.dialect == Dialect::Bash && marks == Some((true, true)) {
+            return Err(Syntax::Dialect(
+                "bash runs a command substitution that has a heredoc from a copy that can lose its `;` separators".to_owned(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Marks the substitutions being parsed as having a heredoc (`heredoc`) or a `;`.
+    pub(super) fn mark_substitutions(&mut self, heredoc: bool) {
+        for marks in &mut self.substitutions {
+            if heredoc {
+                marks.0 = true;
+            } else {
+                marks.1 = true;
+            }
+        }
+    }
+
+    /// A parser of `src`, in the same shell's language, that adds to `sink`.
     pub(super) fn child(
         src: &'s str,
         sink: &'k mut Sink,
         context: Vec<Context>,
         depth: usize,
+        dialect: Dialect,
     ) -> Self {
         Parser {
             src,
@@ -178,7 +234,9 @@ impl<'s, 'k> Parser<'s, 'k> {
             depth,
             sink,
             context,
+            dialect,
             pending: Vec::new(),
+            substitutions: Vec::new(),
         }
     }
 
@@ -192,7 +250,9 @@ impl<'s, 'k> Parser<'s, 'k> {
             depth: self.depth + 1,
             sink: &mut *self.sink,
             context: chain,
+            dialect: self.dialect,
             pending: Vec::new(),
+            substitutions: Vec::new(),
         };
         child.script()
     }
@@ -237,37 +297,6 @@ impl<'s, 'k> Parser<'s, 'k> {
     pub(super) fn newline(&mut self) -> R<()> {
         self.pos += 1;
         self.read_heredocs()
-    }
-
-    fn read_heredocs(&mut self) -> R<()> {
-        for pending in std::mem::take(&mut self.pending) {
-            let mut body = String::new();
-            while self.pos < self.src.len() {
-                let rest = self.rest();
-                let end = rest.find('\n').unwrap_or(rest.len());
-                let line = &rest[..end];
-                self.pos += (end + 1).min(rest.len());
-                let line = if pending.strip_tabs {
-                    line.trim_start_matches('\t')
-                } else {
-                    line
-                };
-                if line == pending.delimiter {
-                    break;
-                }
-                body.push_str(line);
-                body.push('\n');
-            }
-            let word = if pending.expand {
-                self.heredoc_word(&body)?
-            } else {
-                Word::literal(body)
-            };
-            if let Some(slot) = self.sink.heredocs.get_mut(pending.index) {
-                *slot = word;
-            }
-        }
-        Ok(())
     }
 
     /// The reserved word at the current position, if any.
@@ -338,7 +367,10 @@ impl<'s, 'k> Parser<'s, 'k> {
             self.and_or()?;
             self.skip_blanks();
             match self.peek() {
-                Some(b';') if !matches!(self.peek_at(1), Some(b';' | b'&')) => self.pos += 1,
+                Some(b';') if !matches!(self.peek_at(1), Some(b';' | b'&')) => {
+                    self.mark_substitutions(false);
+                    self.pos += 1;
+                }
                 Some(b'&') => self.pos += 1,
                 Some(b'\n' | b'#') => {}
                 _ if self.at_list_end(stop) => return Ok(()),
@@ -366,7 +398,8 @@ impl<'s, 'k> Parser<'s, 'k> {
             self.skip_blanks();
             match self.reserved() {
                 Some("!") => self.pos += 1,
-                Some("time") => {
+                // `/bin/sh` has no `time` keyword: there it is the program `time`.
+                Some("time") if self.dialect == Dialect::Bash => {
                     // bash's keyword takes only `-p`. With any other option this is the
                     // program `time` (which dash, having no such keyword, always runs): its
                     // options are read as a wrapper's (`time -o FILE cmd`).
@@ -399,6 +432,7 @@ impl<'s, 'k> Parser<'s, 'k> {
             if self.peek() == Some(b'|') && self.peek_at(1) != Some(b'|') {
                 self.pos += 1;
                 if self.peek() == Some(b'&') {
+                    self.bash_only("`|&`")?;
                     self.pos += 1;
                 }
                 self.linebreak()?;
@@ -414,6 +448,8 @@ impl<'s, 'k> Parser<'s, 'k> {
             None => return Err(syntax("a command is missing at the end")),
             Some(b'(') => {
                 if self.peek_at(1) == Some(b'(') {
+                    // dash reads `((` as two subshells.
+                    self.bash_only("an arithmetic command `((...))`")?;
                     self.arithmetic_command()?;
                 } else {
                     self.pos += 1;
@@ -424,6 +460,9 @@ impl<'s, 'k> Parser<'s, 'k> {
             }
             Some(b')' | b';' | b'&' | b'|' | b'\n') => return Err(self.unexpected()),
             _ => {}
+        }
+        if let Some(word @ ("[[" | "function" | "select" | "coproc")) = self.reserved() {
+            self.bash_only(&format!("`{word}`"))?;
         }
         match self.reserved() {
             Some("{") => {
@@ -485,6 +524,7 @@ impl<'s, 'k> Parser<'s, 'k> {
             redirects,
             context: self.context.clone(),
             depth: self.depth,
+            dialect: self.dialect,
         });
     }
 
@@ -546,6 +586,7 @@ impl<'s, 'k> Parser<'s, 'k> {
                     .all(|b| b == b'_' || b.is_ascii_alphanumeric())
                 && matches!(bytes.get(close + 1), Some(b'<' | b'>'))
             {
+                self.bash_only("a descriptor chosen by the shell `{NAME}>`")?;
                 at = close + 1;
             }
         }
@@ -576,14 +617,36 @@ impl<'s, 'k> Parser<'s, 'k> {
         } else {
             return Ok(false);
         };
+        if (plain && rest.starts_with("&>")) || rest.starts_with("<<<") {
+            self.bash_only(&format!("`{}`", &rest[..len]))?;
+        }
         let duplicating = len == 2 && strip && !matches!(kind, RedirectKind::Heredoc(_));
         self.pos = at + len;
         self.skip_blanks();
+        if duplicating && self.peek() == Some(b'-') {
+            // bash closes the descriptor at `-` and reads what follows as the next word
+            // (`2>&-x` is `2>&-` and `x`); dash refuses it.
+            self.pos += 1;
+            let word_follows = !matches!(
+                self.peek(),
+                None | Some(b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b')' | b'<' | b'>')
+            );
+            if word_follows {
+                self.bash_only("`>&-` followed by a word")?;
+            }
+            let target = Word::literal("-");
+            out.push(Redirect {
+                kind: RedirectKind::Duplicate,
+                target,
+            });
+            return Ok(true);
+        }
         let target = self
             .word()?
             .ok_or_else(|| syntax("a redirection has no target"))?;
         let kind = match kind {
             RedirectKind::Heredoc(_) => {
+                self.mark_substitutions(true);
                 let index = self.sink.heredocs.len();
                 self.sink.heredocs.push(Word::literal(""));
                 self.pending.push(Pending {
@@ -595,6 +658,11 @@ impl<'s, 'k> Parser<'s, 'k> {
                 RedirectKind::Heredoc(index)
             }
             _ if duplicating && is_descriptor(&target) => RedirectKind::Duplicate,
+            // bash's `>&FILE` is `&> FILE`; to dash a descriptor must follow.
+            _ if duplicating => {
+                self.bash_only("`>&` to a file")?;
+                kind
+            }
             other => other,
         };
         out.push(Redirect { kind, target });

@@ -4,13 +4,14 @@
 //! the file system, so a symlink inside the project that points elsewhere is the sandbox's
 //! business, not the analyser's.
 
+use super::dialect::Dialect;
 use super::word::Word;
-use crate::PatternContext;
 
-/// What the analysis knows about where a command runs.
+/// What the analysis knows about where a command runs: the project, the working directory,
+/// and the [`Dialect`] of the shell that runs it ([`Dialect::Posix`] unless said).
 ///
 /// ```
-/// use weft_permissions::{ShellContext, analyse_command};
+/// use weft_shell::{ShellContext, analyse_command};
 ///
 /// let ctx = ShellContext::new().with_project_root("/work/proj");
 /// assert!(analyse_command("cargo test > /work/proj/log.txt", &ctx).risks().is_empty());
@@ -23,6 +24,7 @@ use crate::PatternContext;
 pub struct ShellContext {
     project_root: Option<String>,
     cwd: Option<String>,
+    dialect: Dialect,
 }
 
 impl ShellContext {
@@ -47,6 +49,17 @@ impl ShellContext {
         self
     }
 
+    /// The language of the shell that runs the command.
+    pub fn with_dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = dialect;
+        self
+    }
+
+    /// The language commands are read in.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
     /// The project root, if known.
     pub fn project_root(&self) -> Option<&str> {
         self.project_root.as_deref()
@@ -55,14 +68,6 @@ impl ShellContext {
     /// The working directory, if known.
     pub fn cwd(&self) -> Option<&str> {
         self.cwd.as_deref()
-    }
-
-    /// The project directory of a pattern context (its working directory if it has none).
-    pub fn from_pattern_context(ctx: &PatternContext) -> Self {
-        match ctx.project_dir().or(ctx.working_dir()) {
-            Some(dir) => Self::new().with_project_root(dir),
-            None => Self::new(),
-        }
     }
 
     /// The components of the working directory below the project root; `None` when it is
@@ -111,7 +116,7 @@ pub(crate) fn place(word: &Word, ctx: &ShellContext) -> Place {
     if text.starts_with('~') {
         return Place::Outside("is in a home directory");
     }
-    if !word.is_literal() {
+    if !word.is_literal() && !is_plain_glob(word) {
         return Place::Outside("is not literal");
     }
     if SPECIAL.contains(&text)
@@ -134,6 +139,31 @@ pub(crate) fn place(word: &Word, ctx: &ShellContext) -> Place {
         Some(_) => Place::Inside,
         None => Place::Outside("climbs out of the project"),
     }
+}
+
+/// The components of `word`, a path, below the project root (empty: the root itself);
+/// `None` when it is not literal, in a home directory, or outside the project.
+pub(crate) fn project_path<'a>(word: &'a Word, ctx: &'a ShellContext) -> Option<Vec<&'a str>> {
+    let text = word.text();
+    if !(word.is_literal() || is_plain_glob(word)) || text.starts_with('~') {
+        return None;
+    }
+    if text.starts_with('/') {
+        return ctx.components_in_project(text);
+    }
+    normalise(ctx.base()?, text)
+}
+
+/// True for a word that is not literal only because of glob characters (`src/*.rs`,
+/// `[ab].txt`), none of whose names climbs (`..`) or is a hidden name matched by a pattern
+/// (`.*` matches `..` in dash): it names paths where its text, read as a path, is.
+pub(crate) fn is_plain_glob(word: &Word) -> bool {
+    let text = word.text();
+    !text.contains(['$', '`', '{', '}', '~', '\\'])
+        && text.contains(['*', '?', '['])
+        && text
+            .split('/')
+            .all(|part| part != ".." && !(part.starts_with('.') && part.contains(['*', '?', '['])))
 }
 
 /// `base` + the components of `path` with `.` and `..` resolved; `None` when `..` climbs

@@ -4,8 +4,9 @@
 //! command words `watch` and `parallel` join for a shell.
 
 use super::analysis::Finding;
-use super::environment::env_finding;
+use super::environment::{Scope, env_finding};
 use super::paths::{Place, ShellContext, place};
+use super::protected::{Reach, protected_write};
 use super::word::Word;
 use super::wrappers;
 
@@ -100,7 +101,9 @@ pub(super) fn wrapper_option(
                 _ => None,
             }
         }
-        ("strace", "-E" | "--env") | ("systemd-run", "-E" | "--setenv") => env_finding(value?, ctx),
+        ("strace", "-E" | "--env") | ("systemd-run", "-E" | "--setenv") => {
+            env_finding(value?, ctx, Scope::Environment)
+        }
         _ => None,
     }
 }
@@ -117,12 +120,17 @@ pub(super) fn write_to(
             "`{program} {option}` has no value to check"
         )));
     };
+    // A possibly protected target is the stronger finding (it asks in every mode).
+    let what = format!("`{program} {option} {}`", target.text());
     match place(target, ctx) {
-        Place::Outside(why) => Some(Finding::nothing(format!(
-            "`{program} {option}` writes to `{}`, which {why}",
-            target.text()
-        ))),
-        _ => None,
+        Place::Special => None,
+        Place::Inside => protected_write(&what, target, ctx, Reach::Path),
+        Place::Outside(why) => protected_write(&what, target, ctx, Reach::Path).or_else(|| {
+            Some(Finding::nothing(format!(
+                "`{program} {option}` writes to `{}`, which {why}",
+                target.text()
+            )))
+        }),
     }
 }
 

@@ -112,8 +112,13 @@ impl Parser<'_, '_> {
             self.list(&[";;", "esac"])?;
             let rest = self.rest();
             if rest.starts_with(";;&") {
+                self.bash_only("`;;&`")?;
                 self.pos += 3;
-            } else if rest.starts_with(";;") || rest.starts_with(";&") {
+            } else if rest.starts_with(";&") {
+                self.bash_only("`;&`")?;
+                self.pos += 2;
+            } else if rest.starts_with(";;") {
+                self.mark_substitutions(false);
                 self.pos += 2;
             } else if self.reserved() != Some("esac") {
                 return Err(syntax("unclosed `case`"));

@@ -8,6 +8,7 @@ use super::analysis::Finding;
 use super::globals::{GLOBALS, GlobalSplit, split_globals};
 use super::option_table::{AWKS, Danger, Sub, WRITES_OPERANDS, entries_for};
 use super::paths::{Place, ShellContext, place};
+use super::protected::{Reach, protected_write};
 use super::word::Word;
 use super::{git, scripts};
 
@@ -42,13 +43,8 @@ pub(crate) fn risks(program: &str, args: &[Word], ctx: &ShellContext) -> Vec<Fin
             continue;
         }
         if matches!(name, "-C" | "--git-dir" | "--work-tree") && program == "git" {
-            path_risk(
-                program,
-                name,
-                value.and_then(|v| value_word(args, at, v)),
-                ctx,
-                &mut out,
-            );
+            let target = value.and_then(|v| value_word(args, at, v));
+            out.extend(git::other_repository(name, target.as_ref(), ctx));
         }
         check_option(
             program,
@@ -79,7 +75,7 @@ fn has_rules(program: &str) -> bool {
     !entries_for(program).is_empty()
         || GLOBALS.iter().any(|g| g.programs.contains(&program))
         || WRITES_OPERANDS.iter().any(|(p, _)| *p == program)
-        || matches!(program, "uniq" | "dd")
+        || matches!(program, "uniq" | "dd" | "jq" | "date" | "find")
 }
 
 /// `-c` for the character `c`, without allocating.
@@ -266,11 +262,16 @@ fn path_risk(
             "`{program} {option}` has no value to check"
         ))),
         Some(word) => {
-            if let Place::Outside(why) = place(&word, ctx) {
+            let place = place(&word, ctx);
+            if let Place::Outside(why) = place {
                 out.push(Finding::nothing(format!(
                     "`{program} {option}` writes to `{}`, which {why}",
                     word.text()
                 )));
+            }
+            if place != Place::Special {
+                let what = format!("`{program} {option} {}`", word.text());
+                out.extend(protected_write(&what, &word, ctx, Reach::Path));
             }
         }
     }
@@ -329,8 +330,51 @@ fn special_risks(
             out.extend(git::subcommand_runs(sub, rest));
             out.extend(git::written_operands(sub, rest, ctx));
         }
-        ("sed", _) => out.extend(scripts::sed_risk(args)),
+        ("sed", _) => {
+            out.extend(scripts::sed_risk(args, ctx));
+            out.extend(in_place_edits(args, ctx));
+        }
+        ("find", _) => {
+            // The starting points: what it reads, and what `-delete` may remove.
+            let deletes = args.iter().any(|w| w.text() == "-delete");
+            let starts = args
+                .iter()
+                .skip_while(|w| matches!(w.text(), "-L" | "-P" | "-H"))
+                .take_while(|w| !w.text().starts_with(['-', '(', '!']));
+            for start in starts {
+                if let Place::Outside(why) = place(start, ctx) {
+                    out.push(Finding::nothing(format!(
+                        "`find` searches `{}`, which {why}",
+                        start.text()
+                    )));
+                }
+                if deletes {
+                    let what = format!("`find {} -delete`", start.text());
+                    out.extend(protected_write(&what, start, ctx, Reach::Tree));
+                }
+            }
+        }
         (p, _) if AWKS.contains(&p) => out.extend(scripts::awk_risk(args)),
+        ("jq", _) => out.extend(scripts::jq_risk(args)),
+        ("date", _) => {
+            // `date MMDDhhmm` sets the clock; `+FORMAT` prints.
+            let setting = args
+                .iter()
+                .find(|w| !w.text().starts_with(['+', '-']) && !w.text().is_empty());
+            if let Some(when) = setting
+                && !args.iter().any(|w| {
+                    matches!(
+                        w.text(),
+                        "-d" | "--date" | "-f" | "--file" | "-r" | "--reference"
+                    )
+                })
+            {
+                out.push(Finding::nothing(format!(
+                    "`date {}` sets the system clock",
+                    when.text()
+                )));
+            }
+        }
         ("uniq", _) => {
             let operands: Vec<&Word> = args.iter().filter(|w| !w.may_be_option()).collect();
             if let Some(target) = operands.get(1) {
@@ -348,7 +392,37 @@ fn special_risks(
     }
 }
 
-/// Operands of programs that write them (`rm`, `cp`, `tee`...) must stay inside the project.
+/// `sed -i`: the files it edits must not be protected (it edits anywhere, so it is risky in
+/// any case; a protected one asks in every mode).
+fn in_place_edits(args: &[Word], ctx: &ShellContext) -> Vec<Finding> {
+    let in_place = |t: &str| {
+        t.starts_with("--in-place")
+            || (t.starts_with('-') && !t.starts_with("--") && t.contains('i'))
+    };
+    if !args.iter().any(|w| in_place(w.text())) {
+        return Vec::new();
+    }
+    let explicit = args.iter().any(|w| {
+        let t = w.text();
+        matches!(t, "-e" | "--expression" | "-f" | "--file")
+            || t.starts_with("--expression=")
+            || t.starts_with("--file=")
+    });
+    let mut operands = args.iter().filter(|w| !w.text().starts_with('-'));
+    if !explicit {
+        operands.next(); // the script
+    }
+    operands
+        .filter_map(|file| {
+            protected_write(&format!("`sed -i {}`", file.text()), file, ctx, Reach::Path)
+        })
+        .collect()
+}
+
+/// Operands of programs that write them (`rm`, `cp`, `tee`...) must stay inside the project,
+/// and out of the protected paths (a deletion, move or mode change reaches what is below its
+/// operand: `rm -rf .git` reaches `.git/config`); so must the directory `cd` moves to, since
+/// what follows writes relative to it.
 fn operand_risks(
     program: &str,
     args: &[Word],
@@ -356,15 +430,29 @@ fn operand_risks(
     ctx: &ShellContext,
     out: &mut Vec<Finding>,
 ) {
+    let reach = match program {
+        "rm" | "rmdir" | "mv" | "cp" | "ln" | "install" | "chmod" | "chown" | "chgrp" => {
+            Reach::Tree
+        }
+        _ => Reach::Path,
+    };
     let mut options_end = false;
     let mut skipped = 0;
     let mut any = false;
     for word in args {
-        if !options_end && word.text() == "--" {
+        let text = word.text();
+        if !options_end && text == "--" {
             options_end = true;
             continue;
         }
-        if !options_end && word.is_literal() && word.text().starts_with('-') && word.text() != "-" {
+        if !options_end && word.is_literal() && text.starts_with('-') && text != "-" {
+            // `--target-directory=DIR`, `-tDIR`: the directory written into.
+            let target = text
+                .strip_prefix("--target-directory=")
+                .or_else(|| text.strip_prefix("-t").filter(|d| !d.is_empty()));
+            if let Some(dir) = target.filter(|_| reach == Reach::Tree) {
+                operand_risk(program, &word.part(dir), reach, ctx, out);
+            }
             continue;
         }
         if skipped < skip {
@@ -372,12 +460,14 @@ fn operand_risks(
             continue;
         }
         any = true;
-        if let Place::Outside(why) = place(word, ctx) {
+        if matches!(program, "cd" | "pushd") && text == "-" {
+            // `$OLDPWD`, which a shell takes from its environment: anywhere.
             out.push(Finding::nothing(format!(
-                "`{program}` operand `{}` {why}",
-                word.text()
+                "`{program} -` returns to the previous directory, which may be outside the project"
             )));
+            continue;
         }
+        operand_risk(program, word, reach, ctx, out);
     }
     if !any && matches!(program, "cd" | "pushd") {
         out.push(Finding::nothing(format!(
@@ -386,10 +476,31 @@ fn operand_risks(
     }
 }
 
+/// One operand of a program that writes it.
+fn operand_risk(
+    program: &str,
+    word: &Word,
+    reach: Reach,
+    ctx: &ShellContext,
+    out: &mut Vec<Finding>,
+) {
+    let place = place(word, ctx);
+    if let Place::Outside(why) = place {
+        out.push(Finding::nothing(format!(
+            "`{program}` operand `{}` {why}",
+            word.text()
+        )));
+    }
+    if place != Place::Special {
+        let what = format!("`{program} {}`", word.text());
+        out.extend(protected_write(&what, word, ctx, reach));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shell::analysis::Runs;
+    use crate::analysis::Runs;
 
     /// True when a finding may run a program the analyser cannot see.
     fn unseen(findings: &[Finding]) -> bool {
@@ -428,8 +539,15 @@ mod tests {
         assert!(risks_of("git", "log --output=notes.txt").is_empty());
         assert_eq!(risks_of("git", "fetch --upload-pack=x").len(), 1);
         assert_eq!(
-            risks_of("find", ". -name x -delete"),
+            risks_of("find", "build -name x -delete"),
             ["`find -delete` deletes files"]
+        );
+        assert_eq!(
+            risks_of("find", ". -name x -delete"),
+            [
+                "`find -delete` deletes files",
+                "`find . -delete` may reach the protected path `.clawft`"
+            ]
         );
         assert_eq!(
             risks_of("sed", "-ni s/a/b/ f"),

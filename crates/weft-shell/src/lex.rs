@@ -5,7 +5,8 @@
 //! substitutions are parsed on the spot, so the commands inside them are found too.
 
 use super::analysis::Context;
-use super::parse::{Parser, R, syntax};
+use super::dialect::Dialect;
+use super::parse::{Parser, R, not_posix, syntax};
 use super::word::{Word, WordBuilder};
 
 /// Bytes that end a run of plain characters.
@@ -72,10 +73,12 @@ impl Parser<'_, '_> {
                     if self.peek_at(1) != Some(b'(') {
                         break;
                     }
+                    self.bash_only("process substitution `<(...)`")?;
                     self.process_substitution(&mut w)?;
                 }
                 b'(' => {
                     if w.is_assignment_prefix() {
+                        self.bash_only("an array assignment `NAME=(...)`")?;
                         self.array_value(&mut w)?;
                     } else if !w.is_empty() && w.text.ends_with(['?', '*', '+', '@', '!']) {
                         return Err(syntax("extended globs `?(...)` are not analysed"));
@@ -124,6 +127,14 @@ impl Parser<'_, '_> {
             }
         }
         Ok((!w.is_empty()).then(|| w.finish()))
+    }
+
+    /// Refuses `what`, a construct of bash's, when the command runs in `/bin/sh`.
+    pub(crate) fn bash_only(&self, what: &str) -> R<()> {
+        match self.dialect {
+            Dialect::Bash => Ok(()),
+            Dialect::Posix => Err(not_posix(what)),
+        }
     }
 
     /// `\x` outside quotes: `x` itself; `\` + newline: nothing.
@@ -199,7 +210,7 @@ impl Parser<'_, '_> {
     /// The body of an unquoted heredoc: expansions run, so it is lexed like `"..."`.
     pub(crate) fn heredoc_word(&mut self, body: &str) -> R<Word> {
         let context = self.context.clone();
-        let mut child = Parser::child(body, &mut *self.sink, context, self.depth);
+        let mut child = Parser::child(body, &mut *self.sink, context, self.depth, self.dialect);
         let mut w = WordBuilder::new();
         child.double_quoted(&mut w, false)?;
         Ok(w.finish())
@@ -216,19 +227,22 @@ impl Parser<'_, '_> {
             w.expansion(false, at_start);
         } else if rest.starts_with("$(") {
             self.pos += 2;
-            self.nested(Context::CommandSubstitution, |p| p.list_until_paren())?;
+            self.substitution(Context::CommandSubstitution)?;
             w.expansion_text(&self.src[start..self.pos], !in_quotes);
         } else if rest.starts_with("${") {
             self.parameter()?;
             w.expansion_text(&self.src[start..self.pos], !in_quotes);
         } else if rest.starts_with("$[") {
+            self.bash_only("`$[...]` arithmetic")?;
             let at_start = w.text.is_empty();
             self.arithmetic(2, false)?;
             w.quoted(&self.src[start..self.pos]);
             w.expansion(false, at_start);
         } else if !in_quotes && rest.starts_with("$'") {
+            self.bash_only("`$'...'` quoting")?;
             self.ansi_c(w)?;
         } else if !in_quotes && rest.starts_with("$\"") {
+            self.bash_only("`$\"...\"` quoting")?;
             self.pos += 2;
             self.double_quoted(w, true)?;
         } else {
@@ -271,7 +285,7 @@ impl Parser<'_, '_> {
     fn process_substitution(&mut self, w: &mut WordBuilder) -> R<()> {
         let start = self.pos;
         self.pos += 2;
-        self.nested(Context::ProcessSubstitution, |p| p.list_until_paren())?;
+        self.substitution(Context::ProcessSubstitution)?;
         w.expansion_text(&self.src[start..self.pos], false);
         Ok(())
     }
@@ -295,6 +309,8 @@ impl Parser<'_, '_> {
                         inner.push(c);
                         self.pos += 2;
                     }
+                    // A line continuation goes before the body is read, quotes or not.
+                    Some('\n') => self.pos += 2,
                     Some('"') if in_quotes => {
                         inner.push('"');
                         self.pos += 2;
@@ -333,6 +349,7 @@ impl Parser<'_, '_> {
             .count();
         self.pos += name_len;
         if self.peek() == Some(b'[') {
+            self.bash_only("an array subscript `${NAME[...]}`")?;
             let rest = &self.rest()[1..];
             let end = rest.find(']').unwrap_or(rest.len());
             if !rest[..end]

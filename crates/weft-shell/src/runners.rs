@@ -4,19 +4,49 @@
 //! as arithmetic, where an array subscript can run a command.
 
 use super::analysis::{Context, Kind, Unanalysable};
-use super::environment::env_finding;
+use super::dialect::Dialect;
+use super::environment::{Scope, env_finding};
 use super::parse::{RawCommand, parse_into};
 use super::walk::{Redirections, Site, Walk};
 use super::word::Word;
 
-/// The shells whose `-c STRING` and input are analysed.
-pub(crate) const SHELLS: &[&str] = &[
-    "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh",
+/// The shells the analyser recognises, each with the language it reads their `-c STRING` and
+/// input in; `None` for a shell whose language it does not read (zsh's `=cmd` and glob
+/// qualifiers, ksh's `${ cmd; }`...): what such a shell runs is unanalysable.
+pub(crate) const SHELLS: &[(&str, Option<Dialect>)] = &[
+    ("bash", Some(Dialect::Bash)),
+    ("rbash", Some(Dialect::Bash)),
+    ("sh", Some(Dialect::Posix)),
+    ("dash", Some(Dialect::Posix)),
+    ("ash", Some(Dialect::Posix)),
+    ("posh", Some(Dialect::Posix)),
+    ("zsh", None),
+    ("ksh", None),
+    ("ksh93", None),
+    ("mksh", None),
+    ("pdksh", None),
+    ("oksh", None),
+    ("yash", None),
+    ("fish", None),
+    ("csh", None),
+    ("tcsh", None),
+    ("xonsh", None),
+    ("elvish", None),
+    ("nu", None),
+    ("pwsh", None),
 ];
+
+/// The shell named `program`, if it is one: `Some(language)`, `None` inside when the analyser
+/// does not read its language.
+pub(crate) fn shell(program: &str) -> Option<Option<Dialect>> {
+    SHELLS
+        .iter()
+        .find(|(name, _)| *name == program)
+        .map(|&(_, dialect)| dialect)
+}
 
 const SUBSCRIPTS: &str = "array subscripts are evaluated as arithmetic and can run commands";
 const RENAMES: &str = "it makes a command name run another program";
-const LOADS: &str = "it loads a builtin from a shared library";
 const ARITHMETIC: &str = "arithmetic on variables can run commands (through array subscripts)";
 
 impl Walk<'_> {
@@ -29,21 +59,33 @@ impl Walk<'_> {
         redirections: &Redirections,
         at: &Site<'_>,
     ) -> Kind {
-        match program {
-            p if SHELLS.contains(&p) => match shell_mode(args) {
-                ShellMode::Command(i) => {
-                    let chain = at.inner(Context::ShellString {
-                        shell: p.to_owned(),
-                    });
-                    self.run_string(&args[i], chain, at.depth, &format!("`{p} -c`"))
-                }
-                ShellMode::Stdin => self.input_commands(p, redirections, at, None),
-                ShellMode::File(i) => self.script_file(p, &args[i], redirections, at),
-                ShellMode::Unknown(why) => {
+        if let Some(language) = shell(program) {
+            let p = program;
+            return match (shell_mode(args), language) {
+                (ShellMode::File(i), _) => self.script_file(p, &args[i], redirections, at),
+                (ShellMode::Unknown(why), _) => {
                     self.note(why, at.context);
                     Kind::Plain
                 }
-            },
+                (ShellMode::Command(_) | ShellMode::Stdin, None) => {
+                    self.note(
+                        format!("the analyser does not read the language of `{p}`"),
+                        at.context,
+                    );
+                    Kind::Plain
+                }
+                (ShellMode::Command(i), Some(dialect)) => {
+                    let chain = at.inner(Context::ShellString {
+                        shell: p.to_owned(),
+                    });
+                    self.run_string(&args[i], chain, at.depth, &format!("`{p} -c`"), dialect)
+                }
+                (ShellMode::Stdin, Some(dialect)) => {
+                    self.input_commands(p, redirections, at, None, dialect)
+                }
+            };
+        }
+        match program {
             "source" | "." => {
                 let file = args.iter().find(|w| w.text() != "--");
                 match file {
@@ -58,19 +100,38 @@ impl Walk<'_> {
                 } else {
                     Word::placeholder(text)
                 };
-                self.run_string(&word, at.inner(Context::Eval), at.depth, "`eval`")
+                self.run_string(
+                    &word,
+                    at.inner(Context::Eval),
+                    at.depth,
+                    "`eval`",
+                    at.dialect,
+                )
             }
             "trap" => match args {
                 [handler, _, ..] if !handler.text().starts_with('-') => {
-                    self.run_string(handler, at.inner(Context::Trap), at.depth, "`trap`")
+                    let chain = at.inner(Context::Trap);
+                    self.run_string(handler, chain, at.depth, "`trap`", at.dialect)
                 }
                 _ => Kind::Plain,
             },
+            // `/bin/sh` expands aliases in scripts (dash does), where each use of the name
+            // becomes the value: not something a pattern can follow.
+            "alias" if at.dialect == Dialect::Posix && !args.is_empty() => {
+                self.note(
+                    "`alias` defines words `/bin/sh` replaces in the commands after it".to_owned(),
+                    at.context,
+                );
+                Kind::Plain
+            }
+            // bash without `expand_aliases` never uses them: the values are analysed all the
+            // same, as what they would run.
             "alias" => {
                 for arg in args {
                     if let Some((_, value)) = arg.text().split_once('=') {
                         let word = arg.part(value);
-                        self.run_string(&word, at.inner(Context::Alias), at.depth, "`alias`");
+                        let chain = at.inner(Context::Alias);
+                        self.run_string(&word, chain, at.depth, "`alias`", at.dialect);
                     }
                 }
                 Kind::Runner
@@ -92,13 +153,15 @@ impl Walk<'_> {
         redirections: &Redirections,
         at: &Site<'_>,
         file: Option<&str>,
+        dialect: Dialect,
     ) -> Kind {
         match &redirections.input {
             Some(input) => {
                 let chain = at.inner(Context::ShellInput {
                     shell: shell.to_owned(),
                 });
-                self.run_string(input, chain, at.depth, &format!("the input of `{shell}`"))
+                let what = format!("the input of `{shell}`");
+                self.run_string(input, chain, at.depth, &what, dialect)
             }
             None => {
                 let from = file.map_or_else(|| "its input".to_owned(), |f| format!("`{f}`"));
@@ -128,7 +191,19 @@ impl Walk<'_> {
             return Kind::Plain;
         }
         if matches!(text, "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0") {
-            return self.input_commands(shell, redirections, at, Some(text));
+            // `source /dev/stdin` reads in the current shell's language.
+            let dialect = match self::shell(shell) {
+                Some(Some(dialect)) => dialect,
+                Some(None) => {
+                    self.note(
+                        format!("the analyser does not read the language of `{shell}`"),
+                        at.context,
+                    );
+                    return Kind::Plain;
+                }
+                None => at.dialect,
+            };
+            return self.input_commands(shell, redirections, at, Some(text), dialect);
         }
         if text.starts_with("/dev/") || text.starts_with("/proc/") {
             self.note(
@@ -139,16 +214,17 @@ impl Walk<'_> {
         Kind::Plain
     }
 
-    /// Parses `word` as commands, or records why it cannot be.
+    /// Parses `word` as commands a shell of `dialect` runs, or records why it cannot be.
     pub(super) fn run_string(
         &mut self,
         word: &Word,
         context: Vec<Context>,
         depth: usize,
         what: &str,
+        dialect: Dialect,
     ) -> Kind {
         if word.is_literal() {
-            parse_into(word.text(), self.sink, context, depth + 1);
+            parse_into(word.text(), self.sink, context, depth + 1, dialect);
         } else {
             let shown = super::shorten(word.text());
             self.sink.unanalysable.push(Unanalysable::new(
@@ -185,6 +261,7 @@ impl Walk<'_> {
                         redirects: Vec::new(),
                         context: context.clone(),
                         depth: depth + 1,
+                        dialect: Dialect::Posix,
                     });
                 }
             }
@@ -203,9 +280,8 @@ impl Walk<'_> {
         let has_subscript = |w: &Word| w.text().contains('[');
         let reason = match program {
             "let" => args.iter().any(|w| !is_integer(w)).then_some(ARITHMETIC),
-            // `hash -p /bin/rm ls` makes `ls` run `rm`; `enable -f lib.so x` loads code.
+            // `hash -p /bin/rm ls` makes `ls` run `rm`.
             "hash" => has_flag(args, 'p').then_some(RENAMES),
-            "enable" => has_flag(args, 'f').then_some(LOADS),
             "declare" | "typeset" | "local" | "export" | "readonly" | "unset" | "read"
             | "mapfile" | "readarray" => args
                 .iter()
@@ -233,12 +309,30 @@ impl Walk<'_> {
         if let Some(reason) = reason {
             self.note(format!("`{program}`: {reason}"), at.context);
         }
+        if let Some(reason) = super::language::switch(program, args) {
+            self.note(reason, at.context);
+        }
         if matches!(
             program,
             "export" | "declare" | "typeset" | "local" | "readonly"
         ) {
+            // `export` and `-x` put the variable in programs' environment.
+            let scope = if program == "export" || has_flag(args, 'x') {
+                Scope::Environment
+            } else {
+                Scope::Shell
+            };
             for w in args {
-                if let Some(finding) = env_finding(w, self.ctx) {
+                if at.dialect == Dialect::Bash
+                    && let Some((name, _)) = w.assignment()
+                    && super::language::LANGUAGE_SWITCHES.contains(&name)
+                {
+                    self.note(
+                        format!("`{name}=` changes how bash reads the commands after it"),
+                        at.context,
+                    );
+                }
+                if let Some(finding) = env_finding(w, self.ctx, scope) {
                     self.record(index, finding, Some(at));
                 }
             }

@@ -143,9 +143,19 @@ pub(super) fn split_globals(program: &str, args: &[Word]) -> GlobalSplit {
     split(i, found, None)
 }
 
-/// The arguments a pattern is compared with: `args` without `program`'s global options, and
-/// why that comparison is uncertain (an unknown or non-literal global option).
-pub(crate) fn match_args<'a>(program: &str, args: &'a [Word]) -> (&'a [Word], Option<String>) {
+/// The arguments after `program`'s global options (`git -C dir push` gives `push`), what a
+/// pattern such as `Bash(git push:*)` is compared with, and why that split is uncertain (an
+/// option the table does not know, or a word that is not literal where one may be).
+///
+/// ```
+/// use weft_shell::{Word, without_global_options};
+///
+/// let args: Vec<Word> = ["-C", "sub", "push"].into_iter().map(Word::literal).collect();
+/// let (rest, unsure) = without_global_options("git", &args);
+/// assert_eq!(rest[0].text(), "push");
+/// assert_eq!(unsure, None);
+/// ```
+pub fn without_global_options<'a>(program: &str, args: &'a [Word]) -> (&'a [Word], Option<String>) {
     let split = split_globals(program, args);
     (args.get(split.start..).unwrap_or(&[]), split.unsure)
 }
@@ -164,15 +174,15 @@ mod tests {
     #[test]
     fn git_globals_are_skipped_for_matching() {
         let args = words("-C sub --no-pager -c a=b push origin");
-        let (rest, unsure) = match_args("git", &args);
+        let (rest, unsure) = without_global_options("git", &args);
         assert_eq!(
             rest.iter().map(|w| w.text()).collect::<Vec<_>>(),
             ["push", "origin"]
         );
         assert_eq!(unsure, None);
         let args = words("--weird push");
-        assert!(match_args("git", &args).1.is_some());
+        assert!(without_global_options("git", &args).1.is_some());
         let args = words("+nightly test");
-        assert_eq!(match_args("cargo", &args).0[0].text(), "test");
+        assert_eq!(without_global_options("cargo", &args).0[0].text(), "test");
     }
 }

@@ -5,13 +5,16 @@
 use super::analysis::{
     CodeForm, CommandAnalysis, Context, Finding, Kind, Risk, SimpleCommand, Unanalysable, basename,
 };
-use super::environment::env_finding;
+use super::dialect::Dialect;
+use super::environment::{Scope, env_finding};
+use super::helpers::{self, Reading};
 use super::parse::{RawCommand, RedirectKind, Sink, parse_into};
 use super::paths::{Place, ShellContext, place};
+use super::protected::{Reach, protected_write};
 use super::word::Word;
 use super::wrapper_options::{join, replace_string, wrapper_option, write_to};
 use super::wrappers::{self, Then};
-use super::{helpers, interpreters, risky};
+use super::{interpreters, risky};
 
 /// Commands longer than this are not analysed.
 pub(crate) const MAX_LEN: usize = 64 * 1024;
@@ -29,7 +32,7 @@ pub(crate) fn analyse(command: &str, ctx: &ShellContext) -> CommandAnalysis {
         ));
         return out;
     }
-    parse_into(command, &mut sink, Vec::new(), 0);
+    parse_into(command, &mut sink, Vec::new(), 0, ctx.dialect());
     let mut next = 0;
     while next < sink.commands.len() {
         if out.commands.len() >= MAX_COMMANDS {
@@ -46,6 +49,7 @@ pub(crate) fn analyse(command: &str, ctx: &ShellContext) -> CommandAnalysis {
                 redirects: Vec::new(),
                 context: Vec::new(),
                 depth: 0,
+                dialect: Dialect::Posix,
             },
         );
         next += 1;
@@ -88,6 +92,8 @@ pub(super) struct Site<'c> {
     pub(super) depth: usize,
     /// The wrapper running it as another user (`sudo`), if any.
     pub(super) other_user: Option<String>,
+    /// The language of the shell running it (`eval` and `trap` strings are read in it too).
+    pub(super) dialect: Dialect,
 }
 
 impl Site<'_> {
@@ -142,9 +148,12 @@ impl Walk<'_> {
 
     /// Records a risky thing, and analyses the command it runs.
     pub(super) fn record(&mut self, index: Option<usize>, finding: Finding, at: Option<&Site<'_>>) {
-        self.out
-            .risks
-            .push(Risk::new(index, finding.reason, finding.runs));
+        self.out.risks.push(Risk::new(
+            index,
+            finding.reason,
+            finding.runs,
+            finding.protected,
+        ));
         let (Some(code), Some(at)) = (finding.code, at) else {
             return;
         };
@@ -152,8 +161,10 @@ impl Walk<'_> {
             by: code.by.clone(),
         });
         match code.form {
+            // Programs run such strings with `sh -c` (git, tar, `GIT_SSH_COMMAND`...).
             CodeForm::Shell(word) => {
-                self.run_string(&word, chain, at.depth, &format!("`{}`", code.by));
+                let what = format!("`{}`", code.by);
+                self.run_string(&word, chain, at.depth, &what, Dialect::Posix);
             }
             CodeForm::Words(words) => {
                 if !words.is_empty() {
@@ -162,6 +173,7 @@ impl Walk<'_> {
                         redirects: Vec::new(),
                         context: chain,
                         depth: at.depth + 1,
+                        dialect: Dialect::Posix,
                     });
                 }
             }
@@ -174,6 +186,7 @@ impl Walk<'_> {
             redirects,
             context,
             depth,
+            dialect,
         } = raw;
         let index = if words.iter().any(|w| w.assignment().is_none()) {
             Some(self.out.commands.len())
@@ -189,14 +202,30 @@ impl Walk<'_> {
             context: &context,
             depth,
             other_user: inherited,
+            dialect,
         };
         let assigned = words
             .iter()
             .take_while(|w| w.assignment().is_some())
             .count();
+        // With no command, assignments set shell variables; before one, its environment.
+        let scope = if assigned == words.len() {
+            Scope::Shell
+        } else {
+            Scope::Environment
+        };
         let assignments: Vec<Word> = words.drain(..assigned).collect();
         for word in &assignments {
-            if let Some(finding) = env_finding(word, self.ctx) {
+            if dialect == Dialect::Bash
+                && let Some((name, _)) = word.assignment()
+                && super::language::LANGUAGE_SWITCHES.contains(&name)
+            {
+                self.note(
+                    format!("`{name}=` changes how bash reads the commands after it"),
+                    &context,
+                );
+            }
+            if let Some(finding) = env_finding(word, self.ctx, scope) {
                 self.record(index, finding, Some(&at));
             }
         }
@@ -230,30 +259,39 @@ impl Walk<'_> {
                 for finding in risky::risks(&program, args, self.ctx) {
                     self.record(index, finding, Some(&at));
                 }
-                if let Some(finding) = interpreters::inline_code(&program, args) {
+                let code = interpreters::inline_code(&program, args)
+                    .or_else(|| interpreters::input_code(&program, args));
+                if let Some(finding) = code {
                     self.record(index, finding, None);
                 }
                 kind
             }
+            // `su -c`, `flock -c`, `watch`: the user's shell or `sh -c`, read as POSIX.
             Tail::String(string) => {
                 let chain = at.inner(Context::ShellString {
                     shell: program.clone(),
                 });
-                self.run_string(&string, chain, depth, &format!("`{program} -c`"))
+                let what = format!("`{program} -c`");
+                self.run_string(&string, chain, depth, &what, Dialect::Posix)
             }
             Tail::Joined(joined) => {
                 let chain = at.inner(Context::Runs {
                     by: program.clone(),
                 });
-                self.run_string(&joined, chain, depth, &format!("`{program}`"))
+                let what = format!("`{program}`");
+                self.run_string(&joined, chain, depth, &what, Dialect::Posix)
             }
             Tail::Shell => self.shell_input(&program, &redirections, &at),
         };
+        let reading = helpers::find(&program).map(|h| h.reading(args, appended, self.ctx));
+        if let Some(Reading::Outside(reason)) = &reading {
+            self.risk(index, reason.clone());
+        }
         let risky = self.out.risks.len() > risks_before;
         let read_only = !risky
             && !redirections.writes_file
             && at.other_user.is_none()
-            && helpers::find(&program).is_some_and(|h| h.reads_inside(args, appended, self.ctx));
+            && reading == Some(Reading::Inside);
         self.out.commands.push(SimpleCommand {
             words,
             levels,
@@ -277,8 +315,8 @@ impl Walk<'_> {
             match r.kind {
                 RedirectKind::Write => {
                     let place = place(&r.target, self.ctx);
+                    let target = r.target.text();
                     if let Place::Outside(why) = place {
-                        let target = r.target.text();
                         let reason = if why == "is outside the project" {
                             format!("`> {target}` writes outside the project")
                         } else {
@@ -286,7 +324,15 @@ impl Walk<'_> {
                         };
                         self.risk(index, reason);
                     }
+                    if place != Place::Special {
+                        let what = format!("`> {target}`");
+                        let found = protected_write(&what, &r.target, self.ctx, Reach::Path);
+                        if let Some(finding) = found {
+                            self.record(index, finding, None);
+                        }
+                    }
                     out.writes_file |= place != Place::Special;
+                    self.out.writes_files |= place != Place::Special;
                 }
                 RedirectKind::Read => {
                     if let Place::Outside(why) = place(&r.target, self.ctx) {
@@ -359,6 +405,7 @@ impl Walk<'_> {
                 other_user: privileged
                     .map(|p| basename(words[levels[p]].text()).to_owned())
                     .or_else(|| at.other_user.clone()),
+                dialect: at.dialect,
             };
             for (name, value) in &parsed.options {
                 if let Some(finding) = wrapper_option(wrapper.name, name, value.as_ref(), self.ctx)
@@ -383,7 +430,7 @@ impl Walk<'_> {
                 Then::Command(start) => {
                     if wrapper.assignments {
                         for w in &words[args..args + start] {
-                            if let Some(finding) = env_finding(w, self.ctx) {
+                            if let Some(finding) = env_finding(w, self.ctx, Scope::Environment) {
                                 self.record(index, finding, Some(&here));
                             }
                         }
@@ -460,7 +507,8 @@ impl Walk<'_> {
                 let chain = at.inner(Context::ShellInput {
                     shell: program.to_owned(),
                 });
-                self.run_string(input, chain, at.depth, &format!("the input of `{program}`"))
+                let what = format!("the input of `{program}`");
+                self.run_string(input, chain, at.depth, &what, Dialect::Posix)
             }
             None => {
                 self.note(

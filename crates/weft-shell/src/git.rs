@@ -1,14 +1,23 @@
 //! git beyond its options: the settings that run programs (`-c alias.x=!cmd`,
 //! `core.pager`, `git config core.sshCommand ...`), the subcommands that run commands
-//! (`submodule foreach`, `bisect run`, `filter-branch`), and the operands where git writes
-//! (`clone URL DIR`, `init DIR`, `worktree add PATH`, `bundle create FILE`).
+//! (`submodule foreach`, `bisect run`, `filter-branch`), the operands where git writes
+//! (`clone URL DIR`, `init DIR`, `worktree add PATH`, `bundle create FILE`), and another
+//! repository named with `-C`, `--git-dir` or `--work-tree` (its configuration, maybe a
+//! committed bare repository's, can name programs git runs: `core.fsmonitor`, `core.pager`).
+//!
+//! The project's own configuration can do the same, and the analyser cannot read it: every
+//! git call reads the repository's configuration
+//! ([`SimpleCommand::reads_repository_config`](crate::SimpleCommand::reads_repository_config)),
+//! which the caller runs in the sandbox or asks a person about.
 //!
 //! A setting whose value is a command (an alias, a pager, an editor, a helper) has that value
 //! analysed as commands; a setting known to run nothing is only a change of settings; any
 //! other setting may run programs the analyser cannot see (`core.hooksPath`, `include.path`).
 
 use super::analysis::{Code, CodeForm, Finding, Runs};
-use super::paths::{Place, ShellContext, place};
+use super::environment::is_project_root;
+use super::paths::{Place, ShellContext, place, project_path};
+use super::protected::{Reach, protected_write};
 use super::word::Word;
 
 /// What a git setting's value can do.
@@ -175,14 +184,7 @@ fn setting(reason: String, by: &str, key: &str, value: &Word) -> Finding {
             value.part(command)
         }
     };
-    Finding {
-        reason,
-        runs: Runs::Analysed,
-        code: Some(Code {
-            by: format!("{by} {key}"),
-            form: CodeForm::Shell(code),
-        }),
-    }
+    Finding::shell(reason, format!("{by} {key}"), code)
 }
 
 /// `git -c KEY=VALUE` (or `git clone -c`): what the setting does.
@@ -251,6 +253,25 @@ pub(super) fn config_write(args: &[Word]) -> Option<Finding> {
     Some(setting(reason(), "git config", key.text(), value))
 }
 
+/// `git -C DIR`, `--git-dir DIR`, `--work-tree DIR`: a risk unless it names the project's own
+/// repository (the project root, its `.git`): another one's configuration can run programs.
+pub(super) fn other_repository(
+    option: &str,
+    target: Option<&Word>,
+    ctx: &ShellContext,
+) -> Option<Finding> {
+    let own = target.is_some_and(|t| match option {
+        "--git-dir" => project_path(t, ctx).is_some_and(|p| p == [".git"]),
+        _ => is_project_root(t, ctx),
+    });
+    (!own).then(|| {
+        let shown = target.map_or("", Word::text);
+        Finding::unseen(format!(
+            "`git {option} {shown}` may use another repository, whose configuration can run programs"
+        ))
+    })
+}
+
 /// What a git subcommand runs on its own: `submodule foreach CMD`, `bisect run CMD`,
 /// `filter-branch`, `instaweb`.
 pub(super) fn subcommand_runs(sub: &str, rest: &[Word]) -> Option<Finding> {
@@ -287,6 +308,7 @@ pub(super) fn subcommand_runs(sub: &str, rest: &[Word]) -> Option<Finding> {
                 by: "git bisect run".to_owned(),
                 form: CodeForm::Words(rest[1..].to_vec()),
             }),
+            protected: false,
         }),
         _ => None,
     }
@@ -358,13 +380,19 @@ pub(super) fn written_operands(sub: &str, rest: &[Word], ctx: &ShellContext) -> 
     let Some(target) = operands.get(position) else {
         return Vec::new();
     };
-    match place(target, ctx) {
-        Place::Outside(why) => vec![Finding::nothing(format!(
+    let mut out = Vec::new();
+    let place = place(target, ctx);
+    if let Place::Outside(why) = place {
+        out.push(Finding::nothing(format!(
             "`{what}` writes to `{}`, which {why}",
             target.text()
-        ))],
-        _ => Vec::new(),
+        )));
     }
+    if place != Place::Special {
+        let shown = format!("`{what} {}`", target.text());
+        out.extend(protected_write(&shown, target, ctx, Reach::Tree));
+    }
+    out
 }
 
 /// The words of `args` that are not options or their values.

@@ -4,8 +4,6 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use crate::name::FxBuild;
-
 /// What a risky option does.
 #[derive(Clone, Copy)]
 pub(super) enum Danger {
@@ -230,6 +228,18 @@ pub(super) const RISKY: &[RiskyOption] = &[
         danger: Danger::Runs,
     },
     RiskyOption {
+        programs: &["tar"],
+        sub: Sub::Any,
+        options: &["-C", "--directory"],
+        danger: Danger::WritesTo,
+    },
+    RiskyOption {
+        programs: &["unzip"],
+        sub: Sub::Any,
+        options: &["-d"],
+        danger: Danger::WritesTo,
+    },
+    RiskyOption {
         programs: &["rsync"],
         sub: Sub::Any,
         options: &["-e", "--rsh", "--rsync-path"],
@@ -238,7 +248,7 @@ pub(super) const RISKY: &[RiskyOption] = &[
     RiskyOption {
         programs: &["sort"],
         sub: Sub::Any,
-        options: &["-o", "--output"],
+        options: &["-o", "--output", "-T", "--temporary-directory"],
         danger: Danger::WritesTo,
     },
     RiskyOption {
@@ -345,10 +355,9 @@ pub(super) const WRITES_OPERANDS: &[(&str, usize)] = &[
 ];
 
 /// The entries of [`RISKY`] by program, in table order.
-static BY_PROGRAM: LazyLock<HashMap<&'static str, Vec<&'static RiskyOption>, FxBuild>> =
+static BY_PROGRAM: LazyLock<HashMap<&'static str, Vec<&'static RiskyOption>>> =
     LazyLock::new(|| {
-        let mut map: HashMap<&'static str, Vec<&'static RiskyOption>, FxBuild> =
-            HashMap::with_hasher(FxBuild);
+        let mut map: HashMap<&'static str, Vec<&'static RiskyOption>> = HashMap::new();
         for entry in RISKY {
             for program in entry.programs {
                 map.entry(program).or_default().push(entry);
@@ -356,6 +365,11 @@ static BY_PROGRAM: LazyLock<HashMap<&'static str, Vec<&'static RiskyOption>, FxB
         }
         map
     });
+
+/// True when the risky table or the written-operands table has `program`.
+pub(crate) fn is_listed(program: &str) -> bool {
+    BY_PROGRAM.contains_key(program) || WRITES_OPERANDS.iter().any(|(p, _)| *p == program)
+}
 
 /// The entries of the table for `program`.
 pub(super) fn entries_for(program: &str) -> &'static [&'static RiskyOption] {
