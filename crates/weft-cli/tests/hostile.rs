@@ -426,11 +426,12 @@ fn item_5_create_skill_never_shadows() {
         openai_text("Done."),
     ]));
     c.use_server(&server);
-    // The person lets create_skill run without asking (it would be refused for want of
-    // approval otherwise): what is tested is what the tool itself refuses.
+    // The person lets create_skill run without asking (`bypass`: in every other mode a
+    // replacing create_skill asks a person, see sandbox_attacks_cli): what is tested is what
+    // the tool itself refuses.
     let run = c.weft(&[
         "--permission-mode",
-        "auto",
+        "bypass",
         "agent",
         "-m",
         "Make a trusted skill",

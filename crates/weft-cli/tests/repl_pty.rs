@@ -243,7 +243,7 @@ fn the_approval_prompt_allows_once_always_and_denies() {
     let s = Sandbox::new();
     let config = provider_config(&s, &server, &json!({}));
     let prompt = "default (local/m)> ";
-    let question = "allow? [y/a/n] ";
+    let question = "allow? [y/o/a/n] ";
     let mut p = spawn_repl(&s, &config);
     expect(&mut p, "permission mode ask.");
     expect(&mut p, prompt);
@@ -279,7 +279,10 @@ fn the_approval_prompt_allows_once_always_and_denies() {
     type_line(&mut p, "make three");
     expect(&mut p, question);
     type_line(&mut p, "maybe");
-    expect(&mut p, "please answer y (once), a (always) or n (deny)");
+    expect(
+        &mut p,
+        "please answer y (once, in the sandbox), o (once, outside the sandbox), a (always) or n (deny)",
+    );
     expect(&mut p, question);
     type_line(&mut p, "n use ls instead");
     expect(&mut p, "not done");
@@ -325,7 +328,7 @@ fn a_one_shot_run_on_a_terminal_asks_too() {
     let config = provider_config(&s, &server, &json!({}));
     let mut p = spawn_weft(&s, &config, &["agent", "-m", "make it"]);
     expect(&mut p, "? exec_shell: touch asked");
-    expect(&mut p, "allow? [y/a/n] ");
+    expect(&mut p, "allow? [y/o/a/n] ");
     type_line(&mut p, "y");
     expect(&mut p, "made it");
     expect_eof(&mut p);

@@ -139,7 +139,10 @@ fn leaky_descriptors(s: &Sandbox) -> (std::net::TcpListener, std::fs::File, Vec<
 }
 
 /// The descriptors of the shell that ran the command, as `ls` lists them.
-const LIST_FDS: &str = "ls /proc/$$/fd";
+///
+/// `; true` keeps bash from replacing itself with `ls` (whose own descriptor for the listed
+/// directory would then show).
+const LIST_FDS: &str = "ls /proc/$$/fd; true";
 
 #[test]
 fn no_inherited_descriptor_reaches_a_command() {
@@ -316,7 +319,16 @@ fn file_tools_and_create_skill_never_write_trusted_paths_without_a_person() {
             &calls,
             json!({"permissions": {"allow": ["Write", "Edit"]}}),
         );
-        run(&s, &config, &["--permission-mode", mode]);
+        // Refused for want of a person: exit status 4, which is what this run expects.
+        let out = weft(&s, &config, &["--permission-mode", mode])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(4),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let results = results(&s);
         for (result, (tool, input)) in results.iter().zip(&calls).take(calls.len() - 1) {
             assert!(

@@ -348,7 +348,12 @@ fn signal_kills_the_group(signal: &str, code: Option<i32>, sandbox: Value) {
     let pgid = read_pid(&s, "pg.pid", deadline);
     let sh = read_pid(&s, "sh.pid", deadline);
     let bg = read_pid(&s, "bg.pid", deadline);
-    let members = group_members(pgid);
+    // The foreground `sleep` starts just after `pg.pid` is written.
+    let mut members = group_members(pgid);
+    while members.len() < 4 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+        members = group_members(pgid);
+    }
     assert_eq!(
         members.len(),
         4,

@@ -318,6 +318,7 @@ fn continue_resumes_this_projects_latest_session_and_resume_any_session() {
             .unwrap();
     let mut settings = p.s.snapshot_settings();
     settings.add_filter(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?", "[DATE]");
+    settings.add_filter(r"(?m)^[0-9a-f]{8}-[0-9a-f]{11}", "[ID]");
     settings.add_filter(r"\s+\n", "\n");
     settings.bind(|| {
         insta::assert_snapshot!("sessions_list_directory_and_first_prompt", stdout(&list))
