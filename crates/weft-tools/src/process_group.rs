@@ -38,7 +38,7 @@ struct State {
 
 /// [`ProcessGroups::shutdown`] was called: no new group may start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct ShuttingDown;
+pub struct ShuttingDown;
 
 impl ProcessGroups {
     /// An empty registry.
@@ -62,8 +62,10 @@ impl ProcessGroups {
         live.into_iter().filter(|&pgid| kill_group(pgid)).count()
     }
 
-    /// Registers a group that has just started; the guard kills it unless told otherwise.
-    pub(crate) fn register(&self, pgid: u32) -> Result<GroupGuard, ShuttingDown> {
+    /// Registers a group that has just started (a child spawned with `process_group(0)`:
+    /// its pid is the group id); the guard kills it unless told otherwise. `exec_shell` and
+    /// hook commands register here, so weft's exit ends both.
+    pub fn register(&self, pgid: u32) -> Result<GroupGuard, ShuttingDown> {
         let mut state = self.registry.lock();
         if state.closed {
             drop(state);
@@ -119,14 +121,15 @@ impl fmt::Debug for ProcessGroups {
 }
 
 /// One call's group: killed when the guard drops while armed (a cancelled call).
-pub(crate) struct GroupGuard {
+#[derive(Debug)]
+pub struct GroupGuard {
     groups: ProcessGroups,
     pgid: Option<u32>,
 }
 
 impl GroupGuard {
     /// Kills the group now (a timeout).
-    pub(crate) fn kill(&mut self) {
+    pub fn kill(&mut self) {
         if let Some(pgid) = self.pgid.take() {
             kill_group(pgid);
             self.groups.forget(pgid);
@@ -136,7 +139,7 @@ impl GroupGuard {
     /// The command exited normally. Background jobs it left keep running, as they would
     /// after a shell, and the group stays registered while any is alive, so that weft's own
     /// exit still ends them.
-    pub(crate) fn release(&mut self) {
+    pub fn release(&mut self) {
         if let Some(pgid) = self.pgid.take()
             && !group_exists(pgid)
         {
