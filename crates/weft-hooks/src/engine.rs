@@ -182,7 +182,7 @@ impl Hooks {
         &self,
         input: &HookInput,
         scoped: &[HookEntry],
-        condition: &dyn Fn(&str) -> bool,
+        condition: &(dyn Fn(&str) -> bool + Sync),
     ) -> HookOutcome {
         let mut outcome = HookOutcome::default();
         let Some(engine) = &self.inner else {
@@ -250,7 +250,7 @@ impl Hooks {
 fn select<'e>(
     input: &HookInput,
     entries: &'e [HookEntry],
-    condition: &dyn Fn(&str) -> bool,
+    condition: &(dyn Fn(&str) -> bool + Sync),
 ) -> Vec<&'e HookEntry> {
     let subject = input.subject();
     let weft_subject = input.weft_subject();
