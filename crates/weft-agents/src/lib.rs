@@ -36,5 +36,5 @@ pub use session::{
     Invoker, MAX_STOP_BLOCKS, Permissions, Quiet, RealPath, RefusedCall, SESSIONS_CANCEL,
     SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, Session, SessionError, SessionEvents,
     SessionOptions, SessionParts, SkillInvocationError, SpawnFailure, SpawnRequest, SpawnSettings,
-    SubagentError, TurnOutcome, TurnStop, USE_SKILL, agent_gate, agent_mode,
+    SubagentError, TurnOutcome, TurnStop, USE_SKILL, agent_gate, agent_mode, configured_hooks,
 };

@@ -78,12 +78,18 @@ pub struct Runtime {
     pub agents: AgentRegistry,
     /// MCP servers, started on first use.
     mcp: OnceLock<McpServers>,
+    /// What starts of them, planned on first use.
+    mcp_plan: OnceLock<crate::mcp::McpPlan>,
     /// Where `exec_shell` registers its process groups.
     groups: ProcessGroups,
     /// Skill directories the file tools may read while a session has the skill loaded.
     read_grants: ReadGrants,
     /// The permission mode chosen on the command line, beating the configuration's.
     cli_mode: Option<PermissionMode>,
+    /// Claude Code's permission rules, compiled.
+    claude_rules: crate::claude::ClaudeRules,
+    /// `--no-hooks`.
+    pub(crate) hooks_off: bool,
 }
 
 impl Runtime {
@@ -108,13 +114,20 @@ impl Runtime {
                 max_tool_iterations,
             });
         }
+        let claude_rules = crate::claude::ClaudeRules::compile(
+            &config.claude,
+            &workspace.base_dir().unwrap_or_default(),
+        );
         Ok(Self {
+            claude_rules,
+            hooks_off: workspace.no_hooks,
             workspace: workspace.clone(),
             config,
             models: Arc::new(ModelPool::new(catalog)),
             skills,
             agents,
             mcp: OnceLock::new(),
+            mcp_plan: OnceLock::new(),
             groups: ProcessGroups::new(),
             read_grants: ReadGrants::new(),
             cli_mode: None,
@@ -133,9 +146,22 @@ impl Runtime {
     }
 
     /// The permission mode of new sessions: the command line's, else the configuration's,
-    /// else `ask`. An agent's `permissionMode` can only narrow it.
+    /// else Claude Code's `defaultMode` (its settings files), else `ask`. An agent's
+    /// `permissionMode` can only narrow it.
     pub fn permission_mode(&self) -> Result<PermissionMode, UsageError> {
+        if self.cli_mode.is_none()
+            && self.config.file.permissions.mode.is_none()
+            && let Some((mode, _)) = self.config.claude.default_mode()
+        {
+            return Ok(mode);
+        }
         self.config.file.permissions.mode(self.cli_mode)
+    }
+
+    /// Claude Code's permission rules in effect (`permissions.deny`, `ask`, `allow` of its
+    /// settings files), compiled.
+    pub fn claude_rules(&self) -> &crate::claude::ClaudeRules {
+        &self.claude_rules
     }
 
     /// The agent called `name` (else the configured default agent, else `default`).
@@ -217,9 +243,15 @@ impl Runtime {
         Ok(tools)
     }
 
-    /// The directories file tools may touch: `base` and `tools.allow_paths`.
+    /// The directories file tools may touch: `base`, `tools.allow_paths` and Claude Code's
+    /// `permissions.additionalDirectories`.
     fn scope(&self, base: &std::path::Path) -> Result<FsScope, RuntimeError> {
-        let paths = self.config.file.tools.allow_paths.clone();
+        let mut paths = self.config.file.tools.allow_paths.clone();
+        for dir in self.config.claude.additional_directories() {
+            if !paths.contains(&dir) {
+                paths.push(dir);
+            }
+        }
         Ok(FsScope::new(base.to_path_buf(), paths)
             .map_err(|source| RuntimeError::Scope {
                 path: base.to_path_buf(),
@@ -251,7 +283,12 @@ impl Runtime {
     fn permissions(&self, base: &std::path::Path) -> Result<Permissions, RuntimeError> {
         let mode = self.permission_mode()?;
         let mut permissions = Permissions::new(mode);
-        permissions.pre_approval = self.config.file.permissions.pre_approval(base)?;
+        permissions.pre_approval = self
+            .config
+            .file
+            .permissions
+            .pre_approval_with(base, &self.claude_rules.allow)?;
+        permissions.ask = self.claude_rules.ask.clone();
         permissions.mode_shells = self.mode_shells(mode, base)?;
         Ok(permissions)
     }
@@ -290,17 +327,52 @@ impl Runtime {
         Ok(shells)
     }
 
-    /// The configured MCP servers (`mcp_servers`), started on first use: in parallel, each
-    /// within its startup timeout, on a thread of their own. Blocks until they have started
-    /// or given up; a server that fails is reported in its status, never as an error.
+    /// The configured MCP servers (`mcp_servers`, and the project's `.mcp.json` where it
+    /// may start), started on first use: in parallel, each within its startup timeout, on a
+    /// thread of their own. Blocks until they have started or given up; a server that fails
+    /// is reported in its status, never as an error.
     pub fn mcp(&self) -> &McpServers {
-        self.mcp.get_or_init(|| {
-            let servers = &self.config.file.mcp_servers;
-            if servers.is_empty() {
-                return McpServers::none();
-            }
+        self.mcp
+            .get_or_init(|| McpServers::start(self.mcp_plan().clone()))
+    }
+
+    /// Which servers start and which do not (disabled, not approved, unsupported), before any
+    /// starts.
+    pub fn mcp_plan(&self) -> &crate::mcp::McpPlan {
+        self.mcp_plan.get_or_init(|| {
             let base = self.base_dir().unwrap_or_default();
-            McpServers::start(servers, &base, &|name| self.workspace.env.var(name))
+            let env = |name: &str| self.workspace.env.var(name);
+            let json = self.workspace.mcp_json().and_then(|path| {
+                crate::claude::McpJson::load(&path, &env).unwrap_or_else(|e| {
+                    tracing::warn!("the project's MCP servers are not read: {e}");
+                    None
+                })
+            });
+            let claude = &self.config.claude;
+            let names = |pointer: &str| -> Vec<String> {
+                claude.list(pointer).into_iter().map(|(n, _)| n).collect()
+            };
+            let mut approved = names("/enabledMcpjsonServers");
+            if let (Some(file), Some(project)) =
+                (self.workspace.mcp_approvals_file(), &self.workspace.project)
+            {
+                approved
+                    .extend(crate::claude::McpApprovals::load_or_empty(&file).approved(project));
+            }
+            let disabled = names("/disabledMcpjsonServers");
+            let consent = crate::mcp::McpJsonConsent {
+                trusted: self.workspace.trust.is_trusted(),
+                all: claude.all_project_servers_enabled(),
+                approved: &approved,
+                disabled: &disabled,
+            };
+            crate::mcp::plan(
+                &self.config.file.mcp_servers,
+                json.as_ref(),
+                consent,
+                &base,
+                &env,
+            )
         })
     }
 
@@ -350,22 +422,30 @@ impl Runtime {
                 .map(|w| w.join("sessions"));
         }
         options.ceiling = self.ceiling()?;
+        options.hooks = self.hooks()?;
         Ok(options)
     }
 
-    /// The configuration's `tools.deny`: a ceiling over every session (unrestricted without
-    /// it). Relative paths in its rules are the project's, as in `permissions.allow`: a rule
-    /// without a directory could not be compared with the real (absolute) path of any call,
-    /// and would refuse them all.
+    /// The configuration's `tools.deny` and Claude Code's `permissions.deny`: a ceiling over
+    /// every session (unrestricted without them). Relative paths in its rules are the
+    /// project's, as in `permissions.allow`: a rule without a directory could not be compared
+    /// with the real (absolute) path of any call, and would refuse them all.
     pub fn ceiling(&self) -> Result<ToolGate, RuntimeError> {
         let deny = &self.config.file.tools.deny;
-        if deny.is_empty() {
+        let mut layers = Vec::new();
+        if !deny.is_empty() {
+            let patterns = crate::permissions::project_pattern_context(&self.base_dir()?);
+            let policy = Policy::from_lists::<String>(None, deny, Origin::Session, &patterns)
+                .map_err(|e| UsageError(format!("config `tools.deny`: {e}")))?;
+            layers.push(policy);
+        }
+        if !self.claude_rules.deny.is_empty() {
+            layers.push(Policy::new(None, self.claude_rules.deny.clone()));
+        }
+        if layers.is_empty() {
             return Ok(ToolGate::unrestricted());
         }
-        let patterns = crate::permissions::project_pattern_context(&self.base_dir()?);
-        let policy = Policy::from_lists::<String>(None, deny, Origin::Session, &patterns)
-            .map_err(|e| UsageError(format!("config `tools.deny`: {e}")))?;
-        Ok(ToolGate::new([policy]))
+        Ok(ToolGate::new(layers))
     }
 
     /// What decides whether a call runs in a new session of `agent` (default: the configured
@@ -380,7 +460,12 @@ impl Runtime {
         let mode = agent_mode(&agent, self.permission_mode()?)?;
         Ok(CallRules {
             gate,
-            pre_approval: self.config.file.permissions.pre_approval(&base)?,
+            pre_approval: self
+                .config
+                .file
+                .permissions
+                .pre_approval_with(&base, &self.claude_rules.allow)?,
+            ask: self.claude_rules.ask.clone(),
             mode,
             project_dir: Some(base),
         })
@@ -417,6 +502,7 @@ impl Runtime {
         {
             tracing::warn!(file = %d.location().unwrap_or_default(), "{}", d.message);
         }
+        self.announce_hooks();
         let mut options = self.session_options(settings.transcripts, settings.stream)?;
         options.cwd = Some(cwd.clone());
         let Some(resume) = &settings.resume else {

@@ -32,6 +32,24 @@ use super::view::pattern_context;
 use super::{Session, SessionEvents};
 use crate::transcript::{TranscriptRecord, now_millis};
 
+/// Every configured hook, for listing (`weft hooks list`, `/hooks`): the settings files' (in
+/// `hooks`), then every skill's and agent's (which run only while active), each with
+/// whether it may run.
+pub fn configured_hooks(
+    hooks: &weft_hooks::Hooks,
+    skills: &weft_registry::Snapshot,
+    agents: &crate::AgentRegistry,
+) -> Vec<HookEntry> {
+    let mut entries = hooks.entries().to_vec();
+    for skill in skills.entries() {
+        entries.extend(hooks.skill_entries(&skill.skill));
+    }
+    for agent in agents.list() {
+        entries.extend(hooks.agent_entries(&agent.agent, false));
+    }
+    entries
+}
+
 /// Stop hooks may keep a turn going this many times in a row (Claude Code's limit).
 pub const MAX_STOP_BLOCKS: u32 = 8;
 
@@ -407,6 +425,12 @@ impl Session {
             Some(text) => format!("{content}\n\n[PreToolUse hook context]\n{text}"),
             None => content,
         }
+    }
+
+    /// The session's hooks (those of the settings files; see [`configured_hooks`] for every
+    /// hook).
+    pub fn hooks(&self) -> &weft_hooks::Hooks {
+        &self.options.hooks
     }
 
     /// A hook's `continue: false` during this turn, taken.

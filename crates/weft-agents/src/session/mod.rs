@@ -48,7 +48,7 @@ use crate::transcript::{
 pub use children::{ChildError, ChildStatus, ChildSummary};
 pub use dynamic::{DynamicCommand, DynamicVerdict};
 pub use error::SessionError;
-pub use hooks::MAX_STOP_BLOCKS;
+pub use hooks::{MAX_STOP_BLOCKS, configured_hooks};
 pub use options::{SessionOptions, SessionParts};
 pub use permissions::{ApprovalAnswer, ApprovalRequest, Approver, Permissions, RefusedCall};
 pub use real_path::RealPath;

@@ -5,6 +5,7 @@ pub mod compose;
 pub mod config;
 pub mod doctor;
 pub mod help;
+pub mod hooks;
 pub mod install;
 pub mod mcp;
 pub mod repl;

@@ -3,6 +3,7 @@
 mod agents;
 mod config;
 mod help;
+mod hooks;
 mod memory;
 mod permissions;
 mod session;
@@ -27,6 +28,7 @@ pub fn builtin_commands() -> Vec<Arc<dyn SlashCommand>> {
         Arc::new(agents::Model),
         Arc::new(tools::Tools),
         Arc::new(permissions::PermissionsCommand),
+        Arc::new(hooks::HooksCommand),
         Arc::new(memory::Memory),
         Arc::new(config::ConfigCommand),
         Arc::new(session::SessionInfo),
