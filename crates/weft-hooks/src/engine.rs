@@ -192,7 +192,23 @@ impl Hooks {
             return outcome;
         }
         let all: Vec<HookEntry> = engine.entries.iter().chain(scoped).cloned().collect();
-        let mut selected = select(input, &all, condition);
+        let (mut selected, unrunnable) = select(input, &all, condition);
+        // A PreToolUse hook weft cannot run answers as a hook that failed: the call is put to
+        // a person rather than let through unjudged.
+        for (entry, why) in unrunnable {
+            let not_run = command::Finished {
+                end: crate::RunEnd::Failed(why),
+                stdout: String::new(),
+                stderr: String::new(),
+                duration: Duration::ZERO,
+            };
+            outcome.add(
+                input.event,
+                Arc::clone(&entry.source),
+                entry.command_line(),
+                not_run,
+            );
+        }
         selected.retain(|entry| {
             if !entry.handler.once {
                 return true;
@@ -246,22 +262,35 @@ impl Hooks {
 
 /// The entries that would run for `input` (trusted, matching, conditions met, each
 /// command once, `once` hooks not yet run), in order: the configured ones, then
-/// the active agent's and skills'.
+/// the active agent's and skills'. Second, the PreToolUse entries weft cannot run that this
+/// call may concern (a handler it cannot run, a matcher it cannot compile), with why.
 fn select<'e>(
     input: &HookInput,
     entries: &'e [HookEntry],
     condition: &(dyn Fn(&str) -> bool + Sync),
-) -> Vec<&'e HookEntry> {
+) -> (Vec<&'e HookEntry>, Vec<(&'e HookEntry, String)>) {
     let subject = input.subject();
     let weft_subject = input.weft_subject();
     let mut seen: HashSet<(String, Option<Vec<String>>)> = HashSet::new();
     let mut out = Vec::new();
+    let mut unrunnable = Vec::new();
+    let judges_calls = input.event == HookEvent::PreToolUse;
     for entry in entries {
         if entry.event != input.event || !entry.trusted {
             continue;
         }
-        let Ok(matcher) = &entry.matcher else {
-            continue;
+        let matcher = match &entry.matcher {
+            Ok(matcher) => matcher,
+            Err(e) => {
+                if judges_calls {
+                    let why = format!(
+                        "its matcher `{}` is not a regular expression weft can use ({})",
+                        e.matcher, e.reason
+                    );
+                    unrunnable.push((entry, why));
+                }
+                continue;
+            }
         };
         if !input.event.ignores_matcher() {
             let hit = match &subject {
@@ -280,13 +309,19 @@ fn select<'e>(
         {
             continue;
         }
+        if let Some(why) = &entry.handler.unrunnable {
+            if judges_calls {
+                unrunnable.push((entry, why.clone()));
+            }
+            continue;
+        }
         let key = (entry.handler.command.clone(), entry.handler.args.clone());
         if !seen.insert(key) {
             continue;
         }
         out.push(entry);
     }
-    out
+    (out, unrunnable)
 }
 
 /// The timeout of a hook of `event` that sets none.

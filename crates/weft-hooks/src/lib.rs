@@ -64,5 +64,7 @@ pub use engine::{
 pub use input::{EndReason, EventData, HookInput, StartSource};
 pub use matcher::{Matcher, MatcherError};
 pub use names::{claude_tool_input, claude_tool_name, weft_tool_input};
-pub use outcome::{CONTEXT_CAP, HookBlock, HookOutcome, HookRun, Permission, PermissionDecision};
+pub use outcome::{
+    CONTEXT_CAP, HookBlock, HookFailure, HookOutcome, HookRun, Permission, PermissionDecision,
+};
 pub use source::{HookEntry, HookSource};

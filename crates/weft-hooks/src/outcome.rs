@@ -7,7 +7,12 @@
 //!   SessionEnd the person sees it and nothing is blocked; on Notification it is ignored. JSON
 //!   is not read.
 //! * Any other code, a signal, a timeout or a command that does not start: a notice for the
-//!   person, no decision (JSON printed with another code still applies).
+//!   person, no decision (JSON printed with another code still applies), and a
+//!   [`HookFailure`]. So is JSON that does not parse, and on PreToolUse a
+//!   `permissionDecision` that is none of `allow`, `ask`, `deny`, or a `hookSpecificOutput`
+//!   or `updatedInput` that is not an object. The session makes a PreToolUse failure ask a
+//!   person (weft's choice: a policy hook that cannot answer never lets a call through
+//!   unjudged); elsewhere it only reports it, as Claude Code does.
 //!
 //! JSON: `continue: false` stops the turn (`stopReason` shown), beating every decision;
 //! `systemMessage` is shown to the person; `decision: "block"` with `reason` blocks;
@@ -91,6 +96,17 @@ pub struct HookBlock {
     pub command: String,
 }
 
+/// A hook that gave no usable answer: it failed, timed out, was killed, did not start, or
+/// answered something weft cannot read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookFailure {
+    /// The command.
+    pub command: String,
+    /// What went wrong, for a sentence after the command: `timed out after 2 s`, `failed
+    /// with exit code 1: boom`.
+    pub what: String,
+}
+
 /// Everything the hooks of one event answered.
 #[derive(Debug, Clone, Default)]
 pub struct HookOutcome {
@@ -111,6 +127,8 @@ pub struct HookOutcome {
     /// What the person should see: `systemMessage`s, hooks that failed or timed out, a
     /// SessionStart's exit-2 message.
     pub notices: Vec<String>,
+    /// The hooks that gave no usable answer, in configuration order.
+    pub failures: Vec<HookFailure>,
 }
 
 impl HookOutcome {
@@ -175,13 +193,14 @@ impl HookOutcome {
                     "ok".to_owned()
                 } else {
                     let why = first_line(&run.stderr);
-                    let notice = match why.as_str() {
-                        "" => format!("{event} hook `{command}` failed with exit code {code}"),
-                        why => {
-                            format!("{event} hook `{command}` failed with exit code {code}: {why}")
-                        }
-                    };
-                    self.notices.push(notice);
+                    self.fail(
+                        event,
+                        command,
+                        match why.as_str() {
+                            "" => format!("failed with exit code {code}"),
+                            why => format!("failed with exit code {code}: {why}"),
+                        },
+                    );
                     format!("exit code {code}: {why}")
                 };
                 let text = run.stdout.trim();
@@ -192,9 +211,14 @@ impl HookOutcome {
                                 summary = said;
                             }
                         }
-                        Err(e) => self.notices.push(format!(
-                            "{event} hook `{command}` printed JSON that does not parse ({e}); it is ignored"
-                        )),
+                        Err(e) => {
+                            self.fail(
+                                event,
+                                command,
+                                format!("printed JSON that does not parse ({e}); it is ignored"),
+                            );
+                            summary = format!("unreadable JSON: {e}");
+                        }
                     }
                 } else if *code == 0
                     && !text.is_empty()
@@ -206,21 +230,20 @@ impl HookOutcome {
                 summary
             }
             RunEnd::Signalled(signal) => {
-                self.notices.push(format!(
-                    "{event} hook `{command}` was ended by signal {signal}"
-                ));
+                self.fail(event, command, format!("was ended by signal {signal}"));
                 format!("signal {signal}")
             }
             RunEnd::TimedOut(limit) => {
-                self.notices.push(format!(
-                    "{event} hook `{command}` timed out after {} s and was stopped; it made no decision",
-                    limit.as_secs_f64()
-                ));
-                format!("timed out after {} s", limit.as_secs_f64())
+                let secs = limit.as_secs_f64();
+                self.fail(
+                    event,
+                    command,
+                    format!("timed out after {secs} s and was stopped; it made no decision"),
+                );
+                format!("timed out after {secs} s")
             }
             RunEnd::Failed(why) => {
-                self.notices
-                    .push(format!("{event} hook `{command}` did not run: {why}"));
+                self.fail(event, command, format!("did not run: {why}"));
                 format!("did not run: {why}")
             }
         }
@@ -234,6 +257,12 @@ impl HookOutcome {
             self.notices.push(message);
         }
         let specific = json.get("hookSpecificOutput").filter(|s| s.is_object());
+        if event == HookEvent::PreToolUse
+            && let Some(what) = malformed_pre_tool_answer(json)
+        {
+            self.fail(event, command, what.clone());
+            summary = Some(format!("unreadable answer: {what}"));
+        }
         if let Some(context) = specific.and_then(|s| text(s, "additionalContext"))
             && !context.trim().is_empty()
         {
@@ -315,11 +344,68 @@ impl HookOutcome {
         }
     }
 
+    /// A hook that gave no usable answer: a notice for the person (on PreToolUse, saying the
+    /// call needs a person's approval) and a [`HookFailure`].
+    fn fail(&mut self, event: HookEvent, command: &str, what: String) {
+        let notice = format!("{event} hook `{command}` {what}");
+        self.notices.push(if event == HookEvent::PreToolUse {
+            format!("{notice}; without its answer the call needs a person's approval")
+        } else {
+            notice
+        });
+        self.failures.push(HookFailure {
+            command: command.to_owned(),
+            what,
+        });
+    }
+
     fn block_with(&mut self, reason: String, command: &str) {
         self.block.get_or_insert(HookBlock {
             reason,
             command: command.to_owned(),
         });
+    }
+}
+
+/// What is wrong with a PreToolUse hook's JSON answer, when something is: a
+/// `hookSpecificOutput` that is not an object, a `permissionDecision` that is none of
+/// `allow`, `ask`, `deny`, an `updatedInput` that is not an object.
+fn malformed_pre_tool_answer(json: &Value) -> Option<String> {
+    let specific = match json.get("hookSpecificOutput") {
+        None | Some(Value::Null) => return None,
+        Some(Value::Object(specific)) => specific,
+        Some(other) => {
+            return Some(format!(
+                "answered a `hookSpecificOutput` that is not an object ({})",
+                short(other)
+            ));
+        }
+    };
+    match specific.get("permissionDecision") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(d)) if matches!(d.as_str(), "allow" | "ask" | "deny") => {}
+        Some(other) => {
+            return Some(format!(
+                "answered `permissionDecision: {}`, which is none of allow, ask, deny",
+                short(other)
+            ));
+        }
+    }
+    match specific.get("updatedInput") {
+        None | Some(Value::Null | Value::Object(_)) => None,
+        Some(other) => Some(format!(
+            "answered an `updatedInput` that is not an object ({})",
+            short(other)
+        )),
+    }
+}
+
+/// A JSON value for a one-line message: at most 60 characters, control characters escaped.
+fn short(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(60) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text,
     }
 }
 
@@ -452,8 +538,10 @@ mod tests {
         assert_eq!(o.notices[0], "changed");
         assert_eq!(
             o.notices[1],
-            "PreToolUse hook `x` failed with exit code 1: boom"
+            "PreToolUse hook `x` failed with exit code 1: boom; without its answer the call needs a person's approval"
         );
+        let failed: Vec<&str> = o.failures.iter().map(|f| f.command.as_str()).collect();
+        assert_eq!(failed, ["x", "j"]);
         assert!(o.notices[2].starts_with("PreToolUse hook `j` printed JSON that does not parse"));
         // Plain output is context only where Claude Code makes it so.
         let o = outcome(
@@ -474,6 +562,76 @@ mod tests {
             )],
         );
         assert_eq!(o.block.unwrap().reason, "tests fail");
+    }
+
+    #[test]
+    fn a_pre_tool_use_answer_weft_cannot_read_is_a_failure() {
+        let answer =
+            |specific: Value| finished(0, &json!({"hookSpecificOutput": specific}).to_string(), "");
+        let o = outcome(
+            HookEvent::PreToolUse,
+            &[
+                ("maybe", answer(json!({"permissionDecision": "maybe"}))),
+                ("number", answer(json!({"permissionDecision": 1}))),
+                ("input", answer(json!({"updatedInput": "rm -rf /"}))),
+                (
+                    "list",
+                    finished(0, r#"{"hookSpecificOutput": ["allow"]}"#, ""),
+                ),
+                ("fine", answer(json!({"permissionDecision": "allow"}))),
+            ],
+        );
+        let failed: Vec<(&str, &str)> = o
+            .failures
+            .iter()
+            .map(|f| (f.command.as_str(), f.what.as_str()))
+            .collect();
+        assert_eq!(
+            failed,
+            [
+                (
+                    "maybe",
+                    "answered `permissionDecision: \"maybe\"`, which is none of allow, ask, deny"
+                ),
+                (
+                    "number",
+                    "answered `permissionDecision: 1`, which is none of allow, ask, deny"
+                ),
+                (
+                    "input",
+                    "answered an `updatedInput` that is not an object (\"rm -rf /\")"
+                ),
+                (
+                    "list",
+                    "answered a `hookSpecificOutput` that is not an object ([\"allow\"])"
+                ),
+            ]
+        );
+        assert_eq!(o.updated_input, None);
+        assert_eq!(
+            o.runs[0].summary,
+            "unreadable answer: answered `permissionDecision: \"maybe\"`, which is none of allow, ask, deny"
+        );
+        // Elsewhere the same JSON is no failure (PreToolUse fields are only read there).
+        let o = outcome(
+            HookEvent::PostToolUse,
+            &[("maybe", answer(json!({"permissionDecision": "maybe"})))],
+        );
+        assert!(o.failures.is_empty());
+        // A timeout and a signal are failures on every event; only PreToolUse says a
+        // person decides.
+        let timed_out = Finished {
+            end: RunEnd::TimedOut(Duration::from_secs(2)),
+            stdout: String::new(),
+            stderr: String::new(),
+            duration: Duration::from_secs(2),
+        };
+        let o = outcome(HookEvent::Stop, &[("slow", timed_out)]);
+        assert_eq!(
+            o.notices,
+            ["Stop hook `slow` timed out after 2 s and was stopped; it made no decision"]
+        );
+        assert_eq!(o.failures.len(), 1);
     }
 
     #[test]

@@ -138,6 +138,26 @@ impl HookEntry {
         entries
     }
 
+    /// Why this hook cannot run as written, and what that means, when it cannot: a matcher
+    /// that does not compile, a handler weft cannot run. A PreToolUse hook that cannot run
+    /// makes the calls it may concern ask a person; any other never runs.
+    pub fn problem(&self) -> Option<String> {
+        let why = match (&self.matcher, &self.handler.unrunnable) {
+            (Err(e), _) if self.event == HookEvent::PreToolUse => format!(
+                "matcher `{}` is not a regular expression weft can use ({})",
+                e.matcher, e.reason
+            ),
+            (Err(e), _) => return Some(e.to_string()),
+            (Ok(_), Some(why)) => format!("weft cannot run it: {why}"),
+            (Ok(_), None) => return None,
+        };
+        Some(if self.event == HookEvent::PreToolUse {
+            format!("{why}; every call it may concern asks a person until it is fixed")
+        } else {
+            format!("{why}; it never runs")
+        })
+    }
+
     /// The command as shown: the command, with its `args` in exec form.
     pub fn command_line(&self) -> String {
         match &self.handler.args {

@@ -196,8 +196,9 @@ fn a_timeout_kills_the_hook_and_what_it_started() {
         outcome.notices,
         ["PreToolUse hook `".to_owned()
             + &slow
-            + "` timed out after 1 s and was stopped; it made no decision"]
+            + "` timed out after 1 s and was stopped; it made no decision; without its answer the call needs a person's approval"]
     );
+    assert_eq!(outcome.failures.len(), 1, "the session makes the call ask");
     std::thread::sleep(Duration::from_millis(3500));
     assert!(
         !marker.exists(),
@@ -311,4 +312,48 @@ fn if_conditions_exec_form_and_once() {
     // `once`: not again.
     assert!(rt.block_on(hooks.run(&input, &[], &|_| true)).is_empty());
     assert_eq!(std::fs::read_to_string(&log).unwrap(), "run\n");
+}
+
+#[test]
+fn a_pre_tool_use_hook_weft_cannot_run_is_a_failure_for_every_call_it_may_concern() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // A handler of a type weft does not run, read as the parser keeps it.
+    let value = json!({"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "prompt", "prompt": "is it safe?"}]},
+        {"matcher": "Write|(?!Read)", "hooks": [{"type": "command", "command": "true"}]},
+    ], "PostToolUse": [{"hooks": [{"type": "agent"}]}]});
+    let (groups, _) =
+        weft_parse::parse_hooks_value(&value, Path::new("s.json"), weft_parse::Profile::Load);
+    let hooks = hooks(dir, &groups, user(dir), false);
+    let run = |tool: &str| {
+        runtime().block_on(hooks.run(
+            &tool_input(dir, tool, json!({"command": "ls"})),
+            &[],
+            &|_| true,
+        ))
+    };
+    let bash = run("exec_shell");
+    let what: Vec<&str> = bash.failures.iter().map(|f| f.what.as_str()).collect();
+    assert_eq!(
+        what,
+        [
+            "did not run: weft does not run hooks of type `prompt`",
+            "did not run: its matcher `Write|(?!Read)` is not a regular expression weft can use (error: look-around, including look-ahead and look-behind, is not supported)",
+        ]
+    );
+    assert_eq!(bash.runs.len(), 2, "both are recorded as runs");
+    assert_eq!(
+        bash.runs[0].summary,
+        "did not run: weft does not run hooks of type `prompt`"
+    );
+    // The prompt hook's matcher does not select `read_file`; the broken matcher might.
+    let read = run("read_file");
+    assert_eq!(read.failures.len(), 1);
+    assert_eq!(read.failures[0].command, "true");
+    // Only PreToolUse keeps what cannot run.
+    let mut post = tool_input(dir, "exec_shell", json!({"command": "ls"}));
+    post.event = HookEvent::PostToolUse;
+    let outcome = runtime().block_on(hooks.run(&post, &[], &|_| true));
+    assert!(outcome.runs.is_empty() && outcome.failures.is_empty());
 }

@@ -102,6 +102,11 @@ fn read_hooks(node: &Node, anchor: Option<Position>, report: &mut Report<'_>) ->
                         fields::describe(field.value)
                     )
                 });
+                groups.extend(unrunnable_group(
+                    event,
+                    &where_,
+                    "it is not a list of matcher groups",
+                ));
                 continue;
             }
         };
@@ -152,7 +157,7 @@ fn read_group(
                 fields::describe(node)
             )
         });
-        return None;
+        return unrunnable_group(event, at, "it is not a mapping with `hooks`");
     };
     let mut f = Fields::new(entries, report);
     let matcher = match f.take(report, &["matcher"]) {
@@ -167,7 +172,7 @@ fn read_group(
                         fields::describe(field.value)
                     )
                 });
-                return None;
+                return unrunnable_group(event, at, "its `matcher` is not a string");
             }
         },
     };
@@ -175,7 +180,7 @@ fn read_group(
         report.emit(Rule::InvalidHook, node.pos, || {
             format!("`{at}` has no `hooks` list; skipped")
         });
-        return None;
+        return unrunnable_group(event, at, "it has no `hooks` list");
     };
     report_unknown(&f, at, &[], report);
     let items = match &handlers.value.kind {
@@ -187,13 +192,19 @@ fn read_group(
                     fields::describe(handlers.value)
                 )
             });
-            return None;
+            return unrunnable_group(event, at, "its `hooks` is not a list of handlers");
         }
     };
     let handlers: Vec<HookHandler> = items
         .iter()
         .enumerate()
-        .filter_map(|(i, item)| read_handler(item, &format!("{at}.hooks[{i}]"), report))
+        .filter_map(|(i, item)| {
+            match read_handler(item, event, &format!("{at}.hooks[{i}]"), report) {
+                Ok(handler) => Some(handler),
+                Err(skipped) => keeps_unrunnable(event)
+                    .then(|| HookHandler::unrunnable(skipped.label, skipped.why)),
+            }
+        })
         .collect();
     (!handlers.is_empty()).then_some(HookGroup {
         event,
@@ -202,8 +213,47 @@ fn read_group(
     })
 }
 
-/// One handler: `{type: command, command, timeout?, args?, if?, once?, async?}`.
-fn read_handler(node: &Node, at: &str, report: &mut Report<'_>) -> Option<HookHandler> {
+/// True for the events whose handlers are kept when weft cannot run them: a PreToolUse
+/// policy hook that cannot run makes the calls it would judge ask a person, instead of
+/// letting them through unjudged.
+fn keeps_unrunnable(event: HookEvent) -> bool {
+    event == HookEvent::PreToolUse
+}
+
+/// For a matcher group weft cannot read under PreToolUse: a group matching every tool with
+/// one handler that cannot run (see [`keeps_unrunnable`]); elsewhere nothing.
+fn unrunnable_group(event: HookEvent, at: &str, why: &str) -> Option<HookGroup> {
+    keeps_unrunnable(event).then(|| HookGroup {
+        event,
+        matcher: None,
+        handlers: vec![HookHandler::unrunnable(format!("<{at}>"), why)],
+    })
+}
+
+/// Why a handler cannot run: what to show for it, and why (see
+/// [`HookHandler::unrunnable`]).
+struct Unrunnable {
+    label: String,
+    why: String,
+}
+
+impl Unrunnable {
+    fn new(at: &str, why: impl Into<String>) -> Self {
+        Self {
+            label: format!("<{at}>"),
+            why: why.into(),
+        }
+    }
+}
+
+/// One handler: `{type: command, command, timeout?, args?, if?, once?, async?}`; `Err` when
+/// weft cannot run it (after its diagnostic).
+fn read_handler(
+    node: &Node,
+    event: HookEvent,
+    at: &str,
+    report: &mut Report<'_>,
+) -> Result<HookHandler, Unrunnable> {
     let NodeKind::Map(entries) = &node.kind else {
         report.emit(Rule::InvalidHook, node.pos, || {
             format!(
@@ -211,30 +261,46 @@ fn read_handler(node: &Node, at: &str, report: &mut Report<'_>) -> Option<HookHa
                 fields::describe(node)
             )
         });
-        return None;
+        return Err(Unrunnable::new(
+            at,
+            "it is not a mapping with `type` and `command`",
+        ));
     };
     let mut f = Fields::new(entries, report);
     let kind = f.take(report, &["type"]);
     match kind.as_ref().and_then(|k| k.value.as_scalar()) {
         Some("command") => {}
         Some(other) if OTHER_HANDLER_TYPES.contains(&other) => {
-            report.emit(Rule::UnsupportedHook, kind.and_then(|k| k.pos()), || {
-                format!("`{at}`: hooks of type `{other}` are Claude Code's; weft runs only `type: command`, so this one has no effect")
+            report.emit(Rule::UnsupportedHook, kind.as_ref().and_then(Field::pos), || {
+                let effect = if keeps_unrunnable(event) {
+                    "every call it selects asks a person instead"
+                } else {
+                    "this one has no effect"
+                };
+                format!("`{at}`: hooks of type `{other}` are Claude Code's; weft runs only `type: command`, so {effect}")
             });
-            return None;
+            return Err(Unrunnable {
+                label: format!("<type: {other}>"),
+                why: format!("weft does not run hooks of type `{other}`"),
+            });
         }
         Some(other) => {
             let other = shorten(other);
-            report.emit(Rule::InvalidHook, kind.and_then(|k| k.pos()), || {
-                format!("`{at}`: unknown hook type `{other}` (expected `command`); skipped")
-            });
-            return None;
+            report.emit(
+                Rule::InvalidHook,
+                kind.as_ref().and_then(Field::pos),
+                || format!("`{at}`: unknown hook type `{other}` (expected `command`); skipped"),
+            );
+            return Err(Unrunnable::new(
+                at,
+                format!("its type `{other}` is unknown"),
+            ));
         }
         None => {
             report.emit(Rule::InvalidHook, node.pos, || {
                 format!("`{at}` has no `type: command`; skipped")
             });
-            return None;
+            return Err(Unrunnable::new(at, "it has no `type: command`"));
         }
     }
     let command = f
@@ -245,14 +311,19 @@ fn read_handler(node: &Node, at: &str, report: &mut Report<'_>) -> Option<HookHa
         report.emit(Rule::InvalidHook, node.pos, || {
             format!("`{at}` has no `command` (a non-empty string); skipped")
         });
-        return None;
+        return Err(Unrunnable::new(at, "it has no `command`"));
     };
-    let mut handler = HookHandler::new(command);
+    let unrunnable = |why: &str| Unrunnable {
+        label: command.clone(),
+        why: why.to_owned(),
+    };
+    let mut handler = HookHandler::new(command.clone());
     if let Some(field) = f.take(report, &["timeout"]) {
         handler.timeout_secs = read_timeout(&field, at, report);
     }
     if let Some(field) = f.take(report, &["args"]) {
-        handler.args = read_args(&field, at, report)?;
+        handler.args = read_args(&field, at, report)
+            .ok_or_else(|| unrunnable("its `args` are not a list of strings"))?;
     }
     if let Some(field) = f.take(report, &["if"]) {
         match field.value.as_scalar().map(str::trim) {
@@ -263,7 +334,7 @@ fn read_handler(node: &Node, at: &str, report: &mut Report<'_>) -> Option<HookHa
                         "`{at}.if` must be one permission rule (`Bash(git *)`); the hook is skipped"
                     )
                 });
-                return None;
+                return Err(unrunnable("its `if` is not one permission rule"));
             }
         }
     }
@@ -278,7 +349,7 @@ fn read_handler(node: &Node, at: &str, report: &mut Report<'_>) -> Option<HookHa
         });
     }
     report_unknown(&f, at, &["statusMessage"], report);
-    Some(handler)
+    Ok(handler)
 }
 
 /// `timeout`: whole seconds, at least 1.
@@ -397,7 +468,7 @@ mod tests {
                 "W147: hook event `PermissionRequest` is Claude Code's; weft does not run it, so its hooks have no effect",
                 "E146: `hooks.PreToolUse[0].matcher` must be a string, found a list; the group is skipped",
                 "E146: `hooks.PreToolUse[1].hooks[0]` has no `command` (a non-empty string); skipped",
-                "W147: `hooks.PreToolUse[1].hooks[1]`: hooks of type `prompt` are Claude Code's; weft runs only `type: command`, so this one has no effect",
+                "W147: `hooks.PreToolUse[1].hooks[1]`: hooks of type `prompt` are Claude Code's; weft runs only `type: command`, so every call it selects asks a person instead",
                 "E146: `hooks.PreToolUse[1].hooks[2].timeout` must be a whole number of seconds, at least 1, found `-1`; the default applies",
                 "W147: `hooks.PreToolUse[1].hooks[2].async`: weft runs every hook to its end before going on; this one too",
                 "W147: `hooks.PreToolUse[1].hooks[2].colour` is not a hook field weft knows; ignored",
@@ -407,10 +478,53 @@ mod tests {
                 "E146: `hooks.Stop` must be a list of matcher groups, found a mapping; skipped",
             ]
         );
-        assert_eq!(groups.len(), 1);
-        assert_eq!(groups[0].handlers.len(), 1);
-        assert_eq!(groups[0].handlers[0].command, "ok.sh");
-        assert_eq!(groups[0].handlers[0].timeout_secs, None);
+        // Under PreToolUse what cannot run is kept, as a handler that never runs: a policy
+        // hook weft cannot run makes the calls it would judge ask (elsewhere it is dropped).
+        let kept: Vec<(Option<&str>, &str, Option<&str>)> = groups
+            .iter()
+            .flat_map(|g| {
+                g.handlers.iter().map(|h| {
+                    (
+                        g.matcher.as_deref(),
+                        h.command.as_str(),
+                        h.unrunnable.as_deref(),
+                    )
+                })
+            })
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                (
+                    None,
+                    "<hooks.PreToolUse[0]>",
+                    Some("its `matcher` is not a string")
+                ),
+                (
+                    Some("Bash"),
+                    "<hooks.PreToolUse[1].hooks[0]>",
+                    Some("it has no `command`")
+                ),
+                (
+                    Some("Bash"),
+                    "<type: prompt>",
+                    Some("weft does not run hooks of type `prompt`")
+                ),
+                (Some("Bash"), "ok.sh", None),
+                (
+                    Some("Bash"),
+                    "<hooks.PreToolUse[1].hooks[3]>",
+                    Some("it is not a mapping with `type` and `command`")
+                ),
+                (
+                    None,
+                    "<hooks.PreToolUse[2]>",
+                    Some("it is not a mapping with `hooks`")
+                ),
+            ]
+        );
+        assert!(groups.iter().all(|g| g.event == HookEvent::PreToolUse));
+        assert_eq!(groups[1].handlers[2].timeout_secs, None);
     }
 
     #[test]

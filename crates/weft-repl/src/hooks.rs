@@ -1,6 +1,6 @@
 //! The hooks listing, shared by `weft hooks list` and `/hooks` so the two cannot drift: one
 //! row per handler (source, event, matcher, command, trusted), why none runs when they are
-//! switched off, and the matchers that do not compile.
+//! switched off, and the hooks that cannot run as written.
 
 use std::path::Path;
 
@@ -29,7 +29,7 @@ pub fn matcher_label(entry: &HookEntry) -> String {
 }
 
 /// The listing: a line when hooks are off (`disabled` says why), the table (fitted to
-/// `width`), then a line per matcher that does not compile and one about untrusted hooks.
+/// `width`), then a line per hook that cannot run as written and one about untrusted hooks.
 pub fn hooks_listing(
     entries: &[HookEntry],
     disabled: Option<&str>,
@@ -57,9 +57,9 @@ pub fn hooks_listing(
         .collect();
     out.push_str(&fit_table(&HOOKS_HEADER, &rows, width));
     for entry in entries {
-        if let Err(e) = &entry.matcher {
+        if let Some(problem) = entry.problem() {
             out.push_str(&format!(
-                "{}: {} hook `{}`: {e}\n",
+                "{}: {} hook `{}`: {problem}\n",
                 entry.source,
                 entry.event,
                 entry.command_line()

@@ -213,6 +213,7 @@ fn duplicate_registration_is_refused() {
             "config",
             "exit",
             "help",
+            "hooks",
             "memory",
             "model",
             "permissions",

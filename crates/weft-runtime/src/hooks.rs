@@ -93,15 +93,15 @@ impl Runtime {
     }
 
     /// Said once when a session starts: the project's hooks that will not run because it is
-    /// not trusted, and matchers that do not compile.
+    /// not trusted, and hooks that cannot run as written.
     pub(crate) fn announce_hooks(&self) {
         if self.hooks_disabled().is_some() {
             return;
         }
         let entries = self.all_hooks();
         for entry in &entries {
-            if let Err(e) = &entry.matcher {
-                tracing::warn!(source = %entry.source, "{} hook `{}`: {e}", entry.event, entry.command_line());
+            if let Some(problem) = entry.problem() {
+                tracing::warn!(source = %entry.source, "{} hook `{}`: {problem}", entry.event, entry.command_line());
             }
         }
         let skipped: Vec<&HookEntry> = entries.iter().filter(|e| !e.trusted).collect();

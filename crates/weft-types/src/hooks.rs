@@ -163,6 +163,15 @@ pub struct HookHandler {
     /// Run at most once per session (`once: true`, skills only in Claude Code).
     #[cfg_attr(feature = "serde", serde(default))]
     pub once: bool,
+    /// Why weft cannot run this handler (a type weft does not run, a malformed entry), when
+    /// it cannot. Such a handler never runs; it is kept only under PreToolUse, where a policy
+    /// hook that cannot run must not let calls through unjudged: every call it matches asks
+    /// a person ([`command`](Self::command) then says what was written).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub unrunnable: Option<String>,
 }
 
 impl HookHandler {
@@ -174,6 +183,15 @@ impl HookHandler {
             timeout_secs: None,
             condition: None,
             once: false,
+            unrunnable: None,
+        }
+    }
+
+    /// A PreToolUse handler weft cannot run, shown as `label`, for `why`.
+    pub fn unrunnable(label: impl Into<String>, why: impl Into<String>) -> Self {
+        Self {
+            unrunnable: Some(why.into()),
+            ..Self::new(label)
         }
     }
 }

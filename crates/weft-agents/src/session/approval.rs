@@ -100,6 +100,11 @@ impl Session {
         hook: &HookApproval,
     ) -> Step {
         if let Some(reason) = self.forced_ask(call, name, decision, real, hook) {
+            if self.permission_mode() == PermissionMode::Bypass {
+                return Step::Refuse {
+                    reason: format!("{reason}; it needs a person, and bypass mode does not ask"),
+                };
+            }
             let asked = Decision::Ask {
                 reason: format!("ask: {reason}"),
             };

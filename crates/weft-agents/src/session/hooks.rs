@@ -2,7 +2,9 @@
 //! [`SessionOptions::hooks`](super::SessionOptions::hooks)), and what it does with their
 //! answers. Hooks only narrow: a block refuses, an `ask` asks, an `allow` is a pre-approval
 //! (it never lifts the gate's deny or ask, an ask rule, a restriction or `plan`), an
-//! `updatedInput` goes through the gate again.
+//! `updatedInput` goes through the gate again. A PreToolUse hook that gives no usable
+//! answer (it fails, times out, cannot run, answers what weft cannot read) makes the call
+//! ask, in every mode: a policy hook that cannot run never stops enforcing unnoticed.
 //!
 //! * SessionStart (`startup`, `resume`, `clear`, `compact`): before the first turn after the
 //!   session started, resumed, was cleared or compacted; its context goes before the
@@ -265,6 +267,20 @@ impl Session {
                 HookApproval::Allow(format!("hook `{}`", d.command))
             }
             _ => HookApproval::None,
+        };
+        // A hook that could not answer (it failed, timed out, could not run, answered
+        // something unreadable) never lets the call through unjudged: a person decides.
+        // Claude Code lets the call proceed; a policy hook that silently stops enforcing
+        // is worse than a question.
+        let approval = match (outcome.failures.first(), approval) {
+            (Some(failure), HookApproval::None | HookApproval::Allow(_)) => {
+                HookApproval::Ask(format!(
+                    "PreToolUse hook `{}` {}, so it could not judge this call",
+                    failure.command,
+                    failure.what.split("; ").next().unwrap_or(&failure.what)
+                ))
+            }
+            (_, approval) => approval,
         };
         match outcome.updated_input {
             Some(input) => PreTool::Rewrite(weft_hooks::weft_tool_input(name, &input), approval),

@@ -28,7 +28,8 @@ struct HookJson<'a> {
     command: String,
     timeout_secs: Option<u64>,
     trusted: bool,
-    /// Why it never runs, when its matcher does not compile.
+    /// Why it cannot run as written (a matcher that does not compile, a handler weft cannot
+    /// run), and what that means.
     problem: Option<String>,
 }
 
@@ -43,7 +44,7 @@ impl<'a> HookJson<'a> {
             command: entry.command_line(),
             timeout_secs: entry.handler.timeout_secs,
             trusted: entry.trusted,
-            problem: entry.matcher.as_ref().err().map(ToString::to_string),
+            problem: entry.problem(),
         }
     }
 }

@@ -259,11 +259,11 @@ pub fn hooks(runtime: &Runtime) -> Vec<Check> {
         ));
     }
     for entry in &entries {
-        if let Err(e) = &entry.matcher {
+        if let Some(problem) = entry.problem() {
             checks.push(Check::new(
                 format!("hook {}", entry.event),
                 Status::Fail,
-                format!("{} `{}`: {e}", entry.source, entry.command_line()),
+                format!("{} `{}`: {problem}", entry.source, entry.command_line()),
             ));
         }
     }
