@@ -348,7 +348,7 @@ fn hooks(data: &HelpData) -> String {
     let mut files = Vec::new();
     if let Some(home) = home {
         files.push(format!(
-            "  ~/.claude/settings.json  (yours; always runs: {})",
+            "  {}  (yours; always runs)",
             tilde(&home.join(".claude/settings.json"), Some(home))
         ));
     }
@@ -371,7 +371,8 @@ fn hooks(data: &HelpData) -> String {
          A hook gets the event as JSON on stdin and CLAUDE_PROJECT_DIR in its environment (no API\n\
          keys). Exit 0 goes on (stdout is context on UserPromptSubmit and SessionStart); exit 2\n\
          blocks (stderr is the reason); other codes are shown as errors. JSON on stdout can deny,\n\
-         ask, allow (a pre-approval, never more), rewrite the input (checked again) or add context.\n\n\
+         ask, allow (a pre-approval, never more), rewrite the input (checked again) or add context.\n\
+         A PreToolUse hook that fails, times out or cannot run makes the call ask a person.\n\n\
          --no-hooks or `disableAllHooks: true` switches them off for a run.\n\
          From the shell: weft hooks list [--format json]. docs/HOOKS.md has the details.\n",
     );
