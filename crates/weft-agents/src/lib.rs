@@ -32,9 +32,9 @@ pub use selector::{
 };
 pub use session::{
     AgentView, ApprovalAnswer, ApprovalRequest, Approver, CallJudgement, CallRules, ChildError,
-    ChildPlan, ChildStatus, ChildSummary, DynamicCommand, DynamicVerdict, Invoker, Permissions,
-    Quiet, RealPath, RefusedCall, SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN,
-    Session, SessionError, SessionEvents, SessionOptions, SessionParts, SkillInvocationError,
-    SpawnFailure, SpawnRequest, SpawnSettings, SubagentError, TurnOutcome, TurnStop, USE_SKILL,
-    agent_gate, agent_mode,
+    ChildPlan, ChildStatus, ChildSummary, DynamicCommand, DynamicVerdict, EndReason, HookRun,
+    Invoker, MAX_STOP_BLOCKS, Permissions, Quiet, RealPath, RefusedCall, SESSIONS_CANCEL,
+    SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, Session, SessionError, SessionEvents,
+    SessionOptions, SessionParts, SkillInvocationError, SpawnFailure, SpawnRequest, SpawnSettings,
+    SubagentError, TurnOutcome, TurnStop, USE_SKILL, agent_gate, agent_mode, configured_hooks,
 };

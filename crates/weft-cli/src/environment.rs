@@ -20,6 +20,7 @@ pub fn workspace(args: &LocationArgs) -> Workspace {
             build_fingerprint()
         },
         config: args.config.clone(),
+        no_hooks: args.no_hooks,
     };
     Workspace::resolve(&locations, snapshot())
 }

@@ -4,8 +4,8 @@
 use weft_runtime::UsageError;
 
 use crate::cli::{
-    AgentsCommand, CatalogFormatArg, Command, ConfigCommand, ListFormat, McpCommand, ReportFormat,
-    RunFormat, SandboxCommand, SessionsCommand, SkillsCommand,
+    AgentsCommand, CatalogFormatArg, Command, ConfigCommand, HooksCommand, ListFormat, McpCommand,
+    ReportFormat, RunFormat, SandboxCommand, SessionsCommand, SkillsCommand,
 };
 
 /// Sets the command's output format to JSON. A command that prints no data (help, a
@@ -25,6 +25,9 @@ pub fn apply(command: &mut Command) -> Result<(), UsageError> {
         Command::Mcp {
             command: McpCommand::List(a),
         } => a.format = ListFormat::Json,
+        Command::Hooks {
+            command: HooksCommand::List(a),
+        } => a.format = ListFormat::Json,
         Command::Config {
             command: ConfigCommand::Show(a),
         } => a.format = ListFormat::Json,
@@ -34,6 +37,9 @@ pub fn apply(command: &mut Command) -> Result<(), UsageError> {
         } => a.format = ListFormat::Json,
         Command::Sandbox {
             command: SandboxCommand::Exec(_),
+        }
+        | Command::Mcp {
+            command: McpCommand::Approve(_) | McpCommand::Revoke(_),
         }
         | Command::Help { .. }
         | Command::Completions { .. } => {

@@ -28,8 +28,8 @@ compile_error!("weft needs panic = \"unwind\": exec_shell cleanup and task isola
 use weft_runtime::{ConfigError, RuntimeError, UsageError};
 
 use crate::cli::{
-    AgentsCommand, Command, ConfigCommand, McpCommand, SandboxCommand, SessionsCommand,
-    SkillsCommand,
+    AgentsCommand, Command, ConfigCommand, HooksCommand, McpCommand, SandboxCommand,
+    SessionsCommand, SkillsCommand,
 };
 
 fn main() -> ExitCode {
@@ -96,6 +96,11 @@ fn main() -> ExitCode {
         },
         Command::Mcp { command } => match command {
             McpCommand::List(args) => commands::mcp::list(&workspace, &args),
+            McpCommand::Approve(args) => commands::mcp::approve(&workspace, &args, true),
+            McpCommand::Revoke(args) => commands::mcp::approve(&workspace, &args, false),
+        },
+        Command::Hooks { command } => match command {
+            HooksCommand::List(args) => commands::hooks::list(&workspace, &args),
         },
         Command::Config { command } => match command {
             ConfigCommand::Show(args) => commands::config::show(&workspace, &args, mode),

@@ -96,6 +96,60 @@ fn project_servers_start_only_when_the_project_is_trusted() {
 }
 
 #[test]
+fn mcp_json_servers_start_only_when_the_project_is_trusted_or_the_server_approved() {
+    let s = Sandbox::new();
+    // Claude Code's `.mcp.json`, with `${VAR:-default}` in the arguments.
+    s.file(
+        ".mcp.json",
+        &json!({"mcpServers": {"everything": {"command": "node", "args": [everything_js(), "${EVERYTHING_TRANSPORT:-stdio}"]}}})
+            .to_string(),
+    );
+    let list = |flags: &[&str]| {
+        let out = s
+            .weft()
+            .args(flags)
+            .args(["mcp", "list", "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout_json(&out)[0].clone()
+    };
+    let untrusted = list(&[]);
+    assert_eq!(
+        (&untrusted["source"], &untrusted["status"]),
+        (&json!(".mcp.json"), &json!("not approved"))
+    );
+    assert_eq!(
+        untrusted["reason"],
+        "the project is not trusted; start it with `weft mcp approve everything` (remembered for this project) or --trust-project"
+    );
+    assert_eq!(list(&["--trust-project"])["status"], "running");
+    // Approved by name, it starts in the untrusted project; revoked, it does not.
+    let weft_mcp = |verb: &str| {
+        let out = s.weft().args(["mcp", verb, "everything"]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    weft_mcp("approve");
+    assert_eq!(list(&[])["status"], "running");
+    weft_mcp("revoke");
+    assert_eq!(list(&[])["status"], "not approved");
+    // `disabledMcpjsonServers` keeps it off even in a trusted project.
+    s.file(
+        ".claude/settings.json",
+        &json!({"disabledMcpjsonServers": ["everything"]}).to_string(),
+    );
+    assert_eq!(list(&["--trust-project"])["status"], "disabled");
+}
+
+#[test]
 fn the_request_offers_mcp_tools_only_to_agents_that_may_use_them() {
     let s = Sandbox::new();
     s.user_config(&json!({"mcp_servers": {"everything": everything()}}));

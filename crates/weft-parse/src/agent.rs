@@ -269,6 +269,9 @@ fn interpret_agent(
     }
     read_limits(&mut f, &mut agent, report);
     read_permission_mode(&mut f, &mut agent, report);
+    if let Some(field) = f.take(report, &["hooks"]) {
+        agent.hooks = crate::hooks::read_hooks_field(&field, report);
+    }
     keep_unknown_fields(&f, &mut agent, report);
     tools_ok.then_some(agent)
 }
@@ -447,8 +450,7 @@ fn read_permission_mode(f: &mut Fields<'_>, agent: &mut AgentDefinition, report:
 
 /// Claude Code agent fields weft recognises but does not implement, and why: kept, without
 /// effect, each a named warning (`W119`, an error under `--strict`).
-pub const UNSUPPORTED_AGENT_FIELDS: [(&str, &str); 6] = [
-    ("hooks", "Claude Code's agent hooks are not run by weft"),
+pub const UNSUPPORTED_AGENT_FIELDS: [(&str, &str); 5] = [
     (
         "mcpServers",
         "an agent cannot start MCP servers of its own; weft's come from `mcp_servers` in the configuration",

@@ -32,6 +32,7 @@ mod decoded;
 mod definition;
 mod fields;
 pub mod frontmatter;
+mod hooks;
 mod legacy;
 pub mod markdown;
 pub mod name;
@@ -46,6 +47,7 @@ pub mod yaml;
 
 pub use agent::{AGENT_COLORS, PERMISSION_MODES, ParsedAgent, parse_agent};
 pub use definition::parse_definition;
+pub use hooks::parse_hooks_value;
 pub use legacy::parse_legacy;
 pub use options::{Limits, ParseOptions};
 pub use rules::{Level, Profile, Rule};

@@ -185,7 +185,7 @@ rules! {
     /// A top-level key no runtime of the family defines (kept, ignored), with the closest
     /// known key when there is one: probably a typo.
     UnknownKey = 118, "unknown top-level key (did you mean ...)", [O, W, W, O];
-    /// A field weft recognises but does not implement (`hooks`, `shell`, OpenClaw's
+    /// A field weft recognises but does not implement (`shell`, OpenClaw's
     /// `command-dispatch` ...): kept, without effect.
     UnsupportedField = 119, "recognised field weft does not implement", [W, W, E, O];
     /// `compatibility` is longer than 500 characters.
@@ -244,6 +244,13 @@ rules! {
     InvalidEffort = 144, "effort is not low, medium, high, xhigh or max", [W, W, E, O];
     /// A `paths:` glob does not compile: it never matches (checked by `skills validate`).
     InvalidPathGlob = 145, "a paths glob does not compile", [O, W, E, O];
+    /// A `hooks` entry that cannot be read (not a mapping, an unknown event, a handler
+    /// without `type: command` or `command`, a bad `timeout`): that entry is skipped.
+    InvalidHook = 146, "malformed hook configuration; the entry is skipped", [W, E, E, O];
+    /// A hook weft recognises but does not run: an event it has no moment for
+    /// (`PermissionRequest`...), a handler type other than `command` (`http`, `prompt`...),
+    /// or a field it does not apply (`async`, `if`).
+    UnsupportedHook = 147, "hook event, type or field weft does not run", [W, W, E, O];
 
     // --- skill-injection definitions -----------------------------------------------------
     /// A compatibility or composability rule is malformed.

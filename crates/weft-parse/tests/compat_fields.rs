@@ -48,7 +48,7 @@ fn an_unknown_effort_is_reported_and_dropped() {
 
 #[test]
 fn unsupported_fields_are_named_and_strict_makes_them_errors() {
-    let fm = "hooks:\n  PreToolUse: []\nshell: bash\ncommand-dispatch: tool\n";
+    let fm = "shell: bash\ncommand-dispatch: tool\ncommand-tool: x\n";
     let parsed = parse(fm, Profile::Validate);
     assert_eq!(codes(&parsed), ["W119", "W119", "W119"]);
     let first = &parsed.diagnostics[0];
@@ -56,16 +56,39 @@ fn unsupported_fields_are_named_and_strict_makes_them_errors() {
     assert!(
         first
             .message
-            .contains("`hooks` is recognised but not supported"),
+            .contains("`shell` is recognised but not supported"),
         "{}",
         first.message
     );
-    assert!(parsed.diagnostics[1].message.contains("`shell`"));
+    assert!(parsed.diagnostics[1].message.contains("`command-dispatch`"));
     // Loading warns too (never silent) and keeps the skill; --strict refuses it.
     assert_eq!(codes(&parse(fm, Profile::Load)), ["W119", "W119", "W119"]);
     let strict = parse(fm, Profile::Strict);
     assert_eq!(codes(&strict), ["E119", "E119", "E119"]);
     assert!(!strict.is_valid());
+}
+
+#[test]
+fn skill_hooks_are_read_and_malformed_ones_are_named_with_their_line() {
+    let fm = "hooks:\n  PostToolUse:\n    - matcher: \"Edit|Write\"\n      hooks:\n        - type: command\n          command: ./fmt.sh\n          timeout: 20\n";
+    let parsed = parse(fm, Profile::Validate);
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let skill = parsed.skill.unwrap();
+    assert_eq!(skill.hooks.len(), 1);
+    assert_eq!(skill.hooks[0].event, weft_types::HookEvent::PostToolUse);
+    assert_eq!(skill.hooks[0].matcher.as_deref(), Some("Edit|Write"));
+    assert_eq!(skill.hooks[0].handlers[0].command, "./fmt.sh");
+    assert_eq!(skill.hooks[0].handlers[0].timeout_secs, Some(20));
+    let bad = "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n  Stop: oops\n";
+    let parsed = parse(bad, Profile::Validate);
+    assert_eq!(codes(&parsed), ["E146", "E146"]);
+    assert_eq!(parsed.diagnostics[0].line, Some(8));
+    assert_eq!(
+        parsed.diagnostics[1].message,
+        "`hooks.Stop` must be a list of matcher groups, found `oops`; skipped"
+    );
+    // Loading keeps the skill and warns.
+    assert_eq!(codes(&parse(bad, Profile::Load)), ["W146", "W146"]);
 }
 
 #[test]

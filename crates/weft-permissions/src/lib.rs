@@ -21,6 +21,7 @@
 //!   cannot be analysed, and what is risky.
 //! * [`PreApproval`]: which calls run without asking (`permissions.allow`), on the same rules;
 //!   [`suggest_allow`] proposes the patterns that would pre-approve a call.
+//! * [`AskRules`]: calls that always ask a person (Claude Code's `permissions.ask`).
 //! * [`decide`]: what a [`PermissionMode`](weft_types::PermissionMode) makes of a call of a
 //!   [`CallKind`] given the gate's decision and pre-approval: run, ask a person, or refuse.
 //!
@@ -66,6 +67,7 @@
 //! ```
 
 mod approval;
+mod ask;
 mod compose;
 mod context;
 mod error;
@@ -82,6 +84,7 @@ mod validate;
 mod wildcard;
 
 pub use approval::{Approval, PreApproval};
+pub use ask::AskRules;
 pub use compose::{
     Ceiling, ComposeError, ComposedSkill, Composition, CompositionMode, compose,
     compose_compiled_skills, compose_names, compose_with,

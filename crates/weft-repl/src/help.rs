@@ -13,7 +13,7 @@ use crate::registry::CommandRegistry;
 use weft_term::{fit_columns, scope_root_label, tilde};
 
 /// The help topics and their one-line summaries.
-pub const TOPICS: [(&str, &str); 8] = [
+pub const TOPICS: [(&str, &str); 9] = [
     (
         "skills",
         "reusable prompts: where they live, formats, invoking them",
@@ -28,6 +28,10 @@ pub const TOPICS: [(&str, &str); 8] = [
     (
         "tools",
         "the tools an agent may call and the gate that checks them",
+    ),
+    (
+        "hooks",
+        "Claude Code hooks: commands run before and after tool calls, prompts, sessions",
     ),
     (
         "workspace",
@@ -167,6 +171,7 @@ pub fn topic(name: &str, registry: &CommandRegistry, data: &HelpData) -> Option<
         "config" => config(data),
         "memory" => memory(data),
         "tools" => tools(data),
+        "hooks" => hooks(data),
         "workspace" => workspace(data),
         _ => {
             let name = name.strip_prefix('/').unwrap_or(name);
@@ -179,6 +184,7 @@ pub fn topic(name: &str, registry: &CommandRegistry, data: &HelpData) -> Option<
         "config" => &["config", "model"],
         "memory" => &["memory"],
         "tools" => &["tools"],
+        "hooks" => &["hooks", "permissions"],
         _ => &["workspace", "session", "reload"],
     };
     out.push_str("\nCommands:\n");
@@ -335,6 +341,46 @@ fn agents(data: &HelpData) -> String {
     out.push_str(
         "\nSwitching agent applies its model, tools and prompt; /agent default goes back.\n\
          From the shell: weft agent --agent <name> [-m MSG]; weft agents list | show <name>\n",
+    );
+    out
+}
+
+fn hooks(data: &HelpData) -> String {
+    let home = data.home.as_deref();
+    let mut out = String::from(
+        "Hooks are commands weft runs at moments of a session, in Claude Code's format, so a\n\
+         Claude Code user's hooks work unchanged. They come from (all of them run):\n",
+    );
+    let mut files = Vec::new();
+    if let Some(home) = home {
+        files.push(format!(
+            "  {}  (yours; always runs)",
+            tilde(&home.join(".claude/settings.json"), Some(home))
+        ));
+    }
+    if let Some(project) = &data.project {
+        for name in ["settings.json", "settings.local.json"] {
+            files.push(format!(
+                "  {}  (the project's; runs only when it is trusted)",
+                tilde(&project.join(".claude").join(name), home)
+            ));
+        }
+    }
+    for line in files {
+        let _ = writeln!(out, "{line}");
+    }
+    out.push_str(
+        "  a skill's or an agent's `hooks:`  (while that skill or agent is active)\n\n\
+         Events: PreToolUse, PostToolUse (matcher: Claude Code's tool names, Bash, Read, Edit|Write,\n\
+         mcp__server__.*), UserPromptSubmit, SessionStart (startup, resume, clear, compact),\n\
+         SessionEnd, Stop, SubagentStop, Notification, PreCompact.\n\n\
+         A hook gets the event as JSON on stdin and CLAUDE_PROJECT_DIR in its environment (no API\n\
+         keys). Exit 0 goes on (stdout is context on UserPromptSubmit and SessionStart); exit 2\n\
+         blocks (stderr is the reason); other codes are shown as errors. JSON on stdout can deny,\n\
+         ask, allow (a pre-approval, never more), rewrite the input (checked again) or add context.\n\
+         A PreToolUse hook that fails, times out or cannot run makes the call ask a person.\n\n\
+         --no-hooks or `disableAllHooks: true` switches them off for a run.\n\
+         From the shell: weft hooks list [--format json]. docs/HOOKS.md has the details.\n",
     );
     out
 }

@@ -5,11 +5,13 @@
 //!   [`Dispatch::SkillInvocation`] or [`Dispatch::Fork`], completion and hints;
 //! * the built-in commands: `/help [topic]`, `/skills [name]`, `/skill <name> [args]`,
 //!   `/<skill> [args]`, `/agents`, `/agent <name>`, `/tools`, `/memory [search q]`,
-//!   `/config [key]`, `/model <name>`, `/permissions`, `/session`, `/workspace`, `/reload`,
+//!   `/config [key]`, `/model <name>`, `/permissions`, `/hooks`, `/session`, `/workspace`,
+//!   `/reload`,
 //!   `/clear`, `/exit`, `/quit`;
 //! * [`PromptApprover`]: the approval prompt (allow once, allow always, deny) for calls the
 //!   permission mode does not let run without asking;
-//! * [`help`]: the help topics shared with `weft help <topic>`;
+//! * [`help`]: the help topics shared with `weft help <topic>`; [`hooks_listing`], the hooks
+//!   table shared with `weft hooks list`;
 //! * [`Repl`]: the loop, with Ctrl-C cancelling the running turn;
 //! * [`call_line`], [`result_preview`], [`recap`]: tool activity in a few lines (each call
 //!   and a preview of its result, `/expand` for the whole), and a resumed session's last
@@ -27,6 +29,7 @@ mod commands;
 mod dispatch;
 mod frontend;
 pub mod help;
+mod hooks;
 mod preview;
 mod printer;
 mod registry;
@@ -40,6 +43,7 @@ pub use command::{
 pub use commands::{config_keys, lookup, redact, unknown_key};
 pub use dispatch::{ParsedLine, parse_line, unknown_command};
 pub use frontend::{LineEditor, join_continuations};
+pub use hooks::{HOOKS_HEADER, hook_source_label, hooks_listing, matcher_label};
 pub use preview::{call_line, recap, result_preview, tool_result_preview};
 pub use printer::{Activity, TurnPrinter};
 pub use registry::{CommandRegistry, DuplicateCommand};

@@ -270,6 +270,26 @@ impl SessionEvents for TurnPrinter<'_> {
         self.activity_line(&format!("weft: {notice}"), Style::Warning);
     }
 
+    /// A hook ran: one line with the tool activity.
+    fn hook(&mut self, run: &weft_agents::HookRun) {
+        if !self.show_tools {
+            return;
+        }
+        self.stop_status();
+        let style = if run.summary.starts_with("blocked") || run.summary.starts_with("deny") {
+            Style::Warning
+        } else {
+            Style::Dim
+        };
+        let line = format!(
+            "  ⚑ {} hook `{}`: {}",
+            run.event,
+            cut(&run.command, 80),
+            cut(&run.summary, 120)
+        );
+        self.activity_line(&line, style);
+    }
+
     /// A notice (a model alias replaced by the session's model) changes how the turn runs:
     /// shown whatever `show_tools` says, with the activity.
     fn notice(&mut self, text: &str) {

@@ -189,6 +189,7 @@ impl Repl {
                 break;
             }
         }
+        self.end(out).await;
         out.flush()
     }
 
@@ -232,6 +233,14 @@ impl Repl {
 }
 
 impl Repl {
+    /// The session ends (`/exit`, Ctrl-D): SessionEnd hooks, their notices printed.
+    async fn end(&mut self, out: &mut dyn StyledWrite) {
+        let mut printer = TurnPrinter::new(&mut *out, self.terminal, Activity::WithAnswer, false);
+        self.session
+            .end(weft_agents::EndReason::PromptInputExit, &mut printer)
+            .await;
+    }
+
     /// Runs one turn, racing it against the interrupt, and prints the outcome.
     async fn turn(&mut self, turn: Turn, out: &mut dyn StyledWrite) -> std::io::Result<()> {
         let interrupt = self.interrupt.clone();
@@ -294,6 +303,14 @@ fn report(result: Option<Result<TurnOutcome, SessionError>>, printer: &mut TurnP
                 }
                 TurnStop::IterationLimit { limit } => printer.note(&format!(
                     "warning: stopped after {limit} tool-call rounds (max_tool_iterations); the task is unfinished"
+                )),
+                TurnStop::PromptBlocked => printer.note(&format!(
+                    "[message blocked by a UserPromptSubmit hook: {}]",
+                    outcome.hook_reason.as_deref().unwrap_or("no reason given")
+                )),
+                TurnStop::HookStopped => printer.note(&format!(
+                    "[stopped by a hook: {}]",
+                    outcome.hook_reason.as_deref().unwrap_or("no reason given")
                 )),
             }
         }

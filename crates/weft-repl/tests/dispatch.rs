@@ -214,6 +214,7 @@ fn duplicate_registration_is_refused() {
             "exit",
             "expand",
             "help",
+            "hooks",
             "memory",
             "model",
             "permissions",

@@ -35,6 +35,8 @@ const PROVIDER_VARS: [&str; 4] = [
 pub enum Origin {
     /// A configuration file.
     File(PathBuf),
+    /// Several files, each adding to a list (Claude Code's settings join their lists).
+    Files(Vec<PathBuf>),
     /// An environment variable.
     Env(String),
     /// A command-line option (`--permission-mode`), which beats the files.
@@ -47,6 +49,10 @@ impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::File(path) => write!(f, "{}", path.display()),
+            Self::Files(paths) => {
+                let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+                f.write_str(&names.join(" + "))
+            }
             Self::Env(name) => write!(f, "env {name}"),
             Self::Flag(flag) => f.write_str(flag),
             Self::Default => f.write_str("default"),
@@ -81,6 +87,8 @@ pub enum FileRole {
     Project,
     /// `--config FILE`.
     Explicit,
+    /// A Claude Code settings file (`~/.claude/settings.json`, the project's two).
+    Claude(crate::claude::SettingsScope),
 }
 
 impl FileRole {
@@ -90,6 +98,7 @@ impl FileRole {
             Self::User => "user",
             Self::Project => "project",
             Self::Explicit => "--config",
+            Self::Claude(scope) => scope.label(),
         }
     }
 }
@@ -109,6 +118,8 @@ pub struct ConfigFileState {
     /// What an untrusted file sets that is ignored (`providers`, `tools.web_fetch`), as the
     /// load's warnings name it.
     pub ignored: Vec<String>,
+    /// What a Claude Code settings file sets that weft does not use (`env`, `model`).
+    pub unused: Vec<String>,
 }
 
 /// The configuration in effect.
@@ -136,8 +147,19 @@ impl EffectiveConfig {
         let env = |name: &str| runtime.workspace.env.var(name);
         view.providers(runtime.models.catalog(), &env);
         view.defaults(runtime);
+        view.claude(&runtime.config.claude);
+        let mut files: Vec<ConfigFileState> = layers.into_iter().map(|(state, _)| state).collect();
+        // Claude Code's files are listed when they exist.
+        files.extend(runtime.config.claude.files.iter().map(|f| ConfigFileState {
+            path: f.path.clone(),
+            role: FileRole::Claude(f.scope),
+            found: true,
+            trusted: f.trusted,
+            ignored: f.ignored.iter().map(|k| k.key.clone()).collect(),
+            unused: f.unused.clone(),
+        }));
         Ok(Self {
-            files: layers.into_iter().map(|(state, _)| state).collect(),
+            files,
             settings: view.finish(),
         })
     }
@@ -198,7 +220,7 @@ fn layers(sources: &ConfigSources) -> Result<Vec<(ConfigFileState, Option<Value>
             match role {
                 FileRole::User => only.user = Some(path.clone()),
                 FileRole::Project => only.project = Some(path.clone()),
-                FileRole::Explicit => only.explicit = Some(path.clone()),
+                FileRole::Explicit | FileRole::Claude(_) => only.explicit = Some(path.clone()),
             }
             // The merged load has already warned about this file: stay quiet.
             tracing::subscriber::with_default(tracing::subscriber::NoSubscriber::default(), || {
@@ -220,6 +242,7 @@ fn layers(sources: &ConfigSources) -> Result<Vec<(ConfigFileState, Option<Value>
                 found,
                 trusted,
                 ignored,
+                unused: Vec::new(),
             },
             found.then_some(config.value),
         ));
@@ -293,6 +316,15 @@ fn masked(key: &[String], value: Value) -> Value {
             Value::String(mask_secret(&s))
         }
         other => other,
+    }
+}
+
+/// One file as [`Origin::File`], several as [`Origin::Files`].
+fn files_origin(mut files: Vec<PathBuf>) -> Origin {
+    if files.len() == 1 {
+        Origin::File(files.remove(0))
+    } else {
+        Origin::Files(files)
     }
 }
 
@@ -531,20 +563,128 @@ impl View {
         // A mode the files misspell stays as written: loading a session reports it.
         if let Ok(mode) = runtime.permission_mode() {
             let value = json!(mode.as_str());
-            match runtime.command_line_permission_mode() {
-                Some(_) => self.force(
+            let claude = runtime.config.claude.default_mode();
+            match (runtime.command_line_permission_mode(), &file.mode, claude) {
+                (Some(_), _, _) => self.force(
                     path(&["permissions", "mode"]),
                     value,
                     Origin::Flag("--permission-mode".to_owned()),
                 ),
-                None => self.effective(&["permissions", "mode"], value, Origin::Default),
+                (None, None, Some((_, from))) => self.force(
+                    path(&["permissions", "mode"]),
+                    value,
+                    Origin::File(from.to_path_buf()),
+                ),
+                (None, _, _) => self.effective(&["permissions", "mode"], value, Origin::Default),
             }
         }
-        self.effective(
-            &["permissions", "allow"],
-            json!(file.allow),
-            Origin::Default,
-        );
+        // Claude Code's `permissions.allow` pre-approves too.
+        let claude_allow = runtime.config.claude.list("/permissions/allow");
+        if claude_allow.is_empty() {
+            self.effective(
+                &["permissions", "allow"],
+                json!(file.allow),
+                Origin::Default,
+            );
+        } else {
+            let mut files: Vec<PathBuf> = match self.file_origin(&["permissions", "allow"]) {
+                Some(Origin::File(p)) => vec![p],
+                _ => Vec::new(),
+            };
+            let mut all = file.allow.clone();
+            for (rule, from) in claude_allow {
+                all.push(rule);
+                if !files.iter().any(|f| f == from) {
+                    files.push(from.to_path_buf());
+                }
+            }
+            self.force(
+                path(&["permissions", "allow"]),
+                json!(all),
+                Origin::Files(files),
+            );
+        }
+    }
+
+    /// Claude Code's settings in effect, under `claude.`: each list with the files that add
+    /// to it, each single value with the file that sets it.
+    fn claude(&mut self, claude: &crate::claude::ClaudeSettings) {
+        for (pointer, key) in [
+            (
+                "/permissions/allow",
+                &["claude", "permissions", "allow"][..],
+            ),
+            ("/permissions/ask", &["claude", "permissions", "ask"][..]),
+            ("/permissions/deny", &["claude", "permissions", "deny"][..]),
+            (
+                "/permissions/additionalDirectories",
+                &["claude", "permissions", "additionalDirectories"][..],
+            ),
+            (
+                "/enabledMcpjsonServers",
+                &["claude", "enabledMcpjsonServers"][..],
+            ),
+            (
+                "/disabledMcpjsonServers",
+                &["claude", "disabledMcpjsonServers"][..],
+            ),
+        ] {
+            let items = claude.list(pointer);
+            if items.is_empty() {
+                continue;
+            }
+            let mut files: Vec<PathBuf> = Vec::new();
+            for (_, from) in &items {
+                if !files.iter().any(|f| f == from) {
+                    files.push(from.to_path_buf());
+                }
+            }
+            let values: Vec<String> = items.into_iter().map(|(v, _)| v).collect();
+            self.force(path(key), json!(values), files_origin(files));
+        }
+        if let Some((mode, from)) = claude.default_mode() {
+            self.force(
+                path(&["claude", "permissions", "defaultMode"]),
+                json!(mode.claude_name()),
+                Origin::File(from.to_path_buf()),
+            );
+        }
+        if let Some(from) = claude.hooks_disabled() {
+            self.force(
+                path(&["claude", "disableAllHooks"]),
+                json!(true),
+                Origin::File(from.to_path_buf()),
+            );
+        }
+        if claude.all_project_servers_enabled() {
+            let from = claude
+                .files
+                .iter()
+                .rev()
+                .find(|f| f.value.get("enableAllProjectMcpServers").is_some())
+                .map(|f| f.path.clone())
+                .unwrap_or_default();
+            self.force(
+                path(&["claude", "enableAllProjectMcpServers"]),
+                json!(true),
+                Origin::File(from),
+            );
+        }
+        let mut hooks: BTreeMap<String, (Vec<String>, Vec<PathBuf>)> = BTreeMap::new();
+        for (file, group) in claude.hooks() {
+            let (commands, files) = hooks.entry(group.event.as_str().to_owned()).or_default();
+            commands.extend(group.handlers.iter().map(|h| h.command.clone()));
+            if !files.contains(&file.path) {
+                files.push(file.path.clone());
+            }
+        }
+        for (event, (commands, files)) in hooks {
+            self.force(
+                path(&["claude", "hooks", &event]),
+                json!(commands),
+                files_origin(files),
+            );
+        }
     }
 
     fn finish(self) -> Vec<Setting> {

@@ -29,11 +29,13 @@
 //! # Ok::<(), weft_runtime::RuntimeError>(())
 //! ```
 
+mod claude;
 mod config;
 mod config_key;
 mod effective;
 mod env;
 mod error;
+mod hooks;
 mod mcp;
 mod permissions;
 mod resume;
@@ -45,6 +47,10 @@ mod trust;
 mod user_only;
 mod workspace;
 
+pub use claude::{
+    APPROVALS_FILE, ClaudeRules, ClaudeSettings, ClaudeSources, McpApprovals, McpJson,
+    McpJsonServer, McpTransport, RuleNote, SettingsFile, SettingsScope, expand_vars,
+};
 pub use config::{
     ANTHROPIC_DEFAULT_MODEL, AgentSettings, Config, ConfigFile, ConfigSources, LimitSettings,
     McpServerFile, OPENAI_DEFAULT_MODEL, ProviderFile, SkillSettings, ToolSettings,
@@ -55,7 +61,10 @@ pub use effective::{
 };
 pub use env::EnvSnapshot;
 pub use error::{ConfigError, RuntimeError, UsageError};
-pub use mcp::{INHERITED_ENV, McpServers, enabled_servers, server_configs};
+pub use mcp::{
+    INHERITED_ENV, IdleServer, McpJsonConsent, McpPlan, McpServers, ServerSource, plan as plan_mcp,
+    server_configs,
+};
 pub use permissions::{PermissionSettings, project_pattern_context};
 pub use resume::{Resume, lookup_session};
 pub use runtime::{MEMORY_FILE_NAME, NO_PROVIDER, Runtime, SessionSettings, unknown_agent};

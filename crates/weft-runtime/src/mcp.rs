@@ -1,15 +1,23 @@
-//! MCP servers for a run: `mcp_servers` from the configuration turned into server
-//! configurations (the children's environment is built here, from weft's own), and the servers
-//! started on a thread of their own. That thread's runtime keeps their sessions (and a restarted
-//! server's) going while the agent's runtime is idle between turns.
+//! MCP servers for a run: `mcp_servers` from the configuration and the project's `.mcp.json`
+//! (Claude Code's format) turned into server configurations (the children's environment is
+//! built here, from weft's own), and the servers started on a thread of their own. That
+//! thread's runtime keeps their sessions (and a restarted server's) going while the agent's
+//! runtime is idle between turns.
+//!
+//! A `.mcp.json` server is the checkout's: it starts only when the project is trusted, the
+//! person approved it by name (`weft mcp approve NAME`, kept in their own state), or their
+//! `~/.claude/settings.json` approves it (`enabledMcpjsonServers`,
+//! `enableAllProjectMcpServers`); `disabledMcpjsonServers` in any settings file keeps it off.
+//! A name the configuration already uses stays the configuration's.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use weft_tools::{McpManager, McpServerConfig};
 
+use crate::claude::{McpJson, McpTransport, expand_vars};
 use crate::config::{LimitSettings, McpServerFile};
 
 /// The variables every server inherits from weft (the rest of weft's environment, API keys
@@ -31,10 +39,59 @@ pub const INHERITED_ENV: [&str; 14] = [
     "USERPROFILE",
 ];
 
-/// The configured servers: started ones in a manager, plus the names of disabled ones.
+/// Where a server is configured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerSource {
+    /// `mcp_servers` in weft's configuration.
+    Config,
+    /// The project's `.mcp.json`.
+    McpJson(PathBuf),
+}
+
+impl ServerSource {
+    /// `config`, `.mcp.json`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Self::Config => "config",
+            Self::McpJson(_) => ".mcp.json",
+        }
+    }
+}
+
+/// A configured server that does not start, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdleServer {
+    /// Its name.
+    pub name: String,
+    /// Where it is configured.
+    pub source: ServerSource,
+    /// `disabled`, `not approved` or `unsupported`.
+    pub status: &'static str,
+    /// Why, with what would start it.
+    pub reason: Option<String>,
+}
+
+/// The servers of a run before any starts: what starts and what does not.
+#[derive(Debug, Clone, Default)]
+pub struct McpPlan {
+    /// The servers to start, each with its source.
+    pub start: Vec<(McpServerConfig, ServerSource)>,
+    /// The others.
+    pub idle: Vec<IdleServer>,
+}
+
+impl McpPlan {
+    /// The names of the servers that start, in order.
+    pub fn names(&self) -> Vec<&str> {
+        self.start.iter().map(|(c, _)| c.name.as_str()).collect()
+    }
+}
+
+/// The configured servers: started ones in a manager, plus the ones that do not start.
 pub struct McpServers {
     manager: McpManager,
-    disabled: Vec<String>,
+    idle: Vec<IdleServer>,
+    sources: BTreeMap<String, ServerSource>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
@@ -42,30 +99,32 @@ pub struct McpServers {
 impl McpServers {
     /// No servers.
     pub fn none() -> Self {
-        Self::only_disabled(Vec::new())
+        Self::idle_only(Vec::new(), BTreeMap::new())
     }
 
-    /// No running servers, these disabled ones.
-    fn only_disabled(disabled: Vec<String>) -> Self {
+    /// No running servers, these idle ones.
+    fn idle_only(idle: Vec<IdleServer>, sources: BTreeMap<String, ServerSource>) -> Self {
         Self {
             manager: McpManager::empty(),
-            disabled,
+            idle,
+            sources,
             stop: None,
             thread: None,
         }
     }
 
-    /// Starts the enabled servers of `file` in parallel (each within its startup timeout) and
+    /// Starts the servers `plan` starts, in parallel (each within its startup timeout), and
     /// waits for them. A server that does not start is reported by `status`, never an error.
-    pub fn start(
-        file: &BTreeMap<String, McpServerFile>,
-        limits: &LimitSettings,
-        base: &Path,
-        env: &dyn Fn(&str) -> Option<String>,
-    ) -> Self {
-        let (configs, disabled) = server_configs(file, limits, base, env);
+    pub fn start(plan: McpPlan) -> Self {
+        let McpPlan { start, idle } = plan;
+        let sources: BTreeMap<String, ServerSource> = start
+            .iter()
+            .map(|(c, s)| (c.name.clone(), s.clone()))
+            .chain(idle.iter().map(|i| (i.name.clone(), i.source.clone())))
+            .collect();
+        let configs: Vec<McpServerConfig> = start.into_iter().map(|(c, _)| c).collect();
         if configs.is_empty() {
-            return Self::only_disabled(disabled);
+            return Self::idle_only(idle, sources);
         }
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
@@ -93,13 +152,14 @@ impl McpServers {
             Ok(thread) => thread,
             Err(e) => {
                 tracing::warn!("cannot start the MCP thread: {e}");
-                return Self::only_disabled(disabled);
+                return Self::idle_only(idle, sources);
             }
         };
         let manager = ready_rx.recv().unwrap_or_default();
         Self {
             manager,
-            disabled,
+            idle,
+            sources,
             stop: Some(stop_tx),
             thread: Some(thread),
         }
@@ -110,9 +170,14 @@ impl McpServers {
         &self.manager
     }
 
-    /// Servers configured with `enabled: false`.
-    pub fn disabled(&self) -> &[String] {
-        &self.disabled
+    /// The servers that did not start (disabled, not approved, unsupported).
+    pub fn idle(&self) -> &[IdleServer] {
+        &self.idle
+    }
+
+    /// Where the server `name` is configured.
+    pub fn source(&self, name: &str) -> Option<&ServerSource> {
+        self.sources.get(name)
     }
 }
 
@@ -127,14 +192,6 @@ impl Drop for McpServers {
             let _ = thread.join();
         }
     }
-}
-
-/// The names of the servers of `file` that start (`enabled`, the default), in order.
-pub fn enabled_servers(file: &BTreeMap<String, McpServerFile>) -> Vec<&str> {
-    file.iter()
-        .filter(|(_, server)| server.enabled)
-        .map(|(name, _)| name.as_str())
-        .collect()
 }
 
 /// The server configurations of `file` (enabled ones, with the message cap of `limits`) and
@@ -159,13 +216,9 @@ pub fn server_configs(
                 Some(dir) => base.join(dir),
                 None => base.to_path_buf(),
             });
-        for key in INHERITED_ENV {
-            if let Some(value) = env(key) {
-                config = config.with_env(key, value);
-            }
-        }
+        config = inherit_env(config, env);
         for (key, value) in &server.env {
-            config = config.with_env(key, expand(value, env));
+            config = config.with_env(key, expand_vars(value, env, false).0);
         }
         if let Some(secs) = server.startup_timeout_secs {
             config.startup_timeout = Duration::from_secs(secs.max(1));
@@ -178,21 +231,119 @@ pub fn server_configs(
     (configs, disabled)
 }
 
-/// `value` with every `${NAME}` replaced by weft's variable (empty when unset).
-fn expand(value: &str, env: &dyn Fn(&str) -> Option<String>) -> String {
-    let mut out = String::with_capacity(value.len());
-    let mut rest = value;
-    while let Some(start) = rest.find("${") {
-        let Some(len) = rest[start + 2..].find('}') else {
-            break;
-        };
-        out.push_str(&rest[..start]);
-        let name = &rest[start + 2..start + 2 + len];
-        out.push_str(&env(name).unwrap_or_default());
-        rest = &rest[start + 3 + len..];
+/// `config` with the variables every server inherits from weft ([`INHERITED_ENV`]).
+fn inherit_env(
+    mut config: McpServerConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> McpServerConfig {
+    for key in INHERITED_ENV {
+        if let Some(value) = env(key) {
+            config = config.with_env(key, value);
+        }
     }
-    out.push_str(rest);
-    out
+    config
+}
+
+/// Whether a `.mcp.json` server may start, beyond the project's trust.
+#[derive(Debug, Clone, Copy)]
+pub struct McpJsonConsent<'a> {
+    /// The project is trusted: its servers start.
+    pub trusted: bool,
+    /// `enableAllProjectMcpServers` in the settings in effect.
+    pub all: bool,
+    /// Names approved (`enabledMcpjsonServers`, the person's own approvals).
+    pub approved: &'a [String],
+    /// Names kept off (`disabledMcpjsonServers`, any settings file).
+    pub disabled: &'a [String],
+}
+
+/// The servers of the configuration (`file`) and of the project's `.mcp.json`, planned.
+pub fn plan(
+    file: &BTreeMap<String, McpServerFile>,
+    mcp_json: Option<&McpJson>,
+    consent: McpJsonConsent<'_>,
+    limits: &LimitSettings,
+    base: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> McpPlan {
+    let (configs, disabled) = server_configs(file, limits, base, env);
+    let mut plan = McpPlan {
+        start: configs
+            .into_iter()
+            .map(|c| (c, ServerSource::Config))
+            .collect(),
+        idle: disabled
+            .into_iter()
+            .map(|name| IdleServer {
+                name,
+                source: ServerSource::Config,
+                status: "disabled",
+                reason: None,
+            })
+            .collect(),
+    };
+    let Some(json) = mcp_json else {
+        return plan;
+    };
+    let source = ServerSource::McpJson(json.path.clone());
+    for server in &json.servers {
+        let name = &server.name;
+        if file.contains_key(name) {
+            tracing::warn!(file = %json.path.display(), "MCP server `{name}` ignored: `mcp_servers.{name}` in the configuration has that name");
+            continue;
+        }
+        let idle = |status, reason: String| IdleServer {
+            name: name.clone(),
+            source: source.clone(),
+            status,
+            reason: Some(reason),
+        };
+        if let Err(e) = weft_tools::validate_server_name(name) {
+            plan.idle.push(idle("unsupported", e.to_string()));
+            continue;
+        }
+        if consent.disabled.contains(name) {
+            plan.idle.push(idle(
+                "disabled",
+                "`disabledMcpjsonServers` in Claude Code's settings".to_owned(),
+            ));
+            continue;
+        }
+        if !(consent.trusted || consent.all || consent.approved.contains(name)) {
+            plan.idle.push(idle(
+                "not approved",
+                format!("the project is not trusted; start it with `weft mcp approve {name}` (remembered for this project) or --trust-project"),
+            ));
+            continue;
+        }
+        for var in &server.missing {
+            tracing::warn!(file = %json.path.display(), "MCP server `{name}`: ${{{var}}} is not set and has no default; it is passed as written");
+        }
+        match &server.transport {
+            McpTransport::Stdio {
+                command,
+                args,
+                env: vars,
+            } => {
+                let mut config = McpServerConfig::new(name, command)
+                    .with_args(args.iter().cloned())
+                    .with_max_message_bytes(limits.mcp_message_bytes())
+                    .with_cwd(base.to_path_buf());
+                config = inherit_env(config, env);
+                for (key, value) in vars {
+                    config = config.with_env(key, value);
+                }
+                plan.start.push((config, source.clone()));
+            }
+            McpTransport::Remote { kind, .. } => plan.idle.push(idle(
+                "unsupported",
+                format!(
+                    "`type: {kind}` servers are not supported by weft's MCP client yet (stdio only)"
+                ),
+            )),
+        }
+    }
+    plan
 }
 
 #[cfg(test)]
@@ -208,11 +359,12 @@ mod tests {
     }
 
     #[test]
-    fn variables_are_expanded() {
-        assert_eq!(expand("Bearer ${TOKEN}!", &env), "Bearer t0k!");
-        assert_eq!(expand("${NOPE}x${TOKEN}", &env), "xt0k");
-        assert_eq!(expand("${unclosed", &env), "${unclosed");
-        assert_eq!(expand("plain", &env), "plain");
+    fn configuration_variables_are_expanded_and_unset_ones_are_empty() {
+        let expand = |v: &str| expand_vars(v, &env, false).0;
+        assert_eq!(expand("Bearer ${TOKEN}!"), "Bearer t0k!");
+        assert_eq!(expand("${NOPE}x${TOKEN}"), "xt0k");
+        assert_eq!(expand("${unclosed"), "${unclosed");
+        assert_eq!(expand("plain"), "plain");
     }
 
     #[test]

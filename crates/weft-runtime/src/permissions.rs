@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use serde::Deserialize;
-use weft_permissions::{Origin, PatternContext, PreApproval};
+use weft_permissions::{Origin, PatternContext, PatternSet, PreApproval};
 use weft_types::PermissionMode;
 
 use crate::error::UsageError;
@@ -45,10 +45,22 @@ impl PermissionSettings {
 
     /// `allow` compiled; relative path patterns start at `base` (the project).
     pub fn pre_approval(&self, base: &Path) -> Result<PreApproval, UsageError> {
+        self.pre_approval_with(base, &PatternSet::new())
+    }
+
+    /// `allow` compiled with `extra` patterns (Claude Code's `permissions.allow`, already
+    /// compiled with their own origins) added.
+    pub fn pre_approval_with(
+        &self,
+        base: &Path,
+        extra: &PatternSet,
+    ) -> Result<PreApproval, UsageError> {
         let ctx = project_pattern_context(base);
         let origin = Origin::Other("`permissions.allow` in the configuration".to_owned());
-        PreApproval::compile(&self.allow, &origin, &ctx)
-            .map_err(|e| UsageError(format!("config `permissions.allow`: {e}")))
+        let mut set = PatternSet::compile(&self.allow, &origin, &ctx)
+            .map_err(|e| UsageError(format!("config `permissions.allow`: {e}")))?;
+        set.extend_from(extra);
+        Ok(PreApproval::new(set).with_shell_context(ctx.shell_context()))
     }
 }
 

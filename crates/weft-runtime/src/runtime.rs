@@ -79,6 +79,8 @@ pub struct Runtime {
     pub agents: AgentRegistry,
     /// MCP servers, started on first use.
     mcp: OnceLock<McpServers>,
+    /// What starts of them, planned on first use.
+    mcp_plan: OnceLock<crate::mcp::McpPlan>,
     /// Where `exec_shell` registers its process groups.
     groups: ProcessGroups,
     /// Skill directories the file tools may read while a session has the skill loaded.
@@ -90,6 +92,10 @@ pub struct Runtime {
     warned: std::sync::Mutex<std::collections::BTreeSet<String>>,
     /// The shell `exec_shell` runs, which the gate and pre-approvals read commands as.
     shell: ShellProgram,
+    /// Claude Code's permission rules, compiled.
+    claude_rules: crate::claude::ClaudeRules,
+    /// `--no-hooks`.
+    pub(crate) hooks_off: bool,
 }
 
 impl Runtime {
@@ -114,13 +120,20 @@ impl Runtime {
                 max_tool_iterations,
             });
         }
+        let claude_rules = crate::claude::ClaudeRules::compile(
+            &config.claude,
+            &workspace.base_dir().unwrap_or_default(),
+        );
         Ok(Self {
+            claude_rules,
+            hooks_off: workspace.no_hooks,
             workspace: workspace.clone(),
             config,
             models: Arc::new(ModelPool::new(catalog)),
             skills,
             agents,
             mcp: OnceLock::new(),
+            mcp_plan: OnceLock::new(),
             groups: ProcessGroups::new(),
             read_grants: ReadGrants::new(),
             cli_mode: None,
@@ -155,9 +168,22 @@ impl Runtime {
     }
 
     /// The permission mode of new sessions: the command line's, else the configuration's,
-    /// else `ask`. An agent's `permissionMode` can only narrow it.
+    /// else Claude Code's `defaultMode` (its settings files), else `ask`. An agent's
+    /// `permissionMode` can only narrow it.
     pub fn permission_mode(&self) -> Result<PermissionMode, UsageError> {
+        if self.cli_mode.is_none()
+            && self.config.file.permissions.mode.is_none()
+            && let Some((mode, _)) = self.config.claude.default_mode()
+        {
+            return Ok(mode);
+        }
         self.config.file.permissions.mode(self.cli_mode)
+    }
+
+    /// Claude Code's permission rules in effect (`permissions.deny`, `ask`, `allow` of its
+    /// settings files), compiled.
+    pub fn claude_rules(&self) -> &crate::claude::ClaudeRules {
+        &self.claude_rules
     }
 
     /// The agent called `name` (else the configured default agent, else `default`).
@@ -251,9 +277,10 @@ impl Runtime {
         Ok(tools)
     }
 
-    /// The directories file tools may touch: `base` and `tools.allow_paths`.
+    /// The directories file tools may touch: `base`, `tools.allow_paths` and Claude Code's
+    /// `permissions.additionalDirectories`.
     fn scope(&self, base: &std::path::Path) -> Result<FsScope, RuntimeError> {
-        let paths = self.config.file.tools.allow_paths.clone();
+        let mut paths = self.config.file.tools.allow_paths.clone();
         // A configured path that cannot be used is the configuration's mistake: named as such,
         // not as the workspace's.
         for path in &paths {
@@ -263,6 +290,11 @@ impl Runtime {
                     path.display()
                 ))
                 .into());
+            }
+        }
+        for dir in self.config.claude.additional_directories() {
+            if !paths.contains(&dir) {
+                paths.push(dir);
             }
         }
         Ok(FsScope::new(base.to_path_buf(), paths)
@@ -302,8 +334,9 @@ impl Runtime {
             .config
             .file
             .permissions
-            .pre_approval(base)?
+            .pre_approval_with(base, &self.claude_rules.allow)?
             .with_shell_context(self.shell_context(base));
+        permissions.ask = self.claude_rules.ask.clone();
         permissions.mode_shells = self.mode_shells(mode, base)?;
         Ok(permissions)
     }
@@ -342,18 +375,53 @@ impl Runtime {
         Ok(shells)
     }
 
-    /// The configured MCP servers (`mcp_servers`), started on first use: in parallel, each
-    /// within its startup timeout, on a thread of their own. Blocks until they have started
-    /// or given up; a server that fails is reported in its status, never as an error.
+    /// The configured MCP servers (`mcp_servers`, and the project's `.mcp.json` where it
+    /// may start), started on first use: in parallel, each within its startup timeout, on a
+    /// thread of their own. Blocks until they have started or given up; a server that fails
+    /// is reported in its status, never as an error.
     pub fn mcp(&self) -> &McpServers {
-        self.mcp.get_or_init(|| {
-            let servers = &self.config.file.mcp_servers;
-            if servers.is_empty() {
-                return McpServers::none();
-            }
+        self.mcp
+            .get_or_init(|| McpServers::start(self.mcp_plan().clone()))
+    }
+
+    /// Which servers start and which do not (disabled, not approved, unsupported), before any
+    /// starts.
+    pub fn mcp_plan(&self) -> &crate::mcp::McpPlan {
+        self.mcp_plan.get_or_init(|| {
             let base = self.base_dir().unwrap_or_default();
-            let limits = &self.config.file.limits;
-            McpServers::start(servers, limits, &base, &|name| self.workspace.env.var(name))
+            let env = |name: &str| self.workspace.env.var(name);
+            let json = self.workspace.mcp_json().and_then(|path| {
+                crate::claude::McpJson::load(&path, &env).unwrap_or_else(|e| {
+                    tracing::warn!("the project's MCP servers are not read: {e}");
+                    None
+                })
+            });
+            let claude = &self.config.claude;
+            let names = |pointer: &str| -> Vec<String> {
+                claude.list(pointer).into_iter().map(|(n, _)| n).collect()
+            };
+            let mut approved = names("/enabledMcpjsonServers");
+            if let (Some(file), Some(project)) =
+                (self.workspace.mcp_approvals_file(), &self.workspace.project)
+            {
+                approved
+                    .extend(crate::claude::McpApprovals::load_or_empty(&file).approved(project));
+            }
+            let disabled = names("/disabledMcpjsonServers");
+            let consent = crate::mcp::McpJsonConsent {
+                trusted: self.workspace.trust.is_trusted(),
+                all: claude.all_project_servers_enabled(),
+                approved: &approved,
+                disabled: &disabled,
+            };
+            crate::mcp::plan(
+                &self.config.file.mcp_servers,
+                json.as_ref(),
+                consent,
+                &self.config.file.limits,
+                &base,
+                &env,
+            )
         })
     }
 
@@ -403,24 +471,32 @@ impl Runtime {
                 .map(|w| w.join("sessions"));
         }
         options.ceiling = self.ceiling()?;
+        options.hooks = self.hooks()?;
         Ok(options)
     }
 
-    /// The configuration's `tools.deny`: a ceiling over every session (unrestricted without
-    /// it). Relative paths in its rules are the project's, as in `permissions.allow`: a rule
-    /// without a directory could not be compared with the real (absolute) path of any call,
-    /// and would refuse them all.
+    /// The configuration's `tools.deny` and Claude Code's `permissions.deny`: a ceiling over
+    /// every session (unrestricted without them). Relative paths in its rules are the
+    /// project's, as in `permissions.allow`: a rule without a directory could not be compared
+    /// with the real (absolute) path of any call, and would refuse them all.
     pub fn ceiling(&self) -> Result<ToolGate, RuntimeError> {
         let deny = &self.config.file.tools.deny;
         let base = self.base_dir()?;
         let shell = self.shell_context(&base);
-        if deny.is_empty() {
+        let mut layers = Vec::new();
+        if !deny.is_empty() {
+            let patterns = crate::permissions::project_pattern_context(&base);
+            let policy = Policy::from_lists::<String>(None, deny, Origin::Session, &patterns)
+                .map_err(|e| UsageError(format!("config `tools.deny`: {e}")))?;
+            layers.push(policy);
+        }
+        if !self.claude_rules.deny.is_empty() {
+            layers.push(Policy::new(None, self.claude_rules.deny.clone()));
+        }
+        if layers.is_empty() {
             return Ok(ToolGate::unrestricted().with_shell_context(shell));
         }
-        let patterns = crate::permissions::project_pattern_context(&base);
-        let policy = Policy::from_lists::<String>(None, deny, Origin::Session, &patterns)
-            .map_err(|e| UsageError(format!("config `tools.deny`: {e}")))?;
-        Ok(ToolGate::new([policy]).with_shell_context(shell))
+        Ok(ToolGate::new(layers).with_shell_context(shell))
     }
 
     /// What decides whether a call runs in a new session of `agent` (default: the configured
@@ -439,8 +515,9 @@ impl Runtime {
                 .config
                 .file
                 .permissions
-                .pre_approval(&base)?
+                .pre_approval_with(&base, &self.claude_rules.allow)?
                 .with_shell_context(self.shell_context(&base)),
+            ask: self.claude_rules.ask.clone(),
             mode,
             project_dir: Some(base),
         })
@@ -488,6 +565,7 @@ impl Runtime {
         {
             self.warn_once(d);
         }
+        self.announce_hooks();
         let mut options = self.session_options(settings.transcripts, settings.stream)?;
         options.cwd = Some(cwd.clone());
         let Some(resume) = &settings.resume else {

@@ -30,7 +30,9 @@ impl ToolAvailability {
                 .chain(SESSION_TOOLS)
                 .map(str::to_owned)
                 .collect(),
-            mcp_servers: crate::enabled_servers(&runtime.config.file.mcp_servers)
+            mcp_servers: runtime
+                .mcp_plan()
+                .names()
                 .into_iter()
                 .map(str::to_owned)
                 .collect(),

@@ -37,6 +37,8 @@ pub struct Locations {
     pub cache_fingerprint: Option<String>,
     /// A configuration file merged over the user's and the project's.
     pub config: Option<PathBuf>,
+    /// Run no hook (`--no-hooks`).
+    pub no_hooks: bool,
 }
 
 /// The resolved locations of one invocation, with the environment they were resolved in.
@@ -56,6 +58,8 @@ pub struct Workspace {
     pub config_file: Option<PathBuf>,
     /// The environment the caller passed (variables and current directory).
     pub env: EnvSnapshot,
+    /// Run no hook (`--no-hooks`).
+    pub no_hooks: bool,
 }
 
 impl Workspace {
@@ -98,6 +102,7 @@ impl Workspace {
             cache_fingerprint: locations.cache_fingerprint.clone(),
             config_file: locations.config.clone(),
             env,
+            no_hooks: locations.no_hooks,
         }
     }
 
@@ -137,7 +142,33 @@ impl Workspace {
             project: self.project.as_ref().map(|p| p.join(".clawft/config.json")),
             explicit: self.config_file.clone(),
             trust_project: self.trust.is_trusted(),
+            claude: self.claude_sources(),
         }
+    }
+
+    /// Claude Code's settings files: `~/.claude/settings.json`,
+    /// `<project>/.claude/settings.json` and `<project>/.claude/settings.local.json`.
+    pub fn claude_sources(&self) -> crate::claude::ClaudeSources {
+        let project_file = |name: &str| self.project.as_ref().map(|p| p.join(".claude").join(name));
+        crate::claude::ClaudeSources {
+            user: self.home.as_ref().map(|h| h.join(".claude/settings.json")),
+            project: project_file("settings.json"),
+            local: project_file("settings.local.json"),
+            home: self.home.clone(),
+            project_dir: self.project.clone(),
+        }
+    }
+
+    /// The project's `.mcp.json` (Claude Code's project MCP servers).
+    pub fn mcp_json(&self) -> Option<PathBuf> {
+        self.project.as_ref().map(|p| p.join(".mcp.json"))
+    }
+
+    /// Where the `.mcp.json` servers a person approved are kept (under the home directory).
+    pub fn mcp_approvals_file(&self) -> Option<PathBuf> {
+        self.home
+            .as_ref()
+            .map(|h| h.join(crate::claude::APPROVALS_FILE))
     }
 
     /// The configuration files in merge order: user, project, `--config`.

@@ -35,7 +35,7 @@ pub use mcp::{
     MAX_MCP_OUTPUT, MAX_SERVER_NAME_LEN, MCP_TOOL_SEPARATOR, McpConfigError, McpManager,
     McpServerConfig, McpServerState, McpServerStatus, McpTool, validate_server_name,
 };
-pub use process_group::ProcessGroups;
+pub use process_group::{GroupGuard, ProcessGroups, ShuttingDown};
 pub use registry::ToolRegistry;
 pub use scope::{FsScope, real_path};
 pub use tool::{CallContext, FileFilter, Sandboxing, Tool, ToolError, ToolOutput};

@@ -58,7 +58,7 @@ struct State {
 
 /// [`ProcessGroups::shutdown`] was called: no new group may start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct ShuttingDown;
+pub struct ShuttingDown;
 
 impl ProcessGroups {
     /// An empty registry.
@@ -92,8 +92,20 @@ impl ProcessGroups {
         std::mem::take(&mut state.live)
     }
 
-    /// Registers a group that has just started; the guard ends it unless told otherwise.
-    pub(crate) fn register(&self, pgid: u32, ending: Ending) -> Result<GroupGuard, ShuttingDown> {
+    /// Registers a group that has just started (a child spawned with `process_group(0)`:
+    /// its pid is the group id) and that SIGKILL ends; the guard kills it unless told
+    /// otherwise. Hook commands register here beside `exec_shell`'s, so weft's exit ends both.
+    pub fn register(&self, pgid: u32) -> Result<GroupGuard, ShuttingDown> {
+        self.register_ending(pgid, Ending::Kill)
+    }
+
+    /// Registers a group that has just started, ended as `ending` says; the guard ends it
+    /// unless told otherwise.
+    pub(crate) fn register_ending(
+        &self,
+        pgid: u32,
+        ending: Ending,
+    ) -> Result<GroupGuard, ShuttingDown> {
         let mut state = self.registry.lock();
         if state.closed {
             drop(state);
@@ -147,7 +159,8 @@ impl fmt::Debug for ProcessGroups {
 }
 
 /// One call's group: ended when the guard drops while armed (a cancelled call).
-pub(crate) struct GroupGuard {
+#[derive(Debug)]
+pub struct GroupGuard {
     groups: ProcessGroups,
     pgid: Option<(u32, Ending)>,
 }
@@ -167,7 +180,7 @@ impl GroupGuard {
 
     /// SIGKILL to whatever is left of the group now (after [`terminate`](Self::terminate) and
     /// a wait).
-    pub(crate) fn kill(&mut self) {
+    pub fn kill(&mut self) {
         if let Some((pgid, _)) = self.pgid.take() {
             kill_group(pgid);
             self.groups.forget(pgid);
@@ -177,7 +190,7 @@ impl GroupGuard {
     /// The command exited normally. A helper has ended everything it started; without one,
     /// background jobs it left keep running, as they would after a shell, and the group
     /// stays registered while any is alive, so that weft's own exit still ends them.
-    pub(crate) fn release(&mut self) {
+    pub fn release(&mut self) {
         if let Some((pgid, _)) = self.pgid.take()
             && !group_exists(pgid)
         {

@@ -70,6 +70,12 @@ pub struct AgentDefinition {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub permission_mode: Option<String>,
+    /// Hooks (`hooks:`, Claude Code's shape): active while the skill or agent is.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub hooks: Vec<crate::HookGroup>,
     /// Keys weft does not interpret, in source order.
     #[cfg_attr(
         feature = "serde",
@@ -100,6 +106,7 @@ impl AgentDefinition {
             context_window: None,
             background: false,
             permission_mode: None,
+            hooks: Vec::new(),
             extra: Vec::new(),
             source,
         }

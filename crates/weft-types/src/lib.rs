@@ -2,7 +2,7 @@
 //!
 //! Plain data only: skills ([`Skill`]), agent definitions ([`AgentDefinition`]), tool policies in
 //! string form ([`ToolPolicy`]), invocation values for templates ([`InvocationContext`]), open-ended
-//! values ([`Value`]), diagnostics ([`Diagnostic`]), permission modes ([`PermissionMode`]), the
+//! values ([`Value`]), diagnostics ([`Diagnostic`]), hooks as configured ([`HookGroup`]), permission modes ([`PermissionMode`]), the
 //! names of the built-in tools ([`tool_names`]) and which characters can drive a terminal
 //! ([`is_terminal_control`]). Every other weft crate speaks in these types. [`suggest`] ranks
 //! the names closest to a mistyped one, for the "did you mean" of every error; [`time`] turns
@@ -22,6 +22,7 @@
 mod agent;
 mod control;
 mod diagnostic;
+mod hooks;
 mod invocation;
 pub mod net;
 mod permission_mode;
@@ -39,6 +40,7 @@ mod value_serde;
 pub use agent::AgentDefinition;
 pub use control::is_terminal_control;
 pub use diagnostic::{Diagnostic, Position, Severity, has_errors};
+pub use hooks::{HookEvent, HookGroup, HookHandler, UNSUPPORTED_HOOK_EVENTS, UnknownHookEvent};
 pub use invocation::InvocationContext;
 pub use permission_mode::{PermissionMode, UnknownPermissionMode};
 pub use scope::{AgentFormat, Scope, SkillFormat, Source};

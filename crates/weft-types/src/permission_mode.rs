@@ -66,6 +66,12 @@ impl PermissionMode {
         self.min(other)
     }
 
+    /// Claude Code's name for this mode (`default`, `acceptEdits`, `plan`, `auto`, `dontAsk`,
+    /// `bypassPermissions`): what hooks are told in `permission_mode`.
+    pub fn claude_name(self) -> &'static str {
+        self.aliases().first().copied().unwrap_or(self.as_str())
+    }
+
     /// The spellings accepted for this mode besides [`as_str`](Self::as_str): Claude Code's
     /// (`default` and `manual` are `ask`, `acceptEdits`, `dontAsk`, `bypassPermissions`).
     pub fn aliases(self) -> &'static [&'static str] {

@@ -279,6 +279,12 @@ pub struct Skill {
         serde(default, skip_serializing_if = "SkillContract::is_empty")
     )]
     pub contract: SkillContract,
+    /// Hooks (`hooks:`, Claude Code's shape): active while the skill or agent is.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub hooks: Vec<crate::HookGroup>,
     /// Keys weft does not interpret, kept for `skills show`, in source order.
     #[cfg_attr(
         feature = "serde",
@@ -319,6 +325,7 @@ impl Skill {
             when_to_use: None,
             keywords: Vec::new(),
             contract: SkillContract::default(),
+            hooks: Vec::new(),
             extra: Vec::new(),
             source,
         }

@@ -15,6 +15,7 @@ use weft_types::tool_names::EXEC_SHELL;
 
 use super::Session;
 use super::always::Always;
+use super::hooks::HookApproval;
 use super::permissions::{ApprovalAnswer, ApprovalRequest, Approver, RefusedCall};
 use super::real_path::RealPath;
 use super::refusal::{Advice, Refusal};
@@ -65,9 +66,9 @@ impl Session {
         self.options.permissions.state.remembered().describe()
     }
 
-    /// Decides whether `call` (tool `name`, judged `decision` by the gate) runs now, and how
-    /// (in the sandbox unless a person chose otherwise); `Err` says why not (the model reads it
-    /// as the call's error result).
+    /// Decides whether `call` (tool `name`, judged `decision` by the gate, `hook` by its
+    /// PreToolUse hooks) runs now, and how (in the sandbox unless a person chose otherwise);
+    /// `Err` says why not (the model reads it as the call's error result).
     pub(super) async fn authorize(
         &mut self,
         call: &ToolCall,
@@ -75,8 +76,10 @@ impl Session {
         kind: CallKind,
         decision: &Decision,
         real: Option<&RealPath>,
+        hook: &HookApproval,
     ) -> Result<Authorized, Refusal> {
-        match self.step(call, name, kind, decision, real) {
+        let forced = self.forced_ask(call, name, decision, real, hook);
+        match self.step(call, name, kind, decision, real, hook) {
             Step::Run => Ok(Authorized::default()),
             Step::Refuse { reason } => {
                 tracing::info!(tool = %call.name, %reason, "tool call refused");
@@ -88,7 +91,7 @@ impl Session {
                     kind,
                     reason,
                     real,
-                    gate_asks: decision.is_ask(),
+                    gate_asks: decision.is_ask() || forced.is_some(),
                 };
                 self.ask_person(call, asked).await
             }
@@ -96,7 +99,9 @@ impl Session {
     }
 
     /// What the permission mode, pre-approval and remembered answers make of `call`, before
-    /// anyone is asked: run, ask a person, refuse (also what `--dry-run` reports).
+    /// anyone is asked: run, ask a person, refuse (also what `--dry-run` reports). An ask
+    /// rule (`permissions.ask`) or a hook's `ask` makes the gate's `allowed` an `ask` that
+    /// nothing pre-approves; a hook's `allow` pre-approves a call the gate allowed.
     pub(super) fn step(
         &self,
         call: &ToolCall,
@@ -104,9 +109,26 @@ impl Session {
         kind: CallKind,
         decision: &Decision,
         real: Option<&RealPath>,
+        hook: &HookApproval,
     ) -> Step {
+        if let Some(reason) = self.forced_ask(call, name, decision, real, hook) {
+            if self.permission_mode() == PermissionMode::Bypass {
+                return Step::Refuse {
+                    reason: format!("{reason}; it needs a person, and bypass mode does not ask"),
+                };
+            }
+            let asked = Decision::Ask {
+                reason: format!("ask: {reason}"),
+            };
+            let none = Approval::NotPreApproved {
+                reason: String::new(),
+            };
+            return decide(self.permission_mode(), name, kind, &asked, &none);
+        }
         // Pre-approval matters unless the gate denied the call or it is harmless and allowed.
-        let pre = if !super::rules::settled(decision, kind) {
+        let pre = if let (HookApproval::Allow(rule), true) = (hook, decision.is_allowed()) {
+            Approval::PreApproved { rule: rule.clone() }
+        } else if !super::rules::settled(decision, kind) {
             self.pre_approval(name, &call.arguments, kind, real)
         } else {
             Approval::NotPreApproved {
@@ -130,6 +152,29 @@ impl Session {
             .get(EXEC_SHELL)
             .map(|t| t.sandboxing())
             .unwrap_or_default()
+    }
+
+    /// Why the call must be asked about whatever pre-approves it: a hook's `ask`, or an ask
+    /// rule matching it; `None` for a call the gate denies (nothing asks about it).
+    fn forced_ask(
+        &self,
+        call: &ToolCall,
+        name: &str,
+        decision: &Decision,
+        real: Option<&RealPath>,
+        hook: &HookApproval,
+    ) -> Option<String> {
+        if decision.is_denied() {
+            return None;
+        }
+        match hook {
+            HookApproval::Ask(reason) => Some(reason.clone()),
+            _ => self.options.permissions.ask.check_resolved(
+                name,
+                &call.arguments,
+                real.map(|r| &r.input),
+            ),
+        }
     }
 
     /// `permissions.allow`, then the answers remembered in this session.
@@ -200,6 +245,7 @@ impl Session {
             always: always.prompt_text(),
             sandboxed: sandboxing == Sandboxing::Sandboxed,
         };
+        self.notify_permission(&call.name).await;
         let answer = approver.ask(&request).await;
         // Where the sandbox is unavailable, a person's yes is a yes to running it without.
         let unavailable = matches!(sandboxing, Sandboxing::Unavailable(_));

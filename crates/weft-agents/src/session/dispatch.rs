@@ -1,7 +1,10 @@
 //! Executing one tool call: the gate first (on the path as spelled and as it resolves), then
-//! the permission mode and approval (`approval.rs`), then the tool. A refused or failed call
-//! becomes an error result the model reads; it never ends the turn.
+//! the PreToolUse hooks (`hooks.rs`; an input they rewrite goes through the gate again),
+//! then the permission mode and approval (`approval.rs`), then the tool, then the
+//! PostToolUse hooks. A refused or failed call becomes an error result the model reads; it
+//! never ends the turn (a hook's `continue: false` does, after the call).
 
+use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -11,17 +14,26 @@ use weft_tools::{CallContext, FileFilter, Tool};
 use weft_types::tool_names;
 
 use super::Session;
+use super::approval::Authorized;
+use super::hooks::{HookApproval, PreTool};
 use super::skill::USE_SKILL;
 use super::spawn::{SESSIONS_SPAWN, SubagentError};
 use super::subagent_error::SpawnToolError;
 
 impl Session {
-    /// Runs `call` and returns the tool message answering it.
+    /// Runs `call` and returns the tool message answering it (with the PreToolUse hooks'
+    /// context after the result).
     pub(super) async fn dispatch(&mut self, call: &ToolCall) -> Message {
-        let reply =
-            |content: String, is_error: bool| Message::tool_result(&call.id, content, is_error);
+        let (content, is_error) = self.dispatch_call(call).await;
+        let content = self.with_call_context(content);
+        Message::tool_result(&call.id, content, is_error)
+    }
+
+    /// The gate, the PreToolUse hooks (an input they rewrite is gated again), approval, the
+    /// tool, the PostToolUse hooks: the call's result and whether it is an error.
+    async fn dispatch_call(&mut self, call: &ToolCall) -> (String, bool) {
         if !call.arguments.is_object() {
-            return reply(
+            return (
                 format!(
                     "tool `{}` was not run: its arguments must be a JSON object, got {}",
                     call.name, call.arguments
@@ -43,53 +55,105 @@ impl Session {
         } else {
             call.name.as_str()
         };
-        let real = self.real_path(name, &call.arguments);
-        let decision =
-            self.gate
-                .check_resolved(gate_name, &call.arguments, real.as_ref().map(|r| &r.input));
-        if let Decision::Denied { reason } = &decision {
-            tracing::info!(tool = %call.name, %reason, "tool call denied");
-            let reason = reason.strip_prefix("denied: ").unwrap_or(reason);
-            return reply(
-                format!("permission denied: {reason}. The tool did not run."),
-                true,
-            );
-        }
         let session_tool = !self.tools.contains(name) && (spawn_tool || name == USE_SKILL);
         // The registry holds the `exec_shell` of the session's effective mode.
         let tool: Option<Arc<dyn Tool>> = self.tools.get(name).cloned();
         if tool.is_none() && !session_tool {
-            return reply(self.unknown_tool(&call.name), true);
+            return (self.unknown_tool(&call.name), true);
         }
-        let read_only_hint = tool.as_ref().is_some_and(|t| t.read_only_hint());
-        let kind = self.call_kind(name, read_only_hint, &call.arguments, real.as_ref());
-        // What the tool would refuse anyway (a path outside its reach) is not put to anyone.
-        if let Some(tool) = &tool
-            && let Err(e) = tool.check_reach(&call.arguments)
-        {
-            return reply(format!("tool `{}` failed: {e}", call.name), true);
-        }
+        let mut current = Cow::Borrowed(call);
+        let mut hook = HookApproval::None;
+        let mut hooked = false;
+        let (kind, decision, real) = loop {
+            let call = current.as_ref();
+            let real = self.real_path(name, &call.arguments);
+            let decision = self.gate.check_resolved(
+                gate_name,
+                &call.arguments,
+                real.as_ref().map(|r| &r.input),
+            );
+            if let Decision::Denied { reason } = &decision {
+                tracing::info!(tool = %call.name, %reason, "tool call denied");
+                let reason = reason.strip_prefix("denied: ").unwrap_or(reason);
+                let rewritten = if hooked {
+                    " (in the input a PreToolUse hook rewrote)"
+                } else {
+                    ""
+                };
+                return (
+                    format!("permission denied: {reason}{rewritten}. The tool did not run."),
+                    true,
+                );
+            }
+            let read_only_hint = tool.as_ref().is_some_and(|t| t.read_only_hint());
+            let kind = self.call_kind(name, read_only_hint, &call.arguments, real.as_ref());
+            // What the tool would refuse anyway (a path outside its reach) is not put to anyone.
+            if let Some(tool) = &tool
+                && let Err(e) = tool.check_reach(&call.arguments)
+            {
+                return (format!("tool `{}` failed: {e}", call.name), true);
+            }
+            if hooked {
+                break (kind, decision, real);
+            }
+            hooked = true;
+            match self.pre_tool_use(call, name).await {
+                PreTool::Refuse(text) => return (text, true),
+                PreTool::Run(approval) => {
+                    hook = approval;
+                    break (kind, decision, real);
+                }
+                PreTool::Rewrite(input, approval) => {
+                    hook = approval;
+                    let rewritten = ToolCall {
+                        arguments: input,
+                        ..call.clone()
+                    };
+                    current = Cow::Owned(rewritten);
+                }
+            }
+        };
+        let call = current.as_ref();
         let authorized = match self
-            .authorize(call, name, kind, &decision, real.as_ref())
+            .authorize(call, name, kind, &decision, real.as_ref(), &hook)
             .await
         {
             Ok(authorized) => authorized,
-            Err(refusal) => return reply(refusal.to_string(), true),
+            Err(refusal) => return (refusal.to_string(), true),
         };
+        let (content, is_error) = self
+            .run_tool(call, name, tool, spawn_tool, session_tool, authorized)
+            .await;
+        if is_error {
+            return (content, true);
+        }
+        (self.post_tool_use(call, name, content).await, false)
+    }
+
+    /// Runs an authorized call: `use_skill`, a spawn tool, or a registered tool.
+    async fn run_tool(
+        &mut self,
+        call: &ToolCall,
+        name: &str,
+        tool: Option<Arc<dyn Tool>>,
+        spawn_tool: bool,
+        session_tool: bool,
+        authorized: Authorized,
+    ) -> (String, bool) {
         if name == USE_SKILL && session_tool {
             return match self.use_skill(&call.arguments).await {
-                Ok(text) => reply(text, false),
-                Err(e) => reply(e.to_string(), true),
+                Ok(text) => (text, false),
+                Err(e) => (e.to_string(), true),
             };
         }
         if spawn_tool {
             return match self.run_spawn_tool(name, &call.arguments).await {
-                Ok(text) => reply(text, false),
-                Err(e) => reply(e.to_string(), true),
+                Ok(text) => (text, false),
+                Err(e) => (e.to_string(), true),
             };
         }
         let Some(tool) = tool else {
-            return reply(format!("unknown tool `{}`", call.name), true);
+            return (format!("unknown tool `{}`", call.name), true);
         };
         tracing::debug!(tool = %call.name, "tool call");
         let mut context = self.call_context(name);
@@ -101,9 +165,9 @@ impl Session {
                 {
                     self.reveal_conditional_skills(path);
                 }
-                reply(output.content, false)
+                (output.content, false)
             }
-            Err(e) => reply(format!("tool `{}` failed: {e}", call.name), true),
+            Err(e) => (format!("tool `{}` failed: {e}", call.name), true),
         }
     }
 

@@ -17,6 +17,7 @@ use weft_template::Rendered;
 use weft_types::tool_names::EXEC_SHELL;
 
 use super::Session;
+use super::hooks::HookApproval;
 use crate::transcript::{TranscriptRecord, TranscriptWriteError, now_millis};
 
 /// One dynamic-context command of the last skill loaded, and what became of it.
@@ -156,7 +157,14 @@ impl Session {
                 let note = not_run(&format!("permission denied: {reason}"));
                 return (DynamicVerdict::Denied { reason }, note);
             }
-            _ => self.step(&call, EXEC_SHELL, kind, &decision, None),
+            _ => self.step(
+                &call,
+                EXEC_SHELL,
+                kind,
+                &decision,
+                None,
+                &HookApproval::None,
+            ),
         };
         if let Step::Refuse { reason } = step {
             let note = not_run(&format!("permission denied: {reason}"));
@@ -170,7 +178,14 @@ impl Session {
             return (verdict, not_run("this is a dry run"));
         }
         let authorized = match self
-            .authorize(&call, EXEC_SHELL, kind, &decision, None)
+            .authorize(
+                &call,
+                EXEC_SHELL,
+                kind,
+                &decision,
+                None,
+                &HookApproval::None,
+            )
             .await
         {
             Ok(authorized) => authorized,

@@ -17,6 +17,7 @@ mod children;
 mod dispatch;
 mod dynamic;
 mod error;
+mod hooks;
 mod options;
 mod permissions;
 mod prompt;
@@ -47,6 +48,7 @@ use crate::transcript::{
 pub use children::{ChildError, ChildStatus, ChildSummary};
 pub use dynamic::{DynamicCommand, DynamicVerdict};
 pub use error::SessionError;
+pub use hooks::{MAX_STOP_BLOCKS, configured_hooks};
 pub use options::{SessionOptions, SessionParts};
 pub use permissions::{ApprovalAnswer, ApprovalRequest, Approver, Permissions, RefusedCall};
 pub use real_path::RealPath;
@@ -59,6 +61,7 @@ pub use spawn::{
 };
 pub use turn::{Quiet, SessionEvents, TurnOutcome, TurnStop};
 pub use view::{AgentView, agent_gate, agent_mode};
+pub use weft_hooks::{EndReason, HookRun};
 
 /// A conversation with one agent at a time.
 pub struct Session {
@@ -97,6 +100,8 @@ pub struct Session {
     prompt_cache: prompt::PromptCache,
     /// Subagents this session started.
     children: Arc<children::Children>,
+    /// When hooks run next, and what they reported.
+    hooks: hooks::HookState,
 }
 
 impl std::fmt::Debug for Session {
@@ -136,6 +141,7 @@ impl Session {
             agent: view.agent.name.clone(),
             model: view.model.to_string(),
         })?;
+        session.hooks.pending_start = Some(weft_hooks::StartSource::Resume);
         session.messages = history.messages;
         session.usage = history.usage;
         session.children.skip_numbers(history.children);
@@ -194,6 +200,10 @@ impl Session {
             usage: Usage::default(),
             prompt_cache: prompt::PromptCache::default(),
             children: Arc::default(),
+            hooks: hooks::HookState {
+                pending_start: Some(weft_hooks::StartSource::Startup),
+                ..hooks::HookState::default()
+            },
         })
     }
 
@@ -301,11 +311,13 @@ impl Session {
     }
 
     /// Forgets the conversation (the transcript keeps it, and marks the point so a resumed
-    /// session starts after it).
+    /// session starts after it). SessionStart hooks (`clear`) run before the next turn; call
+    /// [`end`](Self::end) with [`EndReason::Clear`] first for the SessionEnd hooks.
     pub fn clear(&mut self) -> Result<(), SessionError> {
         self.record(TranscriptRecord::Clear { at: now_millis() })?;
         self.messages.clear();
         self.end_turn();
+        self.hooks.pending_start = Some(weft_hooks::StartSource::Clear);
         Ok(())
     }
 

@@ -60,6 +60,9 @@ pub struct SessionOptions {
     /// The permission mode, pre-approval and who is asked (default: `ask`, nothing
     /// pre-approved, no one to ask: every call that may change something is refused).
     pub permissions: Permissions,
+    /// The hooks of the settings files (and plugins); the active agent's and skills' are
+    /// added while they are active. Default: none.
+    pub hooks: weft_hooks::Hooks,
     /// Run skills' dynamic-context commands (`` !`cmd` ``, ```` ```! ````) when they load,
     /// each as an `exec_shell` call (default true; `skills.dynamic_context: false`).
     pub dynamic_context: bool,
@@ -85,6 +88,7 @@ impl Default for SessionOptions {
             effort: None,
             read_grants: ReadGrants::new(),
             permissions: Permissions::default(),
+            hooks: weft_hooks::Hooks::none(),
             dynamic_context: true,
         }
     }

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use async_trait::async_trait;
 use serde_json::Value;
-use weft_permissions::PreApproval;
+use weft_permissions::{AskRules, PreApproval};
 
 use super::always::Remembered;
 use weft_tools::{Tool, ToolRegistry};
@@ -105,6 +105,9 @@ pub struct Permissions {
     pub mode: PermissionMode,
     /// `permissions.allow`: calls that run without asking.
     pub pre_approval: PreApproval,
+    /// `permissions.ask` (Claude Code's settings): calls a person must approve whatever the
+    /// mode, even when a pattern or an answer pre-approves them.
+    pub ask: AskRules,
     /// Who is asked; `None`: no one (calls that would ask are refused, and listed in
     /// [`Session::refused_calls`](super::Session::refused_calls)).
     pub approver: Option<Arc<dyn Approver>>,
@@ -127,6 +130,7 @@ impl std::fmt::Debug for Permissions {
         f.debug_struct("Permissions")
             .field("mode", &self.mode)
             .field("pre_approval", &self.pre_approval)
+            .field("ask", &self.ask)
             .field("approver", &self.approver.is_some())
             .field(
                 "mode_shells",

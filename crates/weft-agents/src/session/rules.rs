@@ -7,7 +7,9 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use weft_permissions::{Approval, CallKind, Decision, PreApproval, Step, ToolGate, decide};
+use weft_permissions::{
+    Approval, AskRules, CallKind, Decision, PreApproval, Step, ToolGate, decide,
+};
 use weft_types::PermissionMode;
 
 use super::real_path::RealPath;
@@ -20,6 +22,8 @@ pub struct CallRules {
     pub gate: ToolGate,
     /// `permissions.allow`.
     pub pre_approval: PreApproval,
+    /// `permissions.ask` (Claude Code's settings): calls that ask whatever pre-approves them.
+    pub ask: AskRules,
     /// The permission mode (the agent's `permissionMode` already applied).
     pub mode: PermissionMode,
     /// The project directory: relative paths start there, and edits there are inside the
@@ -48,7 +52,15 @@ impl CallRules {
         let project = self.project_dir.as_deref();
         let real = project.and_then(|dir| RealPath::of_call(dir, tool, input));
         let real_input = real.as_ref().map(|r| &r.input);
-        let gate = self.gate.check_resolved(tool, input, real_input);
+        let mut gate = self.gate.check_resolved(tool, input, real_input);
+        let asked = (!gate.is_denied())
+            .then(|| self.ask.check_resolved(tool, input, real_input))
+            .flatten();
+        if let Some(reason) = &asked {
+            gate = Decision::Ask {
+                reason: format!("ask: {reason}"),
+            };
+        }
         let mut kind = CallKind::of(
             tool,
             false,
@@ -65,7 +77,8 @@ impl CallRules {
                 kind = CallKind::Protected;
             }
         }
-        let pre_approval = (!settled(&gate, kind))
+        // An ask rule beats every pre-approval.
+        let pre_approval = (!settled(&gate, kind) && asked.is_none())
             .then(|| self.pre_approval.check_resolved(tool, input, real_input));
         let none = Approval::NotPreApproved {
             reason: String::new(),
@@ -105,6 +118,7 @@ mod tests {
         CallRules {
             gate: ToolGate::new([deny.unwrap()]),
             pre_approval: PreApproval::compile(allow, &Origin::Session, &ctx).unwrap(),
+            ask: AskRules::default(),
             mode,
             project_dir: None,
         }
@@ -129,5 +143,17 @@ mod tests {
         assert_eq!((read.step, read.pre_approval), (Step::Run, None));
         let auto = rules(PermissionMode::Auto, &[]);
         assert_eq!(auto.judge("Bash", &bash("git log")).step, Step::Run);
+        // An ask rule asks even in auto, and beats a pre-approval.
+        let mut asking = rules(PermissionMode::Auto, &["Bash(git push:*)"]);
+        asking.ask = AskRules::compile(
+            ["Bash(git push:*)"],
+            &Origin::Session,
+            &PatternContext::new(),
+        )
+        .unwrap();
+        let push = asking.judge("Bash", &bash("git push"));
+        assert!(matches!(push.step, Step::Ask { .. }), "{push:?}");
+        assert_eq!(push.pre_approval, None);
+        assert_eq!(asking.judge("Bash", &bash("git log")).step, Step::Run);
     }
 }

@@ -5,6 +5,7 @@
 
 use weft_llm::{ChatRequest, Message, ModelRef, RetryNotice, TextSink, ToolCall, Usage};
 
+use super::hooks::{PromptVerdict, StopVerdict};
 use super::{ChildStatus, Invoker, Session, SessionError, SpawnFailure, SubagentError};
 use crate::transcript::{TranscriptRecord, now_millis};
 
@@ -20,6 +21,11 @@ pub enum TurnStop {
         /// The cap.
         limit: u32,
     },
+    /// A UserPromptSubmit hook refused the person's message; the model never saw it
+    /// ([`TurnOutcome::hook_reason`] says why).
+    PromptBlocked,
+    /// A hook answered `continue: false` ([`TurnOutcome::hook_reason`] is its `stopReason`).
+    HookStopped,
 }
 
 /// The result of one [`Session::send`].
@@ -35,6 +41,22 @@ pub struct TurnOutcome {
     pub tool_calls: usize,
     /// Model calls made.
     pub model_calls: u32,
+    /// Why a hook blocked the message or stopped the turn, for the person.
+    pub hook_reason: Option<String>,
+}
+
+impl TurnOutcome {
+    /// A turn that ended before reaching the model, for `reason`.
+    fn hook_ended(stop: TurnStop, reason: String) -> Self {
+        Self {
+            text: String::new(),
+            stop,
+            usage: Usage::default(),
+            tool_calls: 0,
+            model_calls: 0,
+            hook_reason: Some(reason),
+        }
+    }
 }
 
 /// Observes a turn as it happens (the CLI prints from here).
@@ -59,6 +81,8 @@ pub trait SessionEvents: Send {
     fn model_call_finished(&mut self) {}
     /// The request failed and is about to be sent again.
     fn retrying(&mut self, _notice: &RetryNotice) {}
+    /// A hook ran (its result, in one line, is [`HookRun::summary`](weft_hooks::HookRun)).
+    fn hook(&mut self, _run: &weft_hooks::HookRun) {}
 }
 
 /// Events that go nowhere.
@@ -98,7 +122,16 @@ impl Session {
         events: &mut dyn SessionEvents,
     ) -> Result<TurnOutcome, SessionError> {
         self.begin_turn()?;
-        let text = self.with_child_results(text.into())?;
+        let text = text.into();
+        let context = match self.prompt_hooks(&text).await {
+            PromptVerdict::Send(context) => context,
+            other => {
+                self.report_hooks(events);
+                return Ok(refused(other));
+            }
+        };
+        self.report_hooks(events);
+        let text = self.with_child_results(with_hook_context(context, text))?;
         let result = self.run_turn(Message::user(text), events).await;
         self.end_turn();
         result
@@ -131,11 +164,23 @@ impl Session {
         args: Vec<String>,
         events: &mut dyn SessionEvents,
     ) -> Result<TurnOutcome, SessionError> {
+        let typed = std::iter::once(format!("/{name}"))
+            .chain(args.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let context = match self.prompt_hooks(&typed).await {
+            PromptVerdict::Send(context) => context,
+            other => {
+                self.report_hooks(events);
+                return Ok(refused(other));
+            }
+        };
+        self.report_hooks(events);
         if self.is_fork_skill(name) {
             return self.run_user_fork(name, args).await;
         }
         let text = self.prepare_user_skill(name, args).await?;
-        let text = self.with_child_results(text)?;
+        let text = self.with_child_results(with_hook_context(context, text))?;
         let result = self.run_turn(Message::user(text), events).await;
         self.end_turn();
         result
@@ -179,6 +224,7 @@ impl Session {
             usage: child.usage,
             tool_calls: 0,
             model_calls: 0,
+            hook_reason: None,
         })
     }
 
@@ -235,6 +281,7 @@ impl Session {
             usage: Usage::default(),
             tool_calls: 0,
             model_calls: 0,
+            hook_reason: None,
         };
         let mut rounds = 0u32;
         loop {
@@ -272,7 +319,21 @@ impl Session {
                 if response.stop_reason == weft_llm::StopReason::MaxTokens {
                     outcome.stop = TurnStop::MaxTokens;
                 }
-                return Ok(outcome);
+                let verdict = self.stop_hooks(&outcome.text).await;
+                self.report_hooks(events);
+                match verdict {
+                    StopVerdict::End => return Ok(outcome),
+                    StopVerdict::Stopped(reason) => {
+                        outcome.stop = TurnStop::HookStopped;
+                        outcome.hook_reason = Some(reason);
+                        return Ok(outcome);
+                    }
+                    StopVerdict::GoOn(reason) => {
+                        outcome.stop = TurnStop::Answered;
+                        self.push(Message::user(format!("[Stop hook feedback]\n{reason}")))?;
+                        continue;
+                    }
+                }
             }
             if rounds >= limit {
                 // Every tool call needs a result before the next user message, or the
@@ -292,11 +353,27 @@ impl Session {
                 return Ok(outcome);
             }
             rounds += 1;
-            for call in &calls {
+            for (i, call) in calls.iter().enumerate() {
                 events.tool_call(call);
                 let result = self.dispatch(call).await;
+                self.report_hooks(events);
                 events.tool_result(call, &result);
                 self.push(result)?;
+                if let Some(reason) = self.take_hook_stop() {
+                    // Every call needs a result before the conversation goes on.
+                    for rest in &calls[i + 1..] {
+                        let result = Message::tool_result(
+                            &rest.id,
+                            format!("not run: a hook stopped the turn: {reason}"),
+                            true,
+                        );
+                        events.tool_result(rest, &result);
+                        self.push(result)?;
+                    }
+                    outcome.stop = TurnStop::HookStopped;
+                    outcome.hook_reason = Some(reason);
+                    return Ok(outcome);
+                }
             }
         }
     }
@@ -386,5 +463,22 @@ impl Session {
             tracing::warn!(error = %e, "cannot record the failed model call");
         }
         error
+    }
+}
+
+/// The user's `text` with the hooks' context before it (SessionStart, UserPromptSubmit).
+fn with_hook_context(context: Option<String>, text: String) -> String {
+    match context {
+        Some(context) => format!("[Hook context]\n{context}\n\n---\n\n{text}"),
+        None => text,
+    }
+}
+
+/// The outcome of a turn whose message a hook refused or stopped.
+fn refused(verdict: PromptVerdict) -> TurnOutcome {
+    match verdict {
+        PromptVerdict::Blocked(reason) => TurnOutcome::hook_ended(TurnStop::PromptBlocked, reason),
+        PromptVerdict::Stopped(reason) => TurnOutcome::hook_ended(TurnStop::HookStopped, reason),
+        PromptVerdict::Send(_) => TurnOutcome::hook_ended(TurnStop::Answered, String::new()),
     }
 }

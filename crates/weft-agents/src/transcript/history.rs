@@ -91,6 +91,7 @@ impl SessionHistory {
             | TranscriptRecord::ChildResult { .. }
             | TranscriptRecord::Skill { .. }
             | TranscriptRecord::Approval { .. }
+            | TranscriptRecord::Hook { .. }
             | TranscriptRecord::DynamicContext { .. }
             | TranscriptRecord::ModelError { .. } => {}
         }

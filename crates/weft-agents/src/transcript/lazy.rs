@@ -110,6 +110,7 @@ fn before_any_answer(record: &TranscriptRecord) -> bool {
         TranscriptRecord::Spawn { .. }
         | TranscriptRecord::ChildResult { .. }
         | TranscriptRecord::Approval { .. }
+        | TranscriptRecord::Hook { .. }
         | TranscriptRecord::DynamicContext { .. }
         | TranscriptRecord::Usage { .. } => false,
     }

@@ -156,6 +156,24 @@ pub enum TranscriptRecord {
         /// The exit status for a command that ran; why, for one that did not.
         detail: String,
     },
+    /// A hook ran (docs/HOOKS.md).
+    Hook {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// The event (`PreToolUse`...).
+        event: String,
+        /// Where it is configured (`user settings`, `skill fmt`).
+        source: String,
+        /// The command.
+        command: String,
+        /// Its exit code, when it exited.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        exit_code: Option<i32>,
+        /// What became of it: `ok`, `blocked: ...`, `timed out after 1 s`, `allow`...
+        outcome: String,
+        /// How long it ran.
+        duration_ms: u64,
+    },
     /// Token use of one model call.
     Usage {
         /// Milliseconds since the Unix epoch.
@@ -187,6 +205,7 @@ impl TranscriptRecord {
             | Self::Clear { at }
             | Self::Approval { at, .. }
             | Self::DynamicContext { at, .. }
+            | Self::Hook { at, .. }
             | Self::Usage { at, .. }
             | Self::ModelError { at, .. } => *at,
         }

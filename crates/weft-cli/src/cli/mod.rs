@@ -25,8 +25,8 @@ pub use install::{InstallArgs, InstallScope, RemoveArgs, ScanArgs, UpdateArgs, V
 pub use run::{AgentArgs, RunArgs};
 pub use sessions::{SessionsCommand, SessionsListArgs, SessionsShowArgs};
 pub use setup::{
-    ConfigCommand, ConfigShowArgs, DoctorArgs, McpCommand, McpListArgs, SandboxCommand,
-    SandboxExecArgs, SandboxStatusArgs,
+    ConfigCommand, ConfigShowArgs, DoctorArgs, HooksCommand, HooksListArgs, McpApproveArgs,
+    McpCommand, McpListArgs, SandboxCommand, SandboxExecArgs, SandboxStatusArgs,
 };
 pub use skills::{
     CatalogArgs, CatalogFormatArg, CheckToolArgs, ComposeArgs, ListArgs, MatchArgs, ModeArg,
@@ -185,7 +185,14 @@ pub enum Command {
         #[command(subcommand)]
         command: SessionsCommand,
     },
-    /// Work with MCP servers (`mcp_servers` in the configuration).
+    /// List the hooks (Claude Code's, from settings files, skills and agents) and whether
+    /// they run.
+    Hooks {
+        /// The hooks command to run.
+        #[command(subcommand)]
+        command: HooksCommand,
+    },
+    /// Work with MCP servers (`mcp_servers` in the configuration, the project's .mcp.json).
     Mcp {
         /// The mcp command to run.
         #[command(subcommand)]
@@ -269,4 +276,9 @@ pub struct LocationArgs {
     /// <project>/.clawft/config.json.
     #[arg(long, global = true, value_name = "FILE", help_heading = GLOBAL)]
     pub config: Option<PathBuf>,
+
+    /// Run no hook this time (Claude Code hooks from settings files, skills and agents;
+    /// docs/HOOKS.md). `disableAllHooks: true` in a settings file does the same.
+    #[arg(long, global = true, help_heading = GLOBAL)]
+    pub no_hooks: bool,
 }

@@ -1,5 +1,5 @@
 //! The arguments of the commands about weft's own set-up: `weft config`, `weft doctor`,
-//! `weft sandbox` (with the internal `sandbox exec` helper) and `weft mcp`. Separate from the
+//! `weft sandbox` (with the internal `sandbox exec` helper), `weft mcp` and `weft hooks`. Separate from the
 //! skill and agent commands because they inspect the configuration, not skills or agents.
 
 use clap::{Args, Subcommand};
@@ -79,9 +79,37 @@ pub struct SandboxExecArgs {
 /// `weft mcp ...`
 #[derive(Debug, Subcommand)]
 pub enum McpCommand {
-    /// Start the configured MCP servers and list them: name, status, tool count and tools.
-    /// Exits 1 when an enabled server is not running.
+    /// Start the configured MCP servers and list them: name, source (config or .mcp.json),
+    /// status, tool count and tools. Exits 1 when a server that should start is not running.
     List(McpListArgs),
+    /// Approve servers of this project's .mcp.json by name: they start from now on although
+    /// the project is not trusted (remembered in ~/.clawft/mcp-approvals.json).
+    Approve(McpApproveArgs),
+    /// Take back approvals given with `weft mcp approve`.
+    Revoke(McpApproveArgs),
+}
+
+/// Arguments of `weft mcp approve` and `weft mcp revoke`.
+#[derive(Debug, Args)]
+pub struct McpApproveArgs {
+    /// The servers' names, as .mcp.json writes them.
+    #[arg(required = true, value_name = "NAME")]
+    pub names: Vec<String>,
+}
+
+/// `weft hooks ...`
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// Every hook: source, event, matcher, command, and whether it is trusted to run.
+    List(HooksListArgs),
+}
+
+/// Arguments of `weft hooks list`.
+#[derive(Debug, Args)]
+pub struct HooksListArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ListFormat,
 }
 
 /// Arguments of `weft mcp list`.

@@ -26,6 +26,11 @@ pub const ORIGIN_HEADER: [&str; 3] = ["KEY", "VALUE", "ORIGIN"];
 pub fn origin_label(origin: &Origin, home: Option<&Path>) -> String {
     match origin {
         Origin::File(path) => tilde(path, home),
+        Origin::Files(paths) => paths
+            .iter()
+            .map(|p| tilde(p, home))
+            .collect::<Vec<_>>()
+            .join(" + "),
         other => other.to_string(),
     }
 }
@@ -50,15 +55,19 @@ pub fn file_lines(files: &[ConfigFileState], home: Option<&Path>) -> Vec<Vec<Str
     files
         .iter()
         .map(|f| {
-            let state = match (f.found, f.trusted) {
+            let mut state = match (f.found, f.trusted) {
                 (false, _) => "not found".to_owned(),
-                (true, true) => "read".to_owned(),
+                (true, true) if f.ignored.is_empty() => "read".to_owned(),
+                (true, true) => format!("read ({} ignored)", f.ignored.join(", ")),
                 (true, false) if f.ignored.is_empty() => "read (untrusted project)".to_owned(),
                 (true, false) => format!(
                     "read (untrusted project: {} ignored; --trust-project accepts them)",
                     f.ignored.join(", ")
                 ),
             };
+            if !f.unused.is_empty() {
+                state.push_str(&format!("; not used by weft: {}", f.unused.join(", ")));
+            }
             vec![format!("  {}", f.role.label()), tilde(&f.path, home), state]
         })
         .collect()
@@ -134,6 +143,7 @@ pub fn show(
 fn origin_json(origin: &Origin) -> Value {
     match origin {
         Origin::File(path) => json!({"kind": "file", "path": path}),
+        Origin::Files(paths) => json!({"kind": "files", "paths": paths}),
         Origin::Env(var) => json!({"kind": "env", "var": var}),
         Origin::Flag(flag) => json!({"kind": "flag", "flag": flag}),
         Origin::Default => json!({"kind": "default"}),

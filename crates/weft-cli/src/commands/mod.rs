@@ -6,6 +6,7 @@ pub mod config;
 pub mod doctor;
 pub mod front;
 pub mod help;
+pub mod hooks;
 pub mod install;
 pub mod mcp;
 pub mod picker;

@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use async_trait::async_trait;
-use weft_agents::{DynamicCommand, ModelPool, Session, SessionError, SkillInvocationError};
+use weft_agents::{
+    DynamicCommand, EndReason, ModelPool, Session, SessionError, SkillInvocationError,
+};
 use weft_llm::{ChatModel, ChatRequest, ChatResponse, LlmError, ModelError, TextSink};
 use weft_runtime::{Resume, Runtime, RuntimeError, SessionSettings, UsageError};
 use weft_types::PermissionMode;
@@ -85,7 +87,7 @@ pub(crate) fn status_line(stderr: Terminal) -> Option<StatusLine> {
 /// Starts the configured MCP servers now rather than inside the session, so the wait has a
 /// status line (a first `npx -y` run downloads the server).
 pub(crate) fn start_mcp(runtime: &Runtime, status: Option<&StatusLine>) {
-    let names = weft_runtime::enabled_servers(&runtime.config.file.mcp_servers);
+    let names = runtime.mcp_plan().names();
     if names.is_empty() {
         return;
     }
@@ -404,11 +406,11 @@ fn one_shot(
             Send::Skill { name, args } => session.run_skill(&name, args, &mut output).await,
         }?;
         let code = output.turn_done(&outcome, &session, verbose);
-        Ok::<_, SessionError>(
-            finish_background(&mut session, &mut output, verbose)
-                .await?
-                .unwrap_or(code),
-        )
+        let code = finish_background(&mut session, &mut output, verbose)
+            .await?
+            .unwrap_or(code);
+        session.end(EndReason::Other, &mut output).await;
+        Ok::<_, SessionError>(code)
     });
     // Calls refused for want of approval make a run that otherwise succeeded exit 4.
     let strict = !run.ignore_refusals;

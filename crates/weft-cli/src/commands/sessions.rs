@@ -226,6 +226,17 @@ fn describe(record: &TranscriptRecord) -> Option<String> {
         TranscriptRecord::Clear { .. } => "[conversation cleared]".to_owned(),
         TranscriptRecord::ModelError { error, .. } => format!("[model error: {}]", cut(error, 300)),
         TranscriptRecord::Approval { tool, answer, .. } => format!("[approval: {tool} {answer}]"),
+        TranscriptRecord::Hook {
+            event,
+            source,
+            command,
+            outcome,
+            ..
+        } => format!(
+            "[hook {event} ({source}): `{}` {}]",
+            cut(command, 120),
+            cut(outcome, 160)
+        ),
         TranscriptRecord::DynamicContext {
             skill,
             command,

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use serde::Serialize;
-use weft_agents::{Session, SessionEvents, TurnOutcome, TurnStop};
+use weft_agents::{HookRun, Session, SessionEvents, TurnOutcome, TurnStop};
 use weft_llm::{Message, ModelRef, RetryNotice, ToolCall, Usage};
 use weft_repl::{Activity, TurnPrinter};
 
@@ -54,6 +54,7 @@ impl<'s> TurnOutput<'s> {
                 model_calls: 0,
                 text: String::new(),
                 stop: TurnStop::Answered,
+                hook_reason: None,
             }),
         }
     }
@@ -104,9 +105,15 @@ impl<'s> TurnOutput<'s> {
                 j.stop = outcome.stop;
                 j.usage += outcome.usage;
                 j.model_calls += outcome.model_calls;
+                j.hook_reason.clone_from(&outcome.hook_reason);
+                if let Some(reason) = &outcome.hook_reason {
+                    errln!("weft: {}", hook_ended(outcome.stop, reason));
+                }
                 match outcome.stop {
-                    TurnStop::IterationLimit { .. } => ExitCode::FAILURE,
-                    TurnStop::Answered | TurnStop::MaxTokens => ExitCode::SUCCESS,
+                    TurnStop::IterationLimit { .. } | TurnStop::PromptBlocked => ExitCode::FAILURE,
+                    TurnStop::Answered | TurnStop::MaxTokens | TurnStop::HookStopped => {
+                        ExitCode::SUCCESS
+                    }
                 }
             }
         }
@@ -185,6 +192,25 @@ impl SessionEvents for TurnOutput<'_> {
         }
     }
 
+    /// A hook ran: an event in stream-json; in text, a line with the tool activity.
+    fn hook(&mut self, run: &HookRun) {
+        match self {
+            Self::Text(p) => p.hook(run),
+            Self::Json(j) => {
+                if j.stream {
+                    event(&Event::Hook {
+                        event: run.event.as_str(),
+                        source: run.source.to_string(),
+                        command: &run.command,
+                        exit_code: run.end.code(),
+                        outcome: &run.summary,
+                        duration_ms: u64::try_from(run.duration.as_millis()).unwrap_or(u64::MAX),
+                    });
+                }
+            }
+        }
+    }
+
     fn model_reply(&mut self, message: &Message, usage: &Usage) {
         if let Self::Json(j) = self
             && j.stream
@@ -225,6 +251,15 @@ enum Event<'a> {
         id: &'a str,
         name: &'a str,
         arguments: &'a serde_json::Value,
+    },
+    /// A hook ran (docs/HOOKS.md).
+    Hook {
+        event: &'static str,
+        source: String,
+        command: &'a str,
+        exit_code: Option<i32>,
+        outcome: &'a str,
+        duration_ms: u64,
     },
     /// Its result (a refusal is an error result).
     ToolResult {
@@ -309,8 +344,12 @@ fn report(
             outcome.usage.output_tokens
         );
     }
+    if let Some(reason) = &outcome.hook_reason {
+        errln!("weft: {}", hook_ended(outcome.stop, reason));
+    }
     match outcome.stop {
-        TurnStop::Answered => ExitCode::SUCCESS,
+        TurnStop::Answered | TurnStop::HookStopped => ExitCode::SUCCESS,
+        TurnStop::PromptBlocked => ExitCode::FAILURE,
         TurnStop::MaxTokens => {
             errln!("warning: the answer was cut off at the output token limit");
             ExitCode::SUCCESS
@@ -319,6 +358,16 @@ fn report(
             errln!("error: {}", iteration_limit(limit));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Why a hook ended the turn, for the person.
+fn hook_ended(stop: TurnStop, reason: &str) -> String {
+    match stop {
+        TurnStop::PromptBlocked => {
+            format!("the message was blocked by a UserPromptSubmit hook: {reason}")
+        }
+        _ => format!("a hook stopped the session: {reason}"),
     }
 }
 
@@ -345,6 +394,7 @@ pub(crate) struct JsonTurn {
     model_calls: u32,
     text: String,
     stop: TurnStop,
+    hook_reason: Option<String>,
 }
 
 impl JsonTurn {
@@ -410,6 +460,14 @@ impl JsonTurn {
             (None, TurnStop::IterationLimit { limit }) => {
                 ("iteration_limit", Some(iteration_limit(limit)))
             }
+            (None, TurnStop::PromptBlocked) => (
+                "prompt_blocked",
+                Some(hook_ended(
+                    TurnStop::PromptBlocked,
+                    self.hook_reason.as_deref().unwrap_or(""),
+                )),
+            ),
+            (None, TurnStop::HookStopped) => ("hook_stopped", None),
         };
         if error.is_none() && strict_refusals && !refusals.is_empty() {
             error = Some(format!(

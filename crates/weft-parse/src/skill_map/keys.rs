@@ -52,8 +52,7 @@ pub(super) fn keep_unknown_fields(
 }
 
 /// Keys weft recognises but does not implement, and why: kept, without effect.
-pub const UNSUPPORTED_FIELDS: [(&str, &str); 6] = [
-    ("hooks", "Claude Code's skill hooks are not run by weft"),
+pub const UNSUPPORTED_FIELDS: [(&str, &str); 5] = [
     (
         "background",
         "a `context: fork` skill runs in the foreground here: weft waits for its subagent's result",
@@ -79,7 +78,7 @@ pub const UNSUPPORTED_FIELDS: [(&str, &str); 6] = [
 /// Every top-level key some runtime of the family defines for a skill (Agent Skills spec,
 /// Claude Code, Codex, OpenClaw, clawft), in each accepted spelling: anything else is
 /// reported as an unknown key, with the closest of these.
-pub const KNOWN_FIELDS: [&str; 37] = [
+pub const KNOWN_FIELDS: [&str; 38] = [
     "name",
     "description",
     "license",
@@ -108,6 +107,7 @@ pub const KNOWN_FIELDS: [&str; 37] = [
     "when_to_use",
     "when-to-use",
     "keywords",
+    "hooks",
     "homepage",
     "execution-protocol",
     "execution_protocol",

@@ -194,6 +194,9 @@ fn read_invocation_fields(f: &mut Fields<'_>, skill: &mut Skill, report: &mut Re
     if let Some(field) = f.take(report, &["when_to_use", "when-to-use"]) {
         skill.when_to_use = fields::string(report, &field, Rule::WrongType);
     }
+    if let Some(field) = f.take(report, &["hooks"]) {
+        skill.hooks = crate::hooks::read_hooks_field(&field, report);
+    }
     if let Some(field) = f.take(report, &["keywords"]) {
         skill.keywords = fields::string_list(report, &field)
             .into_iter()

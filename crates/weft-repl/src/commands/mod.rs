@@ -4,6 +4,7 @@ mod agents;
 mod config;
 pub(crate) mod expand;
 mod help;
+mod hooks;
 mod memory;
 mod permissions;
 mod session;
@@ -28,6 +29,7 @@ pub fn builtin_commands() -> Vec<Arc<dyn SlashCommand>> {
         Arc::new(agents::Model),
         Arc::new(tools::Tools),
         Arc::new(permissions::PermissionsCommand),
+        Arc::new(hooks::HooksCommand),
         Arc::new(memory::Memory),
         Arc::new(config::ConfigCommand),
         Arc::new(session::SessionInfo),

@@ -70,7 +70,8 @@ impl SlashCommand for Clear {
 
     fn help(&self) -> &str {
         "Forgets the conversation: the next message starts afresh with the same agent and \
-         model. The transcript file keeps everything."
+         model (SessionEnd hooks run now, SessionStart hooks before the next message). The \
+         transcript file keeps everything."
     }
 
     async fn execute(
@@ -79,6 +80,9 @@ impl SlashCommand for Clear {
         ctx: &mut CommandContext<'_>,
     ) -> Result<Dispatch, CommandError> {
         let n = ctx.session.messages().len();
+        ctx.session
+            .end(weft_agents::EndReason::Clear, &mut weft_agents::Quiet)
+            .await;
         ctx.session.clear()?;
         writeln!(ctx.out, "Cleared {n} message(s).")?;
         Ok(Dispatch::Handled)

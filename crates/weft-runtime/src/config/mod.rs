@@ -34,6 +34,8 @@ pub struct ConfigSources {
     /// Apply the whole project file; otherwise only
     /// [`PROJECT_KEYS`](crate::trust::PROJECT_KEYS) of it.
     pub trust_project: bool,
+    /// Claude Code's settings files (`~/.claude/settings.json`, the project's two).
+    pub claude: crate::claude::ClaudeSources,
 }
 
 /// The configuration in effect.
@@ -49,6 +51,8 @@ pub struct Config {
     /// untrusted project may not set, and, trusted or not, the sandbox keys only the user may
     /// set (see `user_only.rs`).
     pub ignored_project_keys: Vec<crate::trust::IgnoredKey>,
+    /// Claude Code's settings files, read (their permission rules, hooks, MCP approvals).
+    pub claude: crate::claude::ClaudeSettings,
     /// For each provider, the directory of the file that defined its `file` (replay paths).
     provider_dirs: BTreeMap<String, PathBuf>,
 }
@@ -179,11 +183,13 @@ impl Config {
                 );
             }
         }
+        let claude = crate::claude::ClaudeSettings::load(&sources.claude, sources.trust_project)?;
         Ok(Self {
             file,
             files,
             value: merged,
             ignored_project_keys,
+            claude,
             provider_dirs,
         })
     }

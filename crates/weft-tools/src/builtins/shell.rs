@@ -140,7 +140,7 @@ impl ExecShell {
         let registered = child
             .id()
             .ok_or(ShuttingDown)
-            .and_then(|pgid| self.config.groups.register(pgid, ending));
+            .and_then(|pgid| self.config.groups.register_ending(pgid, ending));
         match registered {
             Ok(group) => Ok((child, group)),
             Err(ShuttingDown) => {

@@ -215,18 +215,68 @@ pub fn mcp(runtime: &Runtime) -> Vec<Check> {
             }
         })
         .collect();
-    checks.extend(
-        servers
-            .disabled()
-            .iter()
-            .map(|name| Check::new(format!("mcp {name}"), Status::Skip, "disabled")),
-    );
+    checks.extend(servers.idle().iter().map(|server| {
+        let detail = match &server.reason {
+            Some(reason) => format!("{} ({}): {reason}", server.status, server.source.label()),
+            None => server.status.to_owned(),
+        };
+        Check::new(format!("mcp {}", server.name), Status::Skip, detail)
+    }));
     if checks.is_empty() {
         checks.push(Check::new(
             "mcp",
             Status::Skip,
             "no servers configured (`mcp_servers` in ~/.clawft/config.json)",
         ));
+    }
+    checks
+}
+
+/// The hooks: how many run, from where; those of an untrusted project (which do not run);
+/// matchers that do not compile (a failure: the hook never runs); hooks switched off.
+pub fn hooks(runtime: &Runtime) -> Vec<Check> {
+    let entries = runtime.all_hooks();
+    if entries.is_empty() {
+        return vec![Check::new("hooks", Status::Skip, "none configured")];
+    }
+    let mut checks = Vec::new();
+    if let Some(reason) = runtime.hooks_disabled() {
+        checks.push(Check::new(
+            "hooks",
+            Status::Warn,
+            format!("{} configured, none runs: {reason}", entries.len()),
+        ));
+        return checks;
+    }
+    let trusted = entries.iter().filter(|e| e.trusted).count();
+    let mut kinds: Vec<String> = Vec::new();
+    for entry in entries.iter().filter(|e| e.trusted) {
+        let kind = entry.source.kind().to_owned();
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    checks.push(Check::new(
+        "hooks",
+        Status::Ok,
+        format!("{trusted} hook(s) run ({})", kinds.join(", ")),
+    ));
+    let untrusted = entries.len() - trusted;
+    if untrusted > 0 {
+        checks.push(Check::new(
+            "hooks",
+            Status::Warn,
+            format!("{untrusted} hook(s) of this project do not run: it is not trusted (--trust-project)"),
+        ));
+    }
+    for entry in &entries {
+        if let Some(problem) = entry.problem() {
+            checks.push(Check::new(
+                format!("hook {}", entry.event),
+                Status::Fail,
+                format!("{} `{}`: {problem}", entry.source, entry.command_line()),
+            ));
+        }
     }
     checks
 }

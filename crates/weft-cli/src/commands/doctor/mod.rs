@@ -1,6 +1,7 @@
 //! `weft doctor`: is this set-up ready? One line per check (version, configuration files,
 //! providers and their keys, the permission mode, the default model and, with `--online`, one
-//! request to it, MCP servers, the sandbox, skills, agents, the header cache), then a summary.
+//! request to it, MCP servers, hooks, the sandbox, skills, agents, the header cache), then a
+//! summary.
 //! Exits 1 when a check fails; warnings (a skill file with errors, an agent naming a model no
 //! provider serves) do not fail it, and an agent whose alias falls back to the session's
 //! model is a note on an `ok` line. A configuration that does not load fails, and the checks
@@ -134,6 +135,7 @@ fn with_configuration(workspace: &Workspace, runtime: &Runtime, online: bool) ->
     start_mcp(runtime, status.as_ref());
     drop(status);
     report.extend(checks::mcp(runtime));
+    report.extend(checks::hooks(runtime));
     report.push(checks::sandbox(workspace, runtime));
     let tools = weft_runtime::ToolAvailability::of(runtime).ok();
     report.push(checks::skills(
