@@ -463,7 +463,8 @@ fn a_policy_hook_that_times_out_is_stopped_and_the_call_is_put_to_a_person() {
         json!({"permissions": {"allow": ["Bash(touch:*)"]}}),
     );
     let out = agent(&s, &config, &["--no-transcript"], "go");
-    assert!(out.status.success(), "{}", stderr(&out));
+    // Refused for want of a person: exit status 4.
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     assert!(!s.project.join("after-timeout").exists());
     let err = stderr(&out);
     assert!(
@@ -518,7 +519,8 @@ exit 0"#,
         &["--no-transcript", "--permission-mode", "auto"],
         "go",
     );
-    assert!(out.status.success(), "{}", stderr(&out));
+    // Two calls refused for want of a person: exit status 4.
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     assert!(!s.project.join("crash").exists());
     assert!(!s.project.join("garbled").exists());
     assert!(

@@ -39,7 +39,7 @@ const SHARED: Expected = Expected {
     files: 2451,
     load: (1490, 942, 19),
     validate: (1138, 1211, 102),
-    strict: (1138, 788, 525),
+    strict: (1138, 789, 524),
     spec: (812, 352, 1287),
 };
 
