@@ -276,13 +276,7 @@ async fn plain_answer_carries_prompt_message_and_the_allowed_tools() {
     let outcome = session.send("hi", &mut Quiet).await.unwrap();
     assert_eq!(outcome.text, "Hello there.");
     assert_eq!(outcome.stop, TurnStop::Answered);
-    assert_eq!(
-        outcome.usage,
-        Usage {
-            input_tokens: 12,
-            output_tokens: 3
-        }
-    );
+    assert_eq!(outcome.usage, Usage::new(12, 3));
     assert_eq!(outcome.model_calls, 1);
     assert_eq!(outcome.tool_calls, 0);
     assert_eq!(session.usage(), outcome.usage);
@@ -334,13 +328,7 @@ async fn tool_call_result_then_answer() {
     assert_eq!(outcome.stop, TurnStop::Answered);
     assert_eq!(outcome.model_calls, 2);
     assert_eq!(outcome.tool_calls, 1);
-    assert_eq!(
-        outcome.usage,
-        Usage {
-            input_tokens: 24,
-            output_tokens: 6
-        }
-    );
+    assert_eq!(outcome.usage, Usage::new(24, 6));
     assert_eq!(events.calls.len(), 1);
     assert_eq!(events.calls[0].name, "read_file");
     assert_eq!(events.results.len(), 1);
@@ -1023,13 +1011,7 @@ async fn streamed_pieces_add_up_to_the_final_text() {
     assert_eq!(outcome.text, "Hello, world");
     assert_eq!(events.text, ["Hel", "lo, ", "wor", "ld"]);
     assert_eq!(events.text.concat(), outcome.text);
-    assert_eq!(
-        outcome.usage,
-        Usage {
-            input_tokens: 7,
-            output_tokens: 5
-        }
-    );
+    assert_eq!(outcome.usage, Usage::new(7, 5));
     let body = &server.bodies()[0];
     assert_eq!(body["stream"], json!(true));
 }
@@ -1528,13 +1510,7 @@ async fn anthropic_tool_round_trip() {
     let outcome = session.send("How many lines?", &mut Quiet).await.unwrap();
     assert_eq!(outcome.text, "Two lines.");
     assert_eq!(outcome.model_calls, 2);
-    assert_eq!(
-        outcome.usage,
-        Usage {
-            input_tokens: 60,
-            output_tokens: 8
-        }
-    );
+    assert_eq!(outcome.usage, Usage::new(60, 8));
 
     let requests = server.requests();
     assert_eq!(requests.len(), 2);

@@ -16,9 +16,11 @@ mod http;
 mod model;
 mod models;
 mod openai;
+mod price;
 mod replay;
 mod retry;
 mod types;
+mod window;
 
 use std::sync::Arc;
 
@@ -28,12 +30,14 @@ pub use error::LlmError;
 pub use model::ChatModel;
 pub use models::{ModelCatalog, ModelError, ModelRef, is_claude_model};
 pub use openai::OpenAiClient;
+pub use price::ModelPrice;
 pub use replay::{ReplayModel, ReplayToolCall, ReplayTurn};
 pub use retry::{RetryNotice, RetryReason};
 pub use types::{
     ChatRequest, ChatResponse, Message, NoStream, Role, StopReason, TextSink, ToolCall, ToolSpec,
     Usage,
 };
+pub use window::{OLLAMA_DEFAULT_CONTEXT, known_context_window};
 
 /// Builds the client for a provider.
 pub fn connect(config: &ProviderConfig) -> Result<Arc<dyn ChatModel>, LlmError> {

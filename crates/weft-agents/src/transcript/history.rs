@@ -129,10 +129,7 @@ mod tests {
     #[test]
     fn the_history_is_the_conversation_since_the_last_clear_with_the_last_agent() {
         let dir = tempfile::tempdir().unwrap();
-        let usage = Usage {
-            input_tokens: 10,
-            output_tokens: 2,
-        };
+        let usage = Usage::new(10, 2);
         let path = write(
             dir.path(),
             "s1",
