@@ -670,8 +670,12 @@ async fn a_skill_never_widens_the_agents_tools() {
     }
     assert!(!env.project.join("w.txt").exists());
     assert!(!env.project.join("b.txt").exists());
-    // Nothing is offered while the skill is active.
-    assert!(server.bodies()[1].get("tools").is_none());
+    // The tools offered stay the agent's while the skill is active (the prompt cache holds);
+    // its gate refused the rest.
+    assert_eq!(
+        openai_tool_names(&server.bodies()[1]),
+        openai_tool_names(&server.bodies()[0])
+    );
 }
 
 #[tokio::test]
@@ -730,9 +734,10 @@ async fn a_scoped_skill_allows_only_matching_calls() {
         outside.content
     );
     assert!(!env.project.parent().unwrap().join("pwned").exists());
+    // The list offered is the agent's, the same as before the skill.
     assert_eq!(
         openai_tool_names(&server.bodies()[1]),
-        ["exec_shell", "read_file"]
+        openai_tool_names(&server.bodies()[0])
     );
 }
 
@@ -1074,8 +1079,16 @@ async fn use_skill_renders_the_body_and_narrows_the_gate_for_this_turn_only() {
         "{}",
         skill_result.content
     );
-    // After the skill, the next request of the same turn offers only what the skill allows.
-    assert_eq!(openai_tool_names(&bodies[1]), ["read_file"]);
+    // After the skill, the next request of the same turn offers the same tools (a stable
+    // prefix for the prompt cache); the skill's gate allows only `read_file`, and says so.
+    assert_eq!(openai_tool_names(&bodies[1]), before);
+    assert!(
+        skill_result
+            .content
+            .starts_with("[skill `summarize` is active: tools are limited to read_file until"),
+        "{}",
+        skill_result.content
+    );
     let denied = result_of(&session, "call_w1").clone();
     assert!(denied.is_error);
     assert!(
@@ -1517,7 +1530,12 @@ async fn anthropic_tool_round_trip() {
     assert!(requests.iter().all(|r| r.path == "/v1/messages"));
     let first = &requests[0].body;
     assert_eq!(first["model"], "claude-test");
-    let system = first["system"].as_str().unwrap();
+    // The system prompt is one block, with a cache breakpoint.
+    let system = first["system"][0]["text"].as_str().unwrap();
+    assert_eq!(
+        first["system"][0]["cache_control"],
+        json!({"type": "ephemeral"})
+    );
     assert!(
         system.starts_with(builtin("explore").system_prompt.unwrap().trim()),
         "{system}"
@@ -1534,12 +1552,12 @@ async fn anthropic_tool_round_trip() {
     assert_eq!(
         second["messages"],
         json!([
-            {"role": "user", "content": [{"type": "text", "text": "How many lines?"}]},
+            {"role": "user", "content": [{"type": "text", "text": "How many lines?", "cache_control": {"type": "ephemeral"}}]},
             {"role": "assistant", "content": [
                 {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "notes.txt"}}
             ]},
             {"role": "user", "content": [
-                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "alpha\nbeta\n"}
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "alpha\nbeta\n", "cache_control": {"type": "ephemeral"}}
             ]},
         ])
     );

@@ -110,7 +110,8 @@ fn before_any_answer(record: &TranscriptRecord) -> bool {
         | TranscriptRecord::ChildResult { .. }
         | TranscriptRecord::Approval { .. }
         | TranscriptRecord::DynamicContext { .. }
-        | TranscriptRecord::Usage { .. } => false,
+        | TranscriptRecord::Usage { .. }
+        | TranscriptRecord::Compaction { .. } => false,
     }
 }
 
@@ -169,6 +170,7 @@ mod tests {
         t.append(again.clone()).unwrap();
         let usage = TranscriptRecord::Usage {
             at: 4,
+            model: None,
             usage: weft_llm::Usage::default(),
         };
         t.append(usage.clone()).unwrap();
