@@ -27,7 +27,7 @@ pub use agent_registry::{
 pub use builtin_agents::builtin_agents;
 pub use create_skill::CreateSkill;
 pub use injection::SkillInjection;
-pub use ledger::{ModelTokens, TokenLedger};
+pub use ledger::{Cost, ModelTokens, TokenLedger, price_of};
 pub use model_pool::{ModelPool, WELL_KNOWN_ALIASES};
 pub use selector::{
     CODING_SKILLS, MAX_MATCHED_SKILLS, RiskLevel, TaskContext, UnknownRiskLevel, select_skills,

@@ -387,7 +387,7 @@ fn one_shot(
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
     let mut output = turn_output(run, verbose, &mut screen);
-    output.started(&session, run.resume.is_some() || run.continue_latest);
+    output.started(&mut session, run.resume.is_some() || run.continue_latest);
     let turn = rt.block_on(async {
         let outcome = match send {
             Send::Message(text) => session.send(text, &mut output).await,
@@ -402,11 +402,11 @@ fn one_shot(
     });
     let result = match turn {
         Ok(code) => {
-            output.finish(&session, None);
+            output.finish(&mut session, None);
             Ok(code)
         }
         Err(e) => {
-            output.finish(&session, Some(&e.to_string()));
+            output.finish(&mut session, Some(&e.to_string()));
             Err(session_error(e))
         }
     };
