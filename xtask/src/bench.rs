@@ -32,7 +32,7 @@ impl Default for Options {
     }
 }
 
-fn workspace_root() -> PathBuf {
+pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
@@ -40,7 +40,7 @@ fn workspace_root() -> PathBuf {
 
 /// Builds the release binary and returns its path.
 #[allow(clippy::disallowed_methods)] // the cargo running xtask, as cargo documents
-fn build_weft(root: &Path) -> Result<PathBuf> {
+pub fn build_weft(root: &Path) -> Result<PathBuf> {
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["build", "--release", "--quiet", "-p", "weft-cli"])
         .current_dir(root)
