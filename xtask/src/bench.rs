@@ -41,7 +41,7 @@ pub fn workspace_root() -> PathBuf {
 
 /// Builds the release binary and returns its path.
 #[allow(clippy::disallowed_methods)] // the cargo running xtask, as cargo documents
-fn build_weft(root: &Path) -> Result<PathBuf> {
+pub fn build_weft(root: &Path) -> Result<PathBuf> {
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["build", "--release", "--quiet", "-p", "weft-cli"])
         .current_dir(root)

@@ -2,7 +2,8 @@
 //!
 //! Run through the cargo alias in `.cargo/config.toml`, e.g.
 //! `cargo xtask fixtures --count 1000 --out /tmp/fx1000`. Arguments are parsed by hand to
-//! keep this crate dependency-free apart from `anyhow`.
+//! keep this crate dependency-free apart from `anyhow` (and `serde_json`, which the replay
+//! benchmark's loopback provider speaks).
 //!
 //! Exit status: 0 on success, 1 when a command fails, 2 on a usage error.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -11,6 +12,7 @@ mod bench;
 mod compat;
 mod fixtures;
 mod hostile;
+mod replay;
 mod shell_diff;
 
 use std::ffi::OsString;
@@ -28,6 +30,9 @@ COMMANDS:
     fixtures        Generate a deterministic tree of synthetic skills (DIR/<name>/SKILL.md)
     bench-list      Time `weft skills list` on a generated tree against `cat` of the same files
     bench-validate  Time `weft skills validate` on the shared corpus
+    bench-session   Replay a scripted coding session through weft against a loopback provider
+                    (Anthropic and OpenAI shapes): tokens billed with and without prompt
+                    caching, the cached share, peak context, compactions (docs/BENCHMARKS.md)
     hostile-checkout
                     Lay out a project full of traps (FIFOs, links to /dev/zero,
                     /proc/self/environ, / and /sys, a link ladder, bad UTF-8); see
@@ -58,6 +63,11 @@ BENCH OPTIONS:
 SHELL-DIFF OPTIONS:
     --cases N   Cases to run, one command under one shell each [default: 200000]
     --seed S    The generator's seed [default: 23, the test suite's]
+BENCH-SESSION OPTIONS:
+    --turns N       Turns of the session [default: 60]
+    --window T      The context window, in tokens [default: 16000]
+    --shape S       anthropic, openai or both [default: both]
+    --weft BIN      Run this weft binary instead of building the checkout's
 
 EXAMPLES:
     cargo xtask fixtures --count 1000 --out /tmp/fx1000 --seed 7
@@ -76,6 +86,8 @@ enum Command {
     BenchList(bench::Options),
     /// Time `weft skills validate` on the corpus.
     BenchValidate(bench::Options),
+    /// Replay a long session and count its tokens.
+    BenchSession(replay::Options),
     /// Lay out the hostile checkout.
     Hostile {
         /// Output directory.
@@ -125,6 +137,7 @@ fn main() -> ExitCode {
         Ok(Command::BenchList(opts)) => report(bench::list(&opts)),
         Ok(Command::BenchValidate(opts)) => report(bench::validate(&opts)),
         Ok(Command::ShellDiff(opts)) => report(shell_diff::run(&bench::workspace_root(), &opts)),
+        Ok(Command::BenchSession(opts)) => report(replay::run(&opts)),
         Ok(Command::Hostile { out, force }) => match hostile::generate(&out, force) {
             Ok(traps) => {
                 println!(
@@ -187,6 +200,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Command, Usage
             _ => Ok(Command::Help),
         },
         Some("shell-diff") => parse_shell_diff(args),
+        Some("bench-session") => parse_bench_session(args).map(Command::BenchSession),
         Some(name @ ("bench-list" | "bench-validate")) => {
             let opts = parse_bench(name, args)?;
             Ok(if name == "bench-list" {
@@ -398,6 +412,52 @@ fn split_flag(arg: &OsString) -> (String, String, Option<OsString>) {
     }
 }
 
+/// Parses the options of `bench-session`.
+fn parse_bench_session(
+    mut args: impl Iterator<Item = OsString>,
+) -> Result<replay::Options, UsageError> {
+    let mut opts = replay::Options::default();
+    while let Some(arg) = args.next() {
+        let (arg, flag, inline) = split_flag(&arg);
+        match flag.as_str() {
+            "--turns" => {
+                opts.turns = parse_number(&flag, &take_value(&flag, inline, &mut args)?)?;
+            }
+            "--window" => {
+                opts.window = parse_number(&flag, &take_value(&flag, inline, &mut args)?)?;
+            }
+            "--shape" => {
+                let value = take_value(&flag, inline, &mut args)?;
+                opts.shapes = match value.to_str() {
+                    Some("anthropic") => vec![replay::Shape::Anthropic],
+                    Some("openai") => vec![replay::Shape::OpenAi],
+                    Some("both") => vec![replay::Shape::Anthropic, replay::Shape::OpenAi],
+                    _ => {
+                        return Err(UsageError(format!(
+                            "--shape expects anthropic, openai or both, got `{}`",
+                            value.to_string_lossy()
+                        )));
+                    }
+                };
+            }
+            "--weft" => {
+                opts.weft = Some(PathBuf::from(take_value(&flag, inline, &mut args)?));
+            }
+            _ => {
+                return Err(UsageError(format!(
+                    "unexpected argument `{arg}` for `bench-session`"
+                )));
+            }
+        }
+    }
+    if opts.turns == 0 || opts.window < 4_000 {
+        return Err(UsageError(
+            "--turns must be at least 1 and --window at least 4000".into(),
+        ));
+    }
+    Ok(opts)
+}
+
 /// The value of `flag`: the inline `--flag=value` part or the next argument.
 fn take_value(
     flag: &str,
@@ -443,6 +503,35 @@ mod tests {
         match parse(args) {
             Ok(Command::Fixtures(opts)) => opts,
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bench_session_flags() {
+        match parse(&["bench-session"]) {
+            Ok(Command::BenchSession(opts)) => assert_eq!(opts, replay::Options::default()),
+            other => panic!("{other:?}"),
+        }
+        match parse(&[
+            "bench-session",
+            "--turns=10",
+            "--window",
+            "8000",
+            "--shape",
+            "openai",
+        ]) {
+            Ok(Command::BenchSession(opts)) => {
+                assert_eq!((opts.turns, opts.window), (10, 8000));
+                assert_eq!(opts.shapes, [replay::Shape::OpenAi]);
+            }
+            other => panic!("{other:?}"),
+        }
+        for bad in [
+            &["bench-session", "--shape", "gemini"][..],
+            &["bench-session", "--window", "100"],
+            &["bench-session", "--turns", "0"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
         }
     }
 

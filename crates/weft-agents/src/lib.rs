@@ -14,6 +14,7 @@ mod agent_registry;
 mod builtin_agents;
 mod create_skill;
 mod injection;
+mod ledger;
 mod model_pool;
 mod selector;
 mod session;
@@ -26,15 +27,18 @@ pub use agent_registry::{
 pub use builtin_agents::builtin_agents;
 pub use create_skill::CreateSkill;
 pub use injection::SkillInjection;
+pub use ledger::{Cost, ModelTokens, TokenLedger, price_of};
 pub use model_pool::{ModelPool, WELL_KNOWN_ALIASES};
 pub use selector::{
     CODING_SKILLS, MAX_MATCHED_SKILLS, RiskLevel, TaskContext, UnknownRiskLevel, select_skills,
 };
 pub use session::{
-    AgentView, ApprovalAnswer, ApprovalRequest, Approver, CallJudgement, CallRules, ChildError,
-    ChildPlan, ChildStatus, ChildSummary, DynamicCommand, DynamicVerdict, EndReason, HookRun,
-    Invoker, MAX_STOP_BLOCKS, Permissions, Quiet, RealPath, RefusedCall, SESSIONS_CANCEL,
-    SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, Session, SessionError, SessionEvents,
-    SessionOptions, SessionParts, SkillInvocationError, SpawnFailure, SpawnRequest, SpawnSettings,
-    SubagentError, TurnOutcome, TurnStop, USE_SKILL, agent_gate, agent_mode, configured_hooks,
+    AgentView, ApprovalAnswer, ApprovalRequest, Approver, BYTES_PER_TOKEN, CallJudgement,
+    CallRules, ChildError, ChildPlan, ChildStatus, ChildSummary, CompactStart, CompactTrigger,
+    CompactionHook, CompactionReport, ContextBreakdown, ContextUse, DEFAULT_CONTEXT_WINDOW,
+    DynamicCommand, DynamicVerdict, EndReason, HookRun, Invoker, KEEP_TOKENS_MAX, MAX_STOP_BLOCKS,
+    Permissions, Quiet, RealPath, RefusedCall, SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT,
+    SESSIONS_SPAWN, SUMMARY_MARK, Session, SessionError, SessionEvents, SessionOptions,
+    SessionParts, SkillInvocationError, SpawnFailure, SpawnRequest, SpawnSettings, SubagentError,
+    TurnOutcome, TurnStop, USE_SKILL, agent_gate, agent_mode, configured_hooks, estimate_tokens,
 };

@@ -276,13 +276,7 @@ async fn plain_answer_carries_prompt_message_and_the_allowed_tools() {
     let outcome = session.send("hi", &mut Quiet).await.unwrap();
     assert_eq!(outcome.text, "Hello there.");
     assert_eq!(outcome.stop, TurnStop::Answered);
-    assert_eq!(
-        outcome.usage,
-        Usage {
-            input_tokens: 12,
-            output_tokens: 3
-        }
-    );
+    assert_eq!(outcome.usage, Usage::new(12, 3));
     assert_eq!(outcome.model_calls, 1);
     assert_eq!(outcome.tool_calls, 0);
     assert_eq!(session.usage(), outcome.usage);
@@ -334,13 +328,7 @@ async fn tool_call_result_then_answer() {
     assert_eq!(outcome.stop, TurnStop::Answered);
     assert_eq!(outcome.model_calls, 2);
     assert_eq!(outcome.tool_calls, 1);
-    assert_eq!(
-        outcome.usage,
-        Usage {
-            input_tokens: 24,
-            output_tokens: 6
-        }
-    );
+    assert_eq!(outcome.usage, Usage::new(24, 6));
     assert_eq!(events.calls.len(), 1);
     assert_eq!(events.calls[0].name, "read_file");
     assert_eq!(events.results.len(), 1);
@@ -682,8 +670,12 @@ async fn a_skill_never_widens_the_agents_tools() {
     }
     assert!(!env.project.join("w.txt").exists());
     assert!(!env.project.join("b.txt").exists());
-    // Nothing is offered while the skill is active.
-    assert!(server.bodies()[1].get("tools").is_none());
+    // The tools offered stay the agent's while the skill is active (the prompt cache holds);
+    // its gate refused the rest.
+    assert_eq!(
+        openai_tool_names(&server.bodies()[1]),
+        openai_tool_names(&server.bodies()[0])
+    );
 }
 
 #[tokio::test]
@@ -742,9 +734,10 @@ async fn a_scoped_skill_allows_only_matching_calls() {
         outside.content
     );
     assert!(!env.project.parent().unwrap().join("pwned").exists());
+    // The list offered is the agent's, the same as before the skill.
     assert_eq!(
         openai_tool_names(&server.bodies()[1]),
-        ["exec_shell", "read_file"]
+        openai_tool_names(&server.bodies()[0])
     );
 }
 
@@ -1023,13 +1016,7 @@ async fn streamed_pieces_add_up_to_the_final_text() {
     assert_eq!(outcome.text, "Hello, world");
     assert_eq!(events.text, ["Hel", "lo, ", "wor", "ld"]);
     assert_eq!(events.text.concat(), outcome.text);
-    assert_eq!(
-        outcome.usage,
-        Usage {
-            input_tokens: 7,
-            output_tokens: 5
-        }
-    );
+    assert_eq!(outcome.usage, Usage::new(7, 5));
     let body = &server.bodies()[0];
     assert_eq!(body["stream"], json!(true));
 }
@@ -1092,8 +1079,16 @@ async fn use_skill_renders_the_body_and_narrows_the_gate_for_this_turn_only() {
         "{}",
         skill_result.content
     );
-    // After the skill, the next request of the same turn offers only what the skill allows.
-    assert_eq!(openai_tool_names(&bodies[1]), ["read_file"]);
+    // After the skill, the next request of the same turn offers the same tools (a stable
+    // prefix for the prompt cache); the skill's gate allows only `read_file`, and says so.
+    assert_eq!(openai_tool_names(&bodies[1]), before);
+    assert!(
+        skill_result
+            .content
+            .starts_with("[skill `summarize` is active: tools are limited to read_file until"),
+        "{}",
+        skill_result.content
+    );
     let denied = result_of(&session, "call_w1").clone();
     assert!(denied.is_error);
     assert!(
@@ -1528,20 +1523,19 @@ async fn anthropic_tool_round_trip() {
     let outcome = session.send("How many lines?", &mut Quiet).await.unwrap();
     assert_eq!(outcome.text, "Two lines.");
     assert_eq!(outcome.model_calls, 2);
-    assert_eq!(
-        outcome.usage,
-        Usage {
-            input_tokens: 60,
-            output_tokens: 8
-        }
-    );
+    assert_eq!(outcome.usage, Usage::new(60, 8));
 
     let requests = server.requests();
     assert_eq!(requests.len(), 2);
     assert!(requests.iter().all(|r| r.path == "/v1/messages"));
     let first = &requests[0].body;
     assert_eq!(first["model"], "claude-test");
-    let system = first["system"].as_str().unwrap();
+    // The system prompt is one block, with a cache breakpoint.
+    let system = first["system"][0]["text"].as_str().unwrap();
+    assert_eq!(
+        first["system"][0]["cache_control"],
+        json!({"type": "ephemeral"})
+    );
     assert!(
         system.starts_with(builtin("explore").system_prompt.unwrap().trim()),
         "{system}"
@@ -1558,12 +1552,12 @@ async fn anthropic_tool_round_trip() {
     assert_eq!(
         second["messages"],
         json!([
-            {"role": "user", "content": [{"type": "text", "text": "How many lines?"}]},
+            {"role": "user", "content": [{"type": "text", "text": "How many lines?", "cache_control": {"type": "ephemeral"}}]},
             {"role": "assistant", "content": [
                 {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "notes.txt"}}
             ]},
             {"role": "user", "content": [
-                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "alpha\nbeta\n"}
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "alpha\nbeta\n", "cache_control": {"type": "ephemeral"}}
             ]},
         ])
     );

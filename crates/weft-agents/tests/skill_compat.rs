@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{ScriptServer, openai_messages, openai_text, openai_tool};
+use common::{ScriptServer, openai_messages, openai_text, openai_tool, openai_tool_result};
 use serde_json::{Value, json};
 use weft_agents::{
     AgentRegistry, ModelPool, Quiet, Session, SessionEvents, SessionOptions, SessionParts,
@@ -110,12 +110,16 @@ impl SessionEvents for Notices {
     }
 }
 
+/// A conditional skill (`paths:`) is not in the catalog until a file tool touches a match;
+/// then the tool's result announces it, and the system prompt stays as it was (a stable
+/// prefix for the prompt cache).
 #[tokio::test]
-async fn conditional_skill_joins_the_catalog_after_read_file() {
+async fn conditional_skill_is_announced_by_the_result_that_reveals_it() {
     let project = Project::new(&[("plain", ""), ("rust-style", "paths: \"src/**/*.rs\"\n")]);
     let server = ScriptServer::openai(vec![
         openai_tool("call_r", "read_file", json!({"path": "src/lib.rs"})),
         openai_text("Read it."),
+        openai_text("Again."),
     ])
     .await;
     let mut session = project.session(&server);
@@ -123,14 +127,22 @@ async fn conditional_skill_joins_the_catalog_after_read_file() {
         .send("Look at src/lib.rs", &mut Quiet)
         .await
         .unwrap();
+    session.send("And again", &mut Quiet).await.unwrap();
     let bodies = server.bodies();
     let (before, after) = (system(&bodies[0]), system(&bodies[1]));
     assert!(before.contains("- plain:"), "{before}");
     assert!(!before.contains("rust-style"), "{before}");
+    assert_eq!(before, after);
+    let result = openai_tool_result(&bodies[1], "call_r");
     assert!(
-        after.contains("- rust-style: The rust-style skill"),
-        "{after}"
+        result.ends_with(
+            "\n\n[skill `rust-style` applies to this file: The rust-style skill; use_skill loads it]"
+        ),
+        "{result}"
     );
+    // Told once: the next user message carries no announcement of it.
+    let last = openai_messages(&bodies[2]).last().unwrap().clone();
+    assert_eq!(last["content"], "And again");
 }
 
 #[tokio::test]

@@ -49,8 +49,12 @@ fn every_topic_prints_and_an_unknown_one_is_a_usage_error() {
             .success()
             .stdout(predicate::str::is_empty().not());
     }
-    // `/agent` is the slash command; `agent` is the `weft agent` command (see below).
-    let topics = TOPICS.iter().map(|(name, _)| *name).chain(["/agent"]);
+    // `/agent` is the slash command; `agent` is the `weft agent` command (see below). The
+    // context commands have pages like the others.
+    let topics = TOPICS
+        .iter()
+        .map(|(name, _)| *name)
+        .chain(["/agent", "/compact", "/context", "/cost"]);
     for topic in topics {
         let out = s.weft().args(["help", topic]).assert().success();
         let text = stdout(out.get_output());

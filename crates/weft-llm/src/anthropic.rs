@@ -140,14 +140,18 @@ fn request_body(request: &ChatRequest, stream: bool) -> Value {
     }
     body.insert("max_tokens".into(), json!(max_tokens));
     if let Some(system) = &request.system {
-        body.insert("system".into(), json!(system));
+        // A block rather than a string, to carry the cache breakpoint after the system
+        // prompt (the catalog is part of it).
+        body.insert(
+            "system".into(),
+            json!([{"type": "text", "text": system, "cache_control": ephemeral()}]),
+        );
     }
-    body.insert(
-        "messages".into(),
-        Value::Array(wire_messages(&request.messages)),
-    );
+    let mut messages = wire_messages(&request.messages);
+    mark_conversation(&mut messages);
+    body.insert("messages".into(), Value::Array(messages));
     if !request.tools.is_empty() {
-        let tools = request
+        let mut tools: Vec<Value> = request
             .tools
             .iter()
             .map(|tool| {
@@ -158,6 +162,9 @@ fn request_body(request: &ChatRequest, stream: bool) -> Value {
                 })
             })
             .collect();
+        if let Some(Value::Object(last)) = tools.last_mut() {
+            last.insert("cache_control".into(), ephemeral());
+        }
         body.insert("tools".into(), Value::Array(tools));
     }
     // Extended thinking takes no temperature other than the default.
@@ -168,6 +175,55 @@ fn request_body(request: &ChatRequest, stream: bool) -> Value {
         body.insert("stream".into(), Value::Bool(true));
     }
     Value::Object(body)
+}
+
+/// The cache breakpoint marker: the prefix up to and including the marked block is written
+/// to Anthropic's prompt cache (five minutes, refreshed by each read), and a later request
+/// whose prefix is the same reads it at a tenth of the input price.
+fn ephemeral() -> Value {
+    json!({"type": "ephemeral"})
+}
+
+/// Puts the conversation's cache breakpoints: on the last message (what this request adds
+/// is cached for the next one) and on the end of the previous request, the user message
+/// before the last assistant message (so that request's cache entry is read even when this
+/// one added more than the API's twenty-block look-back). With the tools' and the system
+/// prompt's, that is the API's limit of four breakpoints.
+fn mark_conversation(messages: &mut [Value]) {
+    let Some(last) = messages.len().checked_sub(1) else {
+        return;
+    };
+    mark_last_block(&mut messages[last]);
+    let last_assistant = messages
+        .iter()
+        .rposition(|m| m.get("role").and_then(Value::as_str) == Some("assistant"));
+    if let Some(previous) = last_assistant.and_then(|i| i.checked_sub(1))
+        && previous != last
+    {
+        mark_last_block(&mut messages[previous]);
+    }
+}
+
+/// Marks the last block of `message` that can carry a breakpoint: not a thinking block
+/// (the API refuses one there) and not empty text.
+fn mark_last_block(message: &mut Value) {
+    let Some(blocks) = message.get_mut("content").and_then(Value::as_array_mut) else {
+        return;
+    };
+    let block = blocks
+        .iter_mut()
+        .rev()
+        .find(|b| match b.get("type").and_then(Value::as_str) {
+            Some("thinking" | "redacted_thinking") | None => false,
+            Some("text") => b
+                .get("text")
+                .and_then(Value::as_str)
+                .is_some_and(|t| !t.is_empty()),
+            Some(_) => true,
+        });
+    if let Some(Value::Object(block)) = block {
+        block.insert("cache_control".into(), ephemeral());
+    }
 }
 
 /// The conversation as Anthropic messages: tool results are user content, and consecutive
@@ -331,8 +387,91 @@ mod tests {
         assert_eq!(
             request_body(&request, false),
             json!({"model": "claude", "max_tokens": 8192, "messages": [
-                {"role": "user", "content": [{"type": "text", "text": "hi"}]}
+                {"role": "user", "content": [
+                    {"type": "text", "text": "hi", "cache_control": {"type": "ephemeral"}}
+                ]}
             ]})
         );
+    }
+
+    /// Where the request's cache breakpoints are, as (path, block type) pairs.
+    fn breakpoints(body: &Value) -> Vec<String> {
+        let mut found = Vec::new();
+        if body.pointer("/system/0/cache_control").is_some() {
+            found.push("system".to_owned());
+        }
+        for (i, tool) in body["tools"].as_array().into_iter().flatten().enumerate() {
+            if tool.get("cache_control").is_some() {
+                found.push(format!("tools[{i}]"));
+            }
+        }
+        for (i, message) in body["messages"].as_array().unwrap().iter().enumerate() {
+            for (j, block) in message["content"].as_array().unwrap().iter().enumerate() {
+                if block.get("cache_control").is_some() {
+                    found.push(format!(
+                        "messages[{i}][{j}] {}",
+                        block["type"].as_str().unwrap()
+                    ));
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn cache_breakpoints_mark_the_stable_prefix_and_the_conversation_within_four() {
+        let thinking = json!({"type": "thinking", "thinking": "hm", "signature": "sig"});
+        let call = |id: &str| ToolCall {
+            id: id.into(),
+            name: "read".into(),
+            arguments: json!({"path": "a"}),
+        };
+        let tool = |name: &str| crate::ToolSpec {
+            name: name.into(),
+            description: "d".into(),
+            input_schema: json!({"type": "object"}),
+        };
+        let request = ChatRequest {
+            model: "claude".into(),
+            system: Some("be brief".into()),
+            messages: vec![
+                Message::user("first"),
+                Message::assistant("answer", vec![]),
+                Message::user("go on"),
+                Message::assistant("", vec![call("a"), call("b")])
+                    .with_reasoning(vec![thinking.clone()]),
+                Message::tool_result("a", "one", false),
+                Message::tool_result("b", "two", false),
+                Message::assistant("", vec![call("c")]),
+                Message::tool_result("c", "three", false),
+            ],
+            tools: vec![tool("read"), tool("write")],
+            temperature: None,
+            max_tokens: None,
+            reasoning_effort: None,
+        };
+        let body = request_body(&request, false);
+        assert_eq!(
+            breakpoints(&body),
+            [
+                "system",
+                "tools[1]",
+                "messages[4][1] tool_result",
+                "messages[6][0] tool_result",
+            ]
+        );
+        // The system prompt is sent whole, as one block.
+        assert_eq!(body["system"][0]["text"], "be brief");
+        // A last message ending in thinking is marked on its last other block; a message
+        // whose blocks are all thinking, or empty text, gets no marker.
+        let mut messages = vec![
+            json!({"role": "user", "content": [{"type": "text", "text": ""}]}),
+            json!({"role": "assistant", "content": [thinking.clone()]}),
+            json!({"role": "user", "content": [{"type": "text", "text": "x"}, thinking]}),
+        ];
+        mark_conversation(&mut messages);
+        assert!(messages[0]["content"][0].get("cache_control").is_none());
+        assert_eq!(messages[2]["content"][0]["cache_control"], ephemeral());
+        assert!(messages[2]["content"][1].get("cache_control").is_none());
     }
 }

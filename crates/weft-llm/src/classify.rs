@@ -63,8 +63,13 @@ impl ErrorBody {
         }
     }
 
+    /// True for "the prompt does not fit": OpenAI's `context_length_exceeded` code,
+    /// Anthropic's `request_too_large` type and its "prompt is too long" message, and the
+    /// wording of local servers (vLLM, llama.cpp, Ollama, OpenRouter).
     fn is_context_overflow(&self) -> bool {
-        if self.code.as_deref() == Some("context_length_exceeded") {
+        if self.code.as_deref() == Some("context_length_exceeded")
+            || self.kind.as_deref() == Some("request_too_large")
+        {
             return true;
         }
         let message = self.message.to_lowercase();
@@ -76,6 +81,9 @@ impl ErrorBody {
             "context size",
             "prompt is too long",
             "too many tokens",
+            "input is too long",
+            "exceeds the maximum number of tokens",
+            "request exceeds the maximum",
         ]
         .iter()
         .any(|needle| message.contains(needle))
@@ -112,7 +120,12 @@ pub(crate) fn classify(
             model: model.to_owned(),
             message: parsed.message,
         },
-        400 | 413 if parsed.is_context_overflow() => LlmError::ContextOverflow {
+        // A 413 is a body too large to take: a shorter conversation is the way out too.
+        413 => LlmError::ContextOverflow {
+            provider,
+            message: parsed.message,
+        },
+        400 if parsed.is_context_overflow() => LlmError::ContextOverflow {
             provider,
             message: parsed.message,
         },
@@ -261,9 +274,17 @@ mod tests {
             class(413, "context length exceeded"),
             LlmError::ContextOverflow { .. }
         ));
+        // Anthropic's answer to a body over its size limit, and any other 413.
+        assert!(matches!(
+            class(
+                413,
+                r#"{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum allowed number of bytes."}}"#
+            ),
+            LlmError::ContextOverflow { .. }
+        ));
         assert!(matches!(
             class(413, "too big"),
-            LlmError::Http { status: 413, .. }
+            LlmError::ContextOverflow { .. }
         ));
         // Only client errors: a 500 mentioning context is a server failure.
         assert!(matches!(

@@ -17,9 +17,11 @@ mod limits;
 mod model;
 mod models;
 mod openai;
+mod price;
 mod replay;
 mod retry;
 mod types;
+mod window;
 
 use std::sync::Arc;
 
@@ -30,12 +32,14 @@ pub use limits::{ERROR_BODY_BYTES, Limit, ResponseLimits};
 pub use model::ChatModel;
 pub use models::{ModelCatalog, ModelError, ModelRef, is_claude_model};
 pub use openai::OpenAiClient;
+pub use price::ModelPrice;
 pub use replay::{ReplayModel, ReplayToolCall, ReplayTurn};
 pub use retry::{RetryNotice, RetryReason};
 pub use types::{
     ChatRequest, ChatResponse, Message, NoStream, Role, StopReason, TextSink, ToolCall, ToolSpec,
     Usage,
 };
+pub use window::{OLLAMA_DEFAULT_CONTEXT, known_context_window};
 
 /// Builds the client for a provider.
 pub fn connect(config: &ProviderConfig) -> Result<Arc<dyn ChatModel>, LlmError> {

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use weft_types::suggest::{closest_names, did_you_mean};
 
-use crate::{ChatModel, LlmError, ProviderConfig, connect};
+use crate::window::{OLLAMA_DEFAULT_CONTEXT, is_ollama, known_context_window};
+use crate::{ChatModel, LlmError, ModelPrice, ProviderConfig, connect};
 
 /// A resolved model: a configured provider and the model id it is sent.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -82,6 +83,8 @@ pub struct ModelCatalog {
     providers: BTreeMap<String, ProviderConfig>,
     aliases: BTreeMap<String, String>,
     default_model: Option<String>,
+    /// Prices by `provider/model` or bare model id.
+    prices: BTreeMap<String, ModelPrice>,
 }
 
 impl ModelCatalog {
@@ -98,6 +101,29 @@ impl ModelCatalog {
     /// Sets the model used when nothing else chooses one.
     pub fn set_default(&mut self, model: impl Into<String>) {
         self.default_model = Some(model.into());
+    }
+
+    /// Prices `model` (`provider/model`, or a bare model id for that model under any
+    /// provider) at `price`.
+    pub fn set_price(&mut self, model: impl Into<String>, price: ModelPrice) {
+        self.prices.insert(model.into(), price);
+    }
+
+    /// The configured price of `model`: its `provider/model` entry, else its bare id's.
+    pub fn price(&self, model: &ModelRef) -> Option<&ModelPrice> {
+        self.prices
+            .get(&model.to_string())
+            .or_else(|| self.prices.get(&model.model))
+    }
+
+    /// The context window of `model` when weft knows it: Ollama's default context for a
+    /// model an Ollama server serves, else the published window of a well-known model
+    /// ([`known_context_window`]). The configuration's `agent.context_window` beats both.
+    pub fn context_window(&self, model: &ModelRef) -> Option<u64> {
+        match self.providers.get(&model.provider) {
+            Some(p) if is_ollama(&p.name, &p.base_url) => Some(OLLAMA_DEFAULT_CONTEXT),
+            _ => known_context_window(&model.model),
+        }
     }
 
     /// The configured providers, by name.
@@ -355,6 +381,42 @@ mod tests {
         assert!(is_claude_model("claude-opus-4-1") && is_claude_model("opusplan"));
         assert!(is_claude_model(" sonnet[1m] ") && is_claude_model("haiku"));
         assert!(!is_claude_model("gpt-4o") && !is_claude_model("anthropic/claude-x"));
+    }
+
+    #[test]
+    fn windows_and_prices() {
+        let mut c = catalog();
+        c.add_provider(ProviderConfig::new(
+            "local",
+            ProviderKind::OpenAi,
+            "http://127.0.0.1:11434/v1",
+        ));
+        let sonnet = c.resolve("sonnet", None).unwrap();
+        let openrouter = |m: &str| ModelRef {
+            provider: "openrouter".into(),
+            model: m.into(),
+        };
+        let r = |spec: &str| c.resolve(spec, None).unwrap();
+        assert_eq!(c.context_window(&sonnet), Some(200_000));
+        assert_eq!(c.context_window(&r("local/llama3.1:8b")), Some(4096));
+        assert_eq!(c.context_window(&r("openrouter/mystery")), None);
+        let price = ModelPrice {
+            input: 1.0,
+            output: 2.0,
+            cache_read: None,
+            cache_write: None,
+        };
+        c.set_price("claude-sonnet-4-5", price);
+        c.set_price(
+            "openrouter/x",
+            ModelPrice {
+                input: 9.0,
+                ..price
+            },
+        );
+        assert_eq!(c.price(&sonnet), Some(&price));
+        assert_eq!(c.price(&openrouter("x")).map(|p| p.input), Some(9.0));
+        assert_eq!(c.price(&openrouter("y")), None);
     }
 
     #[test]

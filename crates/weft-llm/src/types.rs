@@ -151,19 +151,67 @@ pub enum StopReason {
     Other(String),
 }
 
-/// Token use of one response.
+/// Token use of one response, as the provider reported it, in one meaning for every
+/// provider: `input_tokens` is the whole prompt, cache reads and writes included (OpenAI's
+/// `prompt_tokens`; Anthropic's `input_tokens` + `cache_read_input_tokens` +
+/// `cache_creation_input_tokens`), and the two cache counts say how much of it was read from
+/// or written to the provider's prompt cache.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
-    /// Prompt tokens.
+    /// Prompt tokens, cached or not.
     pub input_tokens: u64,
     /// Completion tokens.
     pub output_tokens: u64,
+    /// Prompt tokens read from the provider's cache (Anthropic's `cache_read_input_tokens`,
+    /// OpenAI's `prompt_tokens_details.cached_tokens`): billed at a fraction of the price.
+    #[serde(default)]
+    pub cache_read_tokens: u64,
+    /// Prompt tokens written to the provider's cache (Anthropic's
+    /// `cache_creation_input_tokens`; OpenAI caches without reporting writes): billed above
+    /// the input price.
+    #[serde(default)]
+    pub cache_write_tokens: u64,
+}
+
+impl Usage {
+    /// `input` prompt and `output` completion tokens, nothing cached.
+    pub const fn new(input: u64, output: u64) -> Self {
+        Self {
+            input_tokens: input,
+            output_tokens: output,
+            cache_read_tokens: 0,
+            cache_write_tokens: 0,
+        }
+    }
+
+    /// The same with `read` and `written` of the prompt tokens read from and written to the
+    /// cache.
+    #[must_use]
+    pub const fn with_cache(mut self, read: u64, written: u64) -> Self {
+        self.cache_read_tokens = read;
+        self.cache_write_tokens = written;
+        self
+    }
+
+    /// Prompt tokens neither read from nor written to the cache: billed at the input price.
+    pub fn uncached_input_tokens(&self) -> u64 {
+        self.input_tokens
+            .saturating_sub(self.cache_read_tokens)
+            .saturating_sub(self.cache_write_tokens)
+    }
+
+    /// True when nothing was counted.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 impl std::ops::AddAssign for Usage {
     fn add_assign(&mut self, rhs: Self) {
         self.input_tokens += rhs.input_tokens;
         self.output_tokens += rhs.output_tokens;
+        self.cache_read_tokens += rhs.cache_read_tokens;
+        self.cache_write_tokens += rhs.cache_write_tokens;
     }
 }
 

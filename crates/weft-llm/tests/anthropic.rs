@@ -95,10 +95,13 @@ async fn tool_call_then_the_results_go_back() {
         .unwrap();
     assert_eq!(second.message.content, "Done.");
 
+    // Cache breakpoints: where the first request ended (read from the cache now) and
+    // where this one ends (written for the next).
+    let cached = json!({"type": "ephemeral"});
     assert_eq!(
         server.requests()[1].body["messages"],
         json!([
-            {"role": "user", "content": [{"type": "text", "text": "read a and b"}]},
+            {"role": "user", "content": [{"type": "text", "text": "read a and b", "cache_control": cached}]},
             {"role": "assistant", "content": [
                 {"type": "text", "text": "Reading both."},
                 {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "a"}},
@@ -106,7 +109,7 @@ async fn tool_call_then_the_results_go_back() {
             ]},
             {"role": "user", "content": [
                 {"type": "tool_result", "tool_use_id": "toolu_1", "content": "A"},
-                {"type": "tool_result", "tool_use_id": "toolu_2", "content": "no such file", "is_error": true},
+                {"type": "tool_result", "tool_use_id": "toolu_2", "content": "no such file", "is_error": true, "cache_control": cached},
             ]},
         ])
     );
@@ -116,7 +119,7 @@ fn stream_start() -> String {
     event(
         "message_start",
         &json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant",
-            "content": [], "stop_reason": null, "usage": {"input_tokens": 25, "output_tokens": 1}}}),
+            "content": [], "stop_reason": null, "usage": {"input_tokens": 5, "cache_read_input_tokens": 20, "output_tokens": 1}}}),
     )
 }
 
@@ -193,13 +196,8 @@ async fn streaming_text_and_tool_input_fragments() {
     assert_eq!(pieces, ["Let me ", "look", "."]);
     assert_eq!(answer.message.content, pieces.concat());
     assert_eq!(answer.stop_reason, StopReason::ToolUse);
-    assert_eq!(
-        answer.usage,
-        Usage {
-            input_tokens: 25,
-            output_tokens: 17
-        }
-    );
+    // The prompt is the uncached tokens plus the cache reads of `message_start`.
+    assert_eq!(answer.usage, Usage::new(25, 17).with_cache(20, 0));
     assert_eq!(
         answer.message.tool_calls,
         vec![

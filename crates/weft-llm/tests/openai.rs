@@ -152,7 +152,10 @@ async fn streaming_text_and_tool_call_fragments() {
             None,
         ),
         delta(json!({}), Some("tool_calls")),
-        data(&json!({"choices": [], "usage": {"prompt_tokens": 20, "completion_tokens": 9}})),
+        data(
+            &json!({"choices": [], "usage": {"prompt_tokens": 20, "completion_tokens": 9,
+            "prompt_tokens_details": {"cached_tokens": 16}}}),
+        ),
         "data: [DONE]\n\n".to_owned(),
     ];
     let server = TestServer::script(vec![Reply::sse(chunks)]).await;
@@ -169,13 +172,7 @@ async fn streaming_text_and_tool_call_fragments() {
     assert_eq!(pieces, ["Let me ", "look", "."]);
     assert_eq!(answer.message.content, pieces.concat());
     assert_eq!(answer.stop_reason, StopReason::ToolUse);
-    assert_eq!(
-        answer.usage,
-        Usage {
-            input_tokens: 20,
-            output_tokens: 9
-        }
-    );
+    assert_eq!(answer.usage, Usage::new(20, 9).with_cache(16, 0));
     assert_eq!(answer.message.tool_calls.len(), 1);
     assert_eq!(answer.message.tool_calls[0].id, "call_1");
     assert_eq!(answer.message.tool_calls[0].name, "read_file");

@@ -57,6 +57,11 @@ trait Wire {
     fn context_overflow() -> Reply;
     /// A model that does not exist, as the provider reports it.
     fn unknown_model() -> Reply;
+    /// A text answer whose usage reports 1,000 prompt tokens of which 900 were read from
+    /// the prompt cache and (where the protocol reports writes) 60 written to it.
+    fn cached_reply() -> Reply;
+    /// [`cached_reply`](Self::cached_reply)'s usage as the client reports it.
+    const CACHED_USAGE: Usage;
     /// Checks the request [`request`] sends: path, headers, body.
     fn check_plain_request(sent: &Recorded);
 }
@@ -102,10 +107,7 @@ impl Wire for OpenAi {
     const BASE_PATH: &'static str = "/v1";
     const ENDPOINT: &'static str = "/chat/completions";
     const MAX_TOKENS: Option<u32> = Some(100);
-    const USAGE: Usage = Usage {
-        input_tokens: 12,
-        output_tokens: 3,
-    };
+    const USAGE: Usage = Usage::new(12, 3);
     const MALFORMED: &'static str = "{\"choices\": [";
     const AUTH_MESSAGE: &'static str = "Incorrect API key provided";
 
@@ -152,6 +154,19 @@ impl Wire for OpenAi {
         )
     }
 
+    const CACHED_USAGE: Usage = Usage::new(1000, 5).with_cache(900, 0);
+
+    fn cached_reply() -> Reply {
+        Reply::json(
+            200,
+            json!({
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 1000, "completion_tokens": 5,
+                          "prompt_tokens_details": {"cached_tokens": 900}},
+            }),
+        )
+    }
+
     fn check_plain_request(sent: &Recorded) {
         assert_eq!(sent.path, "/v1/chat/completions");
         assert_eq!(
@@ -189,10 +204,7 @@ impl Wire for Anthropic {
     const BASE_PATH: &'static str = "";
     const ENDPOINT: &'static str = "/v1/messages";
     const MAX_TOKENS: Option<u32> = None;
-    const USAGE: Usage = Usage {
-        input_tokens: 30,
-        output_tokens: 4,
-    };
+    const USAGE: Usage = Usage::new(30, 4);
     const MALFORMED: &'static str = "<html>proxy</html>";
     const AUTH_MESSAGE: &'static str = "invalid x-api-key";
 
@@ -235,6 +247,21 @@ impl Wire for Anthropic {
         Self::error(404, "not_found_error", "model: claude-test")
     }
 
+    const CACHED_USAGE: Usage = Usage::new(1000, 5).with_cache(900, 60);
+
+    fn cached_reply() -> Reply {
+        Reply::json(
+            200,
+            json!({
+                "id": "msg_2", "type": "message", "role": "assistant", "model": "claude-test",
+                "content": [{"type": "text", "text": "ok"}],
+                "stop_reason": "end_turn",
+                "usage": {"input_tokens": 40, "cache_read_input_tokens": 900,
+                          "cache_creation_input_tokens": 60, "output_tokens": 5},
+            }),
+        )
+    }
+
     fn check_plain_request(sent: &Recorded) {
         assert_eq!(sent.path, "/v1/messages");
         assert_eq!(sent.header("x-api-key"), Some(Self::KEY));
@@ -246,12 +273,16 @@ impl Wire for Anthropic {
             json!({
                 "model": "claude-test",
                 "max_tokens": 8192,
-                "system": "You are terse.",
-                "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
+                // Cache breakpoints after the tools, the system prompt and the conversation.
+                "system": [{"type": "text", "text": "You are terse.", "cache_control": {"type": "ephemeral"}}],
+                "messages": [{"role": "user", "content": [
+                    {"type": "text", "text": "hi", "cache_control": {"type": "ephemeral"}}
+                ]}],
                 "tools": [{
                     "name": "read_file",
                     "description": "Reads a file",
                     "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}},
+                    "cache_control": {"type": "ephemeral"},
                 }],
                 "temperature": 0.5,
             })
@@ -282,6 +313,16 @@ async fn plain_answer_and_the_exact_request<W: Wire>() {
     );
     assert_eq!(client.provider(), "test");
     W::check_plain_request(&server.requests()[0]);
+}
+
+async fn cache_reads_and_writes_are_reported_as_part_of_the_prompt<W: Wire>() {
+    let server = TestServer::script(vec![W::cached_reply()]).await;
+    let answer = ask::<W>(&client::<W>(&server.url, 0)).await.unwrap();
+    assert_eq!(answer.usage, W::CACHED_USAGE);
+    assert_eq!(
+        answer.usage.uncached_input_tokens(),
+        1000 - 900 - W::CACHED_USAGE.cache_write_tokens
+    );
 }
 
 async fn rate_limited_then_ok_after_two_attempts<W: Wire>() {
@@ -465,6 +506,7 @@ macro_rules! for_both_clients {
 
 for_both_clients!(
     plain_answer_and_the_exact_request,
+    cache_reads_and_writes_are_reported_as_part_of_the_prompt,
     rate_limited_then_ok_after_two_attempts,
     server_errors_exhaust_the_retries,
     every_retry_is_announced_to_the_sink,

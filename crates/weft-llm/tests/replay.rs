@@ -45,10 +45,7 @@ async fn turns_written_to_a_file_play_back_in_order() {
                 },
             ],
             stop_reason: None,
-            usage: Some(Usage {
-                input_tokens: 7,
-                output_tokens: 2,
-            }),
+            usage: Some(Usage::new(7, 2)),
         },
         ReplayTurn {
             content: "Done.".into(),
@@ -74,13 +71,7 @@ async fn turns_written_to_a_file_play_back_in_order() {
     let first = model.chat(&request(), false, &mut NoStream).await.unwrap();
     assert_eq!(first.message.content, "Reading it.");
     assert_eq!(first.stop_reason, StopReason::ToolUse);
-    assert_eq!(
-        first.usage,
-        Usage {
-            input_tokens: 7,
-            output_tokens: 2
-        }
-    );
+    assert_eq!(first.usage, Usage::new(7, 2));
     assert_eq!(
         first.message.tool_calls,
         vec![

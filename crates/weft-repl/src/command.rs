@@ -35,6 +35,12 @@ pub enum Dispatch {
         /// Its arguments.
         args: Vec<String>,
     },
+    /// `/compact [instructions]`: compact the conversation (a model call, which Ctrl-C
+    /// cancels like a turn).
+    Compact {
+        /// What the summary should keep above all.
+        instructions: Option<String>,
+    },
     /// `/exit` or `/quit`: leave the REPL.
     Exit,
 }

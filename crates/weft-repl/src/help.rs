@@ -409,7 +409,7 @@ fn config(data: &HelpData) -> String {
         ("aliases.<alias>", "a short name for a model string"),
         (
             "agent.*",
-            "max_tool_iterations, temperature, max_tokens, context_window, transcripts",
+            "max_tool_iterations, temperature, max_tokens, context_window, auto_compact, compact_threshold, tool_result_max_bytes, transcripts",
         ),
         (
             "tools.*",
@@ -426,6 +426,10 @@ fn config(data: &HelpData) -> String {
         (
             "permissions.*",
             "mode (ask, accept-edits, plan, auto, bypass, dont-ask), allow (pre-approved calls)",
+        ),
+        (
+            "pricing.<provider/model>",
+            "input, output, cache_read, cache_write: US dollars per million tokens (/cost)",
         ),
     ];
     let rows: Vec<Vec<String>> = keys

@@ -5,9 +5,8 @@
 //!   [`Dispatch::SkillInvocation`] or [`Dispatch::Fork`], completion and hints;
 //! * the built-in commands: `/help [topic]`, `/skills [name]`, `/skill <name> [args]`,
 //!   `/<skill> [args]`, `/agents`, `/agent <name>`, `/tools`, `/memory [search q]`,
-//!   `/config [key]`, `/model <name>`, `/permissions`, `/hooks`, `/session`, `/workspace`,
-//!   `/reload`,
-//!   `/clear`, `/exit`, `/quit`;
+//!   `/config [key]`, `/model <name>`, `/permissions`, `/hooks`, `/session`, `/context`,
+//!   `/cost`, `/compact [instructions]`, `/workspace`, `/reload`, `/clear`, `/exit`, `/quit`;
 //! * [`PromptApprover`]: the approval prompt (allow once, allow always, deny) for calls the
 //!   permission mode does not let run without asking;
 //! * [`help`]: the help topics shared with `weft help <topic>`; [`hooks_listing`], the hooks
@@ -40,7 +39,7 @@ pub use command::{
     CommandContext, CommandError, CompletionContext, Dispatch, ReplEnv, SkillName, SlashCommand,
     WorkspaceInfo, starting_with,
 };
-pub use commands::{config_keys, lookup, redact, unknown_key};
+pub use commands::{config_keys, context_report, cost_report, lookup, redact, unknown_key};
 pub use dispatch::{ParsedLine, parse_line, unknown_command};
 pub use frontend::{LineEditor, join_continuations};
 pub use hooks::{HOOKS_HEADER, hook_source_label, hooks_listing, matcher_label};

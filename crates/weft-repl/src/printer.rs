@@ -11,10 +11,11 @@
 
 use std::io::Write;
 
-use weft_agents::SessionEvents;
+use weft_agents::{CompactTrigger, CompactionReport, ContextUse, SessionEvents};
 use weft_llm::{Message, ModelRef, RetryNotice, ToolCall};
 use weft_term::{
     MarkdownStream, StatusLine, Style, StyledWrite, Terminal, cut, neutralise, render_markdown,
+    tokens,
 };
 
 /// Where tool activity goes.
@@ -41,6 +42,8 @@ pub struct TurnPrinter<'a> {
     streamed: bool,
     /// The number `/expand` knows the next tool result by, in the interactive session.
     expand_next: Option<usize>,
+    /// How full the context window was at the last report: shown in the status line.
+    context: Option<ContextUse>,
 }
 
 impl<'a> TurnPrinter<'a> {
@@ -66,6 +69,28 @@ impl<'a> TurnPrinter<'a> {
             at_line_start: true,
             streamed: false,
             expand_next: None,
+            context: None,
+        }
+    }
+
+    /// Starts from `context` (the session's before the turn), so the status line shows it
+    /// from the first request.
+    #[must_use]
+    pub fn with_context(mut self, context: ContextUse) -> Self {
+        self.context = Some(context);
+        self
+    }
+
+    /// `label` followed by how full the context window is, when known.
+    fn status_label(&self, label: &str) -> String {
+        match &self.context {
+            Some(c) => format!(
+                "{label} · context {}/{} ({}%)",
+                tokens(c.tokens),
+                tokens(c.window),
+                c.percent()
+            ),
+            None => label.to_owned(),
         }
     }
 
@@ -226,7 +251,7 @@ impl SessionEvents for TurnPrinter<'_> {
             self.activity_line(&line, Style::Dim);
         }
         if let Some(status) = &self.status {
-            status.show(&format!("running {}", call.name));
+            status.show(&self.status_label(&format!("running {}", call.name)));
         }
     }
 
@@ -257,8 +282,39 @@ impl SessionEvents for TurnPrinter<'_> {
 
     fn model_call_started(&mut self, model: &ModelRef) {
         if let Some(status) = &self.status {
-            status.show(&format!("waiting for {model}"));
+            status.show(&self.status_label(&format!("waiting for {model}")));
         }
+    }
+
+    fn compacting(&mut self, trigger: CompactTrigger) {
+        if let Some(status) = &self.status {
+            let why = match trigger {
+                CompactTrigger::Manual => "compacting the conversation",
+                CompactTrigger::Auto => "compacting the conversation (the context is nearly full)",
+                CompactTrigger::Overflow => {
+                    "compacting the conversation (the provider found it too long)"
+                }
+            };
+            status.show(&self.status_label(why));
+        }
+    }
+
+    /// A compaction is always shown: what the model sees changed.
+    fn compacted(&mut self, report: &CompactionReport) {
+        self.stop_status();
+        let line = format!(
+            "weft: conversation compacted ({}): {} message(s) summarised, {} kept; ~{} -> ~{} tokens",
+            report.trigger,
+            report.summarised,
+            report.kept,
+            tokens(report.tokens_before),
+            tokens(report.tokens_after)
+        );
+        self.activity_line(&line, Style::Dim);
+    }
+
+    fn context(&mut self, context: &ContextUse) {
+        self.context = Some(*context);
     }
 
     fn model_call_finished(&mut self) {

@@ -227,6 +227,7 @@ impl Repl {
                 writeln!(out, "[Skill: {name}, forked into a subagent]")?;
                 self.turn(Turn::Skill(name, args), out).await?;
             }
+            Dispatch::Compact { instructions } => self.compact(instructions, out).await?,
         }
         Ok(true)
     }
@@ -245,10 +246,12 @@ impl Repl {
     async fn turn(&mut self, turn: Turn, out: &mut dyn StyledWrite) -> std::io::Result<()> {
         let interrupt = self.interrupt.clone();
         let next_result = crate::commands::expand::tool_result_count(self.session.messages()) + 1;
+        let context = self.session.context_use();
         let session = &mut self.session;
         let mut printer = TurnPrinter::new(&mut *out, self.terminal, Activity::WithAnswer, true)
             .with_status(self.status.clone())
-            .with_expand_from(next_result);
+            .with_expand_from(next_result)
+            .with_context(context);
         let result = {
             let printer = &mut printer;
             let running = async move {
@@ -263,6 +266,40 @@ impl Repl {
             }
         };
         report(result, &mut printer);
+        out.flush()
+    }
+}
+
+impl Repl {
+    /// `/compact`: the summary request raced against the interrupt, like a turn; cancelled,
+    /// the conversation stays as it was.
+    async fn compact(
+        &mut self,
+        instructions: Option<String>,
+        out: &mut dyn StyledWrite,
+    ) -> std::io::Result<()> {
+        let interrupt = self.interrupt.clone();
+        let context = self.session.context_use();
+        let session = &mut self.session;
+        let mut printer = TurnPrinter::new(&mut *out, self.terminal, Activity::WithAnswer, true)
+            .with_status(self.status.clone())
+            .with_context(context);
+        let result = {
+            let printer = &mut printer;
+            let running = async move { session.compact(instructions.as_deref(), printer).await };
+            tokio::select! {
+                r = running => Some(r),
+                () = interrupt.wait() => None,
+            }
+        };
+        match result {
+            None => printer.note("[cancelled: the conversation is as it was]"),
+            Some(Err(e)) => printer.note(&format!("error: {e}")),
+            Some(Ok(None)) => printer.note(
+                "Nothing to compact yet: the conversation has no earlier answer to summarise.",
+            ),
+            Some(Ok(Some(_))) => printer.finish(None),
+        }
         out.flush()
     }
 }

@@ -201,7 +201,7 @@ fn duplicate_registration_is_refused() {
             .to_string(),
         "a slash command named `/extra` is already registered"
     );
-    // Every command of DESIGN 9 (and /permissions, /expand) is there, once.
+    // Every command of DESIGN 9 (and /permissions, /expand, /context, /cost, /compact) is there, once.
     let builtin = CommandRegistry::builtin();
     let names: Vec<&str> = builtin.list().iter().map(|(n, _)| *n).collect();
     assert_eq!(
@@ -210,7 +210,10 @@ fn duplicate_registration_is_refused() {
             "agent",
             "agents",
             "clear",
+            "compact",
             "config",
+            "context",
+            "cost",
             "exit",
             "expand",
             "help",
@@ -224,7 +227,7 @@ fn duplicate_registration_is_refused() {
             "skill",
             "skills",
             "tools",
-            "workspace"
+            "workspace",
         ]
     );
 }
@@ -315,7 +318,8 @@ async fn model_config_session_memory_workspace_reload_clear() {
     f.line("hello").await;
     let (_, out) = f.dispatch("/session").await;
     assert!(
-        out.contains("Messages: 2\n") && out.contains("Tokens: 10 input + 2 output"),
+        out.contains("Messages: 2\n")
+            && out.contains("Tokens: 10 input (0 from the cache) + 2 output (/cost for more)"),
         "{out}"
     );
     let (_, out) = f.dispatch("/clear").await;

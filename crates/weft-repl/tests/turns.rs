@@ -35,15 +35,15 @@ async fn messages_and_skills_reach_the_model() {
         "{}",
         last.content
     );
-    // The skill's allowed-tools narrowed the request's tools.
-    let offered: Vec<&str> = requests
-        .last()
-        .unwrap()
-        .tools
-        .iter()
-        .map(|t| t.name.as_str())
-        .collect();
-    assert_eq!(offered, ["read_file"]);
+    // The skill's allowed-tools narrow the gate and its text says so; the tools offered stay
+    // the same (a stable prefix for the prompt cache).
+    assert!(
+        last.content
+            .contains("tools are limited to read_file until this request is answered"),
+        "{}",
+        last.content
+    );
+    assert_eq!(requests.last().unwrap().tools, requests[0].tools);
     // A path goes to the model as it is.
     let (_, out) = f.line("/etc/hosts is empty").await;
     assert_eq!(out, "echo: /etc/hosts is empty\n");

@@ -490,6 +490,12 @@ impl View {
                     "subagent_timeout_secs",
                     json!(options.spawn.default_timeout.as_secs()),
                 ),
+                ("auto_compact", json!(options.auto_compact)),
+                ("compact_threshold", json!(options.compact_threshold)),
+                (
+                    "tool_result_max_bytes",
+                    json!(options.tool_result_max_bytes),
+                ),
             ];
             for (name, value) in agent {
                 self.effective(&["agent", name], value, d.clone());

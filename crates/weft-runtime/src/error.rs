@@ -74,6 +74,17 @@ pub enum ConfigError {
         /// The provider.
         provider: String,
     },
+    /// A value of the right type that weft cannot use (a threshold above 1, a negative
+    /// price).
+    #[error("configuration ({}): `{key}`: {reason}", display_paths(files))]
+    InvalidValue {
+        /// The files that were merged.
+        files: Vec<PathBuf>,
+        /// The key's dotted path.
+        key: String,
+        /// What is wrong, with the value.
+        reason: String,
+    },
 }
 
 fn display_paths(files: &[PathBuf]) -> String {

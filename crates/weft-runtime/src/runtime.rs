@@ -448,6 +448,15 @@ impl Runtime {
         if let Some(n) = agent.max_tool_iterations {
             options.max_tool_iterations = n;
         }
+        if let Some(on) = agent.auto_compact {
+            options.auto_compact = on;
+        }
+        if let Some(fraction) = agent.compact_threshold {
+            options.compact_threshold = fraction;
+        }
+        if let Some(bytes) = agent.tool_result_max_bytes {
+            options.tool_result_max_bytes = bytes;
+        }
         if let Some(on) = self.config.file.skills.dynamic_context {
             options.dynamic_context = on;
         }

@@ -3,7 +3,7 @@
 //! names ([`scope_label`]), aligned columns fitted to a width ([`table`], [`fit_table`],
 //! [`columns`], [`fit_columns`]), `Label: value` lines ([`fields`]), counted nouns
 //! ([`plural`]), text shortened to a width ([`cut`], [`first_line`]), UTC times
-//! ([`utc_datetime`]); text from files, models and servers with its terminal controls made
+//! ([`utc_datetime`]), token counts and money ([`tokens`], [`dollars`]); text from files, models and servers with its terminal controls made
 //! visible ([`neutralise`], the [`Neutralising`] writer, [`escape_json_controls`] for JSON);
 //! what a stream can show ([`Terminal`], decided from [`ColorEnv`]), and weft's own styling
 //! on top of neutralised text ([`paint`], Markdown for a terminal with [`MarkdownStream`], a
@@ -21,6 +21,7 @@
 //! assert_eq!(table(&["NAME", "NOTE"], &rows), "NAME  NOTE\na     first\n");
 //! ```
 
+mod amount;
 mod markdown;
 mod neutral;
 mod path;
@@ -31,6 +32,7 @@ mod table;
 mod text;
 mod time;
 
+pub use amount::{dollars, tokens};
 pub use markdown::{MarkdownStream, render_markdown};
 pub use neutral::{Neutralising, escape_json_controls, neutralise, neutralise_styled, unstyle};
 pub use path::tilde;

@@ -160,12 +160,14 @@ impl Session {
         context.outside_sandbox = authorized.outside_sandbox;
         match tool.call_in(call.arguments.clone(), &context).await {
             Ok(output) => {
+                let mut content = output.content;
                 if tool_names::FILE_TOOLS.contains(&name)
                     && let Some(path) = call.arguments.get("path").and_then(|p| p.as_str())
                 {
-                    self.reveal_conditional_skills(path);
+                    let revealed = self.reveal_conditional_skills(path);
+                    content.push_str(&self.revealed_note(&revealed));
                 }
-                (output.content, false)
+                (content, false)
             }
             Err(e) => (format!("tool `{}` failed: {e}", call.name), true),
         }

@@ -44,4 +44,7 @@ pub enum SessionError {
     /// The transcript cannot be written.
     #[error(transparent)]
     Transcript(#[from] TranscriptWriteError),
+    /// The conversation could not be compacted (the model's own errors are [`Llm`](Self::Llm)).
+    #[error("cannot compact the conversation: {0}")]
+    Compaction(String),
 }

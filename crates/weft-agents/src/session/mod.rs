@@ -14,6 +14,8 @@
 mod always;
 mod approval;
 mod children;
+mod compact;
+mod context;
 mod dispatch;
 mod dynamic;
 mod error;
@@ -25,8 +27,10 @@ mod real_path;
 mod refusal;
 mod rules;
 mod skill;
+mod skill_news;
 mod spawn;
 mod spawn_tools;
+mod spill;
 mod subagent_error;
 mod turn;
 mod view;
@@ -41,11 +45,18 @@ use weft_tools::{ReadGrant, ToolRegistry};
 use weft_types::AgentDefinition;
 
 use crate::ModelPool;
+use crate::ledger::TokenLedger;
 use crate::transcript::{
     LazyTranscript, SessionHistory, TranscriptRecord, TranscriptWriteError, now_millis,
 };
 
 pub use children::{ChildError, ChildStatus, ChildSummary};
+pub use compact::{
+    CompactStart, CompactTrigger, CompactionHook, CompactionReport, KEEP_TOKENS_MAX, SUMMARY_MARK,
+};
+pub use context::{
+    BYTES_PER_TOKEN, ContextBreakdown, ContextUse, DEFAULT_CONTEXT_WINDOW, estimate_tokens,
+};
 pub use dynamic::{DynamicCommand, DynamicVerdict};
 pub use error::SessionError;
 pub use hooks::{MAX_STOP_BLOCKS, configured_hooks};
@@ -96,7 +107,23 @@ pub struct Session {
     view_grants: Vec<ReadGrant>,
     messages: Vec<Message>,
     transcript: Option<LazyTranscript>,
+    /// Tokens of the session's own model calls.
     usage: Usage,
+    /// The same by model, and the subagents'.
+    ledger: TokenLedger,
+    /// The provider's count of the last request (the context estimate's anchor).
+    measured: Option<context::Measured>,
+    /// The model that answered it.
+    measured_model: String,
+    /// Compactions since the start (or the last `/clear`).
+    compactions: u32,
+    /// The size of a request the provider refused as too long: the window is smaller.
+    window_cap: Option<u64>,
+    /// The skills the model has been told about (the catalog, then announcements), with
+    /// their descriptions.
+    skills_known: std::collections::BTreeMap<String, String>,
+    /// Where whole tool results go once one was cut.
+    spill: Option<spill::SpillDir>,
     prompt_cache: prompt::PromptCache,
     /// Subagents this session started.
     children: Arc<children::Children>,
@@ -144,6 +171,8 @@ impl Session {
         session.hooks.pending_start = Some(weft_hooks::StartSource::Resume);
         session.messages = history.messages;
         session.usage = history.usage;
+        session.ledger = history.ledger;
+        session.compactions = history.compactions;
         session.children.skip_numbers(history.children);
         Ok(session)
     }
@@ -198,6 +227,13 @@ impl Session {
             messages: Vec::new(),
             transcript,
             usage: Usage::default(),
+            ledger: TokenLedger::default(),
+            measured: None,
+            measured_model: String::new(),
+            compactions: 0,
+            window_cap: None,
+            skills_known: std::collections::BTreeMap::new(),
+            spill: None,
             prompt_cache: prompt::PromptCache::default(),
             children: Arc::default(),
             hooks: hooks::HookState {
@@ -253,9 +289,20 @@ impl Session {
         &self.messages
     }
 
-    /// Tokens used since the session started.
+    /// Tokens of the session's own model calls since it started (a resumed session's
+    /// count includes the earlier runs').
     pub fn usage(&self) -> Usage {
         self.usage
+    }
+
+    /// Tokens by model, the session's own calls and its subagents' (`/cost`).
+    pub fn ledger(&self) -> &TokenLedger {
+        &self.ledger
+    }
+
+    /// The models and their clients (and the catalog's prices and windows).
+    pub fn models(&self) -> &Arc<ModelPool> {
+        &self.models
     }
 
     /// The skill registry.
@@ -307,6 +354,8 @@ impl Session {
         self.active_skills.clear();
         self.turn_grants.clear();
         self.prompt_cache = prompt::PromptCache::default();
+        self.measured = None;
+        self.window_cap = None;
         Ok(())
     }
 
@@ -318,7 +367,23 @@ impl Session {
         self.messages.clear();
         self.end_turn();
         self.hooks.pending_start = Some(weft_hooks::StartSource::Clear);
+        self.measured = None;
+        self.compactions = 0;
+        // A new conversation gets a catalog of the skills as they are now.
+        self.prompt_cache = prompt::PromptCache::default();
         Ok(())
+    }
+
+    /// Counts one model call of `model` (`provider/model`): the session's tokens, the
+    /// ledger, and a `usage` record in the transcript.
+    fn count_call(&mut self, model: &str, usage: Usage) -> Result<(), TranscriptWriteError> {
+        self.usage += usage;
+        self.ledger.add_call(model, usage);
+        self.record(TranscriptRecord::Usage {
+            at: now_millis(),
+            model: Some(model.to_owned()),
+            usage,
+        })
     }
 
     fn push(&mut self, message: Message) -> Result<(), SessionError> {

@@ -28,8 +28,22 @@ pub struct SessionOptions {
     pub temperature: Option<f32>,
     /// Output token cap per model call.
     pub max_tokens: Option<u32>,
-    /// Context window when the agent sets none (sizes the skill catalog budget).
+    /// Context window when the agent sets none: sizes the skill catalog budget, and the
+    /// window compaction and `/context` measure against (without either, the model catalog's
+    /// window for the model, else [`DEFAULT_CONTEXT_WINDOW`](super::DEFAULT_CONTEXT_WINDOW)).
     pub context_window: Option<u64>,
+    /// Compact the conversation before a request that would pass
+    /// [`compact_threshold`](Self::compact_threshold) of the window (default true).
+    pub auto_compact: bool,
+    /// The fraction of the context window past which the conversation is compacted before
+    /// the next request (default 0.8).
+    pub compact_threshold: f64,
+    /// The most bytes of one tool result the conversation keeps (default 32 KiB; never more
+    /// than an eighth of the window); the whole result goes to a file the model can read.
+    pub tool_result_max_bytes: usize,
+    /// Told before and after each compaction (the hook engine's `PreCompact` and
+    /// `SessionStart` with source `compact`); subagents share it.
+    pub compaction_hook: Option<Arc<dyn super::CompactionHook>>,
     /// How the skill catalog is rendered.
     pub catalog_format: CatalogFormat,
     /// SEC-SKILL-03: a rendered skill body longer than this is truncated (with a warning).
@@ -77,6 +91,10 @@ impl Default for SessionOptions {
             temperature: None,
             max_tokens: None,
             context_window: None,
+            auto_compact: true,
+            compact_threshold: 0.8,
+            tool_result_max_bytes: 32 * 1024,
+            compaction_hook: None,
             catalog_format: CatalogFormat::Weft,
             max_skill_prompt_bytes: 32 * 1024,
             transcript_dir: None,

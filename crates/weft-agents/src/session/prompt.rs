@@ -1,5 +1,16 @@
 //! What the model is shown: the system prompt (agent prompt, preloaded skills, skill catalog)
 //! and the tools the gate lets it see.
+//!
+//! Both stay byte for byte the same from one request to the next, so the providers' prompt
+//! caches hold (OpenAI caches the longest prefix it saw before; Anthropic the prefix up to a
+//! breakpoint): the tools are those the agent's gate lets it see, in the registry's order (a
+//! skill's `allowed-tools` narrows the gate for its turn, which refuses calls outside it, and
+//! the skill's text says which tools it leaves, but the list offered does not change); the
+//! system prompt, catalog included, is written once per agent view and kept until the agent
+//! changes, `/clear` or a compaction. Skills installed, changed or removed meanwhile are
+//! announced in the next user message ([`Session::with_skill_news`]), and a conditional
+//! skill a file reveals in that file's tool result; `use_skill` and `/name` always see the
+//! registry as it is.
 
 use std::fmt::Write as _;
 
@@ -18,13 +29,34 @@ use super::spawn_tools::spawn_specs;
 const FALLBACK_PROMPT: &str =
     "You are a helpful agent. Use the tools you are given when they help, and answer concisely.";
 
-/// The last system prompt, valid while the registry generation and the catalog choice are
-/// unchanged (rendering the catalog every round would cost more than the rest of the loop).
+/// The system prompt of this agent view, written once (see the module documentation).
 #[derive(Debug, Default)]
 pub(super) struct PromptCache {
-    /// Registry generation, catalog shown, conditional skills revealed so far.
-    key: Option<(u64, bool, usize)>,
+    /// Whether it lists the skill catalog (only when `use_skill` is offered); `None`: not
+    /// written yet.
+    with_catalog: Option<bool>,
+    /// Its parts, for `/context`.
+    pub(super) parts: PromptParts,
     text: String,
+}
+
+impl PromptCache {
+    /// True once a prompt with the catalog was written: skill changes are announced from
+    /// then on.
+    pub(super) fn lists_catalog(&self) -> bool {
+        self.with_catalog == Some(true)
+    }
+}
+
+/// The system prompt in its parts.
+#[derive(Debug, Default, Clone)]
+pub(super) struct PromptParts {
+    /// The agent's prompt and the working directory.
+    pub(super) base: String,
+    /// The preloaded skills' bodies, with their heading.
+    pub(super) preloaded: String,
+    /// The skill catalog, with the blank line before it.
+    pub(super) catalog: String,
 }
 
 impl Session {
@@ -33,10 +65,13 @@ impl Session {
     /// visible and some skill can be invoked by the model.
     pub fn offered_tools(&self) -> Vec<ToolSpec> {
         let mode = self.permission_mode();
+        // The agent's gate, not the turn's: a skill narrowing the tools does not change the
+        // list (the prompt cache would be lost for its turn); its gate refuses the rest.
+        let gate = &self.view.gate;
         let mut specs: Vec<ToolSpec> = self
             .tools
             .iter()
-            .filter(|t| self.gate.tool_visible(t.name()))
+            .filter(|t| gate.tool_visible(t.name()))
             .filter(|t| offered_in(mode, CallKind::of(t.name(), t.read_only_hint(), || true)))
             .map(|t| ToolSpec {
                 name: t.name().to_owned(),
@@ -44,14 +79,16 @@ impl Session {
                 input_schema: t.input_schema(),
             })
             .collect();
-        if self.gate.tool_visible(USE_SKILL)
+        if gate.tool_visible(USE_SKILL)
             && !self.tools.contains(USE_SKILL)
             && self.invocable_skills().next().is_some()
         {
             specs.push(use_skill_spec());
         }
         // At the depth limit the spawn tools are absent, not merely denied.
-        if self.can_spawn() && !self.tools.contains(SESSIONS_SPAWN) {
+        let can_spawn = self.options.spawn.depth < self.options.spawn.max_depth
+            && gate.tool_visible(SESSIONS_SPAWN);
+        if can_spawn && !self.tools.contains(SESSIONS_SPAWN) {
             specs.extend(spawn_specs());
         }
         specs
@@ -105,15 +142,16 @@ impl Session {
         newly
     }
 
-    /// The system prompt for a request offering `tools`.
+    /// The system prompt for a request offering `tools`: the one written for this agent view
+    /// (see the module documentation), or a new one when there is none yet or `use_skill`
+    /// came or went.
     pub(super) fn system_prompt(&mut self, tools: &[ToolSpec]) -> String {
         let with_catalog = tools.iter().any(|t| t.name == USE_SKILL);
-        let snapshot = self.skills.snapshot();
-        let key = (snapshot.generation(), with_catalog, self.revealed.len());
-        if self.prompt_cache.key == Some(key) {
+        if self.prompt_cache.with_catalog == Some(with_catalog) {
             return self.prompt_cache.text.clone();
         }
-        let mut text = self
+        let snapshot = self.skills.snapshot();
+        let mut base = self
             .view
             .agent
             .system_prompt
@@ -123,13 +161,17 @@ impl Session {
             .unwrap_or(FALLBACK_PROMPT)
             .to_owned();
         if let Some(dir) = &self.options.project_dir {
-            let _ = write!(text, "\n\nWorking directory: {}", dir.display());
+            let _ = write!(base, "\n\nWorking directory: {}", dir.display());
         }
+        let mut parts = PromptParts {
+            base,
+            ..PromptParts::default()
+        };
         let preloaded = self.preloaded_skills();
         if !preloaded.is_empty() {
-            text.push_str("\n\n## Preloaded skills\n");
-            text.push_str(&preloaded);
+            parts.preloaded = format!("\n\n## Preloaded skills\n{preloaded}");
         }
+        self.skills_known.clear();
         if with_catalog {
             let budget = budget_for(self.view.context_window);
             let filter = self.options.skill_filter.as_ref();
@@ -144,15 +186,24 @@ impl Session {
                 );
             }
             if !catalog.text.is_empty() {
-                text.push_str("\n\n");
-                text.push_str(catalog.text.trim_end());
+                parts.catalog = format!("\n\n{}", catalog.text.trim_end());
             }
+            self.skills_known = self.listed_skills();
         }
+        let text = format!("{}{}{}", parts.base, parts.preloaded, parts.catalog);
         self.prompt_cache = PromptCache {
-            key: Some(key),
+            with_catalog: Some(with_catalog),
+            parts,
             text: text.clone(),
         };
         text
+    }
+
+    /// The skills the catalog would list now, with their descriptions.
+    pub(super) fn listed_skills(&self) -> std::collections::BTreeMap<String, String> {
+        self.invocable_skills()
+            .map(|e| (e.name().to_owned(), e.skill.description.clone()))
+            .collect()
     }
 
     /// The bodies of the agent's `skills`, rendered without arguments. A missing skill is

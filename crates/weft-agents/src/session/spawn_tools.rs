@@ -121,6 +121,7 @@ impl Session {
     }
 
     pub(super) fn record_child_result(&mut self, child: &ChildSummary) -> Result<(), SessionError> {
+        self.ledger.add_subagent(&child.model, child.usage);
         self.record(TranscriptRecord::ChildResult {
             at: now_millis(),
             child_id: child.id.clone(),

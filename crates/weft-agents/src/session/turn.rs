@@ -3,10 +3,15 @@
 //! ([`SessionEvents`]). Separate from the session's construction and state because it is the
 //! loop itself.
 
-use weft_llm::{ChatRequest, Message, ModelRef, RetryNotice, TextSink, ToolCall, Usage};
+use weft_llm::{
+    ChatRequest, ChatResponse, LlmError, Message, ModelRef, RetryNotice, TextSink, ToolCall, Usage,
+};
 
 use super::hooks::{PromptVerdict, StopVerdict};
-use super::{ChildStatus, Invoker, Session, SessionError, SpawnFailure, SubagentError};
+use super::{
+    ChildStatus, CompactTrigger, CompactionReport, ContextUse, Invoker, Session, SessionError,
+    SpawnFailure, SubagentError,
+};
 use crate::transcript::{TranscriptRecord, now_millis};
 
 /// Why a turn stopped.
@@ -83,6 +88,13 @@ pub trait SessionEvents: Send {
     fn retrying(&mut self, _notice: &RetryNotice) {}
     /// A hook ran (its result, in one line, is [`HookRun::summary`](weft_hooks::HookRun)).
     fn hook(&mut self, _run: &weft_hooks::HookRun) {}
+    /// The conversation is being compacted (`trigger` says why); until
+    /// [`compacted`](Self::compacted) the user waits for the model's summary.
+    fn compacting(&mut self, _trigger: CompactTrigger) {}
+    /// The conversation was compacted.
+    fn compacted(&mut self, _report: &CompactionReport) {}
+    /// How full the context window is now: after each model call and each compaction.
+    fn context(&mut self, _context: &ContextUse) {}
 }
 
 /// Events that go nowhere.
@@ -132,6 +144,7 @@ impl Session {
         };
         self.report_hooks(events);
         let text = self.with_child_results(with_hook_context(context, text))?;
+        let text = self.with_skill_news(text);
         let result = self.run_turn(Message::user(text), events).await;
         self.end_turn();
         result
@@ -181,6 +194,7 @@ impl Session {
         }
         let text = self.prepare_user_skill(name, args).await?;
         let text = self.with_child_results(with_hook_context(context, text))?;
+        let text = self.with_skill_news(text);
         let result = self.run_turn(Message::user(text), events).await;
         self.end_turn();
         result
@@ -293,27 +307,28 @@ impl Session {
                 Ok(client) => client,
                 Err(e) => return Err(self.unanswered(e.into())),
             };
-            let request = self.request();
-            events.model_call_started(self.turn_model());
-            let response = client
-                .chat(&request, self.options.stream, &mut TextEvents(events))
-                .await;
-            events.model_call_finished();
-            let response = match response {
+            let compacted = self.compact_if_due(events).await;
+            if !compacted.is_empty() {
+                outcome.usage += compacted;
+                outcome.model_calls += 1;
+            }
+            let response = match self.call_model(client.as_ref(), events, &mut outcome).await {
                 Ok(response) => response,
-                Err(e) => return Err(self.unanswered(e.into())),
+                Err(e) => return Err(self.unanswered(e)),
             };
             outcome.model_calls += 1;
             events.model_reply(&response.message, &response.usage);
             outcome.usage += response.usage;
-            self.usage += response.usage;
-            self.record(TranscriptRecord::Usage {
-                at: now_millis(),
-                usage: response.usage,
-            })?;
+            let model = self.turn_model().to_string();
+            self.count_call(&model, response.usage)?;
+            // The provider's count of this request, and the answer joining the conversation.
+            let measured = response.usage.input_tokens + response.usage.output_tokens;
+            self.measure(measured, self.messages.len() + 1);
+            self.measured_model = model;
             let calls = response.message.tool_calls.clone();
             outcome.text.clone_from(&response.message.content);
             self.push(response.message)?;
+            events.context(&self.context_use());
             outcome.tool_calls += calls.len();
             if calls.is_empty() {
                 if response.stop_reason == weft_llm::StopReason::MaxTokens {
@@ -357,6 +372,7 @@ impl Session {
                 events.tool_call(call);
                 let result = self.dispatch(call).await;
                 self.report_hooks(events);
+                let result = self.fit_tool_result(call, result);
                 events.tool_result(call, &result);
                 self.push(result)?;
                 if let Some(reason) = self.take_hook_stop() {
@@ -374,6 +390,52 @@ impl Session {
                     outcome.hook_reason = Some(reason);
                     return Ok(outcome);
                 }
+            }
+        }
+    }
+
+    /// Sends the conversation as it stands. A provider that refuses it as longer than the
+    /// model's window gets one compaction and the request again, instead of an error (the
+    /// summary's tokens count for `outcome`).
+    async fn call_model(
+        &mut self,
+        client: &dyn weft_llm::ChatModel,
+        events: &mut dyn SessionEvents,
+        outcome: &mut TurnOutcome,
+    ) -> Result<ChatResponse, SessionError> {
+        let mut compacted = false;
+        loop {
+            let request = self.request();
+            events.model_call_started(self.turn_model());
+            let response = client
+                .chat(&request, self.options.stream, &mut TextEvents(events))
+                .await;
+            events.model_call_finished();
+            drop(request);
+            match response {
+                Err(error @ LlmError::ContextOverflow { .. }) if !compacted => {
+                    tracing::info!(%error, "the provider refused the conversation as too long");
+                    compacted = true;
+                    // The window is smaller than this request, whatever was assumed: the
+                    // threshold and the summary are sized by what was refused from now on.
+                    let refused = self.next_request_tokens();
+                    self.window_cap = Some(self.window_cap.map_or(refused, |c| c.min(refused)));
+                    match self
+                        .compact_for(CompactTrigger::Overflow, None, events)
+                        .await
+                    {
+                        Ok(Some(report)) => {
+                            outcome.usage += report.usage;
+                            outcome.model_calls += 1;
+                        }
+                        Ok(None) => return Err(error.into()),
+                        Err(e) => {
+                            tracing::warn!(error = %e, "compaction after an overflow failed");
+                            return Err(error.into());
+                        }
+                    }
+                }
+                other => return Ok(other?),
             }
         }
     }
@@ -398,7 +460,7 @@ impl Session {
 
     /// Gives every tool call of the last assistant message that has no result a "cancelled"
     /// result (a turn that was interrupted).
-    fn close_interrupted_turn(&mut self) -> Result<(), SessionError> {
+    pub(super) fn close_interrupted_turn(&mut self) -> Result<(), SessionError> {
         let Some(last_assistant) = self
             .messages
             .iter()

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Transcript, TranscriptError, TranscriptRecord};
+use super::{TranscriptError, TranscriptRecord};
 
 /// One transcript, summarised from its records.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,57 +41,57 @@ impl SessionSummary {
     }
 
     /// Summarises the transcript at `path`, or says why it cannot be.
+    /// Record by record, keeping only the counts.
     fn try_read(path: &Path) -> Result<Self, TranscriptError> {
-        let records = Transcript::read(path)?;
-        Self::of(path, &records).ok_or_else(|| TranscriptError::NotASession {
+        let mut summary: Option<Self> = None;
+        let mut first = true;
+        super::read::for_each_record(path, |record| {
+            let is_first = std::mem::take(&mut first);
+            match (&mut summary, record) {
+                (
+                    None,
+                    TranscriptRecord::Session {
+                        session_id,
+                        agent,
+                        model,
+                        at,
+                        parent,
+                        cwd,
+                    },
+                ) if is_first => {
+                    summary = Some(Self {
+                        id: session_id,
+                        started_ms: at,
+                        updated_ms: at,
+                        agent,
+                        model,
+                        parent,
+                        cwd,
+                        messages: 0,
+                        children: Vec::new(),
+                        first_prompt: None,
+                        path: path.to_path_buf(),
+                    });
+                }
+                (Some(s), record) => {
+                    s.updated_ms = s.updated_ms.max(record.at());
+                    match record {
+                        TranscriptRecord::Message { message, .. } => {
+                            s.messages += 1;
+                            if s.first_prompt.is_none() && message.role == weft_llm::Role::User {
+                                s.first_prompt = Some(message.content);
+                            }
+                        }
+                        TranscriptRecord::Spawn { child_id, .. } => s.children.push(child_id),
+                        _ => {}
+                    }
+                }
+                (None, _) => {}
+            }
+        })?;
+        summary.ok_or_else(|| TranscriptError::NotASession {
             path: path.to_path_buf(),
             reason: "the transcript does not start with a `session` record".to_owned(),
-        })
-    }
-
-    /// Summarises `records`, read from `path`.
-    pub(super) fn of(path: &Path, records: &[TranscriptRecord]) -> Option<Self> {
-        let Some(TranscriptRecord::Session {
-            session_id,
-            agent,
-            model,
-            at,
-            parent,
-            cwd,
-        }) = records.first().cloned()
-        else {
-            return None;
-        };
-        let messages = records
-            .iter()
-            .filter(|r| matches!(r, TranscriptRecord::Message { .. }))
-            .count();
-        let children = records
-            .iter()
-            .filter_map(|r| match r {
-                TranscriptRecord::Spawn { child_id, .. } => Some(child_id.clone()),
-                _ => None,
-            })
-            .collect();
-        let updated_ms = records.iter().map(TranscriptRecord::at).max().unwrap_or(at);
-        let first_prompt = records.iter().find_map(|r| match r {
-            TranscriptRecord::Message { message, .. } if message.role == weft_llm::Role::User => {
-                Some(message.content.clone())
-            }
-            _ => None,
-        });
-        Some(Self {
-            id: session_id,
-            started_ms: at,
-            updated_ms,
-            agent,
-            model,
-            parent,
-            cwd,
-            messages,
-            children,
-            first_prompt,
-            path: path.to_path_buf(),
         })
     }
 }
@@ -207,6 +207,7 @@ pub fn latest_session<'a>(
 mod tests {
     use weft_llm::Message;
 
+    use super::super::Transcript;
     use super::*;
 
     fn session(dir: &Path, id: &str, at: u64, parent: Option<&str>, cwd: &str) -> Transcript {

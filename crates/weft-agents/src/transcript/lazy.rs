@@ -112,7 +112,8 @@ fn before_any_answer(record: &TranscriptRecord) -> bool {
         | TranscriptRecord::Approval { .. }
         | TranscriptRecord::Hook { .. }
         | TranscriptRecord::DynamicContext { .. }
-        | TranscriptRecord::Usage { .. } => false,
+        | TranscriptRecord::Usage { .. }
+        | TranscriptRecord::Compaction { .. } => false,
     }
 }
 
@@ -171,6 +172,7 @@ mod tests {
         t.append(again.clone()).unwrap();
         let usage = TranscriptRecord::Usage {
             at: 4,
+            model: None,
             usage: weft_llm::Usage::default(),
         };
         t.append(usage.clone()).unwrap();

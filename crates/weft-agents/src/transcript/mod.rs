@@ -178,7 +178,11 @@ pub enum TranscriptRecord {
     Usage {
         /// Milliseconds since the Unix epoch.
         at: u64,
-        /// Tokens.
+        /// The model that answered, `provider/model` (absent in transcripts written before
+        /// weft recorded it: the model in use then is assumed).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+        /// Tokens, cache reads and writes included.
         usage: Usage,
     },
     /// A model call failed (refused, unreachable, an answer over a limit): the error as the
@@ -188,6 +192,29 @@ pub enum TranscriptRecord {
         at: u64,
         /// The error.
         error: String,
+    },
+    /// The conversation was compacted: every message before the last `kept` was replaced by
+    /// `summary`, which the model wrote. The messages stay above in the file; a resumed
+    /// session starts from the summary and the kept messages.
+    Compaction {
+        /// Milliseconds since the Unix epoch.
+        at: u64,
+        /// `manual` (`/compact`), `auto` (the context passed the threshold) or `overflow`
+        /// (the provider refused the conversation as longer than the window).
+        trigger: String,
+        /// What the user asked the summary to keep (`/compact <instructions>`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        instructions: Option<String>,
+        /// Messages replaced by the summary.
+        summarised: usize,
+        /// Messages kept verbatim after it.
+        kept: usize,
+        /// The context before, in tokens (estimated).
+        tokens_before: u64,
+        /// The context after, in tokens (estimated).
+        tokens_after: u64,
+        /// The message that replaced them: the first of the conversation from here on.
+        summary: Message,
     },
 }
 
@@ -207,7 +234,8 @@ impl TranscriptRecord {
             | Self::DynamicContext { at, .. }
             | Self::Hook { at, .. }
             | Self::Usage { at, .. }
-            | Self::ModelError { at, .. } => *at,
+            | Self::ModelError { at, .. }
+            | Self::Compaction { at, .. } => *at,
         }
     }
 
@@ -222,6 +250,7 @@ impl TranscriptRecord {
                 | Self::Usage { .. }
                 | Self::Spawn { .. }
                 | Self::ChildResult { .. }
+                | Self::Compaction { .. }
         )
     }
 }

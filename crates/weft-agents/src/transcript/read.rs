@@ -82,6 +82,18 @@ impl TranscriptError {
 
 /// Every record of the transcript at `path`, in order (see the module documentation).
 pub(super) fn read_records(path: &Path) -> Result<Vec<TranscriptRecord>, TranscriptError> {
+    let mut records = Vec::new();
+    for_each_record(path, |record| records.push(record))?;
+    Ok(records)
+}
+
+/// Hands each record of the transcript at `path` to `visit`, in order, holding one line at a
+/// time: what reads a long transcript back (a resumed session, a listing) keeps only what it
+/// needs of it.
+pub(super) fn for_each_record(
+    path: &Path,
+    mut visit: impl FnMut(TranscriptRecord),
+) -> Result<(), TranscriptError> {
     let io = |source| TranscriptError::Io {
         path: path.to_path_buf(),
         source,
@@ -93,7 +105,6 @@ pub(super) fn read_records(path: &Path) -> Result<Vec<TranscriptRecord>, Transcr
         }
     })?;
     let mut reader = std::io::BufReader::with_capacity(64 * 1024, file);
-    let mut records = Vec::new();
     let mut line = Vec::new();
     for number in 1.. {
         line.clear();
@@ -117,7 +128,7 @@ pub(super) fn read_records(path: &Path) -> Result<Vec<TranscriptRecord>, Transcr
             continue;
         }
         match serde_json::from_slice(&line) {
-            Ok(record) => records.push(record),
+            Ok(record) => visit(record),
             Err(_) if !complete => {
                 tracing::warn!(file = %path.display(), line = number, "the last line of the transcript is incomplete (a run was killed while writing it); it is skipped");
             }
@@ -129,8 +140,12 @@ pub(super) fn read_records(path: &Path) -> Result<Vec<TranscriptRecord>, Transcr
                 });
             }
         }
+        // A long line's buffer is not kept for the short ones after it.
+        if line.capacity() > 1024 * 1024 {
+            line = Vec::new();
+        }
     }
-    Ok(records)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -47,7 +47,7 @@ pub enum Reply {
     Hang,
 }
 
-type Script = dyn Fn(usize) -> Reply + Send + Sync;
+type Script = dyn Fn(usize, &Value) -> Reply + Send + Sync;
 
 /// A scripted server; it stops when dropped.
 pub struct ScriptServer {
@@ -62,6 +62,15 @@ impl ScriptServer {
     pub async fn start(
         path: &str,
         script: impl Fn(usize) -> Reply + Send + Sync + 'static,
+    ) -> Self {
+        Self::respond(path, move |n, _| script(n)).await
+    }
+
+    /// Serves `POST path`, answering request n, whose body is `body`, with
+    /// `script(n, body)`: a server that answers like a provider (by what it was sent).
+    pub async fn respond(
+        path: &str,
+        script: impl Fn(usize, &Value) -> Reply + Send + Sync + 'static,
     ) -> Self {
         let requests: Arc<Mutex<Vec<Recorded>>> = Arc::default();
         let script: Arc<Script> = Arc::new(script);
@@ -78,16 +87,17 @@ impl ScriptServer {
                     ));
                 }
                 raw.push_str(&String::from_utf8_lossy(&body));
+                let parsed: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
                 let index = {
                     let mut seen = seen.lock().unwrap();
                     seen.push(Recorded {
                         path: uri.path().to_owned(),
-                        body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+                        body: parsed.clone(),
                         raw,
                     });
                     seen.len() - 1
                 };
-                respond(script(index)).await
+                respond(script(index, &parsed)).await
             }
         };
         let app = Router::new().route(path, post(handler));

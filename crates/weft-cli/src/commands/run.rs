@@ -399,7 +399,7 @@ fn one_shot(
     let _groups = kill_groups_on_exit(runtime.process_groups(), Exits::OnInterrupt)?;
     let rt = tokio_runtime()?;
     let mut output = turn_output(run, verbose, &mut screen);
-    output.started(&session, run.resumes());
+    output.started(&mut session, run.resumes());
     let turn = rt.block_on(async {
         let outcome = match send {
             Send::Message(text) => session.send(text, &mut output).await,
@@ -416,7 +416,7 @@ fn one_shot(
     let strict = !run.ignore_refusals;
     let result = match turn {
         Ok(code) => {
-            output.finish(&session, None, strict);
+            output.finish(&mut session, None, strict);
             let refused = strict && !session.refused_calls().is_empty();
             Ok(if refused && code == ExitCode::SUCCESS {
                 ExitCode::from(crate::permissions::REFUSED_EXIT)
@@ -425,7 +425,7 @@ fn one_shot(
             })
         }
         Err(e) => {
-            output.finish(&session, Some(&e.to_string()), strict);
+            output.finish(&mut session, Some(&e.to_string()), strict);
             Err(session_error(e))
         }
     };

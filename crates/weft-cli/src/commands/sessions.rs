@@ -13,7 +13,7 @@ use crate::cli::{ListFormat, ReportFormat, SessionsListArgs, SessionsShowArgs};
 use crate::output::outln;
 use weft_runtime::Workspace;
 use weft_runtime::{UsageError, lookup_session};
-use weft_term::{cut, fit_table, utc_datetime};
+use weft_term::{cut, fit_table, tokens, utc_datetime};
 
 /// One session as `sessions list --format json` prints it (and the first fields of
 /// `sessions show --format json`).
@@ -275,5 +275,17 @@ fn describe(record: &TranscriptRecord) -> Option<String> {
             duration_ms,
             ..
         } => format!("[{child_id} {status} in {duration_ms} ms]"),
+        TranscriptRecord::Compaction {
+            trigger,
+            summarised,
+            kept,
+            tokens_before,
+            tokens_after,
+            ..
+        } => format!(
+            "[compacted ({trigger}): {summarised} message(s) summarised, {kept} kept; ~{} -> ~{} tokens]",
+            tokens(*tokens_before),
+            tokens(*tokens_after)
+        ),
     })
 }

@@ -10,7 +10,10 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use serde::Serialize;
-use weft_agents::{HookRun, Session, SessionEvents, TurnOutcome, TurnStop};
+use weft_agents::{
+    CompactTrigger, CompactionReport, ContextUse, HookRun, Session, SessionEvents, TurnOutcome,
+    TurnStop, price_of,
+};
 use weft_llm::{Message, ModelRef, RetryNotice, ToolCall, Usage};
 use weft_repl::{Activity, TurnPrinter};
 
@@ -55,14 +58,19 @@ impl<'s> TurnOutput<'s> {
                 text: String::new(),
                 stop: TurnStop::Answered,
                 hook_reason: None,
+                compactions: 0,
+                cost_before: None,
             }),
         }
     }
 
-    /// The session is ready: stream-json says which one; text says so when it was resumed.
-    pub(crate) fn started(&mut self, session: &Session, resumed: bool) {
+    /// The session is ready: stream-json says which one; text says so when it was resumed,
+    /// and its status line starts with how full the context is.
+    pub(crate) fn started(&mut self, session: &mut Session, resumed: bool) {
+        let context = session.context_use();
         match self {
-            Self::Text(_) => {
+            Self::Text(printer) => {
+                printer.context(&context);
                 if resumed {
                     errln!(
                         "weft: resumed session {} ({} message{}, agent {}, model {})",
@@ -78,15 +86,20 @@ impl<'s> TurnOutput<'s> {
                     );
                 }
             }
-            Self::Json(j) if j.stream => event(&Event::Session {
-                session_id: session.id(),
-                agent: &session.agent().name,
-                model: session.model().to_string(),
-                resumed,
-                messages: session.messages().len(),
-                transcript: session.transcript_path(),
-            }),
-            Self::Json(_) => {}
+            Self::Json(j) => {
+                j.cost_before = Some(session_cost(session));
+                if j.stream {
+                    event(&Event::Session {
+                        session_id: session.id(),
+                        agent: &session.agent().name,
+                        model: session.model().to_string(),
+                        resumed,
+                        messages: session.messages().len(),
+                        transcript: session.transcript_path(),
+                        context: ContextJson::of(&context),
+                    });
+                }
+            }
         }
     }
 
@@ -121,7 +134,12 @@ impl<'s> TurnOutput<'s> {
 
     /// The run is over: JSON prints the `result` (with `error` when the run failed, and,
     /// when `strict_refusals`, when calls were refused for want of approval).
-    pub(crate) fn finish(&mut self, session: &Session, error: Option<&str>, strict_refusals: bool) {
+    pub(crate) fn finish(
+        &mut self,
+        session: &mut Session,
+        error: Option<&str>,
+        strict_refusals: bool,
+    ) {
         let Self::Json(j) = self else {
             return;
         };
@@ -130,7 +148,18 @@ impl<'s> TurnOutput<'s> {
             .into_iter()
             .map(RefusalJson::from)
             .collect();
-        let doc = Event::Result(j.result(session, error, refusals, strict_refusals));
+        let context = session.context_use();
+        let cost = session_cost(session);
+        let doc = Event::Result(j.result(
+            session,
+            error,
+            ResultExtras {
+                refusals,
+                strict_refusals,
+                context: &context,
+                cost,
+            },
+        ));
         if j.stream {
             event(&doc);
         } else if let Ok(text) = serde_json::to_string_pretty(&doc) {
@@ -211,6 +240,38 @@ impl SessionEvents for TurnOutput<'_> {
         }
     }
 
+    fn compacting(&mut self, trigger: CompactTrigger) {
+        if let Self::Text(p) = self {
+            p.compacting(trigger);
+        }
+    }
+
+    /// Text shows a line; stream-json a `compaction` event; json counts it in the result.
+    fn compacted(&mut self, report: &CompactionReport) {
+        match self {
+            Self::Text(p) => p.compacted(report),
+            Self::Json(j) => {
+                j.compactions += 1;
+                if j.stream {
+                    event(&Event::Compaction {
+                        trigger: report.trigger.as_str(),
+                        summarised: report.summarised,
+                        kept: report.kept,
+                        tokens_before: report.tokens_before,
+                        tokens_after: report.tokens_after,
+                        usage: &report.usage,
+                    });
+                }
+            }
+        }
+    }
+
+    fn context(&mut self, context: &ContextUse) {
+        if let Self::Text(p) = self {
+            p.context(context);
+        }
+    }
+
     fn model_reply(&mut self, message: &Message, usage: &Usage) {
         if let Self::Json(j) = self
             && j.stream
@@ -237,6 +298,8 @@ enum Event<'a> {
         resumed: bool,
         messages: usize,
         transcript: Option<&'a Path>,
+        /// How full the context window is.
+        context: ContextJson,
     },
     /// Streamed answer text.
     Text { text: &'a str },
@@ -268,6 +331,15 @@ enum Event<'a> {
         is_error: bool,
         content: &'a str,
     },
+    /// The conversation was compacted.
+    Compaction {
+        trigger: &'static str,
+        summarised: usize,
+        kept: usize,
+        tokens_before: u64,
+        tokens_after: u64,
+        usage: &'a Usage,
+    },
     /// The run is over.
     Result(ResultJson<'a>),
 }
@@ -287,7 +359,13 @@ struct ResultJson<'a> {
     /// subagents'): with any, the run exits 4 and is an error unless `--ignore-refusals`.
     refusals: Vec<RefusalJson>,
     usage: Usage,
+    /// What the run's tokens cost at the configured prices; `null` without any.
+    cost_usd: Option<f64>,
     model_calls: u32,
+    /// Compactions during the run.
+    compactions: u32,
+    /// How full the context window is at the end.
+    context: ContextJson,
     transcript: Option<&'a Path>,
 }
 
@@ -316,6 +394,47 @@ impl From<weft_agents::RefusedCall> for RefusalJson {
     }
 }
 
+/// How full the context window is: `tokens` of `window`.
+#[derive(Debug, Serialize)]
+struct ContextJson {
+    tokens: u64,
+    window: u64,
+}
+
+impl ContextJson {
+    fn of(context: &ContextUse) -> Self {
+        Self {
+            tokens: context.tokens,
+            window: context.window,
+        }
+    }
+}
+
+/// What the session's tokens cost so far at the configured prices; `None` when no model it
+/// used has one.
+fn session_cost(session: &Session) -> Option<f64> {
+    let ledger = session.ledger();
+    let catalog = session.models().catalog();
+    let priced = ledger
+        .calls
+        .keys()
+        .chain(ledger.subagents.keys())
+        .any(|m| price_of(catalog, m).is_some());
+    priced.then(|| ledger.cost(catalog).dollars)
+}
+
+/// What the `result` of a run holds besides the turn itself.
+struct ResultExtras<'c> {
+    /// Calls refused for want of approval.
+    refusals: Vec<RefusalJson>,
+    /// Whether such refusals make the run an error.
+    strict_refusals: bool,
+    /// How full the context window is.
+    context: &'c ContextUse,
+    /// What the session cost so far, when priced.
+    cost: Option<f64>,
+}
+
 /// One line of stream-json.
 fn event(event: &Event<'_>) {
     if let Ok(line) = crate::output::json_line(event) {
@@ -337,10 +456,12 @@ fn report(
             errln!("transcript: {}", path.display());
         }
         errln!(
-            "{} model call(s), {} tool call(s), {} input + {} output tokens",
+            "{} model call(s), {} tool call(s), {} input ({} read from the cache, {} written to it) + {} output tokens",
             outcome.model_calls,
             outcome.tool_calls,
             outcome.usage.input_tokens,
+            outcome.usage.cache_read_tokens,
+            outcome.usage.cache_write_tokens,
             outcome.usage.output_tokens
         );
     }
@@ -395,6 +516,9 @@ pub(crate) struct JsonTurn {
     text: String,
     stop: TurnStop,
     hook_reason: Option<String>,
+    compactions: u32,
+    /// The session's cost when the run started (a resumed session's earlier runs).
+    cost_before: Option<Option<f64>>,
 }
 
 impl JsonTurn {
@@ -447,9 +571,14 @@ impl JsonTurn {
         &'a self,
         session: &'a Session,
         error: Option<&str>,
-        refusals: Vec<RefusalJson>,
-        strict_refusals: bool,
+        extras: ResultExtras<'_>,
     ) -> ResultJson<'a> {
+        let ResultExtras {
+            refusals,
+            strict_refusals,
+            context,
+            cost,
+        } = extras;
         // A failed run stops with "error"; an unfinished one keeps its stop and is an error;
         // one whose calls were refused for want of approval keeps its stop and is an error
         // too (exit 4), unless refusals are ignored.
@@ -486,7 +615,10 @@ impl JsonTurn {
             tool_calls: &self.calls,
             refusals,
             usage: self.usage,
+            cost_usd: cost.map(|after| after - self.cost_before.flatten().unwrap_or(0.0)),
             model_calls: self.model_calls,
+            compactions: self.compactions,
+            context: ContextJson::of(context),
             // The transcript once it exists (a run that failed early has none).
             transcript: session.transcript_path().filter(|p| p.exists()),
         }

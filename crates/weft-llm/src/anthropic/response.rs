@@ -68,8 +68,7 @@ impl<'s> Reader<'s> {
                 "message_start" => {
                     state.started = true;
                     if let Some(usage) = value.pointer("/message/usage") {
-                        state.usage.input_tokens = tokens(usage, "input_tokens");
-                        state.usage.output_tokens = tokens(usage, "output_tokens");
+                        state.usage.merge(usage);
                     }
                 }
                 "content_block_start" => {
@@ -118,12 +117,7 @@ impl<'s> Reader<'s> {
                         state.stop_reason = Some(reason.to_owned());
                     }
                     if let Some(usage) = value.get("usage") {
-                        if usage.get("input_tokens").is_some_and(Value::is_u64) {
-                            state.usage.input_tokens = tokens(usage, "input_tokens");
-                        }
-                        if usage.get("output_tokens").is_some_and(Value::is_u64) {
-                            state.usage.output_tokens = tokens(usage, "output_tokens");
-                        }
+                        state.usage.merge(usage);
                     }
                 }
                 "message_stop" => {
@@ -191,15 +185,15 @@ pub(super) fn parse_message(body: &str) -> Result<ChatResponse, Failure> {
             _ => {}
         }
     }
-    let usage = value.get("usage").unwrap_or(&Value::Null);
+    let mut usage = WireUsage::default();
+    if let Some(reported) = value.get("usage") {
+        usage.merge(reported);
+    }
     let stop = value.get("stop_reason").and_then(Value::as_str);
     Ok(ChatResponse {
         stop_reason: stop_reason(stop, !calls.is_empty()),
         message: Message::assistant(text, calls).with_reasoning(reasoning),
-        usage: Usage {
-            input_tokens: tokens(usage, "input_tokens"),
-            output_tokens: tokens(usage, "output_tokens"),
-        },
+        usage: usage.usage(),
     })
 }
 
@@ -228,8 +222,39 @@ fn block_text(block: &Value) -> Result<&str, Failure> {
     }
 }
 
-fn tokens(usage: &Value, key: &str) -> u64 {
-    usage.get(key).and_then(Value::as_u64).unwrap_or(0)
+/// Usage as the Messages API reports it: `input_tokens` counts only what was neither read
+/// from nor written to the cache, so the whole prompt is the sum of the three. A streamed
+/// answer reports it in `message_start` and again (cumulative, some fields only) in
+/// `message_delta`: each field present replaces the one before.
+#[derive(Debug, Default, Clone, Copy)]
+struct WireUsage {
+    input: u64,
+    output: u64,
+    cache_read: u64,
+    cache_write: u64,
+}
+
+impl WireUsage {
+    fn merge(&mut self, usage: &Value) {
+        for (key, slot) in [
+            ("input_tokens", &mut self.input),
+            ("output_tokens", &mut self.output),
+            ("cache_read_input_tokens", &mut self.cache_read),
+            ("cache_creation_input_tokens", &mut self.cache_write),
+        ] {
+            if let Some(n) = usage.get(key).and_then(Value::as_u64) {
+                *slot = n;
+            }
+        }
+    }
+
+    fn usage(self) -> Usage {
+        let prompt = self
+            .input
+            .saturating_add(self.cache_read)
+            .saturating_add(self.cache_write);
+        Usage::new(prompt, self.output).with_cache(self.cache_read, self.cache_write)
+    }
 }
 
 fn string(value: &Value, key: &str) -> String {
@@ -294,7 +319,7 @@ enum Block {
 struct StreamState {
     blocks: BTreeMap<u64, Block>,
     stop_reason: Option<String>,
-    usage: Usage,
+    usage: WireUsage,
     started: bool,
     stopped: bool,
 }
@@ -400,7 +425,7 @@ impl StreamState {
         Ok(ChatResponse {
             stop_reason: stop_reason(self.stop_reason.as_deref(), !calls.is_empty()),
             message: Message::assistant(text, calls).with_reasoning(reasoning),
-            usage: self.usage,
+            usage: self.usage.usage(),
         })
     }
 }
@@ -435,13 +460,20 @@ mod tests {
         assert_eq!(answer.message.content, "ab");
         assert_eq!(answer.message.tool_calls[0].arguments, json!({"x": 1}));
         assert_eq!(answer.stop_reason, StopReason::ToolUse);
-        assert_eq!(
-            answer.usage,
-            Usage {
-                input_tokens: 3,
-                output_tokens: 4
-            }
-        );
+        assert_eq!(answer.usage, Usage::new(3, 4));
+    }
+
+    #[test]
+    fn cache_reads_and_writes_are_part_of_the_prompt() {
+        let body = json!({
+            "content": [{"type": "text", "text": "a"}],
+            "stop_reason": "end_turn",
+            "usage": {"input_tokens": 50, "cache_read_input_tokens": 1000,
+                      "cache_creation_input_tokens": 200, "output_tokens": 7},
+        });
+        let answer = parse_message(&body.to_string()).unwrap();
+        assert_eq!(answer.usage, Usage::new(1250, 7).with_cache(1000, 200));
+        assert_eq!(answer.usage.uncached_input_tokens(), 50);
     }
 
     #[test]

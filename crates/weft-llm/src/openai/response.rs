@@ -365,20 +365,32 @@ struct WireFunction {
     arguments: Option<Value>,
 }
 
+/// `usage`: `prompt_tokens` is the whole prompt, of which `prompt_tokens_details.
+/// cached_tokens` came from OpenAI's automatic prefix cache (a server that does not cache
+/// leaves it out, or sends `null`).
 #[derive(Deserialize)]
 struct WireUsage {
     #[serde(default)]
     prompt_tokens: u64,
     #[serde(default)]
     completion_tokens: u64,
+    #[serde(default, deserialize_with = "null_as_default")]
+    prompt_tokens_details: PromptDetails,
+}
+
+#[derive(Deserialize, Default)]
+struct PromptDetails {
+    #[serde(default, deserialize_with = "null_as_default")]
+    cached_tokens: u64,
 }
 
 impl From<WireUsage> for Usage {
     fn from(usage: WireUsage) -> Self {
-        Self {
-            input_tokens: usage.prompt_tokens,
-            output_tokens: usage.completion_tokens,
-        }
+        let cached = usage
+            .prompt_tokens_details
+            .cached_tokens
+            .min(usage.prompt_tokens);
+        Usage::new(usage.prompt_tokens, usage.completion_tokens).with_cache(cached, 0)
     }
 }
 
@@ -408,18 +420,31 @@ mod tests {
         });
         let answer = parse_completion(&body.to_string()).unwrap();
         assert_eq!(answer.stop_reason, StopReason::ToolUse);
-        assert_eq!(
-            answer.usage,
-            Usage {
-                input_tokens: 5,
-                output_tokens: 7
-            }
-        );
+        assert_eq!(answer.usage, Usage::new(5, 7));
         let calls = &answer.message.tool_calls;
         assert_eq!(calls[0].arguments, json!({"x": 1}));
         assert_eq!(calls[1].arguments, json!("{oops"));
         assert_eq!(calls[2].id, "call_2");
         assert_eq!(calls[2].arguments, json!({}));
+    }
+
+    #[test]
+    fn cached_prompt_tokens_are_cache_reads() {
+        let body = json!({
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}}],
+            "usage": {"prompt_tokens": 2048, "completion_tokens": 9,
+                      "prompt_tokens_details": {"cached_tokens": 1920, "audio_tokens": 0}},
+        });
+        let answer = parse_completion(&body.to_string()).unwrap();
+        assert_eq!(answer.usage, Usage::new(2048, 9).with_cache(1920, 0));
+        let nulls = json!({
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}}],
+            "usage": {"prompt_tokens": 5, "completion_tokens": 1, "prompt_tokens_details": null},
+        });
+        assert_eq!(
+            parse_completion(&nulls.to_string()).unwrap().usage,
+            Usage::new(5, 1)
+        );
     }
 
     #[test]

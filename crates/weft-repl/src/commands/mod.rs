@@ -2,6 +2,7 @@
 
 mod agents;
 mod config;
+mod context;
 pub(crate) mod expand;
 mod help;
 mod hooks;
@@ -17,6 +18,7 @@ use std::sync::Arc;
 use crate::command::SlashCommand;
 
 pub use config::{config_keys, lookup, redact, unknown_key};
+pub use context::{context_report, cost_report};
 
 /// Every built-in command.
 pub fn builtin_commands() -> Vec<Arc<dyn SlashCommand>> {
@@ -34,6 +36,9 @@ pub fn builtin_commands() -> Vec<Arc<dyn SlashCommand>> {
         Arc::new(config::ConfigCommand),
         Arc::new(session::SessionInfo),
         Arc::new(expand::Expand),
+        Arc::new(context::Context),
+        Arc::new(context::Cost),
+        Arc::new(context::Compact),
         Arc::new(workspace::WorkspaceCommand),
         Arc::new(workspace::Reload),
         Arc::new(session::Clear),

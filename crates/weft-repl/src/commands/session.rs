@@ -28,16 +28,24 @@ impl SlashCommand for SessionInfo {
         _args: &str,
         ctx: &mut CommandContext<'_>,
     ) -> Result<Dispatch, CommandError> {
+        let usage = ctx.session.usage();
+        let context = ctx.session.context_use();
         let s = &*ctx.session;
-        let usage = s.usage();
         writeln!(ctx.out, "Session: {}", s.id())?;
         writeln!(ctx.out, "Agent: {}", s.agent().name)?;
         writeln!(ctx.out, "Model: {}", s.model())?;
         writeln!(ctx.out, "Messages: {}", s.messages().len())?;
         writeln!(
             ctx.out,
-            "Tokens: {} input + {} output",
-            usage.input_tokens, usage.output_tokens
+            "Tokens: {} input ({} from the cache) + {} output (/cost for more)",
+            usage.input_tokens, usage.cache_read_tokens, usage.output_tokens
+        )?;
+        writeln!(
+            ctx.out,
+            "Context: {} of {} tokens ({}%; /context for more)",
+            weft_term::tokens(context.tokens),
+            weft_term::tokens(context.window),
+            context.percent()
         )?;
         let children = s.children().len();
         if children > 0 {

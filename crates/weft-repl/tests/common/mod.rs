@@ -73,10 +73,7 @@ impl ChatModel for FakeModel {
         Ok(ChatResponse {
             message: Message::assistant(format!("echo: {last}"), Vec::new()),
             stop_reason: StopReason::EndTurn,
-            usage: Usage {
-                input_tokens: 10,
-                output_tokens: 2,
-            },
+            usage: Usage::new(10, 2),
         })
     }
 }

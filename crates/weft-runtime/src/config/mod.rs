@@ -176,6 +176,7 @@ impl Config {
         }
         let file: ConfigFile = serde_json::from_value(merged.clone())
             .map_err(|source| crate::config_key::schema_error(&texts, source))?;
+        check_values(&file, &files)?;
         for (name, entry) in &file.skills.entries {
             for key in entry.unused_openclaw_keys() {
                 tracing::warn!(
@@ -193,6 +194,32 @@ impl Config {
             provider_dirs,
         })
     }
+}
+
+/// The values serde accepts but weft cannot use.
+fn check_values(file: &ConfigFile, files: &[PathBuf]) -> Result<(), ConfigError> {
+    let invalid = |key: String, reason: String| ConfigError::InvalidValue {
+        files: files.to_vec(),
+        key,
+        reason,
+    };
+    if let Some(t) = file.agent.compact_threshold
+        && !(t > 0.0 && t <= 1.0)
+    {
+        return Err(invalid(
+            "agent.compact_threshold".to_owned(),
+            format!("must be a fraction of the context window above 0 and at most 1, not {t}"),
+        ));
+    }
+    for (model, price) in &file.pricing {
+        if let Some(field) = price.invalid_field() {
+            return Err(invalid(
+                format!("pricing.{model}.{field}"),
+                "must be a price of zero or more (US dollars per million tokens)".to_owned(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -391,7 +418,7 @@ mod tests {
         assert_eq!(
             err,
             format!(
-                "{}:1: `modle`: unknown field `modle`, expected one of `model`, `providers`, `aliases`, `default_agent`, `agent`, `tools`, `skills`, `mcp_servers`, `sandbox`, `projects`, `permissions`, `limits`; did you mean `model`?",
+                "{}:1: `modle`: unknown field `modle`, expected one of `model`, `providers`, `aliases`, `default_agent`, `agent`, `tools`, `skills`, `mcp_servers`, `sandbox`, `projects`, `permissions`, `limits`, `pricing`; did you mean `model`?",
                 tmp.path().join("typo.json").display()
             )
         );
@@ -400,5 +427,49 @@ mod tests {
             ..Default::default()
         });
         assert!(missing.is_err());
+    }
+
+    #[test]
+    fn thresholds_and_prices_must_be_usable() {
+        let tmp = tempfile::tempdir().unwrap();
+        let load = |text: &str| {
+            let path = write(tmp.path(), "c.json", text);
+            Config::load(&ConfigSources {
+                explicit: Some(path),
+                ..Default::default()
+            })
+            .map_err(|e| e.to_string())
+        };
+        let file = tmp.path().join("c.json");
+        assert_eq!(
+            load(r#"{"agent":{"compact_threshold":1.5}}"#).unwrap_err(),
+            format!(
+                "configuration ({}): `agent.compact_threshold`: must be a fraction of the context window above 0 and at most 1, not 1.5",
+                file.display()
+            )
+        );
+        assert_eq!(
+            load(r#"{"pricing":{"a/b":{"input":1,"output":-2}}}"#).unwrap_err(),
+            format!(
+                "configuration ({}): `pricing.a/b.output`: must be a price of zero or more (US dollars per million tokens)",
+                file.display()
+            )
+        );
+        assert!(
+            load(r#"{"pricing":{"a/b":{"input":1,"output":2,"cached":1}}}"#)
+                .unwrap_err()
+                .contains("unknown field `cached`")
+        );
+        let config = load(
+            r#"{"agent":{"compact_threshold":0.5,"auto_compact":false,"tool_result_max_bytes":4096},
+                "pricing":{"anthropic/claude-sonnet-4-5":{"input":3,"output":15,"cache_read":0.3,"cache_write":3.75}}}"#,
+        )
+        .unwrap();
+        assert_eq!(config.file.agent.compact_threshold, Some(0.5));
+        let models = config
+            .models(&env_of(&[("ANTHROPIC_API_KEY", "k")]))
+            .unwrap();
+        let sonnet = models.resolve("sonnet", None).unwrap();
+        assert_eq!(models.price(&sonnet).unwrap().cache_write, Some(3.75));
     }
 }

@@ -87,6 +87,9 @@ impl Config {
         for (alias, target) in &self.file.aliases {
             catalog.add_alias(alias, target);
         }
+        for (model, price) in &self.file.pricing {
+            catalog.set_price(model, *price);
+        }
         if let Some(model) = env("WEFT_MODEL").or_else(|| self.file.model.clone()) {
             catalog.set_default(model);
         } else if let Some(only) = single_provider_default(&catalog) {

@@ -39,8 +39,18 @@ pub struct AgentSettings {
     pub temperature: Option<f32>,
     /// Output token cap per call.
     pub max_tokens: Option<u32>,
-    /// Context window in tokens (sizes the skill catalog).
+    /// Context window in tokens: sizes the skill catalog, and the window compaction and
+    /// `/context` measure against (default: what weft knows of the model, else 128,000).
     pub context_window: Option<u64>,
+    /// Compact the conversation before a request that would pass `compact_threshold` of the
+    /// window (default true).
+    pub auto_compact: Option<bool>,
+    /// The fraction of the context window past which the conversation is compacted (above 0,
+    /// at most 1; default 0.8).
+    pub compact_threshold: Option<f64>,
+    /// Bytes of one tool result kept in the conversation (default 32768; never more than an
+    /// eighth of the window); the whole result goes to a file the model can read.
+    pub tool_result_max_bytes: Option<usize>,
     /// Keep transcripts under ~/.clawft/workspace/sessions (default true).
     pub transcripts: Option<bool>,
     /// How deep subagents may nest (default 1: subagents cannot spawn).
@@ -276,4 +286,9 @@ pub struct ConfigFile {
     /// Caps on what is read from providers and MCP servers.
     #[serde(default)]
     pub limits: LimitSettings,
+    /// Prices by `provider/model` or bare model id, in US dollars per million tokens
+    /// (`input`, `output`, `cache_read`, `cache_write`): `/cost` and the JSON output's
+    /// `cost_usd` use them.
+    #[serde(default)]
+    pub pricing: BTreeMap<String, weft_llm::ModelPrice>,
 }
