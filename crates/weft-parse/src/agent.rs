@@ -124,6 +124,7 @@ pub fn parse_agent(bytes: &[u8], path: &Path, options: &ParseOptions) -> ParsedA
         scope: options.scope,
         format,
         path: Some(path.to_path_buf()),
+        plugin: None,
     };
     let agent = interpret_agent(
         entries,
@@ -536,6 +537,7 @@ fn context_graph_agent(
             scope: options.scope,
             format: AgentFormat::ContextGraph,
             path: Some(path.to_path_buf()),
+            plugin: None,
         },
     );
     agent.model = section("Model")

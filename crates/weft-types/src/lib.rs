@@ -40,7 +40,7 @@ pub use control::is_terminal_control;
 pub use diagnostic::{Diagnostic, Position, Severity, has_errors};
 pub use invocation::InvocationContext;
 pub use permission_mode::{PermissionMode, UnknownPermissionMode};
-pub use scope::{AgentFormat, Scope, SkillFormat, Source};
+pub use scope::{AgentFormat, PluginRef, Scope, SkillFormat, Source};
 pub use skill::{
     CompatibilityKind, CompatibilityRule, ComposabilityKind, ComposabilityRule, DescriptionSource,
     OutputContract, Skill, SkillContext, SkillContract,
