@@ -83,6 +83,6 @@ pub use remove::remove;
 pub use source::{Source, SourceKind};
 pub use target::{InstallScope, InstallTarget, STALE_STAGING};
 pub use timestamp::rfc3339;
-pub use tree::{Limits, TreeBuilder, normalize_entry_path};
+pub use tree::{Limits, TreeBuilder, normalize_entry_path, subtree};
 pub use update::{SkillUpdate, UpdatePlan, apply_update, plan_update};
 pub use verify::{Verification, VerifyStatus, verify, verify_dir, verify_skill};

@@ -124,6 +124,13 @@ impl Marketplace {
         Self::from_value(&value, &path)
     }
 
+    /// Reads a marketplace from the bytes of its file (`path` names it in errors): a
+    /// fetched copy not yet written anywhere.
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Self, PluginError> {
+        let value = crate::json::parse_json(bytes, path)?;
+        Self::from_value(&value, path)
+    }
+
     /// Reads a marketplace from its parsed JSON. An entry that cannot be used (no name, a
     /// source leaving the marketplace) is skipped with a warning; the others stay.
     pub fn from_value(value: &Value, path: &Path) -> Result<Self, PluginError> {

@@ -36,6 +36,7 @@ mod env;
 mod error;
 mod mcp;
 mod permissions;
+mod plugins;
 mod resume;
 mod runtime;
 pub mod sandbox;

@@ -2,7 +2,9 @@
 //! resolved from what the caller passes ([`Locations`] and an [`EnvSnapshot`]).
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
+use weft_plugin::PluginSet;
 use weft_registry::{CacheConfig, RegistryConfig, SkillRoot};
 use weft_types::Scope;
 
@@ -56,6 +58,8 @@ pub struct Workspace {
     pub config_file: Option<PathBuf>,
     /// The environment the caller passed (variables and current directory).
     pub env: EnvSnapshot,
+    /// The plugins, read on first use.
+    plugins: Arc<OnceLock<PluginSet>>,
 }
 
 impl Workspace {
@@ -98,7 +102,23 @@ impl Workspace {
             cache_fingerprint: locations.cache_fingerprint.clone(),
             config_file: locations.config.clone(),
             env,
+            plugins: Arc::default(),
         }
+    }
+
+    /// Every plugin installed for this user and project (weft's and Claude Code's), read once
+    /// per workspace: their skills, commands and agents are discovery roots while they are
+    /// in use, and [`PluginSet::hooks`] / [`PluginSet::mcp_servers`] are what they bring to
+    /// run.
+    pub fn plugins(&self) -> &PluginSet {
+        self.plugins
+            .get_or_init(|| PluginSet::load(&crate::plugins::plugin_sources(self)))
+    }
+
+    /// Where this workspace's plugins are looked for (weft's stores, Claude Code's
+    /// directory, the project's trust).
+    pub fn plugin_sources(&self) -> weft_plugin::PluginSources {
+        crate::plugins::plugin_sources(self)
     }
 
     /// The directory tools work in: the project, else the current directory; absolute and
@@ -127,6 +147,7 @@ impl Workspace {
                 roots.push(AgentRoot::new(h.join(dir), Scope::User));
             }
         }
+        roots.extend(crate::plugins::plugin_agent_roots(self.plugins()));
         roots
     }
 
@@ -171,8 +192,9 @@ impl Workspace {
 
     /// Skill roots, highest precedence first (DESIGN 4): the project's skill directories in
     /// every directory from the current one up to the project root (the nearest wins a name
-    /// clash), its `.claude/commands`, then the user's, the workspace's and the extra ones.
-    /// An untrusted project's roots follow directory links only inside the project.
+    /// clash), its `.claude/commands`, then the user's, the workspace's, the extra ones and
+    /// those of the plugins in use. An untrusted project's roots follow directory links only
+    /// inside the project.
     pub fn skill_roots(&self) -> Vec<SkillRoot> {
         let mut roots = Vec::new();
         if let Some(p) = &self.project {
@@ -209,6 +231,7 @@ impl Workspace {
         for dir in &self.extra_skill_dirs {
             roots.push(SkillRoot::new(dir, Scope::Plugin));
         }
+        roots.extend(crate::plugins::plugin_skill_roots(self.plugins()));
         roots
     }
 

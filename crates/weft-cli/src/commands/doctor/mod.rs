@@ -137,6 +137,7 @@ fn with_configuration(workspace: &Workspace, runtime: &Runtime, online: bool) ->
     report.push(checks::sandbox(workspace, runtime));
     report.push(checks::skills(&runtime.skills.snapshot(), home));
     report.extend(checks::agents(&runtime.agents, Some(&runtime.models)));
+    report.push(checks::plugins(workspace.plugins()));
     report
 }
 
@@ -161,6 +162,7 @@ fn without_configuration(workspace: &Workspace, error: &anyhow::Error) -> Vec<Ch
         checks::sandbox_support(),
         checks::skills(&registry.snapshot(), home),
         checks::agents(&agents, None).remove(0),
+        checks::plugins(workspace.plugins()),
     ]
 }
 
