@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use weft_fs::Cap;
 use weft_parse::{ParseOptions, Profile, Rule, parse_agent};
 use weft_registry::read_error_diagnostic;
-use weft_types::{AgentDefinition, Diagnostic, Scope, has_errors};
+use weft_types::{AgentDefinition, Diagnostic, InvocationContext, PluginRef, Scope, has_errors};
 
 use crate::builtin_agents::builtin_agents;
 
@@ -26,10 +26,13 @@ pub const CLAUDE_CODE_AGENTS: [(&str, &str); 3] = [
 /// A directory agent files are read from (`.clawft/agents`, `.claude/agents`, ...).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AgentRoot {
-    /// The directory.
+    /// The directory (for a plugin, also one agent file its manifest names).
     pub path: PathBuf,
     /// Its scope.
     pub scope: Scope,
+    /// The plugin it belongs to: its agents are named `plugin:name` and
+    /// `${CLAUDE_PLUGIN_ROOT}` in their prompts is the plugin's root.
+    pub plugin: Option<PluginRef>,
 }
 
 impl AgentRoot {
@@ -38,6 +41,16 @@ impl AgentRoot {
         Self {
             path: path.into(),
             scope,
+            plugin: None,
+        }
+    }
+
+    /// The same root as part of `plugin`.
+    #[must_use]
+    pub fn of_plugin(self, plugin: PluginRef) -> Self {
+        Self {
+            plugin: Some(plugin),
+            ..self
         }
     }
 }
@@ -115,11 +128,15 @@ impl AgentRegistry {
         ordered.reverse();
         ordered.sort_by_key(|r| std::cmp::Reverse(r.scope));
         for root in ordered {
-            let (mut files, problems) = agent_files(&root.path);
+            let (mut files, problems) = if root.plugin.is_some() && root.path.is_file() {
+                (vec![root.path.clone()], Vec::new())
+            } else {
+                agent_files(&root.path)
+            };
             registry.diagnostics.extend(problems);
             files.reverse();
             for file in files {
-                registry.load_file(&file, root.scope, options);
+                registry.load_file(&file, root, options);
             }
         }
         registry
@@ -144,9 +161,21 @@ impl AgentRegistry {
 
     /// The agent called `name`: an exact match first, then Claude Code's name for a
     /// built-in ([`CLAUDE_CODE_AGENTS`]: `Explore`, `Plan`, `general-purpose`), then the one
-    /// agent whose name matches ignoring case.
+    /// plugin agent named `plugin:name`, then the one agent whose name matches ignoring case.
     pub fn get(&self, name: &str) -> Option<&AgentEntry> {
         if let Some(entry) = self.entries.get(name) {
+            return Some(entry);
+        }
+        let mut of_plugins = self.entries.values().filter(|e| {
+            e.agent.source.plugin.as_ref().is_some_and(|p| {
+                e.agent
+                    .name
+                    .strip_prefix(p.name.as_str())
+                    .and_then(|rest| rest.strip_prefix(':'))
+                    == Some(name)
+            })
+        });
+        if let (Some(entry), None) = (of_plugins.next(), of_plugins.next()) {
             return Some(entry);
         }
         if let Some((_, weft)) = CLAUDE_CODE_AGENTS.iter().find(|(cc, _)| *cc == name)
@@ -248,7 +277,8 @@ impl AgentRegistry {
         }
     }
 
-    fn load_file(&mut self, file: &Path, scope: Scope, options: &ParseOptions) {
+    fn load_file(&mut self, file: &Path, agent_root: &AgentRoot, options: &ParseOptions) {
+        let scope = agent_root.scope;
         // A link may lead anywhere inside the directory holding the file (the agents
         // directory, or the agent's own directory for `<name>/AGENT.md`), never out of it.
         let root = file.parent().unwrap_or(Path::new("."));
@@ -264,7 +294,10 @@ impl AgentRegistry {
         let failed = has_errors(&parsed.diagnostics);
         self.diagnostics.extend(parsed.diagnostics.iter().cloned());
         match parsed.agent {
-            Some(agent) if !failed => {
+            Some(mut agent) if !failed => {
+                if let Some(plugin) = &agent_root.plugin {
+                    of_plugin(&mut agent, plugin);
+                }
                 let warnings = parsed.diagnostics;
                 self.offer(agent, warnings);
             }
@@ -301,6 +334,17 @@ impl AgentRegistry {
                 diagnostics,
             },
         );
+    }
+}
+
+/// A plugin's agent: named `plugin:name`, the plugin in its source, and
+/// `${CLAUDE_PLUGIN_ROOT}` (and the other directory variables) in its prompt filled.
+fn of_plugin(agent: &mut AgentDefinition, plugin: &PluginRef) {
+    agent.name = plugin.qualify(&agent.name);
+    agent.source.plugin = Some(plugin.clone());
+    if let Some(prompt) = &mut agent.system_prompt {
+        let ctx = InvocationContext::default().with_plugin(Some(plugin));
+        *prompt = weft_template::fill_directories(prompt, &ctx);
     }
 }
 

@@ -631,3 +631,46 @@ fn an_untrusted_projects_agents_are_warned_about_and_kept_within_the_users_limit
     // The user's own agents are never touched.
     assert!(registry.get("explore").unwrap().diagnostics.is_empty());
 }
+
+#[test]
+fn plugin_agents_are_namespaced_and_their_prompts_know_the_plugin_root() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fmt = tmp.path().join("fmt");
+    let write = |rel: &str, text: &str| {
+        let path = fmt.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "agents/reviewer.md",
+        "---\ndescription: Reviews code\ncapabilities: [review]\n---\nRun ${CLAUDE_PLUGIN_ROOT}/bin/check $1.\n",
+    );
+    write(
+        "extra/solo.md",
+        "---\nname: solo\ndescription: One file\n---\nAlone.\n",
+    );
+    let plugin = weft_types::PluginRef {
+        name: "fmt".into(),
+        id: "fmt@acme".into(),
+        root: fmt.clone(),
+        data: None,
+    };
+    let roots = [
+        AgentRoot::new(fmt.join("agents"), Scope::Plugin).of_plugin(plugin.clone()),
+        AgentRoot::new(fmt.join("extra/solo.md"), Scope::Plugin).of_plugin(plugin),
+    ];
+    let registry = AgentRegistry::discover(&roots, &ParseOptions::new(Profile::Load));
+    let reviewer = &registry.get("fmt:reviewer").unwrap().agent;
+    assert_eq!(
+        reviewer.system_prompt.as_deref().map(str::trim),
+        Some(format!("Run {}/bin/check $1.", fmt.display()).as_str())
+    );
+    assert_eq!(reviewer.source.plugin.as_ref().unwrap().id, "fmt@acme");
+    // The bare name finds the one plugin agent of that name; a built-in keeps its own.
+    assert_eq!(registry.get("reviewer").unwrap().agent.name, "fmt:reviewer");
+    assert_eq!(registry.get("solo").unwrap().agent.name, "fmt:solo");
+    assert_eq!(
+        registry.get("explore").unwrap().agent.source.scope,
+        Scope::Builtin
+    );
+}

@@ -4,8 +4,9 @@
 use weft_runtime::UsageError;
 
 use crate::cli::{
-    AgentsCommand, CatalogFormatArg, Command, ConfigCommand, HooksCommand, ListFormat, McpCommand,
-    ReportFormat, RunFormat, SandboxCommand, SessionsCommand, SkillsCommand,
+    AgentsCommand, CatalogFormatArg, Command, ConfigCommand, HooksCommand, ListFormat,
+    MarketplaceCommand, McpCommand, PluginCommand, ReportFormat, RunFormat, SandboxCommand,
+    SessionsCommand, SkillsCommand,
 };
 
 /// Sets the command's output format to JSON. A command that prints no data (help, a
@@ -32,6 +33,7 @@ pub fn apply(command: &mut Command) -> Result<(), UsageError> {
             command: ConfigCommand::Show(a),
         } => a.format = ListFormat::Json,
         Command::Doctor(a) => a.format = ListFormat::Json,
+        Command::Plugin { command } => plugin(command)?,
         Command::Sandbox {
             command: SandboxCommand::Status(a),
         } => a.format = ListFormat::Json,
@@ -69,4 +71,20 @@ fn skills(command: &mut SkillsCommand) {
         SkillsCommand::Scan(a) => a.format = ReportFormat::Json,
         SkillsCommand::New(a) => a.format = ReportFormat::Json,
     }
+}
+
+fn plugin(command: &mut PluginCommand) -> Result<(), UsageError> {
+    match command {
+        PluginCommand::List(a) => a.format = ListFormat::Json,
+        PluginCommand::Verify(a) => a.format = ReportFormat::Json,
+        PluginCommand::Marketplace {
+            command: MarketplaceCommand::List(a),
+        } => a.format = ListFormat::Json,
+        _ => {
+            return Err(UsageError(
+                "--json: of the plugin commands, `plugin list`, `plugin verify` and `plugin marketplace list` print data".to_owned(),
+            ));
+        }
+    }
+    Ok(())
 }

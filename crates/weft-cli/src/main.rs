@@ -87,6 +87,7 @@ fn main() -> ExitCode {
             AgentsCommand::List(args) => commands::agents::list(&workspace, &args, cli.verbose > 0),
             AgentsCommand::Show(args) => commands::agents::show(&workspace, &args),
         },
+        Command::Plugin { command } => commands::plugin::run(&workspace, &command),
         Command::Agent(args) => commands::run::agent(&workspace, &args, mode, cli.verbose > 0),
         Command::Help { topic } => commands::help::help(&workspace, &topic),
         Command::Completions { shell } => commands::help::completions(shell),

@@ -78,12 +78,14 @@ pub use install::{
     plan_install,
 };
 pub use local::{read_dir_tree, read_dir_tree_for_scan, read_installed_tree};
-pub use lock::{LOCK_CAP, LOCK_VERSION, LockEntry, LockedSource, Lockfile, ScanRecord};
+pub use lock::{
+    LOCK_CAP, LOCK_VERSION, LockEntry, LockedSource, Lockfile, ScanRecord, write_atomically,
+};
 pub use locked::{LockedAction, LockedPlan, LockedSkill, apply_locked, plan_locked};
 pub use remove::remove;
 pub use source::{Source, SourceKind};
 pub use target::{InstallScope, InstallTarget, STALE_STAGING};
 pub use timestamp::rfc3339;
-pub use tree::{Limits, TreeBuilder, normalize_entry_path};
+pub use tree::{Limits, TreeBuilder, normalize_entry_path, subtree};
 pub use update::{SkillUpdate, UpdatePlan, apply_update, plan_update};
-pub use verify::{Verification, VerifyStatus, verify, verify_skill};
+pub use verify::{Verification, VerifyStatus, verify, verify_dir, verify_skill};

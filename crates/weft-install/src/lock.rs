@@ -193,24 +193,32 @@ impl Lockfile {
     /// Writes `path` atomically (temporary file, fsync, rename, fsync of the directory). The
     /// temporary file is created new (never through a file or link already there).
     pub fn save(&self, path: &Path) -> Result<(), InstallError> {
-        let dir = path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir).map_err(|e| InstallError::io(dir, e))?;
-        let name = path.file_name().map_or_else(
-            || "skills.lock".into(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        let (tmp, mut file) = create_new_temp(dir, &name)?;
-        let mut write = || -> std::io::Result<()> {
-            file.write_all(self.to_json().as_bytes())?;
-            file.sync_all()?;
-            std::fs::rename(&tmp, path)?;
-            std::fs::File::open(dir)?.sync_all()
-        };
-        write().map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            InstallError::io(path, e)
-        })
+        write_atomically(path, self.to_json().as_bytes())
     }
+}
+
+/// Writes `bytes` to `path` atomically, as the lockfile is written: a new temporary file
+/// beside it (created with `O_EXCL`, never through a file or link already there), flushed,
+/// renamed over `path`, then the directory flushed. A reader sees the old file or the new
+/// one, never half of one.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), InstallError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| InstallError::io(dir, e))?;
+    let name = path.file_name().map_or_else(
+        || "skills.lock".into(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let (tmp, mut file) = create_new_temp(dir, &name)?;
+    let mut write = || -> std::io::Result<()> {
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        std::fs::File::open(dir)?.sync_all()
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        InstallError::io(path, e)
+    })
 }
 
 /// A new temporary file beside the lockfile: `.<name>.<pid>.<n>.tmp`, created with

@@ -96,8 +96,9 @@ impl InstallTarget {
     }
 
     /// Takes the target's exclusive lock (blocking until another weft is done with it), then
-    /// removes what interrupted runs left in the staging directory.
-    pub(crate) fn exclusive(&self) -> Result<File, InstallError> {
+    /// removes what interrupted runs left in the staging directory. Skills and plugins of a
+    /// scope share it; it is held until the returned file is dropped.
+    pub fn exclusive(&self) -> Result<File, InstallError> {
         let staging = self.prepare_staging()?;
         let path = staging.join("lock");
         let file =
@@ -116,7 +117,21 @@ impl InstallTarget {
         package: &Package,
         replace: bool,
     ) -> Result<PathBuf, InstallError> {
-        let dest = self.skill_dir(name);
+        self.put_tree_in(&self.skills_dir(), name, package, replace)
+    }
+
+    /// Writes `package` as `<parent>/<name>` the way skills are written (staged, renamed
+    /// into place, an existing tree replaced only when `replace` is set): for a plugin or a
+    /// marketplace copy under this target's `.clawft` directory. `parent` is created when
+    /// missing, and must not be a link.
+    pub fn put_tree_in(
+        &self,
+        parent: &Path,
+        name: &str,
+        package: &Package,
+        replace: bool,
+    ) -> Result<PathBuf, InstallError> {
+        let dest = parent.join(name);
         let exists = std::fs::symlink_metadata(&dest).is_ok();
         if exists && !replace {
             return Err(InstallError::AlreadyInstalled {
@@ -125,7 +140,7 @@ impl InstallTarget {
             });
         }
         let staging = self.prepare_staging()?;
-        real_dir(&self.skills_dir())?;
+        self.real_dirs(parent)?;
         let staged = unique_dir(&staging, &format!("new-{name}"));
         if let Err(e) = write_tree(&staged, package) {
             let _ = std::fs::remove_dir_all(&staged);
@@ -142,14 +157,35 @@ impl InstallTarget {
         result.map(|()| dest)
     }
 
+    /// [`real_dir`] for `dir` and every directory between this target's `.clawft` directory
+    /// and it: each is created when missing and refused when it is a link
+    /// (`.clawft/plugins -> ~/.ssh`).
+    fn real_dirs(&self, dir: &Path) -> Result<(), InstallError> {
+        let Ok(rel) = dir.strip_prefix(&self.root) else {
+            return real_dir(dir);
+        };
+        let mut at = self.root.clone();
+        for part in rel.components() {
+            at.push(part);
+            real_dir(&at)?;
+        }
+        Ok(())
+    }
+
     /// Moves skill `name`'s directory out of the skills directory and deletes it.
     pub(crate) fn delete_tree(&self, name: &str) -> Result<(), InstallError> {
-        let dest = self.skill_dir(name);
+        self.delete_tree_in(&self.skills_dir(), name)
+    }
+
+    /// Moves `<parent>/<name>` into the staging directory and deletes it (nothing when it is
+    /// not there).
+    pub fn delete_tree_in(&self, parent: &Path, name: &str) -> Result<(), InstallError> {
+        let dest = parent.join(name);
         if std::fs::symlink_metadata(&dest).is_err() {
             return Ok(());
         }
         let staging = self.prepare_staging()?;
-        real_dir(&self.skills_dir())?;
+        self.real_dirs(parent)?;
         let old = unique_dir(&staging, &format!("old-{name}"));
         std::fs::rename(&dest, &old).map_err(|e| InstallError::io(&dest, e))?;
         remove_any(&old);

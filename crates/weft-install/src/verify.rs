@@ -3,7 +3,9 @@
 use serde::Serialize;
 
 use crate::error::InstallError;
-use crate::hash::file_entries;
+use std::collections::BTreeMap;
+
+use crate::hash::{FileEntry, file_entries};
 use crate::local::read_installed_tree;
 use crate::lock::LockEntry;
 use crate::target::InstallTarget;
@@ -52,11 +54,16 @@ pub struct Verification {
 
 /// Compares skill `name`'s directory in `target` with `entry`.
 pub fn verify_skill(target: &InstallTarget, name: &str, entry: &LockEntry) -> VerifyStatus {
-    let dir = target.skill_dir(name);
-    if std::fs::symlink_metadata(&dir).is_err() {
+    verify_dir(&target.skill_dir(name), &entry.files)
+}
+
+/// Compares the tree at `dir` (read as it is, `.git` included) with the file entries a lock
+/// recorded for it: a skill's, or a plugin's.
+pub fn verify_dir(dir: &std::path::Path, files: &BTreeMap<String, FileEntry>) -> VerifyStatus {
+    if std::fs::symlink_metadata(dir).is_err() {
         return VerifyStatus::Missing;
     }
-    let package = match read_installed_tree(&dir, Limits::default()) {
+    let package = match read_installed_tree(dir, Limits::default()) {
         Ok(p) => p,
         Err(e) => {
             return VerifyStatus::Unreadable {
@@ -67,7 +74,7 @@ pub fn verify_skill(target: &InstallTarget, name: &str, entry: &LockEntry) -> Ve
     let actual = file_entries(&package);
     let mut modified = Vec::new();
     let mut missing = Vec::new();
-    for (path, expected) in &entry.files {
+    for (path, expected) in files {
         match actual.get(path) {
             None => missing.push(path.clone()),
             Some(found) if found != expected => modified.push(path.clone()),
@@ -76,7 +83,7 @@ pub fn verify_skill(target: &InstallTarget, name: &str, entry: &LockEntry) -> Ve
     }
     let extra: Vec<String> = actual
         .keys()
-        .filter(|p| !entry.files.contains_key(*p))
+        .filter(|p| !files.contains_key(*p))
         .cloned()
         .collect();
     if modified.is_empty() && missing.is_empty() && extra.is_empty() {

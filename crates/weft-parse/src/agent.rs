@@ -123,6 +123,7 @@ pub fn parse_agent(bytes: &[u8], path: &Path, options: &ParseOptions) -> ParsedA
         scope: options.scope,
         format,
         path: Some(path.to_path_buf()),
+        plugin: None,
     };
     let agent = interpret_agent(
         entries,
@@ -548,6 +549,7 @@ fn context_graph_agent(
             scope: options.scope,
             format: AgentFormat::ContextGraph,
             path: Some(path.to_path_buf()),
+            plugin: None,
         },
     );
     agent.model = section("Model")

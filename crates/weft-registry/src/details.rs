@@ -85,6 +85,9 @@ fn identity(rows: &mut Rows, entry: &SkillEntry, show_path: &dyn Fn(&Path) -> St
         _ => format!("{} (registered at run time)", s.source.scope),
     };
     rows.add("Scope", location);
+    if let Some(plugin) = &s.source.plugin {
+        rows.add("Plugin", plugin.id.as_str());
+    }
     if let Some(path) = entry.file() {
         rows.add("Path", show_path(path));
     }

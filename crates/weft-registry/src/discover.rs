@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 
 use weft_parse::{ParseOptions, ParsedSkill, Profile, Rule};
 use weft_permissions::PatternContext;
-use weft_types::{Diagnostic, Scope, SkillFormat};
+use weft_types::{Diagnostic, PluginRef, Scope, SkillFormat};
 
 use crate::builtin::builtin_skills;
 use crate::cache::{CacheConfig, FreshEntry, HeaderCache, Record, Stamp, remembered_notes};
@@ -30,6 +30,9 @@ pub struct SkillRoot {
     /// Where directory links under this root may lead (see [`SkillRoot::within`]): `None`
     /// follows them anywhere (with the walk's caps), as the user's own roots do.
     pub link_boundary: Option<PathBuf>,
+    /// The plugin this root belongs to (see [`SkillRoot::of_plugin`]): its skills and
+    /// commands are named `plugin:name`.
+    pub plugin: Option<PluginRef>,
 }
 
 /// What a root holds.
@@ -56,16 +59,30 @@ impl SkillRoot {
             path,
             scope,
             kind: RootKind::Skills,
+            plugin: None,
         }
     }
 
     /// A root of Claude Code commands (`.claude/commands`) at `path` for `scope`. Directory
     /// links below it must stay inside it (its real path) whatever the scope, as links to
-    /// command files must; the root itself must lie inside the link boundary.
+    /// command files must; the root itself must lie inside the link boundary. A plugin's
+    /// commands root may also be one command file (a manifest's `"commands": ["./x.md"]`).
     pub fn commands(path: impl Into<PathBuf>, scope: Scope) -> Self {
         Self {
             kind: RootKind::Commands,
             ..Self::new(path, scope)
+        }
+    }
+
+    /// The same root as part of `plugin`: every skill and command found under it is named
+    /// `plugin:name` (its frontmatter name, else its directory or file name) and carries the
+    /// plugin in its source, for `${CLAUDE_PLUGIN_ROOT}`. Links below it must stay inside
+    /// the plugin's root.
+    pub fn of_plugin(self, plugin: PluginRef) -> Self {
+        Self {
+            link_boundary: Some(plugin.root.clone()),
+            plugin: Some(plugin),
+            ..self
         }
     }
 
@@ -247,17 +264,31 @@ fn walk_roots(
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut walker = Walker::new(config.walk);
     for root in &config.roots {
+        let root_options = options.with_scope(root.scope);
+        if root.kind == RootKind::Commands && root.plugin.is_some() && root.path.is_file() {
+            // One command file a plugin's manifest names.
+            if let Some((found, parsed)) = read_command_file(root, &root_options) {
+                candidates.push(Candidate {
+                    found,
+                    parsed: Box::new(parsed),
+                    scope: root.scope,
+                });
+            }
+            continue;
+        }
         if !root.path.is_dir() {
             tracing::debug!(root = %root.path.display(), "skill root does not exist; skipped");
             continue;
         }
-        let root_options = options.with_scope(root.scope);
         if root.kind == RootKind::Commands {
             let (files, problems) =
                 find_commands(&mut walker, &root.path, root.link_boundary.as_deref());
             diagnostics.extend(problems);
             for (name, path) in files {
-                let (found, parsed) = read_command(&root.path, &name, &path, &root_options);
+                let (found, mut parsed) = read_command(&root.path, &name, &path, &root_options);
+                if let Some(plugin) = &root.plugin {
+                    qualify(&mut parsed, plugin);
+                }
                 candidates.push(Candidate {
                     found,
                     parsed: Box::new(parsed),
@@ -277,8 +308,11 @@ fn walk_roots(
             |found, facts| header_with_cache(found, &root_options, ready(), facts),
         );
         diagnostics.extend(problems);
-        for (found, (parsed, record)) in found {
+        for (found, (mut parsed, record)) in found {
             records.extend(record);
+            if let Some(plugin) = &root.plugin {
+                qualify(&mut parsed, plugin);
+            }
             candidates.push(Candidate {
                 found,
                 parsed,
@@ -294,6 +328,34 @@ fn walk_roots(
         tracing::debug!(path = %config.path.display(), error = %e, "could not write the skill cache");
     }
     candidates
+}
+
+/// Names a plugin's skill or command `plugin:name` and records the plugin in its source.
+fn qualify(parsed: &mut ParsedSkill, plugin: &PluginRef) {
+    if let Some(skill) = &mut parsed.skill {
+        skill.name = plugin.qualify(&skill.name);
+        skill.source.plugin = Some(plugin.clone());
+    }
+    if let Some(name) = &mut parsed.name {
+        *name = plugin.qualify(name);
+    }
+}
+
+/// A plugin's commands root that is one file: the command named after the file (`x.md` is
+/// `plugin:x`), read like any command (a link must stay inside the plugin).
+fn read_command_file(
+    root: &SkillRoot,
+    options: &ParseOptions,
+) -> Option<(FoundSkill, ParsedSkill)> {
+    let plugin = root.plugin.as_ref()?;
+    let stem = root.path.file_stem()?.to_str()?;
+    if !weft_parse::name::is_safe_dir_name(stem) {
+        tracing::warn!(file = %root.path.display(), "plugin command file name is not a safe name; skipped");
+        return None;
+    }
+    let (found, mut parsed) = read_command(&plugin.root, stem, &root.path, options);
+    qualify(&mut parsed, plugin);
+    Some((found, parsed))
 }
 
 /// Turns a candidate into a registry entry (with its readiness), or, when its file no longer
@@ -447,7 +509,8 @@ pub fn discover_one(
     let mut any = false;
     let mut walker = Walker::new(config.walk);
     for root in &config.roots {
-        if !root.path.is_dir() || root.kind == RootKind::Commands {
+        // A plugin's skills are named `plugin:name`, never after their directory alone.
+        if !root.path.is_dir() || root.kind == RootKind::Commands || root.plugin.is_some() {
             continue;
         }
         let walked = walker.walk_within(&root.path, root.link_boundary.as_deref());

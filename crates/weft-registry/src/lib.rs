@@ -47,7 +47,7 @@ pub use gating::{HostEnvironment, Readiness};
 pub use read::{
     read_error_diagnostic, read_skill, read_skill_file, read_skill_header, skill_file_cap,
 };
-pub use registry::{SkillRegistry, Snapshot};
+pub use registry::{Lookup, SkillRegistry, Snapshot, unqualified};
 pub use validate::{
     KnownAgents, ValidationOutcome, validate_paths, validate_paths_with, with_named_dir,
 };

@@ -30,12 +30,46 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// The skill named `name`.
+    /// The skill named `name`: the skill of exactly that name, else the one plugin skill it
+    /// names without its plugin (`lint` for `fmt:lint`) when exactly one plugin has it (see
+    /// [`resolve`](Self::resolve), which also says why a name finds nothing).
     pub fn get(&self, name: &str) -> Option<&Arc<SkillEntry>> {
+        self.resolve(name).ok()
+    }
+
+    /// The skill of exactly this name, plugin namespace included.
+    pub fn get_exact(&self, name: &str) -> Option<&Arc<SkillEntry>> {
         self.entries
             .binary_search_by(|e| e.skill.name.as_str().cmp(name))
             .ok()
             .map(|i| &self.entries[i])
+    }
+
+    /// What `name` finds: the skill of exactly that name (a user or project skill `lint`
+    /// wins over every plugin's `lint`, which stays reachable as `plugin:lint`), else the one
+    /// plugin skill named `plugin:name`; [`Lookup::Ambiguous`] with the qualified names when
+    /// several plugins have it, [`Lookup::Missing`] when none does.
+    pub fn resolve(&self, name: &str) -> Result<&Arc<SkillEntry>, Lookup> {
+        if let Some(entry) = self.get_exact(name) {
+            return Ok(entry);
+        }
+        let found = self.plugin_skills_named(name);
+        match found.as_slice() {
+            [] => Err(Lookup::Missing),
+            [one] => Ok(one),
+            several => Err(Lookup::Ambiguous(
+                several.iter().map(|e| e.name().to_owned()).collect(),
+            )),
+        }
+    }
+
+    /// The plugin skills whose name without their plugin's namespace is `bare`, in name
+    /// order.
+    pub fn plugin_skills_named(&self, bare: &str) -> Vec<&Arc<SkillEntry>> {
+        self.entries
+            .iter()
+            .filter(|e| unqualified(&e.skill) == Some(bare))
+            .collect()
     }
 
     /// Every skill, sorted by name.
@@ -169,6 +203,38 @@ impl Snapshot {
             .collect();
         render_catalog(&entries, format, budget_chars)
     }
+}
+
+/// Why a name finds no skill ([`Snapshot::resolve`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lookup {
+    /// No skill has the name, qualified or not.
+    Missing,
+    /// Several plugins have a skill of that name: their qualified names, sorted.
+    Ambiguous(Vec<String>),
+}
+
+impl Lookup {
+    /// `` `lint` is ambiguous: fmt:lint, style:lint `` for [`Lookup::Ambiguous`].
+    pub fn ambiguity(&self, name: &str) -> Option<String> {
+        match self {
+            Lookup::Missing => None,
+            Lookup::Ambiguous(names) => Some(format!(
+                "`{name}` is the name of a skill in several plugins; give the plugin: {}",
+                names.join(", ")
+            )),
+        }
+    }
+}
+
+/// A plugin skill's name without its plugin's namespace (`lint` for `fmt:lint`); `None` for a
+/// skill of no plugin.
+pub fn unqualified(skill: &Skill) -> Option<&str> {
+    let plugin = skill.source.plugin.as_ref()?;
+    skill
+        .name
+        .strip_prefix(plugin.name.as_str())?
+        .strip_prefix(':')
 }
 
 /// What writers share; one writer at a time.

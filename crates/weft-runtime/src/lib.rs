@@ -38,6 +38,7 @@ mod error;
 mod hooks;
 mod mcp;
 mod permissions;
+mod plugins;
 mod resume;
 mod runtime;
 pub mod sandbox;

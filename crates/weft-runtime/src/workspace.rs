@@ -2,7 +2,9 @@
 //! resolved from what the caller passes ([`Locations`] and an [`EnvSnapshot`]).
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
+use weft_plugin::PluginSet;
 use weft_registry::{CacheConfig, RegistryConfig, SkillRoot};
 use weft_types::Scope;
 
@@ -60,6 +62,8 @@ pub struct Workspace {
     pub env: EnvSnapshot,
     /// Run no hook (`--no-hooks`).
     pub no_hooks: bool,
+    /// The plugins, read on first use.
+    plugins: Arc<OnceLock<PluginSet>>,
 }
 
 impl Workspace {
@@ -103,7 +107,23 @@ impl Workspace {
             config_file: locations.config.clone(),
             env,
             no_hooks: locations.no_hooks,
+            plugins: Arc::default(),
         }
+    }
+
+    /// Every plugin installed for this user and project (weft's and Claude Code's), read once
+    /// per workspace: their skills, commands and agents are discovery roots while they are
+    /// in use, and [`PluginSet::hooks`] / [`PluginSet::mcp_servers`] are what they bring to
+    /// run.
+    pub fn plugins(&self) -> &PluginSet {
+        self.plugins
+            .get_or_init(|| PluginSet::load(&crate::plugins::plugin_sources(self)))
+    }
+
+    /// Where this workspace's plugins are looked for (weft's stores, Claude Code's
+    /// directory, the project's trust).
+    pub fn plugin_sources(&self) -> weft_plugin::PluginSources {
+        crate::plugins::plugin_sources(self)
     }
 
     /// The directory tools work in: the project, else the current directory; absolute and
@@ -132,6 +152,7 @@ impl Workspace {
                 roots.push(AgentRoot::new(h.join(dir), Scope::User));
             }
         }
+        roots.extend(crate::plugins::plugin_agent_roots(self.plugins()));
         roots
     }
 
@@ -202,8 +223,9 @@ impl Workspace {
 
     /// Skill roots, highest precedence first (DESIGN 4): the project's skill directories in
     /// every directory from the current one up to the project root (the nearest wins a name
-    /// clash), its `.claude/commands`, then the user's, the workspace's and the extra ones.
-    /// An untrusted project's roots follow directory links only inside the project.
+    /// clash), its `.claude/commands`, then the user's, the workspace's, the extra ones and
+    /// those of the plugins in use. An untrusted project's roots follow directory links only
+    /// inside the project.
     pub fn skill_roots(&self) -> Vec<SkillRoot> {
         let mut roots = Vec::new();
         if let Some(p) = &self.project {
@@ -240,6 +262,7 @@ impl Workspace {
         for dir in &self.extra_skill_dirs {
             roots.push(SkillRoot::new(dir, Scope::Plugin));
         }
+        roots.extend(crate::plugins::plugin_skill_roots(self.plugins()));
         roots
     }
 

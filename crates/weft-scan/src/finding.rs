@@ -250,7 +250,7 @@ impl ScanReport {
     }
 
     /// Puts the findings in report order: severity (high first), path, line, column, code.
-    pub(crate) fn sort(&mut self) {
+    pub fn sort(&mut self) {
         self.findings.sort_by(|a, b| {
             b.severity
                 .cmp(&a.severity)

@@ -14,9 +14,12 @@
 //!   `$N`; left as written when that argument is missing;
 //! * `${CLAUDE_EFFORT}` — the effort level in force, left as written without one;
 //! * `${CLAUDE_PROJECT_DIR}` — the project directory, left as written without one;
-//! * `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` — Claude Code's plugin directories,
-//!   which weft has none of: always left as written (and reported unfilled);
+//! * `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` — the directories of the plugin the
+//!   skill came from, left as written (and reported unfilled) for a skill of no plugin;
 //! * `\$` — a literal dollar.
+//!
+//! [`fill_directories`] fills only the directory variables, for text that is not a skill
+//! body (a plugin's hook commands and MCP server configurations, an agent's prompt).
 //!
 //! Dynamic-context blocks (`` !`command` ``, ```` ```! ````) are found by [`dynamic_blocks`];
 //! [`render_report`] says where each landed in the rendered text, so the caller can run them.
@@ -52,4 +55,7 @@ mod scan;
 
 pub use args::{SplitError, split_args};
 pub use dynamic::{DynamicBlock, DynamicKind, dynamic_blocks};
-pub use render::{Rendered, RenderedCommand, placeholders, render, render_report, uses_arguments};
+pub use render::{
+    Rendered, RenderedCommand, fill_directories, placeholders, render, render_report,
+    uses_arguments,
+};

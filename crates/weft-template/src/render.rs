@@ -53,7 +53,7 @@ pub struct Rendered {
     /// first appearance, without duplicates: `${3}` or `$ARGUMENTS[3]` past the last argument,
     /// a named `$issue` without its argument, `${CLAUDE_SKILL_DIR}` or
     /// `${CLAUDE_PROJECT_DIR}` without a directory, `${CLAUDE_EFFORT}` without an effort, and
-    /// always `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}`. A bare `$N` past the last argument is text (a
+    /// `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` outside a plugin. A bare `$N` past the last argument is text (a
     /// price), not a placeholder, and is not listed.
     pub unfilled: Vec<String>,
     /// The dynamic-context blocks of the template ([`dynamic_blocks`](crate::dynamic_blocks)),
@@ -238,26 +238,12 @@ fn fill(out: &mut String, p: Placeholder<'_>, ctx: &InvocationContext) -> bool {
         Kind::Named(index) => ctx.args.get(index).map(String::as_str),
         Kind::SessionId => Some(ctx.session_id.as_str()),
         Kind::Effort => ctx.effort.as_deref(),
-        Kind::SkillDir | Kind::ProjectDir => {
-            let dir = match p.kind {
-                Kind::SkillDir => &ctx.skill_dir,
-                _ => &ctx.project_dir,
-            };
-            match dir {
-                Some(dir) => {
-                    match dir.to_str() {
-                        Some(dir) => out.push_str(dir),
-                        // Writing to a `String` cannot fail.
-                        None => {
-                            let _ = write!(out, "{}", dir.display());
-                        }
-                    }
-                    return true;
-                }
-                None => None,
+        Kind::SkillDir | Kind::ProjectDir | Kind::PluginRoot | Kind::PluginData => {
+            if fill_dir(out, p.kind, ctx) {
+                return true;
             }
+            None
         }
-        Kind::Plugin => None,
     };
     match value {
         Some(v) => {
@@ -269,6 +255,74 @@ fn fill(out: &mut String, p: Placeholder<'_>, ctx: &InvocationContext) -> bool {
             false
         }
     }
+}
+
+/// The directory a directory placeholder stands for, when the context has it.
+fn dir_of(kind: Kind, ctx: &InvocationContext) -> Option<&std::path::Path> {
+    match kind {
+        Kind::SkillDir => ctx.skill_dir.as_deref(),
+        Kind::ProjectDir => ctx.project_dir.as_deref(),
+        Kind::PluginRoot => ctx.plugin_root.as_deref(),
+        Kind::PluginData => ctx.plugin_data.as_deref(),
+        _ => None,
+    }
+}
+
+/// Writes the directory `kind` stands for; false (nothing written) when there is none.
+fn fill_dir(out: &mut String, kind: Kind, ctx: &InvocationContext) -> bool {
+    let Some(dir) = dir_of(kind, ctx) else {
+        return false;
+    };
+    match dir.to_str() {
+        Some(dir) => out.push_str(dir),
+        // Writing to a `String` cannot fail.
+        None => {
+            let _ = write!(out, "{}", dir.display());
+        }
+    }
+    true
+}
+
+/// Fills only the directory variables (`${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`,
+/// `${CLAUDE_PROJECT_DIR}`, `${CLAUDE_SKILL_DIR}`) in text that is not a skill body: a
+/// plugin's hook command, its MCP servers' commands, arguments, environment and URLs, an
+/// agent's prompt. Nothing else there is a placeholder: `$1`, `$ARGUMENTS`, `${HOME}` and
+/// `\$` belong to the shell or the server, and a variable the context has no directory for
+/// stays as written. The placeholder grammar is [`render`]'s own.
+///
+/// ```
+/// use weft_template::fill_directories;
+/// use weft_types::InvocationContext;
+///
+/// let mut ctx = InvocationContext::default();
+/// ctx.plugin_root = Some("/plugins/fmt".into());
+/// assert_eq!(
+///     fill_directories("\"${CLAUDE_PLUGIN_ROOT}\"/run.sh $1 ${HOME} ${CLAUDE_PLUGIN_DATA}", &ctx),
+///     "\"/plugins/fmt\"/run.sh $1 ${HOME} ${CLAUDE_PLUGIN_DATA}",
+/// );
+/// ```
+#[must_use]
+pub fn fill_directories(text: &str, ctx: &InvocationContext) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut search = 0;
+    while let Some(found) = text.get(search..).and_then(|rest| rest.find('$')) {
+        let at = search + found;
+        search = at + 1;
+        // `in_code`: a bare `$N` is never a placeholder here.
+        let Some(p) = crate::scan::match_dollar(text, at, true) else {
+            continue;
+        };
+        if dir_of(p.kind, ctx).is_none() {
+            continue;
+        }
+        out.push_str(text.get(copied..at).unwrap_or_default());
+        fill_dir(&mut out, p.kind, ctx);
+        copied = at + p.raw.len();
+        search = copied;
+    }
+    out.push_str(text.get(copied..).unwrap_or_default());
+    out
 }
 
 /// Length of `args` joined by single spaces.
@@ -420,10 +474,8 @@ mod tests {
         let c = ctx(&["a.rs"])
             .with_names(vec!["file-name".into(), "mode".into()])
             .with_project_dir("/p");
-        let out = render_report(
-            "${CLAUDE_PROJECT_DIR}/$file-name in $mode-mode, `$file-name`, $file-name-. ${CLAUDE_PLUGIN_ROOT} ${CLAUDE_PLUGIN_DATA}",
-            &c,
-        );
+        let template = "${CLAUDE_PROJECT_DIR}/$file-name in $mode-mode, `$file-name`, $file-name-. ${CLAUDE_PLUGIN_ROOT} ${CLAUDE_PLUGIN_DATA}";
+        let out = render_report(template, &c);
         assert_eq!(
             out.text,
             "/p/a.rs in $mode-mode, `$file-name`, a.rs-. ${CLAUDE_PLUGIN_ROOT} ${CLAUDE_PLUGIN_DATA}"
@@ -432,9 +484,37 @@ mod tests {
             out.unfilled,
             ["$mode", "${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PLUGIN_DATA}"]
         );
+        // A plugin's skill has both plugin directories.
+        let mut c = c;
+        c.plugin_root = Some("/plug/fmt".into());
+        c.plugin_data = Some("/data/fmt".into());
+        let out = render_report(template, &c);
+        assert!(out.text.ends_with(". /plug/fmt /data/fmt"), "{}", out.text);
+        assert_eq!(out.unfilled, ["$mode"]);
         // Without a project, `${CLAUDE_PROJECT_DIR}` stays and is listed.
         let out = render_report("${CLAUDE_PROJECT_DIR}", &ctx(&[]));
         assert_eq!(out.unfilled, ["${CLAUDE_PROJECT_DIR}"]);
+    }
+
+    #[test]
+    fn fill_directories_touches_only_the_directory_variables() {
+        let mut c = ctx(&["arg"]).with_project_dir("/p");
+        c.plugin_root = Some("/r".into());
+        assert_eq!(
+            fill_directories(
+                "${CLAUDE_PLUGIN_ROOT}/x $1 $ARGUMENTS ${0} \\$y `$2` ${CLAUDE_PROJECT_DIR} ${CLAUDE_PLUGIN_DATA} ${CLAUDE_SESSION_ID} ${CLAUDE_PLUGIN_ROOTX} $",
+                &c
+            ),
+            "/r/x $1 $ARGUMENTS ${0} \\$y `$2` /p ${CLAUDE_PLUGIN_DATA} ${CLAUDE_SESSION_ID} ${CLAUDE_PLUGIN_ROOTX} $"
+        );
+        // Substituted text is not scanned again.
+        c.plugin_root = Some("${CLAUDE_PROJECT_DIR}".into());
+        assert_eq!(
+            fill_directories("${CLAUDE_PLUGIN_ROOT}", &c),
+            "${CLAUDE_PROJECT_DIR}"
+        );
+        assert_eq!(fill_directories("", &c), "");
+        assert_eq!(fill_directories("é$ü", &c), "é$ü");
     }
 
     #[test]

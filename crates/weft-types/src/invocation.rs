@@ -41,6 +41,18 @@ pub struct InvocationContext {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub project_dir: Option<PathBuf>,
+    /// The plugin's root directory, for `${CLAUDE_PLUGIN_ROOT}` (a plugin's skill or command).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub plugin_root: Option<PathBuf>,
+    /// The plugin's data directory, for `${CLAUDE_PLUGIN_DATA}`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub plugin_data: Option<PathBuf>,
 }
 
 impl InvocationContext {
@@ -53,7 +65,20 @@ impl InvocationContext {
             names: Vec::new(),
             effort: None,
             project_dir: None,
+            plugin_root: None,
+            plugin_data: None,
         }
+    }
+
+    /// Sets the plugin's directories (`${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`) from
+    /// the plugin a skill came from.
+    #[must_use]
+    pub fn with_plugin(mut self, plugin: Option<&crate::PluginRef>) -> Self {
+        if let Some(plugin) = plugin {
+            self.plugin_root = Some(plugin.root.clone());
+            self.plugin_data.clone_from(&plugin.data);
+        }
+        self
     }
 
     /// Sets the argument names (`$name`).

@@ -43,7 +43,7 @@ pub use diagnostic::{Diagnostic, Position, Severity, has_errors};
 pub use hooks::{HookEvent, HookGroup, HookHandler, UNSUPPORTED_HOOK_EVENTS, UnknownHookEvent};
 pub use invocation::InvocationContext;
 pub use permission_mode::{PermissionMode, UnknownPermissionMode};
-pub use scope::{AgentFormat, Scope, SkillFormat, Source};
+pub use scope::{AgentFormat, PluginRef, Scope, SkillFormat, Source};
 pub use skill::{
     CompatibilityKind, CompatibilityRule, ComposabilityKind, ComposabilityRule, DescriptionSource,
     OutputContract, Skill, SkillContext, SkillContract,

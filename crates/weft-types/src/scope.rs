@@ -136,6 +136,33 @@ impl fmt::Display for AgentFormat {
     }
 }
 
+/// The plugin a skill, command or agent came from (Claude Code's plugins): its namespace and
+/// its directories.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PluginRef {
+    /// The plugin's name, the namespace of what it brings (`fmt` in `fmt:lint`).
+    pub name: String,
+    /// Its id: `name@marketplace`, or the name alone for a plugin from no marketplace.
+    pub id: String,
+    /// Its root directory: `${CLAUDE_PLUGIN_ROOT}`.
+    pub root: PathBuf,
+    /// Its data directory, which survives updates: `${CLAUDE_PLUGIN_DATA}` (`None` when
+    /// weft manages none for it).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub data: Option<PathBuf>,
+}
+
+impl PluginRef {
+    /// `namespace:name`, the name a plugin's skill, command or agent `name` is known by.
+    pub fn qualify(&self, name: &str) -> String {
+        format!("{}:{name}", self.name)
+    }
+}
+
 /// Where a definition came from: scope and file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -151,6 +178,12 @@ pub struct Source<F> {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub path: Option<PathBuf>,
+    /// The plugin that brought it, when a plugin did (its name is then `plugin:name`).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub plugin: Option<PluginRef>,
 }
 
 impl<F> Source<F> {
@@ -160,6 +193,7 @@ impl<F> Source<F> {
             scope,
             format,
             path: None,
+            plugin: None,
         }
     }
 

@@ -226,6 +226,7 @@ impl Session {
             if let Some(dir) = entry.dir() {
                 ctx = ctx.with_skill_dir(dir);
             }
+            ctx = ctx.with_plugin(entry.skill.source.plugin.as_ref());
             let rendered = weft_template::render(&body.text, &ctx);
             let rendered = self.cap_skill_text(name, rendered);
             let _ = write!(out, "\n### {name}\n\n{}\n", rendered.trim_end());

@@ -43,6 +43,14 @@ pub enum SkillInvocationError {
         /// The closest names.
         suggestions: Vec<String>,
     },
+    /// Several plugins have a skill of that name, and no skill has exactly that name.
+    #[error("skill `{name}` is in several plugins; use one of: {}", .candidates.join(", "))]
+    Ambiguous {
+        /// The name asked for.
+        name: String,
+        /// The plugin skills it could mean (`plugin:name`).
+        candidates: Vec<String>,
+    },
     /// The configuration switches the skill off.
     #[error(
         "skill `{0}` is disabled in the configuration; to run it, remove it from `skills.disabled` or set `skills.entries.{0}.enabled` to true (`weft config show --origin` says which file)"
@@ -170,8 +178,24 @@ impl Session {
     ) -> Result<Arc<SkillEntry>, SkillInvocationError> {
         let filter = self.options.skill_filter.as_ref();
         let allowed = |n: &str| filter.is_none_or(|f| f.iter().any(|x| x == n));
-        let Some(entry) = self.skills.get(name).filter(|_| allowed(name)) else {
-            let snapshot = self.skills.snapshot();
+        let snapshot = self.skills.snapshot();
+        let found = snapshot.resolve(name);
+        let entry = found
+            .as_ref()
+            .ok()
+            .filter(|e| allowed(name) || allowed(e.name()))
+            .map(|e| Arc::clone(e));
+        let Some(entry) = entry else {
+            if let Err(weft_registry::Lookup::Ambiguous(candidates)) = found {
+                let candidates: Vec<String> =
+                    candidates.into_iter().filter(|c| allowed(c)).collect();
+                if !candidates.is_empty() {
+                    return Err(SkillInvocationError::Ambiguous {
+                        name: name.to_owned(),
+                        candidates,
+                    });
+                }
+            }
             if allowed(name) && snapshot.disabled().iter().any(|e| e.name() == name) {
                 return Err(SkillInvocationError::Disabled(name.to_owned()));
             }
@@ -264,6 +288,7 @@ impl Session {
         if let Some(dir) = &self.options.project_dir {
             ctx = ctx.with_project_dir(dir);
         }
+        ctx = ctx.with_plugin(entry.skill.source.plugin.as_ref());
         let rendered = weft_template::render_report(&body.text, &ctx);
         if !rendered.unfilled.is_empty() {
             tracing::info!(skill = %name, unfilled = ?rendered.unfilled, "placeholders left unfilled");
@@ -334,6 +359,9 @@ impl Session {
         invoker: Invoker,
     ) -> Result<(ChildPlan, TranscriptRecord), SessionError> {
         let entry = self.invocable(name, invoker)?;
+        // The skill's own name from here on (`fmt:lint` when `lint` was asked for).
+        let canonical = entry.name().to_owned();
+        let name = canonical.as_str();
         let (rendered, policy) = self.render_skill(&entry, &args)?;
         let gate = self.gate.clone().with_layer(policy.clone());
         let task = self.skill_text(name, &rendered, &gate).await?;
@@ -381,6 +409,8 @@ impl Session {
         invoker: Invoker,
     ) -> Result<String, SkillInvocationError> {
         let entry = self.invocable(name, invoker)?;
+        let canonical = entry.name().to_owned();
+        let name = canonical.as_str();
         if entry.skill.context == SkillContext::Fork {
             return Err(SkillInvocationError::ForkUnsupported(name.to_owned()));
         }

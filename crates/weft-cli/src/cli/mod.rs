@@ -9,6 +9,7 @@ mod agents;
 mod format;
 mod front;
 mod install;
+mod plugin;
 mod run;
 mod sessions;
 mod setup;
@@ -22,6 +23,11 @@ pub use agents::{AgentsCommand, AgentsListArgs, AgentsShowArgs};
 pub use format::{ListFormat, ReportFormat, RunFormat};
 pub use front::FrontArgs;
 pub use install::{InstallArgs, InstallScope, RemoveArgs, ScanArgs, UpdateArgs, VerifyArgs};
+pub use plugin::{
+    MarketplaceAddArgs, MarketplaceCommand, MarketplaceListArgs, MarketplaceRemoveArgs,
+    MarketplaceUpdateArgs, PluginCommand, PluginIdArgs, PluginInstallArgs, PluginListArgs,
+    PluginUpdateArgs, PluginVerifyArgs,
+};
 pub use run::{AgentArgs, RunArgs};
 pub use sessions::{SessionsCommand, SessionsListArgs, SessionsShowArgs};
 pub use setup::{
@@ -162,6 +168,13 @@ pub enum Command {
         /// The agents command to run.
         #[command(subcommand)]
         command: AgentsCommand,
+    },
+    /// Claude Code plugins and marketplaces: install, list, enable, disable, update, remove,
+    /// verify (docs/PLUGINS.md).
+    Plugin {
+        /// The plugin command to run.
+        #[command(subcommand)]
+        command: PluginCommand,
     },
     /// Talk to an agent: one message with -m (or from piped stdin) prints the answer;
     /// without either, on a terminal, an interactive session with slash commands.

@@ -46,6 +46,7 @@ fn entry_json(entry: &AgentEntry, runtime: &Runtime) -> serde_json::Value {
         "skills": a.skills,
         "background": a.background,
         "scope": a.source.scope.to_string(),
+        "plugin": a.source.plugin.as_ref().map(|p| p.id.as_str()),
         "format": a.source.format.to_string(),
         "path": a.source.path,
         "shadows": entry.shadows.iter().map(|s| json!({"scope": s.scope.to_string(), "path": s.path})).collect::<Vec<_>>(),
@@ -110,7 +111,10 @@ pub fn list(workspace: &Workspace, args: &AgentsListArgs, verbose: bool) -> Resu
                         e.agent.name.clone(),
                         one_line(&e.agent.description),
                         model_label(&e.agent),
-                        scope_label(e.agent.source.scope).to_owned(),
+                        match &e.agent.source.plugin {
+                            Some(p) => format!("{} ({})", scope_label(e.agent.source.scope), p.id),
+                            None => scope_label(e.agent.source.scope).to_owned(),
+                        },
                     ]
                 })
                 .collect();
@@ -171,6 +175,9 @@ pub fn show(workspace: &Workspace, args: &AgentsShowArgs) -> Result<ExitCode> {
             tilde(p, home)
         )),
         None => out.push_str(&format!("Scope: {}\n", scope_label(a.source.scope))),
+    }
+    if let Some(p) = &a.source.plugin {
+        out.push_str(&format!("Plugin: {}\n", p.id));
     }
     out.push_str(&format!("Tools: {}\n", tools_label(a.tools.as_deref())));
     if !a.disallowed_tools.is_empty() {

@@ -41,7 +41,7 @@ pub fn target(workspace: &Workspace, scope: InstallScope) -> anyhow::Result<Inst
 }
 
 /// The current directory, as the workspace's environment snapshot recorded it.
-fn current_dir(workspace: &Workspace) -> anyhow::Result<std::path::PathBuf> {
+pub(crate) fn current_dir(workspace: &Workspace) -> anyhow::Result<std::path::PathBuf> {
     workspace
         .env
         .current_dir()
@@ -51,7 +51,10 @@ fn current_dir(workspace: &Workspace) -> anyhow::Result<std::path::PathBuf> {
 
 /// How sources are fetched for `target`: git sees only the variables weft-install allows
 /// (from this process's environment snapshot), with the workspace's home directory.
-fn fetch_options(target: &InstallTarget, workspace: &Workspace) -> anyhow::Result<FetchOptions> {
+pub(crate) fn fetch_options(
+    target: &InstallTarget,
+    workspace: &Workspace,
+) -> anyhow::Result<FetchOptions> {
     let git = GitOptions::with_env(
         |k| workspace.env.var_os(k).map(OsString::from),
         workspace.home.as_deref(),
@@ -59,13 +62,13 @@ fn fetch_options(target: &InstallTarget, workspace: &Workspace) -> anyhow::Resul
     FetchOptions::for_target(target, git).map_err(explain)
 }
 
-fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     Ok(tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?)
 }
 
-fn short(resolved: &Resolved) -> String {
+pub(crate) fn short(resolved: &Resolved) -> String {
     match resolved {
         Resolved::Local => "local".to_owned(),
         Resolved::Commit(c) => c.chars().take(12).collect(),
@@ -310,7 +313,11 @@ fn install_locked(
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_findings(out: &mut impl Write, findings: &[Finding], base: &str) -> io::Result<()> {
+pub(crate) fn print_findings(
+    out: &mut impl Write,
+    findings: &[Finding],
+    base: &str,
+) -> io::Result<()> {
     for f in findings {
         for line in format_finding(f, base).lines() {
             writeln!(out, "  {line}")?;
@@ -351,7 +358,7 @@ fn describe_update(out: &mut impl Write, u: &SkillUpdate) -> io::Result<()> {
 }
 
 /// Asks on the terminal; `false` unless the answer is yes.
-fn confirm(question: &str) -> bool {
+pub(crate) fn confirm(question: &str) -> bool {
     crate::output::err!("{question} [y/N] ");
     let mut answer = String::new();
     if io::stdin().lock().read_line(&mut answer).is_err() {

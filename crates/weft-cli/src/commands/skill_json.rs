@@ -40,6 +40,9 @@ pub struct SkillJson<'a> {
     /// Switched off by the configuration (`skills.disabled`, `skills.entries.<name>.enabled`):
     /// not offered to the model or the user.
     pub disabled: bool,
+    /// The plugin that brought it (`name@marketplace`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<&'a str>,
     /// The lock entry and its check, for a skill installed by `weft skills install`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub installed: Option<Value>,
@@ -62,6 +65,7 @@ impl<'a> SkillJson<'a> {
             readiness: std::borrow::Cow::Borrowed(&entry.readiness),
             shadows: &entry.shadows,
             disabled: false,
+            plugin: s.source.plugin.as_ref().map(|p| p.id.as_str()),
             installed: installed.map(Installed::to_json),
         }
     }

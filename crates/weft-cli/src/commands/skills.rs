@@ -86,6 +86,8 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
         ListFormat::Table => {
             // The INSTALLED column appears only when a listed skill was installed by weft.
             let any_installed = installed.iter().any(Option::is_some);
+            // The PLUGIN column appears only when a listed skill came from a plugin.
+            let any_plugin = entries.iter().any(|e| e.skill.source.plugin.is_some());
             let mut rows = Vec::new();
             for (i, e) in entries.iter().enumerate() {
                 let description = if is_disabled(e) {
@@ -99,6 +101,15 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
                     e.skill.source.scope.as_str().to_owned(),
                     e.skill.source.format.as_str().to_owned(),
                 ];
+                if any_plugin {
+                    row.push(
+                        e.skill
+                            .source
+                            .plugin
+                            .as_ref()
+                            .map_or_else(String::new, |p| p.id.clone()),
+                    );
+                }
                 if any_installed {
                     row.push(match install_of(i) {
                         Some(i) if i.status.is_intact() => "pinned".to_owned(),
@@ -115,6 +126,9 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
                             s.scope.to_string(),
                             s.format.to_string(),
                         ];
+                        if any_plugin {
+                            row.push(String::new());
+                        }
                         if any_installed {
                             row.push(String::new());
                         }
@@ -126,6 +140,9 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
                 writeln!(out, "No skills found.")?;
             } else {
                 let mut header = vec!["NAME", "DESCRIPTION", "SCOPE", "FORMAT"];
+                if any_plugin {
+                    header.push("PLUGIN");
+                }
                 if any_installed {
                     header.push("INSTALLED");
                 }

@@ -100,6 +100,7 @@ pub(crate) fn interpret_skill(
             scope: inputs.scope,
             format: inputs.format,
             path: inputs.path.map(Path::to_path_buf),
+            plugin: None,
         },
     );
     skill.declared_name = declared_name;

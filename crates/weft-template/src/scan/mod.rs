@@ -26,8 +26,9 @@ mod placeholder;
 mod special_bytes;
 
 use markdown::{fence_closes, fence_opens, find_closer, line_end, run_len, skip_indent};
+pub(crate) use placeholder::match_dollar;
 pub(crate) use placeholder::{Kind, Placeholder};
-use placeholder::{match_base_dir, match_dollar, match_named};
+use placeholder::{match_base_dir, match_named};
 use special_bytes::find_special;
 
 /// A piece of the template.

@@ -22,9 +22,10 @@ pub(crate) enum Kind {
     Effort,
     /// `${CLAUDE_PROJECT_DIR}`: the project directory.
     ProjectDir,
-    /// `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`: Claude Code's plugin directories,
-    /// which weft has none of; always left unfilled (and listed as such).
-    Plugin,
+    /// `${CLAUDE_PLUGIN_ROOT}`: the root of the plugin the skill came from.
+    PluginRoot,
+    /// `${CLAUDE_PLUGIN_DATA}`: the plugin's data directory, which survives updates.
+    PluginData,
 }
 
 impl Kind {
@@ -68,7 +69,7 @@ fn parse_index(digits: &str) -> Option<usize> {
 }
 
 /// The placeholder starting with the `$` at `at`, if any. `in_code` disables the bare `$N` form.
-pub(super) fn match_dollar(src: &str, at: usize, in_code: bool) -> Option<Placeholder<'_>> {
+pub(crate) fn match_dollar(src: &str, at: usize, in_code: bool) -> Option<Placeholder<'_>> {
     let bytes = src.as_bytes();
     let rest = src.get(at + 1..)?;
     let make = |len: usize, name_start: usize, name_end: usize, kind: Kind| {
@@ -95,8 +96,8 @@ pub(super) fn match_dollar(src: &str, at: usize, in_code: bool) -> Option<Placeh
                 ("CLAUDE_SKILL_DIR", Kind::SkillDir),
                 ("CLAUDE_EFFORT", Kind::Effort),
                 ("CLAUDE_PROJECT_DIR", Kind::ProjectDir),
-                ("CLAUDE_PLUGIN_ROOT", Kind::Plugin),
-                ("CLAUDE_PLUGIN_DATA", Kind::Plugin),
+                ("CLAUDE_PLUGIN_ROOT", Kind::PluginRoot),
+                ("CLAUDE_PLUGIN_DATA", Kind::PluginData),
             ] {
                 let body = rest.get(1..)?;
                 if body.starts_with(name) && body.as_bytes().get(name.len()) == Some(&b'}') {

@@ -527,3 +527,49 @@ pub fn cache(workspace: &Workspace) -> Check {
         ),
     }
 }
+
+/// Plugins: how many are installed and in use; a warning for those that do not load, for
+/// plugins the project declares that are not installed, and for records that could not be
+/// read.
+pub fn plugins(set: &weft_plugin::PluginSet) -> Check {
+    if set.plugins.is_empty() && set.declared.is_empty() && set.warnings.is_empty() {
+        return Check::new(
+            "plugins",
+            Status::Skip,
+            "none installed (`weft plugin marketplace add`, `weft plugin install`)",
+        );
+    }
+    let active = set.active().count();
+    let mut detail = format!("{}, {active} in use", plural(set.plugins.len(), "plugin"));
+    let broken: Vec<&str> = set
+        .plugins
+        .iter()
+        .filter(|p| matches!(p.inactive, Some(weft_plugin::Inactive::Broken(_))))
+        .map(|p| p.id.as_str())
+        .collect();
+    let mut warn = false;
+    if !broken.is_empty() {
+        warn = true;
+        detail.push_str(&format!(
+            "; broken: {} (weft plugin list)",
+            broken.join(", ")
+        ));
+    }
+    if !set.declared.is_empty() {
+        warn = true;
+        let ids: Vec<&str> = set.declared.iter().map(|d| d.id.as_str()).collect();
+        detail.push_str(&format!(
+            "; declared by the project, not installed: {} (weft plugin install --scope project)",
+            ids.join(", ")
+        ));
+    }
+    if let Some(first) = set.warnings.first() {
+        warn = true;
+        detail.push_str(&format!("; {}", first_line(&first.to_string(), 100)));
+    }
+    Check::new(
+        "plugins",
+        if warn { Status::Warn } else { Status::Ok },
+        detail,
+    )
+}

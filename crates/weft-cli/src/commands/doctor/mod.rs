@@ -144,6 +144,7 @@ fn with_configuration(workspace: &Workspace, runtime: &Runtime, online: bool) ->
         home,
     ));
     report.extend(checks::agents(&runtime.agents, Some(&runtime.models)));
+    report.push(checks::plugins(workspace.plugins()));
     report
 }
 
@@ -168,6 +169,7 @@ fn without_configuration(workspace: &Workspace, error: &anyhow::Error) -> Vec<Ch
         checks::sandbox_support(),
         checks::skills(&registry.snapshot(), None, home),
         checks::agents(&agents, None).remove(0),
+        checks::plugins(workspace.plugins()),
     ]
 }
 
