@@ -287,6 +287,7 @@ impl Runtime {
         exec.shell = self.shell.clone();
         exec.launcher = launchers.default;
         exec.unsandboxed = launchers.unsandboxed;
+        exec.reading = launchers.reading;
         exec.groups = self.groups.clone();
         exec
     }
@@ -433,6 +434,8 @@ impl Runtime {
         let agent = self.agent(agent)?;
         let gate = agent_gate(&agent, &self.ceiling()?, Some(&base))?;
         let mode = agent_mode(&agent, self.permission_mode()?)?;
+        let shell =
+            crate::sandbox::mode_for_permissions(mode, &self.workspace, &self.config, &base)?;
         Ok(CallRules {
             gate,
             pre_approval: self
@@ -443,6 +446,7 @@ impl Runtime {
                 .with_shell_context(self.shell_context(&base)),
             mode,
             project_dir: Some(base),
+            read_only_sandbox: matches!(shell, crate::sandbox::ShellMode::Sandboxed { .. }),
         })
     }
 

@@ -77,6 +77,10 @@ impl Session {
         real: Option<&RealPath>,
     ) -> Result<Authorized, Refusal> {
         match self.step(call, name, kind, decision, real) {
+            Step::Run if kind == CallKind::ReadOnlyCommand => {
+                tracing::info!(tool = %call.name, "allowed (read-only): runs in the read-only sandbox");
+                Ok(Authorized::default())
+            }
             Step::Run => Ok(Authorized::default()),
             Step::Refuse { reason } => {
                 tracing::info!(tool = %call.name, %reason, "tool call refused");
