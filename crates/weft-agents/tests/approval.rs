@@ -108,10 +108,10 @@ impl Env {
     }
 
     fn skills(&self) -> Arc<SkillRegistry> {
-        let mut config = RegistryConfig::with_roots(vec![SkillRoot::new(
-            self.project.join(".clawft/skills"),
-            Scope::Project,
-        )]);
+        let mut config = RegistryConfig::with_roots(vec![
+            SkillRoot::new(self.project.join(".clawft/skills"), Scope::Project),
+            SkillRoot::new(self.tmp.path().join("home/.clawft/skills"), Scope::User),
+        ]);
         config.builtins = false;
         Arc::new(SkillRegistry::new(config))
     }
@@ -963,4 +963,85 @@ async fn without_a_read_only_sandbox_a_read_only_command_asks() {
         let result = &result_of(&session, "ls").content;
         assert!(!result.contains("reading"), "{result}");
     }
+}
+
+/// A skill's `allowed-tools` pre-approves what it matches while the skill is active, when the
+/// skill is trusted: the user's own, and a project's only when the project is trusted. It
+/// still restricts, and after the turn the same call asks again.
+#[tokio::test]
+async fn a_trusted_active_skills_allowed_tools_pre_approve_until_the_turn_ends() {
+    const SKILL: &str =
+        "---\nname: tidy\ndescription: Tidy up\nallowed-tools: Bash(touch:*)\n---\n\nTidy.\n";
+    // (where the skill is, the project trusted, whether it pre-approves)
+    for (place, trusted, pre_approves) in [
+        ("user", false, true),
+        ("project", false, false),
+        ("project", true, true),
+    ] {
+        let env = Env::new();
+        match place {
+            "user" => {
+                write_at(
+                    &env.tmp.path().join("home/.clawft/skills/tidy/SKILL.md"),
+                    SKILL,
+                );
+            }
+            _ => {
+                env.file(".clawft/skills/tidy/SKILL.md", SKILL);
+            }
+        }
+        let server = ScriptServer::openai(vec![
+            openai_tool("s", "use_skill", json!({"skill": "tidy"})),
+            openai_tools(&[
+                ("a", "exec_shell", shell("touch a")),
+                ("x", "exec_shell", shell("mkdir x")),
+            ]),
+            openai_text("done"),
+            openai_tool("b", "exec_shell", shell("touch b")),
+            openai_text("done"),
+        ])
+        .await;
+        let mut options = env.options(PermissionMode::Ask, None);
+        options.permissions.project_skills_pre_approve = trusted;
+        let mut session = env
+            .session_with(&server, builtin("default"), options)
+            .unwrap();
+        session.send("go", &mut Quiet).await.unwrap();
+        let label = format!("{place} trusted={trusted}");
+        let a = result_of(&session, "a");
+        assert_eq!(
+            env.project.join("a").exists(),
+            pre_approves,
+            "{label}: {}",
+            a.content
+        );
+        if !pre_approves {
+            assert!(
+                a.content.starts_with("approval needed: "),
+                "{label}: {}",
+                a.content
+            );
+        }
+        // It still restricts: `mkdir` is not among its tools.
+        let x = result_of(&session, "x");
+        assert!(
+            x.content.starts_with("permission denied: "),
+            "{label}: {}",
+            x.content
+        );
+        // The turn is over, the skill inactive: the same kind of call asks (and is refused).
+        session.send("again", &mut Quiet).await.unwrap();
+        let b = result_of(&session, "b");
+        assert!(
+            b.content.starts_with("approval needed: "),
+            "{label}: {}",
+            b.content
+        );
+        assert!(!env.project.join("b").exists());
+    }
+}
+
+fn write_at(path: &std::path::Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
 }

@@ -306,6 +306,7 @@ impl Runtime {
             .pre_approval(base)?
             .with_shell_context(self.shell_context(base));
         permissions.mode_shells = self.mode_shells(mode, base)?;
+        permissions.project_skills_pre_approve = self.workspace.trust.is_trusted();
         Ok(permissions)
     }
 

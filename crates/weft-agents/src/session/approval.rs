@@ -136,7 +136,8 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// `permissions.allow`, then the answers remembered in this session.
+    /// `permissions.allow`, then the trusted active skills' `allowed-tools`, then the answers
+    /// remembered in this session.
     fn pre_approval(
         &self,
         name: &str,
@@ -151,6 +152,15 @@ impl Session {
         );
         if patterns.is_pre_approved() {
             return patterns;
+        }
+        // The trusted skills active in this turn (their `allowed-tools`).
+        if let Some(skill) = self
+            .turn_pre_approvals
+            .iter()
+            .map(|pre| pre.check_resolved(name, input, real.map(|r| &r.input)))
+            .find(Approval::is_pre_approved)
+        {
+            return skill;
         }
         let hit = self
             .options
