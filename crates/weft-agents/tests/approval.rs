@@ -108,10 +108,10 @@ impl Env {
     }
 
     fn skills(&self) -> Arc<SkillRegistry> {
-        let mut config = RegistryConfig::with_roots(vec![SkillRoot::new(
-            self.project.join(".clawft/skills"),
-            Scope::Project,
-        )]);
+        let mut config = RegistryConfig::with_roots(vec![
+            SkillRoot::new(self.project.join(".clawft/skills"), Scope::Project),
+            SkillRoot::new(self.tmp.path().join("home/.clawft/skills"), Scope::User),
+        ]);
         config.builtins = false;
         Arc::new(SkillRegistry::new(config))
     }
@@ -858,4 +858,190 @@ async fn where_the_sandbox_is_unavailable_even_a_pre_approved_command_asks() {
         "{}",
         refused.content
     );
+}
+
+/// A launcher that prints `place` before it runs the shell.
+fn announcing(place: &str) -> ShellLauncher {
+    ShellLauncher::Wrapper {
+        program: PathBuf::from("/bin/sh"),
+        args: vec![
+            "-c".into(),
+            format!("echo {place}; exec \"$@\"").into(),
+            "launcher".into(),
+        ],
+        note: String::new(),
+    }
+}
+
+#[tokio::test]
+async fn read_only_commands_run_without_asking_in_the_read_only_sandbox() {
+    for mode in [
+        PermissionMode::Ask,
+        PermissionMode::AcceptEdits,
+        PermissionMode::DontAsk,
+    ] {
+        let env = Env::new();
+        env.file("src/main.rs", "fn main() {}");
+        let server = ScriptServer::openai(vec![
+            openai_tools(&[
+                ("ls", "exec_shell", shell("ls src | wc -l")),
+                ("Bash", "Bash", shell("cat src/main.rs")),
+                ("touch", "exec_shell", shell("touch a")),
+                ("outside", "exec_shell", shell("cat /etc/hostname")),
+            ]),
+            openai_text("done"),
+        ])
+        .await;
+        let exec = ExecConfig {
+            launcher: announcing("sandbox"),
+            unsandboxed: Some(announcing("outside")),
+            reading: Some(announcing("reading")),
+            env: [("PATH".into(), "/usr/bin:/bin".into())].into(),
+            ..ExecConfig::default()
+        };
+        // No one to ask: what would need a person is refused.
+        let mut session = env
+            .session_with_exec(&server, builtin("default"), env.options(mode, None), exec)
+            .unwrap();
+        session.send("go", &mut Quiet).await.unwrap();
+        assert_eq!(
+            result_of(&session, "ls").content,
+            "exit code: 0\n--- stdout ---\nreading\n1",
+            "{mode}"
+        );
+        assert_eq!(
+            result_of(&session, "Bash").content,
+            "exit code: 0\n--- stdout ---\nreading\nfn main() {}",
+            "{mode}"
+        );
+        for id in ["touch", "outside"] {
+            let refused = result_of(&session, id);
+            assert!(refused.is_error, "{mode} {id}: {}", refused.content);
+            assert!(!env.project.join("a").exists());
+        }
+        // `dont-ask` refuses them itself; the others for want of someone to ask.
+        let unasked = if mode == PermissionMode::DontAsk {
+            0
+        } else {
+            2
+        };
+        assert_eq!(session.refused_calls().len(), unasked, "{mode}");
+    }
+}
+
+#[tokio::test]
+async fn without_a_read_only_sandbox_a_read_only_command_asks() {
+    let why = "the sandbox is required (sandbox.required) but unavailable: no Landlock";
+    // No sandbox to read in (switched off), and a required sandbox that is unavailable.
+    let configs = [
+        ExecConfig {
+            launcher: announcing("unsandboxed"),
+            ..ExecConfig::default()
+        },
+        ExecConfig {
+            launcher: ShellLauncher::Refuse(why.to_owned()),
+            unsandboxed: Some(announcing("outside")),
+            reading: Some(announcing("reading")),
+            ..ExecConfig::default()
+        },
+    ];
+    for exec in configs {
+        let env = Env::new();
+        let server = ScriptServer::openai(vec![
+            openai_tools(&[("ls", "exec_shell", shell("ls"))]),
+            openai_text("done"),
+        ])
+        .await;
+        let script = Script::new([ApprovalAnswer::AllowOnce]);
+        let options = env.options(PermissionMode::Ask, Some(Arc::clone(&script)));
+        let mut session = env
+            .session_with_exec(&server, builtin("default"), options, exec)
+            .unwrap();
+        session.send("go", &mut Quiet).await.unwrap();
+        assert_eq!(script.asked().len(), 1);
+        // A person's yes runs it as any approved command: never in the reading launcher.
+        let result = &result_of(&session, "ls").content;
+        assert!(!result.contains("reading"), "{result}");
+    }
+}
+
+/// A skill's `allowed-tools` pre-approves what it matches while the skill is active, when the
+/// skill is trusted: the user's own, and a project's only when the project is trusted. It
+/// still restricts, and after the turn the same call asks again.
+#[tokio::test]
+async fn a_trusted_active_skills_allowed_tools_pre_approve_until_the_turn_ends() {
+    const SKILL: &str =
+        "---\nname: tidy\ndescription: Tidy up\nallowed-tools: Bash(touch:*)\n---\n\nTidy.\n";
+    // (where the skill is, the project trusted, whether it pre-approves)
+    for (place, trusted, pre_approves) in [
+        ("user", false, true),
+        ("project", false, false),
+        ("project", true, true),
+    ] {
+        let env = Env::new();
+        match place {
+            "user" => {
+                write_at(
+                    &env.tmp.path().join("home/.clawft/skills/tidy/SKILL.md"),
+                    SKILL,
+                );
+            }
+            _ => {
+                env.file(".clawft/skills/tidy/SKILL.md", SKILL);
+            }
+        }
+        let server = ScriptServer::openai(vec![
+            openai_tool("s", "use_skill", json!({"skill": "tidy"})),
+            openai_tools(&[
+                ("a", "exec_shell", shell("touch a")),
+                ("x", "exec_shell", shell("mkdir x")),
+            ]),
+            openai_text("done"),
+            openai_tool("b", "exec_shell", shell("touch b")),
+            openai_text("done"),
+        ])
+        .await;
+        let mut options = env.options(PermissionMode::Ask, None);
+        options.permissions.project_skills_pre_approve = trusted;
+        let mut session = env
+            .session_with(&server, builtin("default"), options)
+            .unwrap();
+        session.send("go", &mut Quiet).await.unwrap();
+        let label = format!("{place} trusted={trusted}");
+        let a = result_of(&session, "a");
+        assert_eq!(
+            env.project.join("a").exists(),
+            pre_approves,
+            "{label}: {}",
+            a.content
+        );
+        if !pre_approves {
+            assert!(
+                a.content.starts_with("approval needed: "),
+                "{label}: {}",
+                a.content
+            );
+        }
+        // It still restricts: `mkdir` is not among its tools.
+        let x = result_of(&session, "x");
+        assert!(
+            x.content.starts_with("permission denied: "),
+            "{label}: {}",
+            x.content
+        );
+        // The turn is over, the skill inactive: the same kind of call asks (and is refused).
+        session.send("again", &mut Quiet).await.unwrap();
+        let b = result_of(&session, "b");
+        assert!(
+            b.content.starts_with("approval needed: "),
+            "{label}: {}",
+            b.content
+        );
+        assert!(!env.project.join("b").exists());
+    }
+}
+
+fn write_at(path: &std::path::Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
 }

@@ -296,7 +296,12 @@ fn cc_project_dir_and_hyphenated_names_are_substituted() {
 fn cc_unfilled_placeholders_and_effort_are_in_the_transcript() {
     let (s, dir) = layouts();
     let recording = s.outside("turns.jsonl", "{\"content\": \"Explained.\"}\n");
-    let config = s.config(&json!({"providers": {"demo": {"kind": "replay", "file": recording}}}));
+    // Without the sandbox (`auto` sandboxes anyway), so the read-only `echo fenced` asks as
+    // any other command wherever these tests run.
+    let config = s.config(&json!({
+        "providers": {"demo": {"kind": "replay", "file": recording}},
+        "sandbox": {"enabled": false}
+    }));
     let out = weft_in(&s, &dir.join("claude-code"))
         .args(["--config"])
         .arg(&config)
@@ -576,7 +581,12 @@ fn cc_discovery_stops_at_the_git_root() {
 /// the command; the output and the transcript's records.
 fn run_context(s: &Sandbox, dir: &Path, flags: &[&str]) -> (std::process::Output, Vec<Value>) {
     let recording = s.recording("turns.jsonl", &[json!({"content": "Done."})]);
-    let config = s.config(&json!({"providers": {"demo": {"kind": "replay", "file": recording}}}));
+    // Without the sandbox (`auto` sandboxes anyway), so the read-only `echo fenced` asks as
+    // any other command wherever these tests run.
+    let config = s.config(&json!({
+        "providers": {"demo": {"kind": "replay", "file": recording}},
+        "sandbox": {"enabled": false}
+    }));
     let out = weft_in(s, &dir.join("claude-code"))
         // The sandbox's writable temporary directory: not the system's, which holds `..`.
         .env("TMPDIR", s.temp())
@@ -647,6 +657,8 @@ fn cc_dynamic_context_runs_in_the_sandbox_in_auto() {
 #[test]
 fn cc_dynamic_context_dry_run_lists_each_command_and_runs_none() {
     let (s, dir) = layouts();
+    // Without the sandbox, so the read-only `echo fenced` asks wherever these tests run.
+    s.user_config(&json!({"sandbox": {"enabled": false}}));
     let (doc, err) = dry_run(&s, &dir, &[], &["context"]);
     let (auto, _) = dry_run(&s, &dir, &[], &["--permission-mode", "auto", "context"]);
     assert!(!dir.join("claude-code/dynamic-ran").exists());
@@ -668,7 +680,12 @@ fn cc_dynamic_context_output_reaches_the_terminal_neutralised() {
         "---\nname: paint\ndescription: d\n---\n\nColour: !`printf '\\033[31mred\\033]0;title\\007'`\n",
     );
     let recording = s.recording("turns.jsonl", &[json!({"content": "Done."})]);
-    let config = s.config(&json!({"providers": {"demo": {"kind": "replay", "file": recording}}}));
+    // Without the sandbox (`auto` sandboxes anyway), so the read-only `echo fenced` asks as
+    // any other command wherever these tests run.
+    let config = s.config(&json!({
+        "providers": {"demo": {"kind": "replay", "file": recording}},
+        "sandbox": {"enabled": false}
+    }));
     let run = s
         .weft()
         .arg("--config")

@@ -327,9 +327,11 @@ fn check_tool_decides_as_a_session_with_the_configuration() {
         "plain",
         "---\nname: plain\ndescription: Restricts nothing\n---\n",
     )]);
+    // Without the sandbox, so read-only commands ask as any other (`check_tool_says_read_only`).
     s.user_config(&serde_json::json!({
         "tools": {"deny": ["Bash(rm:*)"]},
-        "permissions": {"allow": ["Bash(git status:*)", "Bash(cargo test:*)"]}
+        "permissions": {"allow": ["Bash(git status:*)", "Bash(cargo test:*)"]},
+        "sandbox": {"enabled": false}
     }));
     let check = |mode: Option<&str>, tool: &str, input: serde_json::Value, verbose: bool| {
         let mut cmd = s.bare();
@@ -424,7 +426,8 @@ fn check_tool_without_skills_answers_for_the_plain_session() {
     let s = with_skills(&[]);
     s.user_config(&serde_json::json!({
         "tools": {"deny": ["Bash(rm:*)"]},
-        "permissions": {"allow": ["Bash(git status:*)"]}
+        "permissions": {"allow": ["Bash(git status:*)"]},
+        "sandbox": {"enabled": false}
     }));
     let mut out = String::new();
     for (mode, command) in [
@@ -463,7 +466,8 @@ fn check_tool_json_names_the_mode_and_the_rulings() {
     )]);
     s.user_config(&serde_json::json!({
         "tools": {"deny": ["Bash(rm:*)"]},
-        "permissions": {"allow": ["Bash(git status:*)"]}
+        "permissions": {"allow": ["Bash(git status:*)"]},
+        "sandbox": {"enabled": false}
     }));
     let output = s
         .bare()
@@ -481,4 +485,66 @@ fn check_tool_json_names_the_mode_and_the_rulings() {
         .unwrap();
     assert_eq!(sandbox::code(&output), 3);
     snapshot!(s, "check_tool_json", stdout(&output));
+}
+
+/// Whether this machine runs commands in the sandbox (`weft sandbox status`).
+fn sandboxed_here(s: &Sandbox) -> bool {
+    let output = s
+        .bare()
+        .args(["sandbox", "status", "--format", "json"])
+        .output()
+        .unwrap();
+    sandbox::stdout_json(&output)["exec_shell"]["mode"] == "sandboxed"
+}
+
+/// A command that only reads inside the project runs without asking in `ask`, `accept-edits`
+/// and `dont-ask`, in the read-only sandbox; restriction still wins, `plan` still refuses,
+/// and what the table does not list asks. Where this machine has no sandbox, they ask.
+#[test]
+fn check_tool_says_read_only() {
+    let s = with_skills(&[(
+        "git-helper",
+        "---\nname: git-helper\ndescription: Git\nallowed-tools: Bash(git:*) Read\n---\n",
+    )]);
+    s.user_config(&serde_json::json!({"tools": {"deny": ["Bash(rm:*)"]}}));
+    let check = |mode: &str, command: &str, skills: bool| {
+        let mut cmd = s.bare();
+        cmd.args(["--permission-mode", mode, "skills", "check-tool", "Bash"]);
+        if skills {
+            cmd.args(["--skills", "git-helper"]);
+        }
+        cmd.arg("--input")
+            .arg(serde_json::json!({ "command": command }).to_string());
+        let output = cmd.output().unwrap();
+        let label = format!(
+            "--permission-mode {mode} check-tool Bash{} {command}",
+            if skills { " --skills git-helper" } else { "" }
+        );
+        sandbox::render(&label, &output)
+    };
+    if !sandboxed_here(&s) {
+        assert!(check("ask", "git log -3", false).contains("(exit 3)"));
+        return;
+    }
+    let mut out = String::new();
+    for (mode, command, skills) in [
+        ("ask", "git log --oneline -3 | head", false),
+        ("accept-edits", "ls -la src && rg -n fn src", false),
+        ("dont-ask", "git status --short", false),
+        ("ask", "cat README.md | wc -l", false),
+        // Not on the table, a write, outside the project: as any command.
+        ("ask", "cargo build", false),
+        ("ask", "git log > log.txt", false),
+        ("dont-ask", "cat ~/.ssh/id_rsa", false),
+        // Restriction wins: a deny, a skill's allow list and its doubt.
+        ("ask", "ls; rm x", false),
+        ("ask", "find . -name '*.rs'", true),
+        ("ask", "git -c core.pager=cat log", true),
+        ("plan", "ls", false),
+        // `auto` runs it anyway: the label is for what runs because it only reads.
+        ("auto", "ls", false),
+    ] {
+        out.push_str(&check(mode, command, skills));
+    }
+    snapshot!(s, "check_tool_read_only", out);
 }

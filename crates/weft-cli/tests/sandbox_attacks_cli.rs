@@ -491,3 +491,78 @@ fn a_pre_approved_command_runs_in_the_sandbox() {
         assert!(result.contains(PERSON_ONLY), "{result}");
     }
 }
+
+// --- Read-only commands --------------------------------------------------------------------------
+
+/// A read-only command runs without asking, in the read-only sandbox: a link committed in the
+/// project to a file in the home directory reads nothing, and a program the repository's git
+/// configuration names (which the judgement on the command's text cannot see) writes nothing,
+/// not even in the project, and reads nothing of the home directory. Where this machine has no
+/// sandbox, the same commands ask, and without a terminal they are refused.
+#[test]
+fn read_only_commands_run_without_asking_and_read_and_write_nothing_but_the_project() {
+    let s = Sandbox::project_under_home();
+    let secret = s.root.join("home/.config/secret.txt");
+    sandbox::write(&secret, "SECRET-IN-HOME");
+    s.file("src/main.rs", "fn main() {}");
+    std::os::unix::fs::symlink(&secret, s.project.join("notes")).unwrap();
+    let git = |args: &[&str]| {
+        let status = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(&s.project)
+            .env("HOME", &s.home)
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{status:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "src", "notes"]);
+    git(&["commit", "-qm", "first"]);
+    // A checkout that brings its own configuration, naming a program `git status` runs.
+    git(&[
+        "config",
+        "core.fsmonitor",
+        &format!("echo ran > ran.txt; cat {} >&2; true", secret.display()),
+    ]);
+    let calls = [
+        ("exec_shell", json!({"command": "cat src/main.rs | wc -c"})),
+        ("exec_shell", json!({"command": "cat notes"})),
+        ("exec_shell", json!({"command": "git status --short"})),
+        (
+            "exec_shell",
+            json!({"command": "git log --oneline | wc -l"}),
+        ),
+    ];
+    let config = replay(&s, &calls, json!({}));
+    run(&s, &config, &[]);
+    let results = results(&s);
+    assert_eq!(results.len(), calls.len());
+    for result in &results {
+        assert!(!result.contains("SECRET-IN-HOME"), "{result}");
+    }
+    assert!(!s.project.join("ran.txt").exists());
+    if !sandboxed_here(&s, &config) {
+        for result in &results {
+            assert!(result.contains(PERSON_ONLY), "{result}");
+        }
+        return;
+    }
+    assert_eq!(results[0], "exit code: 0\n--- stdout ---\n12");
+    assert_eq!(
+        results[1],
+        "exit code: 1\n--- stderr ---\ncat: notes: Permission denied"
+    );
+    // git ran the configured program: its write and its read were refused.
+    assert!(
+        results[2].contains("ran.txt: Permission denied"),
+        "{}",
+        results[2]
+    );
+    assert!(
+        results[2].contains(&format!("{}: Permission denied", secret.display())),
+        "{}",
+        results[2]
+    );
+    assert_eq!(results[3], "exit code: 0\n--- stdout ---\n1");
+}

@@ -4,7 +4,13 @@
 //! is final in every mode); pre-approval (`permissions.allow`, remembered answers) says
 //! whether the call may skip the question; the [`PermissionMode`] says what needs a question
 //! at all. [`decide`] is the whole rule, a pure function of the four.
+//!
+//! A fourth knob is the analyser's: an `exec_shell` command that only reads inside the project
+//! ([`CallKind::with_command`], by the read-only table of `weft-shell`) is a
+//! [`CallKind::ReadOnlyCommand`], which runs without asking in the sandbox.
 
+use serde_json::Value;
+use weft_shell::ShellContext;
 use weft_types::{PermissionMode, tool_names};
 
 use crate::name::canonical_tool_name;
@@ -25,6 +31,11 @@ pub enum CallKind {
         /// The real path lies in the project.
         inside_project: bool,
     },
+    /// An `exec_shell` call whose command only reads inside the project, by the analyser's
+    /// read-only table ([`CallKind::with_command`]): it runs without asking in every mode but
+    /// `plan`, and only in the read-only sandbox (the caller makes it a
+    /// [`Mutating`](CallKind::Mutating) call where there is none).
+    ReadOnlyCommand,
     /// Anything else may change something: `exec_shell`, `web_fetch`, `memory_write`,
     /// `create_skill`, MCP tools not annotated read-only, unknown tools.
     Mutating,
@@ -53,6 +64,34 @@ impl CallKind {
             CallKind::ReadOnly
         } else {
             CallKind::Mutating
+        }
+    }
+
+    /// This kind, or [`CallKind::ReadOnlyCommand`] for an `exec_shell` call (any spelling)
+    /// whose command, analysed in `shell` (the context of the shell that really runs it: the
+    /// project, the dialect) with the call's `cwd`, [only reads inside the
+    /// project](weft_shell::CommandAnalysis::read_only_verdict). Anything the table does not
+    /// list keeps its kind.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use weft_permissions::{CallKind, ShellContext};
+    ///
+    /// let shell = ShellContext::new().with_project_root("/p");
+    /// let kind = |c: &str| CallKind::Mutating.with_command("Bash", &json!({"command": c}), &shell);
+    /// assert_eq!(kind("git log --oneline | head -5"), CallKind::ReadOnlyCommand);
+    /// assert_eq!(kind("cargo build"), CallKind::Mutating);
+    /// assert_eq!(kind("cat /etc/passwd"), CallKind::Mutating);
+    /// ```
+    pub fn with_command(self, tool: &str, input: &Value, shell: &ShellContext) -> CallKind {
+        if self != CallKind::Mutating || canonical_tool_name(tool) != tool_names::EXEC_SHELL {
+            return self;
+        }
+        match crate::gate::shell::analyse_call(input, shell) {
+            Ok(analysis) if analysis.read_only_verdict().is_read_only() => {
+                CallKind::ReadOnlyCommand
+            }
+            _ => self,
         }
     }
 
@@ -135,7 +174,7 @@ pub fn decide(
         _ if gate_ask.is_some() => false,
         (PermissionMode::Bypass, CallKind::Protected) => true,
         (_, CallKind::Protected) => false,
-        (_, CallKind::ReadOnly | CallKind::Control) => true,
+        (_, CallKind::ReadOnly | CallKind::Control | CallKind::ReadOnlyCommand) => true,
         (PermissionMode::Auto | PermissionMode::Bypass, _) => true,
         (
             PermissionMode::AcceptEdits,
@@ -236,6 +275,7 @@ mod tests {
             (k, Decision::Ask { .. }, false) if k.is_harmless() => "AXAAAX",
             (k, Decision::Ask { .. }, true) if k.is_harmless() => "RRRRRR",
             (_, _, true) => "XRRRRR",
+            (CallKind::ReadOnlyCommand, Decision::Allowed, false) => "XRRRRR",
             (k, Decision::Allowed, false) if k == edit_in => "XXARRR",
             (k, Decision::Allowed, false) if k == edit_out => "XXAARR",
             (CallKind::Mutating, Decision::Allowed, false) => "XXAARR",
@@ -260,6 +300,7 @@ mod tests {
             CallKind::Edit {
                 inside_project: false,
             },
+            CallKind::ReadOnlyCommand,
             CallKind::Mutating,
             CallKind::Protected,
         ];
@@ -298,7 +339,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(rows, 6 * 3 * 2 * 6);
+        assert_eq!(rows, 7 * 3 * 2 * 6);
     }
 
     #[test]
@@ -451,6 +492,45 @@ mod tests {
             CallKind::of("github__create_issue", false, never),
             CallKind::Mutating
         );
+        let shell = ShellContext::new().with_project_root("/p");
+        let command =
+            |tool: &str, input: Value| CallKind::Mutating.with_command(tool, &input, &shell);
+        let read_only = CallKind::ReadOnlyCommand;
+        assert_eq!(
+            command(
+                "exec_shell",
+                serde_json::json!({"command": "ls -la src && git status"})
+            ),
+            read_only
+        );
+        assert_eq!(
+            command("Bash", serde_json::json!({"command": "rg -n foo | wc -l"})),
+            read_only
+        );
+        // Fails closed: not on the table, a write, outside the project, no command at all.
+        for input in [
+            serde_json::json!({"command": "make"}),
+            serde_json::json!({"command": "git log > log.txt"}),
+            serde_json::json!({"command": "cat ~/.ssh/id_rsa"}),
+            serde_json::json!({"command": "cat x", "cwd": "/etc"}),
+            serde_json::json!({"path": "ls"}),
+        ] {
+            assert_eq!(
+                command("Bash", input.clone()),
+                CallKind::Mutating,
+                "{input}"
+            );
+        }
+        // Only `exec_shell`'s changing kind is refined.
+        assert_eq!(
+            command("web_fetch", serde_json::json!({"command": "ls"})),
+            CallKind::Mutating
+        );
+        assert_eq!(
+            CallKind::Protected.with_command("Bash", &serde_json::json!({"command": "ls"}), &shell),
+            CallKind::Protected
+        );
+        assert!(!offered_in(Plan, read_only));
         assert!(offered_in(Plan, CallKind::Control));
         assert!(!offered_in(Plan, CallKind::Mutating));
         assert!(offered_in(DontAsk, CallKind::Mutating));

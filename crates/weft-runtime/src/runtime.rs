@@ -319,6 +319,7 @@ impl Runtime {
         exec.shell = self.shell.clone();
         exec.launcher = launchers.default;
         exec.unsandboxed = launchers.unsandboxed;
+        exec.reading = launchers.reading;
         exec.groups = self.groups.clone();
         exec
     }
@@ -338,6 +339,7 @@ impl Runtime {
             .with_shell_context(self.shell_context(base));
         permissions.ask = self.claude_rules.ask.clone();
         permissions.mode_shells = self.mode_shells(mode, base)?;
+        permissions.project_skills_pre_approve = self.workspace.trust.is_trusted();
         Ok(permissions)
     }
 
@@ -518,6 +520,8 @@ impl Runtime {
         let agent = self.agent(agent)?;
         let gate = agent_gate(&agent, &self.ceiling()?, Some(&base))?;
         let mode = agent_mode(&agent, self.permission_mode()?)?;
+        let shell =
+            crate::sandbox::mode_for_permissions(mode, &self.workspace, &self.config, &base)?;
         Ok(CallRules {
             gate,
             pre_approval: self
@@ -529,6 +533,7 @@ impl Runtime {
             ask: self.claude_rules.ask.clone(),
             mode,
             project_dir: Some(base),
+            read_only_sandbox: matches!(shell, crate::sandbox::ShellMode::Sandboxed { .. }),
         })
     }
 

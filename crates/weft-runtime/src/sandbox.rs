@@ -4,7 +4,9 @@
 //! is available, in every mode but `bypass`) unless a person approved the exact command and
 //! chose to run it outside; unsandboxed (`bypass`, `sandbox.enabled: false`, or unavailable
 //! with `sandbox.required: false`); or, where the sandbox is required but unavailable, only
-//! with a person's approval. The helper also ties the command and everything it starts to
+//! with a person's approval. A command the session judged read-only runs in the read-only
+//! sandbox ([`SandboxPolicy::for_reading`]: nothing writable, nothing of the home directory
+//! readable but the project). The helper also ties the command and everything it starts to
 //! weft: it asks the kernel for a signal when weft dies and ends them then, so not even a
 //! SIGKILL of weft leaves a command running. A caller that does not name its executable
 //! ([`EnvSnapshot::exe`]) has no helper: its commands start directly.
@@ -36,6 +38,8 @@ pub enum ShellMode {
     Sandboxed {
         /// The policy.
         policy: SandboxPolicy,
+        /// The policy of read-only commands ([`SandboxPolicy::for_reading`]).
+        reading: Box<SandboxPolicy>,
         /// weft's own executable, the helper.
         exe: PathBuf,
     },
@@ -64,8 +68,10 @@ pub fn shell_mode(
     let missing = match exe {
         Some(exe) => match status.missing_for(policy.network) {
             None => {
+                let reading = Box::new(policy.for_reading(base.home, base.project));
                 return Ok(ShellMode::Sandboxed {
                     policy,
+                    reading,
                     exe: exe.to_path_buf(),
                 });
             }
@@ -92,6 +98,9 @@ pub struct Launchers {
     /// For a command a person approved to run outside the sandbox; `None`: there is no
     /// sandbox to leave.
     pub unsandboxed: Option<ShellLauncher>,
+    /// For a command the session judged read-only: the read-only sandbox; `None` where there
+    /// is no sandbox (such commands then ask as any other).
+    pub reading: Option<ShellLauncher>,
 }
 
 impl ShellMode {
@@ -126,6 +135,7 @@ impl ShellMode {
                 Launchers {
                     default: unsandboxed(),
                     unsandboxed: None,
+                    reading: None,
                 }
             }
             // The session asks a person before any call (`Sandboxing::Unavailable`); a call
@@ -133,14 +143,22 @@ impl ShellMode {
             ShellMode::PersonOnly(why) => Launchers {
                 default: ShellLauncher::Refuse(why.clone()),
                 unsandboxed: Some(unsandboxed()),
+                reading: None,
             },
-            ShellMode::Sandboxed { policy, exe } => {
-                let json = policy
-                    .to_json()
-                    .map_err(|e| UsageError(format!("config `sandbox`: {e}")))?;
+            ShellMode::Sandboxed {
+                policy,
+                reading,
+                exe,
+            } => {
+                let json = |policy: &SandboxPolicy| {
+                    policy
+                        .to_json()
+                        .map_err(|e| UsageError(format!("config `sandbox`: {e}")))
+                };
                 Launchers {
-                    default: helper(exe, Some(json), note(policy)),
+                    default: helper(exe, Some(json(policy)?), note(policy)),
                     unsandboxed: Some(helper(exe, None, String::new())),
+                    reading: Some(helper(exe, Some(json(reading)?), String::new())),
                 }
             }
         })
@@ -315,6 +333,7 @@ mod tests {
             ["sandbox", "exec", "--parent", "42", "--"]
         );
         assert_eq!(launchers.unsandboxed, None);
+        assert_eq!(launchers.reading, None);
         // A library caller that names no executable has no helper.
         assert_eq!(
             mode.launchers(&EnvSnapshot::default()).unwrap().default,
@@ -347,6 +366,15 @@ mod tests {
                 args_of(&outside),
                 ["sandbox", "exec", "--parent", "42", "--"]
             );
+            // Read-only commands: nothing writable, the home directory unreadable but the
+            // project.
+            let reading = launchers.reading.unwrap();
+            let args = args_of(&reading);
+            assert_eq!(args[..5], ["sandbox", "exec", "--parent", "42", "--policy"]);
+            let reading = SandboxPolicy::from_json(args[5]).unwrap();
+            assert!(reading.writable_roots.is_empty() && reading.read_only.is_empty());
+            assert_eq!(reading.deny_read.last(), Some(&PathBuf::from("/h")));
+            assert_eq!(reading.read_again, [PathBuf::from("/p")]);
         }
     }
 
@@ -368,6 +396,7 @@ mod tests {
         );
         let launchers = mode.launchers(&weft_env()).unwrap();
         assert_eq!(launchers.default, ShellLauncher::Refuse(why.clone()));
+        assert_eq!(launchers.reading, None);
         assert_eq!(
             args_of(&launchers.unsandboxed.unwrap()),
             ["sandbox", "exec", "--parent", "42", "--"]

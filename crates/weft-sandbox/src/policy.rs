@@ -20,6 +20,7 @@ use crate::landlock_fs::{FsGrants, LandlockOutcome};
 ///     writable_roots: vec![PathBuf::from("/work/project"), PathBuf::from("/tmp")],
 ///     deny_read: vec![PathBuf::from("/home/me/.ssh")],
 ///     read_only: vec![PathBuf::from("/work/project/.clawft")],
+///     read_again: vec![],
 ///     network: false,
 /// };
 /// let json = policy.to_json().unwrap();
@@ -41,6 +42,12 @@ pub struct SandboxPolicy {
     /// helper moves aside what a command creates there ([`crate::ReadOnlyWatch`]).
     #[serde(default)]
     pub read_only: Vec<PathBuf>,
+    /// Paths readable again beneath a denied path (the project inside a denied home
+    /// directory, see [`for_reading`](Self::for_reading)): each is granted for reading,
+    /// itself carved around the denied paths strictly beneath it. Landlock grants add up, so
+    /// this is how "nothing of the home directory but the project" is said.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub read_again: Vec<PathBuf>,
     /// Whether the command may open network sockets (`AF_UNIX` sockets always work).
     pub network: bool,
 }
@@ -84,6 +91,45 @@ impl SandboxPolicy {
         Ok(policy)
     }
 
+    /// This policy for a command judged to only read inside `project` (weft's read-only
+    /// commands): nothing is writable, and nothing beneath `home` is readable but the
+    /// project, so a link in the project to a file in the home directory (which the judgement,
+    /// made on paths as written, cannot see) reads nothing. Denied paths stay denied, inside
+    /// the project too; the network is as in this policy.
+    ///
+    /// ```
+    /// use std::path::{Path, PathBuf};
+    /// use weft_sandbox::SandboxPolicy;
+    ///
+    /// let policy = SandboxPolicy {
+    ///     writable_roots: vec![PathBuf::from("/home/me/app"), PathBuf::from("/tmp")],
+    ///     deny_read: vec![PathBuf::from("/home/me/.ssh")],
+    ///     read_only: vec![PathBuf::from("/home/me/app/.clawft")],
+    ///     read_again: vec![],
+    ///     network: false,
+    /// };
+    /// let reading = policy.for_reading(Some(Path::new("/home/me")), Path::new("/home/me/app"));
+    /// assert!(reading.writable_roots.is_empty() && reading.read_only.is_empty());
+    /// assert_eq!(reading.deny_read, [PathBuf::from("/home/me/.ssh"), PathBuf::from("/home/me")]);
+    /// assert_eq!(reading.read_again, [PathBuf::from("/home/me/app")]);
+    /// ```
+    pub fn for_reading(&self, home: Option<&Path>, project: &Path) -> SandboxPolicy {
+        let mut deny_read = self.deny_read.clone();
+        deny_read.extend(home.map(Path::to_path_buf));
+        SandboxPolicy {
+            writable_roots: Vec::new(),
+            deny_read,
+            read_only: Vec::new(),
+            read_again: vec![project.to_path_buf()],
+            network: self.network,
+        }
+    }
+
+    /// True when the command may write nowhere ([`for_reading`](Self::for_reading)).
+    pub fn is_read_only(&self) -> bool {
+        self.writable_roots.is_empty()
+    }
+
     /// Checks the policy: every path absolute and without `..`, no writable root inside a
     /// denied path (the deny would silently win over it).
     pub fn validate(&self) -> Result<(), SandboxError> {
@@ -92,6 +138,7 @@ impl SandboxPolicy {
             .iter()
             .chain(&self.deny_read)
             .chain(&self.read_only)
+            .chain(&self.read_again)
         {
             check_absolute(path)?;
         }
@@ -165,7 +212,8 @@ impl SandboxPolicy {
 
     /// The Landlock grants: read everywhere and write beneath the writable roots, each carved
     /// around the denied paths (and the editor backups of denied files that exist now), the
-    /// write grants also around `read_only`.
+    /// write grants also around `read_only`; read again beneath each `read_again` path,
+    /// carved around the denied paths strictly beneath it.
     fn grants(&self, read_only: &[PathBuf]) -> Result<FsGrants, SandboxError> {
         let denied: Vec<PathBuf> = crate::backups::with_backups(&self.deny_read)
             .iter()
@@ -175,6 +223,18 @@ impl SandboxPolicy {
         unwritable.extend(read_only.iter().map(|p| canonical_or_planned(p)));
         let mut grants = FsGrants::default();
         carve(Path::new("/"), &denied, &mut grants.read);
+        for again in &self.read_again {
+            let Ok(again) = std::fs::canonicalize(again) else {
+                tracing::debug!(path = %again.display(), "path to read again missing; skipped");
+                continue;
+            };
+            let beneath: Vec<PathBuf> = denied
+                .iter()
+                .filter(|d| d.starts_with(&again) && **d != again)
+                .cloned()
+                .collect();
+            carve(&again, &beneath, &mut grants.read);
+        }
         for root in &self.writable_roots {
             match std::fs::canonicalize(root) {
                 Ok(real) => carve(&real, &unwritable, &mut grants.write),
@@ -233,6 +293,7 @@ mod tests {
             writable_roots: vec![PathBuf::from("/home/u/.ssh/x")],
             deny_read: vec![PathBuf::from("/home/u/.ssh")],
             read_only: vec![],
+            read_again: vec![],
             network: false,
         };
         assert_eq!(
@@ -247,6 +308,7 @@ mod tests {
             writable_roots: vec![PathBuf::from("/p")],
             deny_read: vec![],
             read_only: vec![PathBuf::from("/p/.clawft")],
+            read_again: vec![],
             network: true,
         };
         let json = policy.to_json().unwrap();
@@ -261,5 +323,49 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(err.contains("unknown field `x`"), "{err}");
+        let reading = policy.for_reading(Some(Path::new("/h")), Path::new("/p"));
+        assert_eq!(
+            reading.to_json().unwrap(),
+            r#"{"writable_roots":[],"deny_read":["/h"],"read_only":[],"read_again":["/p"],"network":true}"#
+        );
+        assert_eq!(
+            SandboxPolicy::from_json(&reading.to_json().unwrap()).unwrap(),
+            reading
+        );
+        assert!(reading.is_read_only() && !policy.is_read_only());
+    }
+
+    #[test]
+    fn reading_grants_the_project_again_but_not_what_is_denied_in_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        let (home, project) = (root.join("home"), root.join("home/app"));
+        for dir in [
+            home.join(".config"),
+            project.join("src"),
+            project.join("secrets"),
+        ] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        let policy = SandboxPolicy {
+            writable_roots: vec![project.clone()],
+            deny_read: vec![project.join("secrets")],
+            ..SandboxPolicy::default()
+        };
+        let grants = policy
+            .for_reading(Some(&home), &project)
+            .grants(&[])
+            .unwrap();
+        assert!(grants.write.is_empty());
+        let home_grants: Vec<&PathBuf> = grants
+            .read
+            .iter()
+            .filter(|p| p.starts_with(&home))
+            .collect();
+        assert_eq!(home_grants, [&project.join("src")]);
+        // Without a home directory, only the writes go.
+        let grants = policy.for_reading(None, &project).grants(&[]).unwrap();
+        assert!(grants.write.is_empty());
+        assert!(grants.read.iter().any(|p| p == &home.join(".config")));
     }
 }

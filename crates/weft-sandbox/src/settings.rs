@@ -97,6 +97,7 @@ impl SandboxSettings {
             writable_roots: writable,
             deny_read: denied,
             read_only,
+            read_again: Vec::new(),
             network: self.network,
         };
         policy.validate()?;

@@ -59,6 +59,7 @@ impl Layout {
             writable_roots: vec![self.root.join("project")],
             deny_read: vec![self.root.join("home/.ssh")],
             read_only: vec![],
+            read_again: vec![],
             network,
         }
     }
@@ -143,6 +144,7 @@ fn a_denied_path_inside_a_writable_root_wins_and_freezes_the_directories_above_i
         writable_roots: vec![l.root.join("repo")],
         deny_read: vec![l.root.join("repo/.env")],
         read_only: vec![],
+        read_again: vec![],
         network: false,
     };
     refused(&policy, &["read", &l.path("repo/.env")]);
@@ -338,4 +340,38 @@ fn editor_backups_of_a_denied_file_are_denied_too() {
         run(Some(&policy), &["read", &l.path("home/notes.txt")]),
         "ok"
     );
+}
+
+#[test]
+fn a_reading_policy_reads_the_project_in_the_home_and_nothing_else_of_it_and_writes_nothing() {
+    let l = Layout::new();
+    let home = l.root.join("home");
+    let project = home.join("app");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    std::fs::write(project.join("src/main.rs"), "fn main() {}").unwrap();
+    std::fs::write(project.join(".env"), "TOKEN=2").unwrap();
+    // A link committed in the project to a file elsewhere in the home directory.
+    std::os::unix::fs::symlink(home.join("notes.txt"), project.join("notes")).unwrap();
+    let policy = SandboxPolicy {
+        writable_roots: vec![project.clone(), l.root.join("outside")],
+        deny_read: vec![project.join(".env"), home.join(".ssh")],
+        read_only: vec![],
+        read_again: vec![],
+        network: false,
+    }
+    .for_reading(Some(&home), &project);
+    let at = |rel: &str| project.join(rel).display().to_string();
+    assert_eq!(run(Some(&policy), &["read", &at("src/main.rs")]), "ok");
+    assert_eq!(run(Some(&policy), &["list", &at("src")]), "ok");
+    // Through the link, and directly: the rest of the home directory is unreadable.
+    refused(&policy, &["read", &at("notes")]);
+    refused(&policy, &["read", &l.path("home/notes.txt")]);
+    // What was denied stays denied inside the project.
+    refused(&policy, &["read", &at(".env")]);
+    // Nothing is writable, not even in the project or the former writable roots.
+    refused(&policy, &["write", &at("src/new.rs")]);
+    refused(&policy, &["write", &at("src/main.rs")]);
+    refused(&policy, &["write", &l.path("outside/new.txt")]);
+    // Outside the home directory reading works as before.
+    assert_eq!(run(Some(&policy), &["read", "/etc/hostname"]), "ok");
 }

@@ -35,6 +35,14 @@ pub trait Tool: Send + Sync {
         Sandboxing::None
     }
 
+    /// True when the tool runs a call judged read-only ([`CallContext::read_only`]) in a
+    /// sandbox of its own that writes nothing and reads nothing of the home directory but
+    /// the project (`exec_shell` with a [reading launcher](crate::ExecConfig::reading)).
+    /// Default: false.
+    fn has_read_only_sandbox(&self) -> bool {
+        false
+    }
+
     /// What the tool would refuse whatever the permissions, checked before anyone is asked to
     /// approve the call: a path outside the directories it may touch. Asking a person (or
     /// telling the user how to allow it) is pointless for such a call. Default: nothing.
@@ -92,6 +100,11 @@ pub struct CallContext {
     /// `exec_shell` reads it; without it a sandboxed `exec_shell` runs the call in the
     /// sandbox.
     pub outside_sandbox: bool,
+    /// The session judged this call's command read-only and lets it run without asking:
+    /// `exec_shell` runs it with its [reading launcher](crate::ExecConfig::reading) (the
+    /// read-only sandbox), never outside the sandbox. Ignored with
+    /// [`outside_sandbox`](Self::outside_sandbox).
+    pub read_only: bool,
 }
 
 impl std::fmt::Debug for CallContext {
@@ -99,6 +112,7 @@ impl std::fmt::Debug for CallContext {
         f.debug_struct("CallContext")
             .field("files", &self.files.is_some())
             .field("outside_sandbox", &self.outside_sandbox)
+            .field("read_only", &self.read_only)
             .finish()
     }
 }

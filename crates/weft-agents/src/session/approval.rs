@@ -31,6 +31,9 @@ pub(super) struct Authorized {
     /// A person approved this exact call to run outside the sandbox (or approved it where the
     /// sandbox is unavailable): `exec_shell` starts it unsandboxed.
     pub(super) outside_sandbox: bool,
+    /// It runs without asking because it only reads (a [`CallKind::ReadOnlyCommand`]):
+    /// `exec_shell` starts it in the read-only sandbox.
+    pub(super) read_only: bool,
 }
 
 impl Session {
@@ -80,6 +83,13 @@ impl Session {
     ) -> Result<Authorized, Refusal> {
         let forced = self.forced_ask(call, name, decision, real, hook);
         match self.step(call, name, kind, decision, real, hook) {
+            Step::Run if kind == CallKind::ReadOnlyCommand => {
+                tracing::info!(tool = %call.name, "allowed (read-only): runs in the read-only sandbox");
+                Ok(Authorized {
+                    read_only: true,
+                    ..Authorized::default()
+                })
+            }
             Step::Run => Ok(Authorized::default()),
             Step::Refuse { reason } => {
                 tracing::info!(tool = %call.name, %reason, "tool call refused");
@@ -177,7 +187,8 @@ impl Session {
         }
     }
 
-    /// `permissions.allow`, then the answers remembered in this session.
+    /// `permissions.allow`, then the trusted active skills' `allowed-tools`, then the answers
+    /// remembered in this session.
     fn pre_approval(
         &self,
         name: &str,
@@ -192,6 +203,15 @@ impl Session {
         );
         if patterns.is_pre_approved() {
             return patterns;
+        }
+        // The trusted skills active in this turn (their `allowed-tools`).
+        if let Some(skill) = self
+            .turn_pre_approvals
+            .iter()
+            .map(|pre| pre.check_resolved(name, input, real.map(|r| &r.input)))
+            .find(Approval::is_pre_approved)
+        {
+            return skill;
         }
         let hit = self
             .options
@@ -266,7 +286,10 @@ impl Session {
         }) {
             tracing::warn!(error = %e, "cannot record the approval");
         }
-        let authorized = Authorized { outside_sandbox };
+        let authorized = Authorized {
+            outside_sandbox,
+            read_only: false,
+        };
         match answer {
             ApprovalAnswer::AllowOnce | ApprovalAnswer::AllowOutsideSandbox => Ok(authorized),
             ApprovalAnswer::AllowAlways => {

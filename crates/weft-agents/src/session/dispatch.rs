@@ -158,6 +158,7 @@ impl Session {
         tracing::debug!(tool = %call.name, "tool call");
         let mut context = self.call_context(name);
         context.outside_sandbox = authorized.outside_sandbox;
+        context.read_only = authorized.read_only;
         match tool.call_in(call.arguments.clone(), &context).await {
             Ok(output) => {
                 let mut content = output.content;
@@ -174,7 +175,8 @@ impl Session {
     }
 
     /// What a call may do, as far as asking is concerned: an edit of a protected path and
-    /// `create_skill` replacing a skill that exists are [`CallKind::Protected`].
+    /// `create_skill` replacing a skill that exists are [`CallKind::Protected`]; a read-only
+    /// command is a [`CallKind::ReadOnlyCommand`] where it can run in the read-only sandbox.
     fn call_kind(
         &self,
         name: &str,
@@ -188,7 +190,35 @@ impl Session {
             _ if name == tool_names::CREATE_SKILL => self.replaces_a_skill(input),
             _ => false,
         };
-        if protected { CallKind::Protected } else { kind }
+        if protected {
+            CallKind::Protected
+        } else {
+            self.shell_kind(name, input, kind, &self.gate)
+        }
+    }
+
+    /// `kind`, or [`CallKind::ReadOnlyCommand`] for an `exec_shell` call whose command only
+    /// reads inside the project, analysed with `gate`'s shell context (the shell that runs
+    /// it), when `exec_shell` has its read-only sandbox here. Without one (no sandbox, or it
+    /// is unavailable) a read-only command asks as any other: the judgement sees paths as
+    /// written, and only that sandbox keeps a link in the project from reading elsewhere.
+    pub(super) fn shell_kind(
+        &self,
+        name: &str,
+        input: &serde_json::Value,
+        kind: CallKind,
+        gate: &weft_permissions::ToolGate,
+    ) -> CallKind {
+        let read_only_sandbox = canonical_tool_name(name) == tool_names::EXEC_SHELL
+            && self
+                .tools
+                .get(tool_names::EXEC_SHELL)
+                .is_some_and(|t| t.has_read_only_sandbox());
+        if read_only_sandbox {
+            kind.with_command(name, input, gate.shell_context())
+        } else {
+            kind
+        }
     }
 
     /// A `create_skill` call with `replace: true` for a name some skill already has.

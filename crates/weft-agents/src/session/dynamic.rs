@@ -151,6 +151,7 @@ impl Session {
         };
         let decision = gate.check(EXEC_SHELL, &call.arguments);
         let kind = CallKind::of(EXEC_SHELL, false, || false);
+        let kind = self.shell_kind(EXEC_SHELL, &call.arguments, kind, gate);
         let step = match &decision {
             Decision::Denied { reason } => {
                 let reason = reason.strip_prefix("denied: ").unwrap_or(reason).to_owned();
@@ -203,6 +204,7 @@ impl Session {
         };
         let context = weft_tools::CallContext {
             outside_sandbox: authorized.outside_sandbox,
+            read_only: kind == CallKind::ReadOnlyCommand,
             ..weft_tools::CallContext::default()
         };
         match tool.call_in(call.arguments, &context).await {

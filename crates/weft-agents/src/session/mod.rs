@@ -39,7 +39,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use weft_llm::{Message, ModelRef, Usage};
-use weft_permissions::ToolGate;
+use weft_permissions::{PreApproval, ToolGate};
 use weft_registry::SkillRegistry;
 use weft_tools::{ReadGrant, ToolRegistry};
 use weft_types::AgentDefinition;
@@ -102,6 +102,9 @@ pub struct Session {
     notices: Vec<String>,
     /// The directories of the skills active in this turn, readable until it ends.
     turn_grants: Vec<ReadGrant>,
+    /// The `allowed-tools` of the trusted skills active in this turn, pre-approving what
+    /// they match until it ends (Claude Code's meaning of the field).
+    turn_pre_approvals: Vec<PreApproval>,
     /// The directories of the agent's preloaded skills (and a fork skill's, in its
     /// subagent), readable while the view lasts.
     view_grants: Vec<ReadGrant>,
@@ -209,6 +212,7 @@ impl Session {
         Ok(Self {
             gate: view.gate.clone(),
             turn_grants: Vec::new(),
+            turn_pre_approvals: Vec::new(),
             view_grants,
             options,
             models,
@@ -353,6 +357,7 @@ impl Session {
         self.view = view;
         self.active_skills.clear();
         self.turn_grants.clear();
+        self.turn_pre_approvals.clear();
         self.prompt_cache = prompt::PromptCache::default();
         self.measured = None;
         self.window_cap = None;

@@ -108,6 +108,10 @@ pub struct Permissions {
     /// `permissions.ask` (Claude Code's settings): calls a person must approve whatever the
     /// mode, even when a pattern or an answer pre-approves them.
     pub ask: AskRules,
+    /// The project is trusted: its skills' `allowed-tools` pre-approve what they match while
+    /// the skill is active, as the user's own, installed and plugin skills' always do. An
+    /// untrusted project's skills only restrict. Default false.
+    pub project_skills_pre_approve: bool,
     /// Who is asked; `None`: no one (calls that would ask are refused, and listed in
     /// [`Session::refused_calls`](super::Session::refused_calls)).
     pub approver: Option<Arc<dyn Approver>>,

@@ -29,6 +29,10 @@ pub struct CallRules {
     /// The project directory: relative paths start there, and edits there are inside the
     /// project. Paths are judged as spelled and on their real path, as in a session.
     pub project_dir: Option<PathBuf>,
+    /// `exec_shell` runs read-only commands in its read-only sandbox here (the sandbox is on
+    /// and available): such a command is a [`CallKind::ReadOnlyCommand`], which runs without
+    /// asking. Without it a read-only command asks as any other.
+    pub read_only_sandbox: bool,
 }
 
 /// How the rules judged one call.
@@ -42,6 +46,10 @@ pub struct CallJudgement {
     /// What the call may do, as far as asking is concerned. An MCP tool counts as changing
     /// something here (its server, which may annotate it read-only, is not started).
     pub kind: CallKind,
+    /// True when the call runs without asking because its command only reads
+    /// ([`CallKind::ReadOnlyCommand`]) where a command that may change something would not
+    /// (not in `auto`, not when pre-approved anyway): "allowed (read-only)".
+    pub read_only_command: bool,
     /// What the session does: run it, ask a person, or refuse it.
     pub step: Step,
 }
@@ -77,6 +85,9 @@ impl CallRules {
                 kind = CallKind::Protected;
             }
         }
+        if self.read_only_sandbox {
+            kind = kind.with_command(tool, input, self.gate.shell_context());
+        }
         // An ask rule beats every pre-approval.
         let pre_approval = (!settled(&gate, kind) && asked.is_none())
             .then(|| self.pre_approval.check_resolved(tool, input, real_input));
@@ -90,7 +101,18 @@ impl CallRules {
             &gate,
             pre_approval.as_ref().unwrap_or(&none),
         );
+        // Read-only is why it runs only where a command that may change something would not.
+        let read_only_command = kind == CallKind::ReadOnlyCommand
+            && step == Step::Run
+            && decide(
+                self.mode,
+                tool,
+                CallKind::Mutating,
+                &gate,
+                pre_approval.as_ref().unwrap_or(&none),
+            ) != Step::Run;
         CallJudgement {
+            read_only_command,
             gate,
             pre_approval,
             kind,
@@ -121,6 +143,7 @@ mod tests {
             ask: AskRules::default(),
             mode,
             project_dir: None,
+            read_only_sandbox: false,
         }
     }
 
@@ -155,5 +178,52 @@ mod tests {
         assert!(matches!(push.step, Step::Ask { .. }), "{push:?}");
         assert_eq!(push.pre_approval, None);
         assert_eq!(asking.judge("Bash", &bash("git log")).step, Step::Run);
+    }
+
+    #[test]
+    fn read_only_commands_run_without_asking_only_with_the_read_only_sandbox() {
+        let bash = |c: &str| json!({ "command": c });
+        for mode in [
+            PermissionMode::Ask,
+            PermissionMode::AcceptEdits,
+            PermissionMode::DontAsk,
+        ] {
+            let mut rules = rules(mode, &["Bash(git status:*)"]);
+            rules.project_dir = Some(PathBuf::from("/p"));
+            rules.gate = rules
+                .gate
+                .with_shell_context(weft_permissions::ShellContext::new().with_project_root("/p"));
+            // Without the read-only sandbox it asks (or is refused where no one is asked).
+            let unsandboxed = rules.judge("Bash", &bash("git log --oneline | head"));
+            assert_ne!(unsandboxed.step, Step::Run, "{mode}");
+            assert!(!unsandboxed.read_only_command);
+            rules.read_only_sandbox = true;
+            let log = rules.judge("Bash", &bash("git log --oneline | head"));
+            // Pre-approved anyway: the label is pre-approval's.
+            assert!(!rules.judge("Bash", &bash("git status")).read_only_command);
+            assert_eq!(
+                (log.kind, &log.step, log.read_only_command),
+                (CallKind::ReadOnlyCommand, &Step::Run, true),
+                "{mode}"
+            );
+            // Not on the table, or a write: as before.
+            assert_ne!(rules.judge("Bash", &bash("make")).step, Step::Run);
+            assert_ne!(rules.judge("Bash", &bash("git log > x")).step, Step::Run);
+            // The gate's deny still wins.
+            assert!(matches!(
+                rules.judge("Bash", &bash("ls; rm x")).step,
+                Step::Refuse { .. }
+            ));
+        }
+        let mut auto = rules(PermissionMode::Auto, &[]);
+        auto.read_only_sandbox = true;
+        let ls = auto.judge("Bash", &bash("ls"));
+        assert_eq!((ls.step, ls.read_only_command), (Step::Run, false));
+        let mut plan = rules(PermissionMode::Plan, &[]);
+        plan.read_only_sandbox = true;
+        assert!(matches!(
+            plan.judge("Bash", &bash("ls")).step,
+            Step::Refuse { .. }
+        ));
     }
 }

@@ -5,10 +5,10 @@
 
 use serde_json::json;
 use weft_llm::{ModelRef, ToolSpec};
-use weft_permissions::{Policy, PolicyError, ToolGate};
+use weft_permissions::{Policy, PolicyError, PreApproval, ToolGate};
 use weft_template::Rendered;
 use weft_types::suggest::{closest_names, did_you_mean};
-use weft_types::{InvocationContext, SkillContext};
+use weft_types::{InvocationContext, Scope, SkillContext};
 
 use std::sync::Arc;
 
@@ -434,6 +434,11 @@ impl Session {
         }
         self.notices.extend(notice);
         self.unfilled = unfilled;
+        if let Some(allow) = policy.allow().filter(|_| self.skill_pre_approves(&entry)) {
+            let pre = PreApproval::new(allow.clone())
+                .with_shell_context(self.gate.shell_context().clone());
+            self.turn_pre_approvals.push(pre);
+        }
         let narrows = !policy.is_unrestricted();
         if narrows {
             self.gate = self.gate.clone().with_layer(policy);
@@ -463,6 +468,18 @@ impl Session {
         Ok(format!(
             "[skill `{name}` is active: tools are limited to {list} until this request is answered]\n\n{rendered}"
         ))
+    }
+
+    /// True when the skill's `allowed-tools` pre-approves while it is active: skills from the
+    /// user's own folders, installed and plugin skills, weft's own, and the project's only
+    /// when the project is trusted ([`Permissions::project_skills_pre_approve`]).
+    ///
+    /// [`Permissions::project_skills_pre_approve`]: super::Permissions::project_skills_pre_approve
+    fn skill_pre_approves(&self, entry: &SkillEntry) -> bool {
+        match entry.skill.source.scope {
+            Scope::Project => self.options.permissions.project_skills_pre_approve,
+            Scope::User | Scope::Workspace | Scope::Plugin | Scope::Builtin => true,
+        }
     }
 
     /// Handles a `use_skill` call; `Err` is the error result for the model. A fork skill runs

@@ -494,6 +494,7 @@ impl Session {
         self.turn_model = None;
         self.turn_effort = None;
         self.turn_grants.clear();
+        self.turn_pre_approvals.clear();
         if !self.active_skills.is_empty() {
             self.active_skills.clear();
             self.gate = self.view.gate.clone();

@@ -193,6 +193,7 @@ pub fn check_tool(
             serde_json::to_string_pretty(&serde_json::json!({
                 "decision": decision,
                 "reason": reason,
+                "read_only_command": judgement.read_only_command,
                 "mode": rules.mode.as_str(),
                 "commands": commands
                     .iter()
@@ -203,6 +204,8 @@ pub fn check_tool(
         ReportFormat::Text => {
             match reason {
                 Some(reason) => outln!("{decision}: {reason}"),
+                // Runs without asking because it only reads, in the read-only sandbox.
+                None if judgement.read_only_command => outln!("{decision} (read-only)"),
                 None => outln!("{decision}"),
             }
             if verbose {

@@ -69,6 +69,12 @@ pub struct ExecConfig {
     /// [`Sandboxing::Sandboxed`](crate::Sandboxing), or
     /// [`Unavailable`](crate::Sandboxing::Unavailable) when `launcher` refuses.
     pub unsandboxed: Option<ShellLauncher>,
+    /// How it is started for a call the session judged read-only
+    /// ([`CallContext::read_only`](crate::CallContext)): the sandbox with nothing writable
+    /// and nothing of the home directory readable but the project. `None`: such calls use
+    /// [`launcher`](Self::launcher), and the tool reports no read-only sandbox
+    /// ([`Tool::has_read_only_sandbox`](crate::Tool::has_read_only_sandbox)).
+    pub reading: Option<ShellLauncher>,
     /// Where the commands' process groups are registered, so that whoever owns the registry
     /// can kill them (default: a registry of their own).
     pub groups: ProcessGroups,
@@ -84,6 +90,7 @@ impl Default for ExecConfig {
             env: BTreeMap::new(),
             launcher: ShellLauncher::Direct,
             unsandboxed: None,
+            reading: None,
             groups: ProcessGroups::new(),
         }
     }

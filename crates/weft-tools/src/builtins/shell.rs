@@ -77,10 +77,12 @@ impl ExecShell {
         }
     }
 
-    /// The launcher for a call: the sandbox's, unless a person approved running it outside.
-    fn launcher(&self, outside_sandbox: bool) -> &ShellLauncher {
-        match &self.config.unsandboxed {
-            Some(unsandboxed) if outside_sandbox => unsandboxed,
+    /// The launcher for a call: the sandbox's, unless a person approved running it outside;
+    /// the read-only sandbox's for a call judged read-only.
+    fn launcher(&self, context: &CallContext) -> &ShellLauncher {
+        match (&self.config.unsandboxed, &self.config.reading) {
+            (Some(unsandboxed), _) if context.outside_sandbox => unsandboxed,
+            (_, Some(reading)) if context.read_only => reading,
             _ => &self.config.launcher,
         }
     }
@@ -177,6 +179,10 @@ impl Tool for ExecShell {
         }
     }
 
+    fn has_read_only_sandbox(&self) -> bool {
+        self.sandboxing() == Sandboxing::Sandboxed && self.config.reading.is_some()
+    }
+
     fn description(&self) -> &str {
         &self.description
     }
@@ -208,7 +214,7 @@ impl Tool for ExecShell {
         input: serde_json::Value,
         context: &CallContext,
     ) -> Result<ToolOutput, ToolError> {
-        let launcher = self.launcher(context.outside_sandbox);
+        let launcher = self.launcher(context);
         let input: ExecInput = parse(self.name(), input)?;
         if input.command.trim().is_empty() {
             return Err(ToolError::InvalidInput("command is empty".to_owned()));
