@@ -270,6 +270,32 @@ fn hooks_and_mcp_servers_are_shown_and_names_are_namespaced() {
         .find(|p| p["id"] == "tools@acme")
         .unwrap();
     assert_eq!(tools["components"]["mcp_servers"][0]["name"], "db");
+
+    // While the plugin is enabled its hook runs with the session's hooks and its server is
+    // one of the run's MCP servers; disabled, neither is.
+    let hooks = |s: &Sandbox| stdout(&weft(s, &["hooks", "list", "--format", "json"]));
+    let mcp = |s: &Sandbox| stdout(&weft(s, &["mcp", "list", "--format", "json"]));
+    let check = format!(
+        "{}",
+        repo_plugin_root(&s, "tools")
+            .join("hooks/check.sh")
+            .display()
+    );
+    let listed = hooks(&s);
+    assert!(
+        listed.contains(&check) && listed.contains("tools@acme"),
+        "{listed}"
+    );
+    let servers = mcp(&s);
+    assert!(servers.contains("plugin_tools_db"), "{servers}");
+    assert_eq!(code(&weft(&s, &["plugin", "disable", "tools@acme"])), 0);
+    assert!(!hooks(&s).contains(&check), "{}", hooks(&s));
+    assert!(!mcp(&s).contains("plugin_tools_db"), "{}", mcp(&s));
+}
+
+/// Where an installed user-scope plugin of the `acme` marketplace is.
+fn repo_plugin_root(s: &Sandbox, name: &str) -> std::path::PathBuf {
+    s.home.join(".clawft/plugins/cache/acme").join(name)
 }
 
 #[test]

@@ -42,17 +42,39 @@ impl Runtime {
             .map(|path| format!("`disableAllHooks` in {}", path.display()))
     }
 
-    /// The hooks of the settings files, each with whether it may run.
+    /// The hooks of the settings files and of the plugins in use (docs/PLUGINS.md), each
+    /// with whether it may run. A plugin's hooks are read only while it is enabled (and, for
+    /// a project's plugin, while the project is trusted: [`weft_plugin::PluginSet`] decides);
+    /// they run with `CLAUDE_PLUGIN_ROOT` set to the plugin's directory.
     pub fn settings_hooks(&self) -> Vec<HookEntry> {
         let trusted = self.workspace.trust.is_trusted();
-        self.config
+        let mut entries: Vec<HookEntry> = self
+            .config
             .claude
             .hooks()
             .flat_map(|(file, group)| {
                 let source = settings_source(file.scope, file.path.clone());
                 HookEntry::from_groups(std::slice::from_ref(group), source, trusted)
             })
-            .collect()
+            .collect();
+        for plugin in self.workspace.plugins().hooks() {
+            let value = serde_json::Value::Object(match plugin.hooks_json() {
+                serde_json::Value::Object(events) => events,
+                _ => serde_json::Map::new(),
+            });
+            let file = plugin.plugin.root.join("hooks/hooks.json");
+            let (groups, diagnostics) =
+                weft_parse::parse_hooks_value(&value, &file, weft_parse::Profile::Load);
+            for diagnostic in &diagnostics {
+                tracing::warn!(plugin = %plugin.plugin.id, "{diagnostic}");
+            }
+            let source = HookSource::Plugin {
+                name: plugin.plugin.id.clone(),
+                root: plugin.plugin.root.clone(),
+            };
+            entries.extend(HookEntry::from_groups(&groups, source, trusted));
+        }
+        entries
     }
 
     /// Every configured hook: the settings files', then the skills' and the agents' (which

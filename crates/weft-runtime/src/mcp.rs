@@ -46,6 +46,8 @@ pub enum ServerSource {
     Config,
     /// The project's `.mcp.json`.
     McpJson(PathBuf),
+    /// An enabled plugin (its id, `name@marketplace`).
+    Plugin(String),
 }
 
 impl ServerSource {
@@ -54,6 +56,7 @@ impl ServerSource {
         match self {
             Self::Config => "config",
             Self::McpJson(_) => ".mcp.json",
+            Self::Plugin(_) => "plugin",
         }
     }
 }
@@ -344,6 +347,79 @@ pub fn plan(
         }
     }
     plan
+}
+
+/// Adds the MCP servers of the plugins in use to `plan`, named as Claude Code names them
+/// (`plugin_<plugin>_<server>`): stdio servers start with the plugin's directories filled in
+/// and `${VAR}`s of the environment expanded; remote ones are listed as unsupported.
+pub fn plan_plugin_servers(
+    plan: &mut McpPlan,
+    servers: &[&weft_plugin::PluginMcpServer],
+    limits: &LimitSettings,
+    base: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) {
+    for server in servers {
+        let name = server.qualified_name();
+        let source = ServerSource::Plugin(server.plugin.id.clone());
+        let idle = |status, reason: String| IdleServer {
+            name: name.clone(),
+            source: source.clone(),
+            status,
+            reason: Some(reason),
+        };
+        if let Err(e) = weft_tools::validate_server_name(&name) {
+            plan.idle.push(idle("unsupported", e.to_string()));
+            continue;
+        }
+        if plan.start.iter().any(|(c, _)| c.name == name) {
+            tracing::warn!(plugin = %server.plugin.id, "MCP server `{name}` ignored: another server has that name");
+            continue;
+        }
+        let text = |key: &str| server.config.get(key).and_then(serde_json::Value::as_str);
+        let (Some(command), "stdio") = (text("command"), server.transport()) else {
+            plan.idle.push(idle(
+                "unsupported",
+                format!(
+                    "`type: {}` servers are not supported by weft's MCP client yet (stdio only)",
+                    server.transport()
+                ),
+            ));
+            continue;
+        };
+        let strings = |key: &str| -> Vec<String> {
+            server
+                .config
+                .get(key)
+                .and_then(serde_json::Value::as_array)
+                .map(|items| {
+                    items
+                        .iter()
+                        .filter_map(serde_json::Value::as_str)
+                        .map(|a| expand_vars(a, env, true).0)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let cwd = text("cwd").map_or_else(|| base.to_path_buf(), |dir| base.join(dir));
+        let mut config = McpServerConfig::new(&name, expand_vars(command, env, true).0)
+            .with_args(strings("args"))
+            .with_max_message_bytes(limits.mcp_message_bytes())
+            .with_cwd(cwd);
+        config = inherit_env(config, env);
+        if let Some(vars) = server
+            .config
+            .get("env")
+            .and_then(serde_json::Value::as_object)
+        {
+            for (key, value) in vars {
+                if let Some(value) = value.as_str() {
+                    config = config.with_env(key, expand_vars(value, env, false).0);
+                }
+            }
+        }
+        plan.start.push((config, source));
+    }
 }
 
 #[cfg(test)]

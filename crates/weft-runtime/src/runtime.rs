@@ -416,14 +416,22 @@ impl Runtime {
                 approved: &approved,
                 disabled: &disabled,
             };
-            crate::mcp::plan(
+            let mut plan = crate::mcp::plan(
                 &self.config.file.mcp_servers,
                 json.as_ref(),
                 consent,
                 &self.config.file.limits,
                 &base,
                 &env,
-            )
+            );
+            crate::mcp::plan_plugin_servers(
+                &mut plan,
+                &self.workspace.plugins().mcp_servers(),
+                &self.config.file.limits,
+                &base,
+                &env,
+            );
+            plan
         })
     }
 
