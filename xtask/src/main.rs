@@ -6,6 +6,23 @@
 //! benchmark's loopback provider speaks).
 //!
 //! Exit status: 0 on success, 1 when a command fails, 2 on a usage error.
+//!
+//! # Code map
+//!
+//! `cargo xtask fixtures --count N --out DIR [--seed S] [--nested]`: deterministic synthetic skill
+//! trees (~1.5 KB files with realistic frontmatter) for tests and benchmarks. `compat-layouts --out
+//! DIR`: skill trees as Claude Code, Codex and OpenClaw users have them, and a user's home
+//! directory (`compat.rs`; weft-cli's `tests/compat.rs` includes it and runs
+//! docs/COMPATIBILITY.md's rows). `bench-list` / `bench-validate` time the real binary
+//! (`bench-list` side by side with `cat`). `hostile-checkout --out DIR`: `DIR/checkout`, a project
+//! holding every trap of issue 13, and `DIR/home`, the user's home that goes with it (`hostile.rs`:
+//! one table entry per trap; the CLI tests include the same file). `shell-diff --cases N [--seed
+//! S]`: weft-shell's differential harness (`tests/differential`) with more cases, in a release
+//! build. `tests/architecture.rs` executes the invariants of docs/ARCHITECTURE.md (layers, unused
+//! dependencies, a dependency-free weft-types) from `cargo metadata --no-deps` and its `layers`
+//! table; a normal dependency counts as used only where the library's own code names it (comments,
+//! string literals and `#[cfg(test)]` items are stripped first), a dev-dependency anywhere in the
+//! crate's code. No dependencies beyond `anyhow` (serde_json for that test).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod bench;

@@ -6,6 +6,59 @@
 //! configuration), 3 (`skills check-tool`: ask), 4 (a one-shot run whose tool calls were
 //! refused for want of approval) and 130 / 143 / 129 (interrupted by SIGINT, SIGTERM,
 //! SIGHUP); `weft help exit-codes` lists them.
+//!
+//! # Code map
+//!
+//! The `weft` binary: it parses arguments, calls the libraries and formats their results. clap
+//! definitions (`cli/`: `mod.rs` is the command built once with the global options hidden from
+//! every subcommand's help and listed once by `weft --help`; no command means the REPL on a
+//! terminal, the help and status 2 through a pipe; `front.rs` is what `weft` takes without a
+//! command (Claude Code's `-p`, `-c`, `-r [ID]`, `-m`, a first message); each command family's
+//! arguments in a module of its own: `skills.rs`, `install.rs`, `run.rs`, `agents.rs`,
+//! `sessions.rs`, `setup.rs` (config, doctor, sandbox, mcp), and the shared `--format` values in
+//! `format.rs`); `commands/front.rs` runs `weft` without a command (a one-word near miss of a
+//! command is a usage error, piped input joins `-p`'s prompt, capped), `commands/picker.rs` is
+//! `-r`'s session picker, `commands/scaffold.rs` is `weft skills new`; `environment.rs`, the one
+//! module that reads the process (environment variables, current directory, the executable and its
+//! build fingerprint, and each stream's terminal decision: `is_terminal` and the width from
+//! `TIOCGWINSZ` (asked through `output.rs`) or `COLUMNS`, and the colour variables, handed to
+//! `weft_term::Terminal`) and turns the flags into a `weft_runtime::Workspace`; `signals.rs` (a
+//! watcher thread that kills every `exec_shell` group on SIGINT, SIGTERM, SIGHUP and exits
+//! 130/143/129; the guard kills what is left at exit); one module per command (`commands/`:
+//! `config.rs` is `weft config show` and the origin rows `/config --origin` shows; `doctor/` runs
+//! one check per area (the permission mode with its origin, the sandbox as the mode makes it,
+//! agents' models resolved as a session resolves them, a fallen-back alias a note; without a
+//! readable configuration, the checks that need none), its lines fitted to the width; `run.rs`
+//! starts MCP servers under a status line before a session; `sandbox_exec.rs` is the hidden `weft
+//! sandbox exec` helper every `exec_shell` command starts through: it asks for SIGTERM when weft
+//! dies, applies the sandbox policy when there is one, runs the command in its group and kills the
+//! group if weft dies); `permissions.rs` (the `bypass` banner and the one-line summary of calls
+//! refused for want of approval, both on stderr through `output.rs`, in every format, and
+//! `REFUSED_EXIT`, the status 4 of a one-shot run with such refusals); `commands/turn_output.rs`
+//! prints a run as text (weft-repl's `TurnPrinter`: Markdown, status line, retry and notice lines,
+//! on a terminal), one JSON `result` or stream-json events (never rendered, no status line; notices
+//! and retries on stderr); `commands/skill_json.rs` is the one JSON shape of a skill (list and
+//! show); `json_alias.rs` maps the hidden global `--json` to each command's `--format json`;
+//! rustc-style diagnostics and a stdout writer that ends quietly on a closed pipe. `output.rs` is
+//! the only module that writes to the terminal: stdout, stderr and the REPL's writer go through
+//! `weft_term::Neutralising`, JSON through `escape_json_controls`; clippy's `disallowed-methods`
+//! keeps `std::io::stdout`/`stderr` and the print lints keep `println!` out of every other module.
+//! Styled text has one documented way out: `output::Styled` (`styled_stdout`, `styled_stderr`), a
+//! `weft_term::StyledWrite` whose plain writes are neutralised content and whose `write_styled`
+//! takes text weft styled around neutralised content (`paint`, `MarkdownStream`, `StatusLine`),
+//! written as it is only when the stream is a terminal (through `neutralise_styled`) and without
+//! any escape sequence through a pipe (`unstyle`). Logs: neutralised, and only the level is
+//! coloured (`log_writer`: the subscriber's own ANSI stays off, since it would colour quoted text
+//! and its escapes could not be told from quoted ones), when stderr has colour (`NO_COLOR`,
+//! `CLICOLOR_FORCE`, `TERM=dumb` apply as for everything else). Errors go to stderr as one line
+//! (the error and its causes, a cause the message already names not repeated; `error:` in colour on
+//! a colour terminal), data to stdout; exit codes 0 / 1 / 2 / 3 / 130 (ok / failure / usage or
+//! configuration / check-tool ask / interrupted; docs/OUTPUT.md). Depends on every library crate:
+//! weft-types, weft-fs, weft-parse, weft-template, weft-registry, weft-permissions, weft-agents,
+//! weft-hooks, weft-runtime, weft-llm, weft-tools, weft-repl, weft-sandbox, weft-scan,
+//! weft-install, weft-plugin, weft-marketplace, weft-term; and anyhow, clap, clap_complete, serde,
+//! serde_json, tokio, tracing, tracing-subscriber, async-trait, rustix (`termios`: the terminal's
+//! width).
 
 // The doc comments of `cli` are clap's help text, where `<project>` is a placeholder, not HTML.
 #![allow(rustdoc::invalid_html_tags)]

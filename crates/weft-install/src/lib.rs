@@ -42,6 +42,32 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! # Code map
+//!
+//! Installing skills (`docs/SKILLS_INSTALL.md`). `source.rs` reads SOURCE (directory, git URL,
+//! `owner/repo`, archive file or URL); `fetch.rs` brings it into memory: `local.rs` reads
+//! directories (links recorded, never followed; files through
+//! `weft_fs::RegularFile::open_no_follow`, regular files only), `git.rs` runs the `git` command
+//! hardened (hooks off, `--depth 1`, no submodules, no prompts, only the environment the caller
+//! passes, filtered through `GIT_ENV`, the allow-list of variables git may see; the clone watched
+//! against a `CloneBudget` and git killed past it), `archive.rs` reads `.tar.gz`/`.zip` from memory
+//! (for a scan, entries an install refuses are kept as `FileContent::Unsafe` for the scanner to
+//! report), `download.rs` streams a URL under a cap. `tree.rs` is the in-memory package with every
+//! safety rule (entry paths, caps, links resolved inside). `candidate.rs` finds and validates the
+//! skills of a tree (weft-parse); `install.rs` plans (choose, validate, scan with weft-scan) and
+//! applies; `target.rs` is a scope's `.clawft` (`InstallScope` → `InstallTarget::for_scope`,
+//! staging with its `.gitignore` and stale-entry cleanup, real directories only, atomic swap,
+//! exclusive lock through `weft_fs::open_lock_file`); `lock.rs` is `skills.lock` (read through
+//! weft-fs under `LOCK_CAP`, stable JSON, atomic write); `locked.rs` installs exactly what the
+//! lockfile pins (commit or archive hash, tree hash checked); `hash.rs` the file and tree hashes;
+//! `update.rs` and `changes.rs` the update plan and its change summary; `verify.rs`, `remove.rs`;
+//! `inspect.rs` scans any tree. Depends on `weft-types`, `weft-fs`, `weft-parse`, `weft-scan`,
+//! reqwest, rustls (see "TLS" in docs/ARCHITECTURE.md), tokio, flate2, tar, zip, sha2, rayon,
+//! futures-util, serde, serde_json, thiserror, tracing. Takes every path, the git program and its
+//! environment (a lookup the caller provides), and the skills the user already has
+//! (`weft_scan::KnownSkill`: name, place, directory) as arguments; never reads the environment,
+//! never prints or prompts.
 
 mod archive;
 mod candidate;

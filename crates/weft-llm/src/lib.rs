@@ -7,6 +7,33 @@
 //! and aliases against the configured providers and rejects unknown providers.
 //!
 //! The crate never reads the environment: keys and URLs arrive in [`ProviderConfig`].
+//!
+//! # Code map
+//!
+//! Chat models. `types.rs`: the provider-neutral conversation (messages, tool calls, tool specs,
+//! requests with their reasoning effort, responses, usage; an assistant message keeps the
+//! provider's reasoning blocks it must send back) and `TextSink` for streamed text; `model.rs`: the
+//! one `ChatModel` trait. `openai.rs` / `anthropic.rs` map it to each wire protocol by hand
+//! (request bodies, whole and SSE-streamed responses); `http.rs` is the single send path with
+//! per-attempt timeouts and retries (429, 5xx, timeouts, connection failures; `retry-after`
+//! honoured; never after text has been streamed), each announced to the caller's
+//! `TextSink::retrying` as a `RetryNotice` (`retry.rs`: "rate limited, retrying in 3 s (2/3)"; the
+//! library never prints); `classify.rs` turns error bodies into `Auth`, `UnknownModel`,
+//! `ContextOverflow` (OpenAI's `context_length_exceeded`, Anthropic's "prompt is too long" and
+//! `request_too_large`, any 413), ... `Usage` has one meaning for every provider: `input_tokens` is
+//! the whole prompt, of which `cache_read_tokens` and `cache_write_tokens` went through the
+//! provider's prompt cache. The Anthropic client puts `cache_control` breakpoints on the last tool,
+//! the system prompt, the last message and the end of the previous request (the API's limit of
+//! four). `replay.rs` plays recorded turns from JSONL (a regular file of at most `REPLAY_CAP`, read
+//! through weft-fs). `models.rs`: `ModelCatalog` resolves `provider/model`, aliases and `inherit`,
+//! and rejects unconfigured providers, naming the closest alias, provider or `<provider>/<name>`;
+//! it also holds the configured prices (`price.rs`: `ModelPrice`, US dollars per million tokens)
+//! and knows the context window of well-known models (`window.rs`: `known_context_window`, Ollama's
+//! default context for a model an Ollama server serves). Keys live in `ApiKey`, whose
+//! `Debug`/`Display` never show them. Depends on reqwest (rustls with ring, see "TLS" in
+//! docs/ARCHITECTURE.md), eventsource-stream, futures-util (the streamed bodies), httpdate
+//! (`retry-after` as a date), async-trait, tokio, serde, serde_json, thiserror, tracing, and
+//! `weft-fs` and `weft-types` (L0) as its only workspace crates.
 
 mod anthropic;
 mod classify;

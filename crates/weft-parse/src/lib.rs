@@ -25,6 +25,26 @@
 //! assert_eq!(checked.diagnostics[0].code, "E101");
 //! assert_eq!(checked.diagnostics[0].line, Some(2));
 //! ```
+//!
+//! # Code map
+//!
+//! Bytes in, typed values and diagnostics out. `frontmatter.rs` is the only frontmatter splitter
+//! (whole-line `---` delimiters, CRLF, BOM); `yaml.rs` is the YAML front end (serde-saphyr with
+//! limits on depth, nodes and alias expansion; scalars keep their source text; positions in file
+//! coordinates); `node.rs` is the format-neutral tree JSON and YAML both become; `fields.rs` reads
+//! typed fields out of a mapping; `skill_map/` interprets a skill mapping the same way for
+//! SKILL.md, skill.json and definitions (`mod.rs` reads the mapping in order and the invocation
+//! fields; `skill_name.rs`, `description.rs`, `compatibility.rs`, `metadata.rs`, `tools.rs`,
+//! `model.rs` (model and effort values, shared with agent files) and `contract.rs` (the
+//! skill-injection contract) each read their keys); `agent.rs` handles every agent format;
+//! `decoded.rs` checks keys and values as decoded (escapes, `!!binary`) for terminal controls
+//! (`E027`); `rules.rs` is the catalog of rules with their level per profile (`Load`, `Validate`,
+//! `Strict`, `Spec`). `skill_map/keys.rs` knows every key the family of runtimes defines
+//! (`KNOWN_FIELDS`, for the did-you-mean on unknown keys) and the ones weft recognises without
+//! implementing (`UNSUPPORTED_FIELDS`: named warnings); `parse_command_md` reads a Claude Code
+//! command, named by its path. May depend on `weft-types`, serde, serde_json, serde-saphyr,
+//! unicode-normalization and stacker (deep but allowed documents grow the stack instead of
+//! overflowing it). **Must not** touch the file system, the environment, or print.
 
 mod agent;
 mod decode;

@@ -65,6 +65,32 @@
 //! );
 //! # Ok::<(), weft_permissions::PolicyError>(())
 //! ```
+//!
+//! # Code map
+//!
+//! What a session may call. `name.rs`: canonical tool names (Claude Code aliases such as `Bash` →
+//! `exec_shell`, `mcp__server__tool` → `server__tool`, the tables from `weft_types::tool_names`),
+//! so a deny on either spelling blocks both. `pattern.rs` and `spec/`: the pattern grammar compiled
+//! once (exact, globs that reach an MCP tool only when they name its server literally, scoped
+//! `Bash(git:*)` / `Read(src/**)` / `WebFetch(domain:…)` checked against the call's input, path
+//! normalisation); `Bash(...)` patterns are compared with the simple commands weft-shell's analysis
+//! finds (its types are re-exported). `policy.rs`: allow (`None` = unrestricted) and deny sets,
+//! each pattern remembering the skill or agent it came from. `compose.rs`: union-minus-deny (or
+//! intersect) composition, zero skills = zero capability, seed 003's `ComposedSkill`, and `Ceiling`
+//! (a parent's tools as patterns and gate; `Composition::composed_within` is the string form of
+//! `gate_within`). `validate.rs`: V001–V006 and protocol-tool warnings. `gate/`:
+//! `ToolGate::check(tool, input)` over layered policies (skills, agent, parent ceiling, background)
+//! deciding `Allowed`, `Ask` or `Denied` (deny beats ask beats allow) with reasons that name the
+//! rule and its origin; `gate/shell.rs` judges `exec_shell` calls on the analysis, `explain.rs`
+//! says what each rule thinks of each simple command; `gate/resolved.rs`: `check_resolved`, a call
+//! judged on its path as spelled and on its real path (the caller resolves links); `gate/files.rs`:
+//! `FileRules`, the `Read(...)` and search-tool path rules of every layer gathered once per search
+//! call, judging each file a search visits. `approval.rs`: `PreApproval`, the pre-approval knob
+//! (`permissions.allow`) on the same analyser. `mode.rs`: `CallKind` (read-only, control, edit
+//! inside or outside the project, mutating) and `decide`, the pure rule of permission modes (mode ×
+//! kind × gate decision × pre-approval → run, ask a person, refuse). `suggest.rs`: `suggest_allow`,
+//! the `permissions.allow` patterns that would pre-approve a call. Depends on `weft-types`,
+//! `weft-shell`, globset, shell-words, serde, serde_json, thiserror. Pure: no I/O, no environment.
 
 mod approval;
 mod ask;

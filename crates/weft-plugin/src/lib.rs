@@ -17,6 +17,24 @@
 //! Every file is read through weft-fs (regular files, capped; links inside a plugin stay in
 //! it). Nothing here runs, fetches or writes anything; weft-marketplace installs. The caller
 //! passes every directory in: the crate never reads the environment or `~`.
+//!
+//! # Code map
+//!
+//! Claude Code's plugins and marketplaces, read (docs/PLUGINS.md). `manifest.rs`:
+//! `.claude-plugin/plugin.json` (and Codex's `.codex-plugin/plugin.json`), the component fields
+//! shared with marketplace entries, `check_name` (kebab-case: names become directories and
+//! namespaces); `marketplace.rs`: `.claude-plugin/marketplace.json` and its plugin sources;
+//! `components.rs`: a plugin's skill, command and agent paths (default folders, what the manifest
+//! or a strict or non-strict marketplace entry adds or replaces), hooks (`hooks.rs`: checked,
+//! merged, kept as JSON; `hooks_json()` with `${CLAUDE_PLUGIN_ROOT}` filled through weft-template's
+//! `fill_directories`) and MCP servers (`mcp.rs`, filled the same way), every path inside the
+//! plugin (`paths.rs`); `store.rs`: a scope's plugin store and `plugins.lock`; `settings.rs`:
+//! `enabledPlugins` and `extraKnownMarketplaces` of Claude Code's settings files; `claude_code.rs`:
+//! Claude Code's `installed_plugins.json` (observed format; anything else degrades to a warning);
+//! `set.rs`: `PluginSet`, every installed plugin with whether it is in use (trust, enablement,
+//! broken files), and `InstalledPlugin::hooks_json` / `mcp_servers`, what the hook engine and the
+//! MCP manager get from enabled plugins. Reads through weft-fs; writes, fetches and runs nothing.
+//! Depends on `weft-types`, `weft-fs`, `weft-template`, serde, serde_json, thiserror, tracing.
 
 mod claude_code;
 mod components;

@@ -28,6 +28,68 @@
 //! let session = runtime.session(&SessionSettings::default())?;
 //! # Ok::<(), weft_runtime::RuntimeError>(())
 //! ```
+//!
+//! # Code map
+//!
+//! The library front door: what the `weft` binary does before it runs a command, for any program.
+//! `env.rs`: `EnvSnapshot`, the environment variables, current directory and running executable the
+//! caller captured (its `Debug` shows names only). `workspace.rs`: `Locations` (explicit values)
+//! resolved into a `Workspace` — the project (the git root, else the nearest ancestor with
+//! `.clawft`/`.claude`/`.agents`/`.codex`, never the home directory), the home directory, skill
+//! roots (`.clawft/skills`, `.claude/skills`, `.agents/skills`, `.codex/skills` at every level from
+//! the current directory up to the project root, nearest first, then `.claude/commands`, the
+//! user's, Codex's from `$CODEX_HOME`; an untrusted project's roots bounded by `link_boundary`, the
+//! project) and agent roots, the host description for gating, the header cache (tied to a build
+//! fingerprint the caller passes). `config/`: the `config.json` layers (read through weft-fs under
+//! a 1 MiB cap) merged (`mod.rs`), the file's typed sections (`schema.rs`), and the model catalog
+//! from them and the snapshot (`models.rs`: an environment key only for its kind's official
+//! endpoint, its own base URL variable, or an `api_key_env` naming it; `key_variable` and
+//! `base_url_variable` name those variables for each kind, for `weft doctor`'s hints too).
+//! `trust.rs`: `ProjectTrust` (the caller's flag, else the `projects` list of the user's own files,
+//! read before the project's) and `PROJECT_KEYS`, the allow-list of an untrusted project's
+//! `config.json` (every other key dropped with an `IgnoredKey` warning naming it, so an unknown key
+//! never stops weft); `Runtime::load` also keeps an untrusted project's agents within the user's
+//! limits (`W178`/`W179`). `effective.rs`: `EffectiveConfig`, every value in effect as a `Setting`
+//! with its `Origin` (a file, an environment variable, a command-line flag: `--permission-mode`,
+//! the default) and the state of each file (found, trusted, the keys an untrusted one sets that are
+//! ignored); file values are attributed by loading each file alone through `Config::load` (the same
+//! allow-list), the rest comes from what the runtime uses (catalog, session options, MCP server
+//! configurations), and secrets are masked here once (`mask_secret`). `runtime.rs`: `Runtime`
+//! (models, skills, agents, built-in tools plus `create_skill`, session options, the `exec_shell`
+//! process groups, one `ReadGrants` shared by the file tools' scope and the sessions;
+//! `memory_file`, named `MEMORY_FILE_NAME`), `Runtime::session` (a provider whose key variable is
+//! unset stops only the sessions that use it), `Runtime::ceiling` (`tools.deny`) and
+//! `Runtime::call_rules` (the `CallRules` of a new session, for `weft skills check-tool`).
+//! `tool_availability.rs`: `ToolAvailability`, the tools a session would have, known without
+//! starting one (skills' readiness in `skills show`, `skills catalog`, `doctor`). `sandbox.rs`:
+//! `exec_shell`'s scrubbed environment and launchers (the caller's hidden `sandbox exec` helper
+//! with a policy for calls no person let out of the sandbox, and without one for those a person
+//! did; direct when the caller names no executable; a refusal, so that only a person's approval
+//! runs a command, where the sandbox is required but unavailable), decided from the `sandbox`
+//! settings (on by default), the permission mode (`auto` forces the sandbox on, `bypass` off) and
+//! the kernel probe; the session passes each call's choice to `exec_shell`
+//! (`CallContext::outside_sandbox`); `Runtime` builds an `exec_shell` per narrower mode
+//! (`Permissions::mode_shells`) so a subagent's shell follows its own mode. `permissions.rs`: the
+//! `permissions` section (mode, `allow` compiled to `PreApproval`) and `project_pattern_context`
+//! (the project as the directory of every configured pattern: `tools.deny`, `permissions.allow`,
+//! check-tool's lists); an untrusted project file sets nothing there (`permissions` is not in
+//! `PROJECT_KEYS`); `Runtime::set_permission_mode` takes the command line's mode. `user_only.rs`:
+//! what a project file never sets, trusted or not (`bypass`, and the sandbox keys that widen it),
+//! dropped with a warning naming the key. `workspace.rs` makes the project (and the base directory)
+//! absolute and canonical and compares the home directory by its real path. `mcp.rs`: `mcp_servers`
+//! turned into server configurations with a small inherited environment (`enabled_servers` names
+//! the ones that start), started on a thread whose runtime keeps their sessions alive between
+//! turns. `config_key.rs`: an unknown key explained (its file and line, its dotted path, the
+//! closest known key). With one provider and no model named, OpenAI's and Anthropic's own endpoints
+//! get a documented default (`OPENAI_DEFAULT_MODEL`, `ANTHROPIC_DEFAULT_MODEL`). `resume.rs`:
+//! `--continue` / `--resume` (`Resume`, `lookup_session`), the history read back and the agent and
+//! model a resumed session uses (`Runtime::session_with`). `error.rs`: `ConfigError`,
+//! `RuntimeError`, `UsageError` (the binary maps usage and configuration errors to exit code 2).
+//! `examples/embed.rs` shows another program loading skills, composing a set, checking a tool call
+//! and running a recorded turn. Depends on `weft-types`, `weft-fs`, `weft-parse`, `weft-registry`,
+//! `weft-permissions`, `weft-llm`, `weft-tools`, `weft-agents`, `weft-sandbox`, `weft-shell`,
+//! `weft-hooks`, `weft-plugin`, serde, serde_json, thiserror, tokio, tracing. Never reads the
+//! process environment, never prints.
 
 mod claude;
 mod config;

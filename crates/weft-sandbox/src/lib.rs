@@ -17,6 +17,24 @@
 //! The library never reads the environment or the home directory on its own and never
 //! prints. Landlock only grants, so "read anything except" is built by granting every
 //! sibling along the way to each denied path (see `docs/SANDBOX.md`).
+//!
+//! # Code map
+//!
+//! The OS sandbox for commands (docs/SANDBOX.md). `policy.rs`: `SandboxPolicy` (writable roots,
+//! denied paths, network on/off; JSON for the helper's command line) and
+//! `apply_to_current_process`, which restricts the calling process irreversibly: `capabilities.rs`
+//! empties every capability set, `landlock_fs.rs` builds the Landlock ruleset (all file-system
+//! rights of ABI 7 handled; TCP and abstract-socket rules and the signal scope on kernels that have
+//! them), `network.rs` the seccomp filter (`socket`/`socketpair` other than `AF_UNIX` and io_uring
+//! fail with `EACCES`). `carve.rs` turns "read everything except" into grants (every sibling along
+//! the way to a denied path). `probe.rs`: `probe()` → `SandboxStatus` (Landlock ABI, seccomp, user
+//! namespaces) and `missing_for(network)`. `env.rs`: `EnvScrub`, the secret-free child environment
+//! (pure). `settings.rs`: `SandboxSettings`, the `sandbox` config section, resolved into a policy
+//! against the locations the caller passes (`PolicyBase`). Depends on `landlock`, `seccompiler`,
+//! `rustix` (capabilities), `close_fds`, `libc` (constants only), serde, serde_json, thiserror,
+//! tracing; no workspace crate. Never reads the environment or `~`, never prints; the only files it
+//! reads are the directories it carves and `/proc/sys` for the probe. The tests run a probe binary
+//! (`tests/support/sandbox_probe.rs`) that applies a policy and tries one operation.
 
 mod backups;
 mod capabilities;

@@ -24,6 +24,27 @@
 //! assert_eq!((first.rule.code(), first.severity), ("S101", Severity::High));
 //! assert_eq!(first.location(), "SKILL.md:5:6");
 //! ```
+//!
+//! # Code map
+//!
+//! The static, offline scanner for skill packages (`docs/SKILLS_INSTALL.md` lists the rules).
+//! Input: a `Package` (the files as bytes, links and special files, built by the caller) and
+//! `SkillFacts` (name and tool lists the caller parsed with weft-parse); output: a `ScanReport` of
+//! `Finding`s (rule code `S101`..`S702`, severity high/medium/low, file, line, column, message,
+//! excerpt). `rules/patterns.rs` is the regex table (ASCII mode, each regex gated by trigger words
+//! found in one Aho-Corasick pass), `rules/encoded.rs` decodes base64 and hex runs,
+//! `rules/unicode.rs`, `rules/dynamic.rs` (weft-template's parser of dynamic context; high when a
+//! command reads secrets), `rules/files.rs` and `rules/typosquat.rs` (one edit from a known name,
+//! or exactly the name of a skill the user has elsewhere: `ScanOptions::taken`) check what a regex
+//! cannot; `rules/shell.rs` reads shell text forgivingly (statements, words with the file's
+//! variables filled in and the pieces each came from) for `rules/assembled.rs` (commands put
+//! together from pieces) and `rules/fetched.rs` (downloads saved and run later);
+//! `rules/interpreters.rs` follows downloads to code that runs them in Python, Perl, Ruby, Node,
+//! PHP and PowerShell; `rules/tools.rs` asks the real gate (weft-permissions) whether
+//! `allowed-tools` would run any shell command or any tool. Depends on `weft-types`,
+//! `weft-permissions`, `weft-template`, regex, aho-corasick, base64, serde, serde_json, tracing
+//! (weft-parse only in its tests and bench). **Must not** touch the file system, the network or the
+//! environment.
 
 mod finding;
 mod package;

@@ -36,6 +36,24 @@
 //! adequate): it allocates only for the words it keeps, nests at most 32 levels, and reads at
 //! most 64 KiB. The crate has no workspace dependency, never touches the file system or the
 //! environment, and never prints.
+//!
+//! # Code map
+//!
+//! The shell-command analyser behind `Bash(...)` patterns, in a crate of its own because it is half
+//! of what permissions are made of and uses nothing else of them. `analyse_command(command,
+//! &ShellContext)` → `CommandAnalysis`: every `SimpleCommand` (program, arguments, the wrappers it
+//! runs under, where it was found), the parts that cannot be analysed (`Unanalysable`), and the
+//! risky things (`Risk`: options, variables and scripts that run programs or write files, writes
+//! outside the project). A bash parser written for the job (see docs/PERMISSIONS.md for why no
+//! grammar crate fitted); the tables (wrappers, risky options, read-only helpers, global options)
+//! are data in their own modules, each module's documentation says what it decides. `ShellProgram`
+//! and `Dialect`: the shell `exec_shell` runs and the language commands are read in, one value for
+//! both. `Risk::writes_protected_path` (the protected paths), `CommandAnalysis::read_only_verdict`
+//! (a table of reading commands, failing closed) and `needs_sandbox` (git reads configuration that
+//! can name programs) are what the permission layer builds on. `tests/differential` runs generated
+//! commands under the real bash and dash with logging stubs on `PATH` and checks every program
+//! started against the analysis. Depends on shell-words only: no I/O, no environment, never prints.
+//! It sits at L0 so that any L1 crate can use it (weft-permissions does).
 
 mod analysis;
 mod compound;

@@ -47,6 +47,19 @@
 //! assert_eq!(render("Summarise.", &ctx), "Summarise.\n\nARGUMENTS: api web ui");
 //! # Ok::<(), weft_template::SplitError>(())
 //! ```
+//!
+//! # Code map
+//!
+//! `render(template, &InvocationContext)`: one pass over the template (substituted text is never
+//! rescanned), markdown-code aware for bare `$N` and named `$name` arguments, the `ARGUMENTS:`
+//! append rule (the one pass is `scan/`: the tokenizer in `mod.rs`, the placeholder forms in
+//! `placeholder.rs`, fences and code spans in `markdown.rs`, the word-at-a-time skip over plain
+//! text in `special_bytes.rs`); `render_report` also lists the placeholders left unfilled and where
+//! each dynamic-context block landed in the rendered text; `dynamic.rs`: `dynamic_blocks`, the one
+//! parser of dynamic context (`` !`cmd` ``, ```` ```! ````), built on the scanner's record of the
+//! code spans and fences it passed (weft-scan reports what it finds, the session runs it);
+//! `split_args` with shell-word rules. Depends on `weft-types` and `shell-words` only. Pure
+//! functions.
 
 mod args;
 mod dynamic;

@@ -12,6 +12,15 @@
 //! let corpora = weft_testkit::Corpus::available();
 //! assert!(corpora.iter().any(|c| c.name == "sample"));
 //! ```
+//!
+//! # Code map
+//!
+//! A dev-dependency only, never shipped: `Corpus` finds the real-world skill corpora (the full one
+//! in `../shared/corpus` when it sits beside the checkout, and always the sample committed in
+//! `fixtures/corpus-sample`) with the counts each is known to produce (a CLI test checks that the
+//! sample's README states the same), and announces on stderr which ran; `mcp::everything_server`
+//! installs the pinned MCP reference server on first use (`scripts/install-mcp-test-server.sh`,
+//! under a file lock). Depends on nothing.
 
 #![allow(clippy::print_stderr)]
 

@@ -1,6 +1,13 @@
 //! The one test sandbox of the CLI tests: a temporary home and project, and the real `weft`
 //! binary run against them with nothing from the developer's environment leaking in; and the
 //! insta filters that make its output comparable from run to run.
+//!
+//! The home and project are temporary, the provider variables removed, or with `isolated()`
+//! no inherited environment at all; models are replay recordings. `render` gives a command's
+//! exit code, stdout and stderr; `run_bounded` kills a command past its deadline and samples
+//! its peak resident set size. `snapshot!` takes the insta snapshots (stored in
+//! `crates/weft-cli/tests/snapshots`), whose filters write temporary paths as `[TMP]` and
+//! times, digests, commit ids, session ids and weft's version as placeholders.
 
 #![allow(
     dead_code,
