@@ -52,8 +52,8 @@
 //! and its escapes could not be told from quoted ones), when stderr has colour (`NO_COLOR`,
 //! `CLICOLOR_FORCE`, `TERM=dumb` apply as for everything else). Errors go to stderr as one line
 //! (the error and its causes, a cause the message already names not repeated; `error:` in colour on
-//! a colour terminal), data to stdout; exit codes 0 / 1 / 2 / 3 / 130 (ok / failure / usage or
-//! configuration / check-tool ask / interrupted; docs/OUTPUT.md). Depends on every library crate:
+//! a colour terminal), data to stdout; the exit codes are the table at the top of this page
+//! (docs/OUTPUT.md). Depends on every library crate:
 //! weft-types, weft-fs, weft-parse, weft-template, weft-registry, weft-permissions, weft-agents,
 //! weft-hooks, weft-runtime, weft-llm, weft-tools, weft-repl, weft-sandbox, weft-scan,
 //! weft-install, weft-plugin, weft-marketplace, weft-term; and anyhow, clap, clap_complete, serde,
