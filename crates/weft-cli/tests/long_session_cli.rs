@@ -98,6 +98,16 @@ fn a_session_continued_run_after_run_is_compacted_and_resumes_from_the_summary()
     let s = Sandbox::new();
     let rt = tokio::runtime::Runtime::new().unwrap();
     let server = rt.block_on(provider());
+    // A PreCompact hook of the user's settings sees each compaction before it starts.
+    let log = s.home.join("precompact.log");
+    let settings = json!({"hooks": {"PreCompact": [{"hooks": [{"type": "command",
+        "command": format!("cat >> '{}'; echo >> '{}'", log.display(), log.display())}]}]}});
+    std::fs::create_dir_all(s.home.join(".claude")).unwrap();
+    std::fs::write(
+        s.home.join(".claude/settings.json"),
+        serde_json::to_vec(&settings).unwrap(),
+    )
+    .unwrap();
     let mut compactions = Vec::new();
     let mut results = Vec::new();
     for i in 0..8 {
@@ -135,6 +145,17 @@ fn a_session_continued_run_after_run_is_compacted_and_resumes_from_the_summary()
         .filter(|r| r["compactions"].as_u64() > Some(0))
         .count();
     assert_eq!(compacted_runs, compactions.len());
+    let hook_inputs: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(hook_inputs.len(), compactions.len(), "{hook_inputs:#?}");
+    for input in &hook_inputs {
+        assert_eq!(input["hook_event_name"], "PreCompact");
+        assert_eq!(input["trigger"], "auto");
+    }
     // Later runs read most of their prompt from the cache.
     assert!(
         results[1..]

@@ -272,7 +272,34 @@ fn mode_with(
         key_files: &key_files,
         read_only: &read_only,
     };
-    shell_mode(settings, &base, &weft_sandbox::probe(), workspace.env.exe())
+    let mut mode = shell_mode(settings, &base, &weft_sandbox::probe(), workspace.env.exe())?;
+    if let (ShellMode::Sandboxed { reading, .. }, Some(home)) = (&mut mode, &workspace.home) {
+        reading
+            .read_again
+            .extend(program_dirs_in_home(workspace, home));
+    }
+    Ok(mode)
+}
+
+/// The directories of `PATH` inside the home directory (`~/.cargo/bin`, `~/.local/bin`): a
+/// read-only command may run the programs installed there, though the rest of the home
+/// directory is unreadable to it. Only real, absolute directories; what `deny_read` names
+/// inside them stays denied.
+fn program_dirs_in_home(workspace: &Workspace, home: &Path) -> Vec<PathBuf> {
+    let Some(path) = workspace.env.var_os("PATH") else {
+        return Vec::new();
+    };
+    let Ok(home) = std::fs::canonicalize(home) else {
+        return Vec::new();
+    };
+    let mut dirs: Vec<PathBuf> = std::env::split_paths(&path)
+        .filter(|dir| dir.is_absolute())
+        .filter_map(|dir| std::fs::canonicalize(dir).ok())
+        .filter(|dir| dir.starts_with(&home) && *dir != home && dir.is_dir())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
 }
 
 #[cfg(test)]
@@ -453,6 +480,35 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "config `sandbox`: sandbox policy: sandbox.writable_roots: ~x/y: only `~` and `~/...` are expanded"
+        );
+    }
+
+    #[test]
+    fn path_directories_inside_the_home_directory_are_readable_to_read_only_commands() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("h");
+        for dir in [".cargo/bin", ".local/bin", "code/app"] {
+            std::fs::create_dir_all(home.join(dir)).unwrap();
+        }
+        let path = std::env::join_paths([
+            home.join(".cargo/bin"),
+            PathBuf::from("/usr/bin"),
+            home.join(".local/bin"),
+            home.join(".cargo/bin"),
+            PathBuf::from("relative/bin"),
+            home.join("missing/bin"),
+            home.clone(),
+        ])
+        .unwrap();
+        let env = EnvSnapshot::default()
+            .with_var("HOME", home.to_str().unwrap())
+            .with_var("PATH", path.to_str().unwrap())
+            .with_current_dir(home.join("code/app"));
+        let workspace = Workspace::resolve(&crate::Locations::default(), env);
+        let real = std::fs::canonicalize(&home).unwrap();
+        assert_eq!(
+            program_dirs_in_home(&workspace, &home),
+            [real.join(".cargo/bin"), real.join(".local/bin")]
         );
     }
 }

@@ -12,9 +12,11 @@
 //! left. The transcript records a `compaction` (the messages stay above it in the file) and
 //! the session drops what it summarised from memory; `--resume` starts from the summary.
 //!
-//! Hooks: a [`CompactionHook`] in the session options is told before (Claude Code's
-//! `PreCompact`) and after (`SessionStart` with source `compact`, whose answer is added to
-//! the summary); [`SessionEvents`] gets [`compacting`](SessionEvents::compacting) and
+//! Hooks: the session's Claude Code hooks run `PreCompact` first (trigger `manual` or
+//! `auto`, an overflow counting as `auto`; a block keeps the conversation as it is) and
+//! `SessionStart` with source `compact` before the next turn. An embedder's
+//! [`CompactionHook`] in the session options is told before and after (its answer is added
+//! to the summary); [`SessionEvents`] gets [`compacting`](SessionEvents::compacting) and
 //! [`compacted`](SessionEvents::compacted) for the user.
 
 use std::fmt;
@@ -201,6 +203,18 @@ impl Session {
             })
             .await;
         }
+        // Claude Code's PreCompact hooks know two triggers: an overflow is an automatic one.
+        let hook_trigger = match trigger {
+            CompactTrigger::Manual => "manual",
+            CompactTrigger::Auto | CompactTrigger::Overflow => "auto",
+        };
+        if let Err(reason) = self
+            .pre_compact_hooks(hook_trigger, instructions.unwrap_or(""), events)
+            .await
+        {
+            tracing::info!(%reason, "a PreCompact hook kept the conversation as it is");
+            return Ok(None);
+        }
         events.compacting(trigger);
         let (summary, usage) = self.summarise(split, instructions).await?;
         let mut report = CompactionReport {
@@ -262,6 +276,8 @@ impl Session {
             after = report.tokens_after,
             "conversation compacted"
         );
+        // SessionStart (`compact`) hooks run before the next turn.
+        self.compacted();
         events.compacted(&report);
         events.context(&self.context_use());
         Ok(Some(report))
