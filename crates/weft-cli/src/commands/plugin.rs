@@ -559,18 +559,6 @@ fn describe(status: &VerifyStatus) -> String {
             modified,
             missing,
             extra,
-        } => {
-            let mut parts = Vec::new();
-            for (label, files) in [
-                ("modified", modified),
-                ("missing", missing),
-                ("extra", extra),
-            ] {
-                if !files.is_empty() {
-                    parts.push(format!("{label} {}", files.join(", ")));
-                }
-            }
-            format!("TAMPERED: {}", parts.join("; "))
-        }
+        } => super::verify::tampered_text(modified, missing, extra),
     }
 }

@@ -71,20 +71,22 @@ pub fn status_text(status: &VerifyStatus) -> String {
             modified,
             missing,
             extra,
-        } => {
-            let mut parts = Vec::new();
-            for (label, list) in [
-                ("modified", modified),
-                ("missing", missing),
-                ("extra", extra),
-            ] {
-                if !list.is_empty() {
-                    parts.push(format!("{label} {}", list.join(", ")));
-                }
-            }
-            format!("TAMPERED: {}", parts.join("; "))
-        }
+        } => tampered_text(modified, missing, extra),
     }
+}
+
+/// `TAMPERED: modified a, b; extra c`: the files that differ from the recorded ones.
+pub(crate) fn tampered_text(modified: &[String], missing: &[String], extra: &[String]) -> String {
+    let parts: Vec<String> = [
+        ("modified", modified),
+        ("missing", missing),
+        ("extra", extra),
+    ]
+    .into_iter()
+    .filter(|(_, files)| !files.is_empty())
+    .map(|(label, files)| format!("{label} {}", files.join(", ")))
+    .collect();
+    format!("TAMPERED: {}", parts.join("; "))
 }
 
 /// The install targets whose lockfiles `list`, `show` and `verify` read.
