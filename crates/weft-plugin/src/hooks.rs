@@ -11,41 +11,6 @@ use weft_types::{InvocationContext, PluginRef};
 
 use crate::error::{PluginError, PluginWarning};
 
-/// The hook events Claude Code documents; another name is kept with a warning.
-pub const HOOK_EVENTS: [&str; 31] = [
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "UserPromptSubmit",
-    "Notification",
-    "Stop",
-    "SubagentStop",
-    "PreCompact",
-    "SessionStart",
-    "SessionEnd",
-    "PostToolUseFailure",
-    "SubagentStart",
-    "PostCompact",
-    "Setup",
-    "StopFailure",
-    "InstructionsLoaded",
-    "UserPromptExpansion",
-    "PostToolBatch",
-    "PermissionDenied",
-    "TaskCreated",
-    "TaskCompleted",
-    "TeammateIdle",
-    "ConfigChange",
-    "CwdChanged",
-    "DirectoryAdded",
-    "FileChanged",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "Elicitation",
-    "ElicitationResult",
-    "MessageDisplay",
-];
-
 /// Every hook a plugin brings, merged, with the plugin they belong to.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PluginHooks {
@@ -197,7 +162,8 @@ pub fn parse_hooks(
         None => top,
     };
     for (event, groups) in events {
-        if !HOOK_EVENTS.contains(&event.as_str()) {
+        // An event Claude Code does not document is kept, with a warning.
+        if !weft_types::is_claude_code_hook_event(event) {
             warnings.push(PluginWarning::at(
                 path,
                 format!("unknown hook event `{event}`; kept as written"),

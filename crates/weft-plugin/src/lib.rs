@@ -54,7 +54,7 @@ pub use claude_code::{
 };
 pub use components::{Components, HOOKS_FILE, MCP_FILE};
 pub use error::{PluginError, PluginWarning};
-pub use hooks::{HOOK_EVENTS, HookCommand, PluginHooks, parse_hooks};
+pub use hooks::{HookCommand, PluginHooks, parse_hooks};
 pub use json::{PLUGIN_FILE_CAP, RECORD_CAP};
 pub use manifest::{
     CLAUDE_MANIFEST, CODEX_MANIFEST, ComponentFields, ComponentSpec, ManifestKind, Person,

@@ -135,6 +135,18 @@ pub const UNSUPPORTED_HOOK_EVENTS: [&str; 22] = [
     "MessageDisplay",
 ];
 
+/// True for an event Claude Code documents: one weft runs ([`HookEvent`]) or one it names as
+/// not run ([`UNSUPPORTED_HOOK_EVENTS`]).
+///
+/// ```
+/// assert!(weft_types::is_claude_code_hook_event("PreToolUse"));
+/// assert!(weft_types::is_claude_code_hook_event("PostCompact"));
+/// assert!(!weft_types::is_claude_code_hook_event("PreToolUsed"));
+/// ```
+pub fn is_claude_code_hook_event(name: &str) -> bool {
+    name.parse::<HookEvent>().is_ok() || UNSUPPORTED_HOOK_EVENTS.contains(&name)
+}
+
 /// One command to run (`{"type": "command", "command": "...", "timeout": 30}`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

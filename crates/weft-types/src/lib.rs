@@ -70,7 +70,10 @@ mod value_serde;
 pub use agent::AgentDefinition;
 pub use control::is_terminal_control;
 pub use diagnostic::{Diagnostic, Position, Severity, has_errors};
-pub use hooks::{HookEvent, HookGroup, HookHandler, UNSUPPORTED_HOOK_EVENTS, UnknownHookEvent};
+pub use hooks::{
+    HookEvent, HookGroup, HookHandler, UNSUPPORTED_HOOK_EVENTS, UnknownHookEvent,
+    is_claude_code_hook_event,
+};
 pub use invocation::InvocationContext;
 pub use permission_mode::{PermissionMode, UnknownPermissionMode};
 pub use scope::{AgentFormat, PluginRef, Scope, SkillFormat, Source};
