@@ -49,7 +49,10 @@ COMMANDS:
     bench-validate  Time `weft skills validate` on the shared corpus
     bench-session   Replay a scripted coding session through weft against a loopback provider
                     (Anthropic and OpenAI shapes): tokens billed with and without prompt
-                    caching, the cached share, peak context, compactions (docs/BENCHMARKS.md)
+                    caching, the cached share, peak context, compactions, weft's memory;
+                    `--rounds N`: one message of N tool-call rounds in one process;
+                    `--weft-window N`: tell weft another window than the server's
+                    (docs/BENCHMARKS.md)
     hostile-checkout
                     Lay out a project full of traps (FIFOs, links to /dev/zero,
                     /proc/self/environ, / and /sys, a link ladder, bad UTF-8); see
@@ -460,6 +463,14 @@ fn parse_bench_session(
             "--weft" => {
                 opts.weft = Some(PathBuf::from(take_value(&flag, inline, &mut args)?));
             }
+            "--weft-window" => {
+                let window = parse_number(&flag, &take_value(&flag, inline, &mut args)?)?;
+                set_once(&flag, &mut opts.weft_window, window)?;
+            }
+            "--rounds" => {
+                let rounds = parse_number(&flag, &take_value(&flag, inline, &mut args)?)?;
+                set_once(&flag, &mut opts.rounds, rounds)?;
+            }
             _ => {
                 return Err(UsageError(format!(
                     "unexpected argument `{arg}` for `bench-session`"
@@ -467,9 +478,13 @@ fn parse_bench_session(
             }
         }
     }
-    if opts.turns == 0 || opts.window < 4_000 {
+    if opts.turns == 0
+        || opts.rounds == Some(0)
+        || opts.window.min(opts.weft_window.unwrap_or(opts.window)) < 4_000
+    {
         return Err(UsageError(
-            "--turns must be at least 1 and --window at least 4000".into(),
+            "--turns and --rounds must be at least 1, --window and --weft-window at least 4000"
+                .into(),
         ));
     }
     Ok(opts)
@@ -536,10 +551,14 @@ mod tests {
             "8000",
             "--shape",
             "openai",
+            "--rounds",
+            "120",
+            "--weft-window=20000",
         ]) {
             Ok(Command::BenchSession(opts)) => {
                 assert_eq!((opts.turns, opts.window), (10, 8000));
                 assert_eq!(opts.shapes, [replay::Shape::OpenAi]);
+                assert_eq!((opts.rounds, opts.weft_window), (Some(120), Some(20_000)));
             }
             other => panic!("{other:?}"),
         }
@@ -547,6 +566,8 @@ mod tests {
             &["bench-session", "--shape", "gemini"][..],
             &["bench-session", "--window", "100"],
             &["bench-session", "--turns", "0"],
+            &["bench-session", "--rounds", "0"],
+            &["bench-session", "--rounds", "5", "--rounds", "6"],
         ] {
             assert!(parse(bad).is_err(), "{bad:?}");
         }

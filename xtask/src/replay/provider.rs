@@ -64,6 +64,14 @@ pub fn ask(turn: usize) -> String {
     )
 }
 
+/// The one message of a `--rounds` session.
+pub fn ask_all() -> String {
+    format!(
+        "Rename every function f_N_M to g_N_M, one at a time, going round the {FILES} files in \
+         src/, and tell me when you stop."
+    )
+}
+
 /// The file and function turn `turn` works on.
 fn target(turn: usize) -> (usize, usize) {
     (turn % FILES, (turn / FILES) % FUNCTIONS)
@@ -134,6 +142,11 @@ pub struct Provider {
     openai: OpenAiCache,
     turn: usize,
     tally: Tally,
+    /// One message worked through in this many tool-call rounds (`--rounds`), instead of the
+    /// steps counted from the conversation.
+    rounds: Option<usize>,
+    /// Rounds answered so far in that mode.
+    round: usize,
 }
 
 impl Provider {
@@ -146,7 +159,17 @@ impl Provider {
             openai: OpenAiCache::default(),
             turn: 0,
             tally: Tally::default(),
+            rounds: None,
+            round: 0,
         }
+    }
+
+    /// One message that takes `rounds` tool-call rounds: read a file, rename a function in
+    /// it, the next file, and so on, then one answer. Compactions summarise the message away,
+    /// so the server counts the rounds itself.
+    pub fn with_rounds(mut self, rounds: usize) -> Self {
+        self.rounds = Some(rounds);
+        self
     }
 
     /// The next requests belong to turn `turn`.
@@ -274,9 +297,20 @@ impl Responder for Provider {
             Shape::Anthropic => self.anthropic.request(body),
             Shape::OpenAi => self.openai.request(body),
         };
+        let mut step = Step::of(self.shape, body);
+        if let (Some(rounds), false) = (self.rounds, matches!(step, Step::Summary)) {
+            // Each pair of rounds is one rename, counted as a turn for the target and the
+            // cached share.
+            self.turn = self.round / 2;
+            step = match self.round {
+                r if r >= rounds => Step::Answer,
+                r if r % 2 == 0 => Step::Read,
+                _ => Step::Edit,
+            };
+            self.round += 1;
+        }
         let (file, function) = target(self.turn);
         let path = source_path(file);
-        let step = Step::of(self.shape, body);
         let call = |name: &str, input: Value| Some((name.to_owned(), input));
         let (text, tool) = match step {
             Step::Summary => (summary(self.turn), None),
