@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod sandbox;
+use crate::sandbox;
 
 /// The generator of `cargo xtask compat-layouts`.
 #[path = "../../../xtask/src/compat.rs"]

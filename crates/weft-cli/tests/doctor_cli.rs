@@ -8,7 +8,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod sandbox;
+use crate::sandbox;
 
 use sandbox::server::{ScriptServer, openai_text};
 use sandbox::{Sandbox, stdout, write_skill};

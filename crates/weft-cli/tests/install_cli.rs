@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod sandbox;
+use crate::sandbox;
 
 use sandbox::git::Repo;
 use sandbox::packages::{both, runs, sandbox, skill, skill_md};

@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod sandbox;
+use crate::sandbox;
 
 use std::path::Path;
 use std::process::Output;

@@ -9,7 +9,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod sandbox;
+use crate::sandbox;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

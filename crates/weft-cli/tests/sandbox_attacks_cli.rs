@@ -8,7 +8,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod sandbox;
+use crate::sandbox;
 
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};

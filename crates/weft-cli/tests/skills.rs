@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod sandbox;
+use crate::sandbox;
 
 use assert_cmd::Command;
 use sandbox::{Sandbox, render, repo, snapshot, write_skill};

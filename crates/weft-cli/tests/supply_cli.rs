@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod sandbox;
+use crate::sandbox;
 
 use std::io::Write as _;
 use std::path::Path;

@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod sandbox;
+use crate::sandbox;
 
 use predicates::prelude::*;
 use sandbox::{Sandbox, repo, stdout};

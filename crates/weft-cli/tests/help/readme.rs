@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::sandbox::{HOST_VARS, Sandbox, repo};
+use super::sandbox::{HOST_VARS, Sandbox, repo};
 
 /// One command line of the README, with the comment that follows it.
 #[derive(Debug)]
@@ -97,7 +97,7 @@ fn every_readme_command_that_needs_no_model_runs_as_the_readme_says() {
     let s = Sandbox::new();
     // `weft` on the PATH is the binary under test.
     let bin = Path::new(env!("CARGO_BIN_EXE_weft")).parent().unwrap();
-    let path = format!("{}:{}", bin.display(), crate::sandbox::SYSTEM_PATH);
+    let path = format!("{}:{}", bin.display(), super::sandbox::SYSTEM_PATH);
     let mut env: Vec<(String, String)> = Vec::new();
     let mut left_out = Vec::new();
     for line in &lines {

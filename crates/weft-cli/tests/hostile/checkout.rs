@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::common::ScriptServer;
-use crate::hostile;
-use crate::sandbox::{Finished, Sandbox, repo, run_bounded};
+use super::common::ScriptServer;
+use super::hostile;
+use super::sandbox::{Finished, Sandbox, repo, run_bounded};
 
 /// Secrets in the environment of every run: none may reach an output, a request, a cache or a
 /// file under the home directory.

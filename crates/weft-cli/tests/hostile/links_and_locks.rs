@@ -3,8 +3,8 @@
 //! are FIFOs or links to `/dev/zero` and `/proc/self/environ`, agent and command names that
 //! are not UTF-8, and a project skill overriding the user's shown without `-v`.
 
-use crate::checkout::{Checkout, listed_names};
-use crate::hostile;
+use super::checkout::{Checkout, listed_names};
+use super::hostile;
 
 #[test]
 fn directory_links_out_of_the_project_and_the_commands_root_are_refused() {

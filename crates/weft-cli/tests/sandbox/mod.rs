@@ -349,7 +349,8 @@ pub struct Finished {
 /// `getrusage(RUSAGE_CHILDREN)`'s `ru_maxrss`, the largest peak of the children this test
 /// process has waited for. It includes this command exactly, so it is never below its
 /// peak; it may be another child's (tests run in parallel), so it is an upper bound, which
-/// is what a "stays under N MB" check needs.
+/// is what a "stays under N MB" check needs. Tests that check it run in a test binary of
+/// their own (see tests/all.rs), so the other children are theirs.
 pub fn run_bounded(cmd: &mut std::process::Command, deadline: Duration) -> Finished {
     let mut out = tempfile::tempfile().unwrap();
     let mut err = tempfile::tempfile().unwrap();
