@@ -1,7 +1,8 @@
 //! The architecture invariants of docs/ARCHITECTURE.md, executed: every workspace crate has a
 //! layer in the document's `layers` table, depends only on crates of strictly lower layers,
 //! uses every dependency it declares (a normal dependency in its library code, not only in its
-//! unit tests or comments), and `weft-types` has no required dependency at all.
+//! unit tests or comments), `weft-types` has no required dependency at all, and every file
+//! under a crate's `tests/` is part of a test binary (one per crate, `tests/all.rs`).
 //!
 //! The crates and their dependencies come from `cargo metadata --no-deps` (no network).
 
@@ -79,6 +80,8 @@ struct Package {
     dir: PathBuf,
     /// (dependency, kind: `normal`, `build` or `dev`, optional).
     deps: Vec<(String, String, bool)>,
+    /// The root files of its integration-test binaries.
+    test_roots: Vec<PathBuf>,
 }
 
 fn packages() -> Vec<Package> {
@@ -104,8 +107,80 @@ fn packages() -> Vec<Package> {
                     (name.to_owned(), kind.to_owned(), optional)
                 })
                 .collect(),
+            test_roots: p["targets"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|t| t["kind"].as_array().unwrap().iter().any(|k| k == "test"))
+                .map(|t| PathBuf::from(t["src_path"].as_str().unwrap()))
+                .collect(),
         })
         .collect()
+}
+
+/// The test binaries that are not a crate's `all`, and why each runs in a process of its own.
+const OWN_PROCESS_TESTS: [(&str, &str); 2] = [
+    (
+        "weft-cli/tests/limits_cli.rs",
+        "bounds memory with RUSAGE_CHILDREN",
+    ),
+    (
+        "weft-cli/tests/hostile.rs",
+        "bounds memory with RUSAGE_CHILDREN",
+    ),
+];
+
+/// Each crate's integration tests link as one binary, `tests/all.rs`, whose modules are the
+/// files under `tests/` (or a crate's single test file; the exceptions: [`OWN_PROCESS_TESTS`]). With `autotests = false`, a
+/// new test file that no binary declares would never run: this finds it.
+#[test]
+fn every_test_file_is_in_a_test_binary() {
+    for package in packages() {
+        let tests = package.dir.join("tests");
+        let Ok(entries) = std::fs::read_dir(&tests) else {
+            continue;
+        };
+        let crates = package.dir.parent().unwrap_or(&package.dir);
+        let relative = |path: &Path| {
+            path.strip_prefix(crates)
+                .map_or_else(|_| path.display().to_string(), |p| p.display().to_string())
+        };
+        let mut declared = String::new();
+        for root_file in &package.test_roots {
+            let name = relative(root_file);
+            // A crate with a single test file needs no `all.rs`.
+            let all = root_file.file_name().is_some_and(|n| n == "all.rs");
+            assert!(
+                all || package.test_roots.len() == 1
+                    || OWN_PROCESS_TESTS.iter().any(|(file, _)| *file == name),
+                "{name} is a test binary of its own: make it a module of tests/all.rs, or list it \
+                 with the reason in OWN_PROCESS_TESTS"
+            );
+            declared.push_str(&std::fs::read_to_string(root_file).unwrap());
+        }
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            // A top-level file, or a directory with a main.rs, is a test of its own.
+            let (module, spelled) = if path.is_dir() && path.join("main.rs").is_file() {
+                (
+                    name.clone(),
+                    format!("#[path = \"{name}/main.rs\"]\nmod {name};"),
+                )
+            } else if let Some(stem) = name.strip_suffix(".rs") {
+                (stem.to_owned(), format!("mod {stem};"))
+            } else {
+                continue;
+            };
+            let is_root = package.test_roots.contains(&path);
+            assert!(
+                is_root || module == "all" || declared.contains(&spelled),
+                "{} is not part of any test binary: declare it in {}/tests/all.rs as `{spelled}`",
+                relative(&path),
+                package.name
+            );
+        }
+    }
 }
 
 fn show(layer: Layer) -> String {

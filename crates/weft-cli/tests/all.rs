@@ -6,6 +6,9 @@
 //! the commands they run with `getrusage(RUSAGE_CHILDREN)`, the kernel's account of every child
 //! the test process has waited for, which is only theirs in a process of their own.
 
+// What the files allow themselves, for the helper modules they share.
+#![allow(clippy::expect_used, clippy::print_stdout, clippy::unwrap_used)]
+
 mod sandbox;
 
 mod agent_cli;

@@ -1,7 +1,7 @@
 //! The Anthropic Messages client against a real loopback server.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The OpenAI-compatible client against a real loopback server.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::{Reply, TestServer, collect, config, data};
 use serde_json::{Value, json};

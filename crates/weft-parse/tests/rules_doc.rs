@@ -2,7 +2,7 @@
 //! After changing a rule, regenerate it with:
 //!
 //! ```text
-//! WEFT_UPDATE_DOCS=1 cargo test -p weft-parse --test rules_doc
+//! WEFT_UPDATE_DOCS=1 cargo test -p weft-parse --test all rules_doc
 //! ```
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -30,7 +30,7 @@ fn render() -> String {
          `spec` is `--profile spec` (the open Agent Skills spec with the reference validator's\n\
          wording). `–` means the rule is not reported under that profile.\n\n\
          This file is generated from `crates/weft-parse/src/rules.rs` by\n\
-         `WEFT_UPDATE_DOCS=1 cargo test -p weft-parse --test rules_doc`.\n\n\
+         `WEFT_UPDATE_DOCS=1 cargo test -p weft-parse --test all rules_doc`.\n\n\
          | rule | summary | load | validate | strict | spec |\n\
          |---|---|---|---|---|---|\n",
     );
@@ -61,6 +61,6 @@ fn diagnostics_doc_matches_the_catalog() {
     let actual = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         actual == expected,
-        "docs/DIAGNOSTICS.md is out of date; run `WEFT_UPDATE_DOCS=1 cargo test -p weft-parse --test rules_doc`"
+        "docs/DIAGNOSTICS.md is out of date; run `WEFT_UPDATE_DOCS=1 cargo test -p weft-parse --test all rules_doc`"
     );
 }

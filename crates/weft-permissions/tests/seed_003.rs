@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::{builtins, lookup, opencode_implementer, skill, specification_engine, with_rule};
 use serde_json::json;

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use common::fixture;
 use weft_agents::{ContextBreakdown, ContextUse, TokenLedger};

@@ -1,7 +1,7 @@
 //! The real-world corpus (`../shared/corpus`: 2,451 SKILL.md files from openclaw/skills) is
 //! scanned without a panic, under 2% of its skills are flagged high, and the flagged set stays
 //! what it was when this test was written: a change means the rules changed on real skills;
-//! look at the list (`cargo test -p weft-scan --test corpus -- --nocapture`), then update it.
+//! look at the list (`cargo test -p weft-scan --test all corpus -- --nocapture`), then update it.
 //! Without `../shared` (a fresh clone), the committed sample of 100 of those skills is scanned,
 //! and its flagged set must be exactly the part of the list that the sample holds.
 

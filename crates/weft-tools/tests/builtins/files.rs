@@ -3,7 +3,7 @@
 use serde_json::json;
 use weft_tools::ToolError;
 
-use crate::{Workspace, is_invalid, is_outside};
+use super::{Workspace, is_invalid, is_outside};
 
 #[tokio::test]
 async fn read_file_whole_and_by_lines() {

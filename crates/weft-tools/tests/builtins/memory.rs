@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::{Workspace, is_invalid};
+use super::{Workspace, is_invalid};
 
 #[tokio::test]
 async fn memory_append_read_query_replace() {

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::{Workspace, is_invalid, is_outside};
+use super::{Workspace, is_invalid, is_outside};
 
 #[tokio::test]
 async fn glob_double_star_crosses_directories_single_star_does_not() {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use weft_tools::{ExecConfig, ProcessGroups, ShellLauncher, ShellProgram, ToolError};
 
-use crate::{Workspace, is_invalid, is_outside};
+use super::{Workspace, is_invalid, is_outside};
 
 fn exec_config() -> ExecConfig {
     ExecConfig {

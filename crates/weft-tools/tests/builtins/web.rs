@@ -12,7 +12,7 @@ use axum::routing::get;
 use serde_json::json;
 use weft_tools::{ExecConfig, WebFetchConfig};
 
-use crate::{Workspace, is_invalid};
+use super::{Workspace, is_invalid};
 
 /// A local HTTP server counting the requests it gets.
 async fn serve() -> (SocketAddr, Arc<AtomicUsize>) {

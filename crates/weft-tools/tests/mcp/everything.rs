@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::json;
 use weft_tools::{McpServerConfig, McpServerState, ToolError};
 
-use crate::{eventually, kill, start};
+use super::{eventually, kill, start};
 
 use weft_testkit::mcp::{everything_server as everything_js, node};
 

@@ -9,7 +9,7 @@ use weft_permissions::{
 use weft_tools::ToolRegistry;
 use weft_types::{Scope, Skill, ToolPolicy};
 
-use crate::{Scratch, hermetic, start};
+use super::{Scratch, hermetic, start};
 
 /// What the session's dispatch does: the gate first, then the tool (by canonical name).
 async fn dispatch(

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use weft_tools::{McpManager, McpServerConfig, McpServerState, ToolError};
 
-use crate::{Scratch, eventually, failed, hermetic, kill, process_exists, start};
+use super::{Scratch, eventually, failed, hermetic, kill, process_exists, start};
 
 #[tokio::test]
 async fn lists_tools_with_the_servers_descriptions_and_schemas() {

@@ -7,7 +7,7 @@
 use serde_json::json;
 use weft_tools::McpServerState;
 
-use crate::{Scratch, eventually, failed, hermetic, process_exists, start};
+use super::{Scratch, eventually, failed, hermetic, process_exists, start};
 
 #[tokio::test]
 async fn a_long_stderr_line_is_cut_and_calls_go_on_meanwhile() {

@@ -1,0 +1,12 @@
+//! The integration tests of weft-install, one test binary: each file under tests/ is a module
+//! here (linking one binary instead of one per file is most of what they cost to build).
+//! The shared helpers are in `common`.
+
+// What the files allow themselves, for the helper modules they share.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod common;
+
+mod install;
+mod lifecycle;
+mod subpath;

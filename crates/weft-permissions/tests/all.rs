@@ -1,0 +1,16 @@
+//! The integration tests of weft-permissions, one test binary: each file under tests/ is a module
+//! here (linking one binary instead of one per file is most of what they cost to build).
+//! The shared helpers are in `common`.
+
+// What the files allow themselves, for the helper modules they share.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod common;
+
+mod attacks;
+mod conformance;
+mod pre_approval;
+mod props;
+mod seed_001;
+mod seed_003;
+mod shell_table;

@@ -1,0 +1,14 @@
+//! The integration tests of weft-registry, one test binary: each file under tests/ is a module
+//! here (linking one binary instead of one per file is most of what they cost to build).
+//! The files share no helper module.
+
+// What the files allow themselves, for the helper modules they share.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod cache;
+mod catalog;
+mod commands;
+mod corpus;
+mod matcher;
+mod plugins;
+mod registry;

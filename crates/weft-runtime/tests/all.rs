@@ -1,0 +1,9 @@
+//! The integration tests of weft-runtime, one test binary: each file under tests/ is a module
+//! here (linking one binary instead of one per file is most of what they cost to build).
+//! The files share no helper module.
+
+// What the files allow themselves, for the helper modules they share.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod effective;
+mod embed;
