@@ -139,6 +139,14 @@ struct Cmd {
     denied: bool,
     needs_bash: bool,
     refused: bool,
+    /// Parsed by the same parser as the text around it: a heredoc operator and a `;`
+    /// separator in it (a `$(...)`/`<(...)` holding both is unanalysable under bash, which
+    /// runs it from a printed copy that can lose the `;`).
+    heredoc: bool,
+    semicolon: bool,
+    /// Such a substitution is in it, read in the dialect of the text around it: refused
+    /// when that is bash.
+    refused_if_bash: bool,
 }
 
 impl Cmd {
@@ -148,7 +156,46 @@ impl Cmd {
             denied,
             needs_bash: text.contains("$'"),
             refused: false,
+            heredoc: false,
+            semicolon: false,
+            refused_if_bash: false,
         }
+    }
+
+    /// `self` as a string another parser reads (`sh -c`, `eval`, a heredoc's body), as
+    /// `reads`; `form_needs_bash` when the form itself is bash syntax; `heredoc` when the
+    /// form is a heredoc.
+    fn parsed_apart(
+        self,
+        text: String,
+        reads: Reads,
+        form_needs_bash: bool,
+        heredoc: bool,
+    ) -> Self {
+        let refused_if_bash = self.refused_if_bash;
+        let mut cmd = self.inside(text, reads, form_needs_bash);
+        (cmd.heredoc, cmd.semicolon) = (heredoc, false);
+        match reads {
+            // Read as bash whatever runs the whole.
+            Reads::Bash => cmd.refused |= refused_if_bash,
+            // Read as POSIX: the rule is bash's.
+            Reads::Posix => cmd.refused_if_bash = false,
+            Reads::Same => {}
+        }
+        cmd
+    }
+
+    /// `self` in a `$(...)` or `<(...)`.
+    fn substituted(self, text: String, form_needs_bash: bool) -> Self {
+        let unsafe_copy = self.heredoc && self.semicolon;
+        let mut cmd = self.inside(text, Reads::Same, form_needs_bash);
+        cmd.refused_if_bash |= unsafe_copy;
+        cmd
+    }
+
+    /// Whether the analyser must refuse it when the whole is read as bash.
+    fn refused_under_bash(&self) -> bool {
+        self.refused || self.refused_if_bash
     }
 
     /// `self` run by a form that reads it as `reads`; `form_needs_bash` when the form itself
@@ -164,6 +211,7 @@ impl Cmd {
             denied: self.denied,
             needs_bash,
             refused,
+            ..self
         }
     }
 
@@ -208,14 +256,14 @@ fn command() -> impl Strategy<Value = Cmd> {
             (proptest::sample::select(CODE_STRINGS), inner.clone()).prop_map(
                 |((form, reads, bash), c)| {
                     let text = form.replace("{}", &quote(&c.text));
-                    c.inside(text, reads, bash)
+                    c.parsed_apart(text, reads, bash, false)
                 }
             ),
             // A heredoc read by a shell; the delimiter differs at each depth.
             inner.clone().prop_map(|c| {
                 let end = format!("E{}", c.text.len());
                 let text = format!("{{ sh /dev/stdin <<'{end}'\n{}\n{end}\n}}", c.text);
-                c.inside(text, Reads::Posix, false)
+                c.parsed_apart(text, Reads::Posix, false, true)
             }),
             (
                 inner.clone(),
@@ -227,6 +275,9 @@ fn command() -> impl Strategy<Value = Cmd> {
                     denied: a.denied || b.denied,
                     needs_bash: a.needs_bash || b.needs_bash,
                     refused: a.refused || b.refused,
+                    heredoc: a.heredoc || b.heredoc,
+                    semicolon: a.semicolon || b.semicolon || sep.starts_with(';'),
+                    refused_if_bash: a.refused_if_bash || b.refused_if_bash,
                 }),
             inner.clone().prop_map(|c| {
                 let text = format!("( {} )", c.text);
@@ -238,27 +289,30 @@ fn command() -> impl Strategy<Value = Cmd> {
             }),
             inner.clone().prop_map(|c| {
                 let text = format!("echo $( {} )", c.text);
-                c.around(text)
+                c.substituted(text, false)
             }),
             inner.clone().prop_map(|c| {
                 let text = format!("cat <( {} )", c.text);
-                c.inside(text, Reads::Same, true)
+                c.substituted(text, true)
             }),
             inner.clone().prop_map(|c| {
                 let text = format!("sh -c {}", quote(&c.text));
-                c.inside(text, Reads::Posix, false)
+                c.parsed_apart(text, Reads::Posix, false, false)
             }),
             inner.clone().prop_map(|c| {
                 let text = format!("bash -lc {}", quote(&c.text));
-                c.inside(text, Reads::Bash, false)
+                c.parsed_apart(text, Reads::Bash, false, false)
             }),
             inner.clone().prop_map(|c| {
                 let text = format!("eval {}", quote(&c.text));
-                c.around(text)
+                c.parsed_apart(text, Reads::Same, false, false)
             }),
             inner.clone().prop_map(|c| {
                 let text = format!("if true; then {}\nfi", c.text);
-                c.around(text)
+                Cmd {
+                    semicolon: true,
+                    ..c.around(text)
+                }
             }),
             inner.prop_map(|c| {
                 let text = format!("f() {{ {}\n}}", c.text);
@@ -296,8 +350,10 @@ proptest! {
         let analysis = analyse(&cmd.text);
         if cmd.denied {
             prop_assert!(may_run_rm(&analysis), "{:?} hides rm: {:?}", cmd.text, analysis);
-        } else if !cmd.refused {
+        } else if !cmd.refused_under_bash() {
             prop_assert!(!may_run_rm(&analysis), "{:?} was not seen through: {:?}", cmd.text, analysis);
+        } else {
+            prop_assert!(!analysis.is_fully_analysed(), "{:?} is refused under bash: {:?}", cmd.text, analysis);
         }
     }
 
