@@ -64,6 +64,15 @@ impl ModelPool {
         }
     }
 
+    /// The default model (see [`ModelCatalog::resolve_default`]); a provider with an injected
+    /// client counts as configured, so the default may name it.
+    pub fn resolve_default(&self) -> Result<ModelRef, ModelError> {
+        match self.catalog.default_model() {
+            Some(model) => self.resolve(model, None),
+            None => Err(ModelError::NoDefault),
+        }
+    }
+
     /// The model chosen by, in order: an explicit choice, the agent's model, the default.
     pub fn choose(
         &self,
@@ -75,7 +84,7 @@ impl ModelPool {
             Some(spec) => self.resolve(spec, inherit),
             None => match inherit {
                 Some(parent) => Ok(parent.clone()),
-                None => self.catalog.resolve_default(),
+                None => self.resolve_default(),
             },
         }
     }
@@ -95,7 +104,7 @@ impl ModelPool {
             Err(ModelError::NoProvider { .. }) if weft_llm::is_claude_model(spec) => {
                 let fallback = match inherit {
                     Some(model) => model.clone(),
-                    None => self.catalog.resolve_default()?,
+                    None => self.resolve_default()?,
                 };
                 let notice = format!(
                     "{owner} asks for model `{}`, which no configured provider serves (an `anthropic` provider or an alias in the config would); using {fallback}",

@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use weft_sandbox::{PolicyBase, SandboxSettings};
+use weft_sandbox::{HelperArgs, PolicyBase, SandboxSettings};
 use weft_tools::{BuiltinConfig, ExecConfig, FsScope, ShellLauncher, ToolRegistry};
 
 /// The built-in tools over `project`, with `launcher`.
@@ -52,9 +52,11 @@ fn helper(project: &Path, network: bool) -> ShellLauncher {
     let json = policy.to_json().unwrap();
     ShellLauncher::Wrapper {
         program: PathBuf::from(env!("CARGO_BIN_EXE_weft")),
-        args: ["sandbox", "exec", "--policy", json.as_str(), "--"]
-            .map(OsString::from)
-            .to_vec(),
+        args: HelperArgs {
+            parent: None,
+            policy: Some(json),
+        }
+        .to_args(),
         note: String::new(),
     }
 }

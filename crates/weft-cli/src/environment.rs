@@ -1,5 +1,6 @@
 //! The one place the binary reads the process: the environment variables, the current
-//! directory and this executable's build fingerprint, handed to the libraries as values.
+//! directory, the arguments (for the sandbox helper) and this executable's build fingerprint,
+//! handed to the libraries as values.
 
 use weft_runtime::{EnvSnapshot, Locations, Workspace};
 use weft_term::{ColorEnv, Terminal};
@@ -23,6 +24,13 @@ pub fn workspace(args: &LocationArgs) -> Workspace {
         no_hooks: args.no_hooks,
     };
     Workspace::resolve(&locations, snapshot())
+}
+
+/// This invocation's arguments, without the program's name (the sandbox helper reads them
+/// before clap does).
+#[allow(clippy::disallowed_methods)]
+pub fn arguments() -> Vec<std::ffi::OsString> {
+    std::env::args_os().skip(1).collect()
 }
 
 /// Every environment variable, the current directory, this executable (the sandbox helper)

@@ -37,10 +37,7 @@ pub fn apply(command: &mut Command) -> Result<(), UsageError> {
         Command::Sandbox {
             command: SandboxCommand::Status(a),
         } => a.format = ListFormat::Json,
-        Command::Sandbox {
-            command: SandboxCommand::Exec(_),
-        }
-        | Command::Mcp {
+        Command::Mcp {
             command: McpCommand::Approve(_) | McpCommand::Revoke(_),
         }
         | Command::Help { .. }

@@ -29,10 +29,9 @@
 //! one check per area (the permission mode with its origin, the sandbox as the mode makes it,
 //! agents' models resolved as a session resolves them, a fallen-back alias a note; without a
 //! readable configuration, the checks that need none), its lines fitted to the width; `run.rs`
-//! starts MCP servers under a status line before a session; `sandbox_exec.rs` is the hidden `weft
-//! sandbox exec` helper every `exec_shell` command starts through: it asks for SIGTERM when weft
-//! dies, applies the sandbox policy when there is one, runs the command in its group and kills the
-//! group if weft dies); `permissions.rs` (the `bypass` banner and the one-line summary of calls
+//! starts MCP servers under a status line before a session; `main` serves the hidden `weft sandbox
+//! exec` helper every `exec_shell` command starts through (`weft_sandbox::run_helper`, before
+//! clap, its reports on the neutralised stderr)); `permissions.rs` (the `bypass` banner and the one-line summary of calls
 //! refused for want of approval, both on stderr through `output.rs`, in every format, and
 //! `REFUSED_EXIT`, the status 4 of a one-shot run with such refusals); `commands/turn_output.rs`
 //! prints a run as text (weft-repl's `TurnPrinter`: Markdown, status line, retry and notice lines,
@@ -88,14 +87,13 @@ use crate::cli::{
 fn main() -> ExitCode {
     // No descriptor weft inherited reaches what it starts (commands, MCP servers, the helper).
     weft_sandbox::close_inherited_descriptors();
-    let mut cli = cli::parse();
-    // The sandbox helper runs between weft and a command: no logging, no workspace lookup.
-    if let Some(Command::Sandbox {
-        command: SandboxCommand::Exec(args),
-    }) = &cli.command
-    {
-        return commands::sandbox_exec::exec(args);
+    // The sandbox helper runs between weft and a command (`weft sandbox exec ...`, written by
+    // weft-runtime's launchers): no clap, no logging, no workspace lookup.
+    let args = environment::arguments();
+    if weft_sandbox::is_helper_call(&args) {
+        return weft_sandbox::run_helper(&args, &mut output::stderr());
     }
+    let mut cli = cli::parse();
     let stderr = environment::stderr_terminal();
     output::force_colour(environment::colour_forced());
     init_tracing(cli.verbose, stderr.color);
@@ -162,7 +160,6 @@ fn main() -> ExitCode {
         Command::Doctor(args) => commands::doctor::run(&workspace, &args, mode),
         Command::Sandbox { command } => match command {
             SandboxCommand::Status(args) => commands::sandbox::status(&workspace, &args, mode),
-            SandboxCommand::Exec(args) => Ok(commands::sandbox_exec::exec(&args)),
         },
     };
     finish(result, stderr)

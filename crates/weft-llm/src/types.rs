@@ -25,6 +25,21 @@ pub struct ToolCall {
     pub arguments: serde_json::Value,
 }
 
+impl ToolCall {
+    /// A call of tool `name` with `arguments`, which the result will answer as `id`.
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: serde_json::Value,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            arguments,
+        }
+    }
+}
+
 /// One message of a conversation. The system prompt is not a message: it lives on
 /// [`ChatRequest::system`] because the two wire protocols place it differently.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -225,6 +240,24 @@ pub struct ChatResponse {
     /// Token use.
     #[serde(default)]
     pub usage: Usage,
+}
+
+impl ChatResponse {
+    /// An assistant message with text and tool calls (a model of the caller's, a test's):
+    /// stopped for the tools when there are calls, else at the end of the turn; no token use
+    /// reported.
+    pub fn assistant(content: impl Into<String>, tool_calls: Vec<ToolCall>) -> Self {
+        let stop_reason = if tool_calls.is_empty() {
+            StopReason::EndTurn
+        } else {
+            StopReason::ToolUse
+        };
+        Self {
+            message: Message::assistant(content, tool_calls),
+            stop_reason,
+            usage: Usage::default(),
+        }
+    }
 }
 
 /// Receives text as it streams in. Clients that cannot stream call it once with the whole text.

@@ -9,8 +9,10 @@
 //!   flag, or the user's `projects` list);
 //! * [`EffectiveConfig`]: every value in effect with its [`Origin`] (a file, an environment
 //!   variable or the default), secrets masked;
-//! * [`Runtime`]: the models, skills, agents, tools and session options wired together;
-//!   [`Runtime::session`] gives a ready [`Session`](weft_agents::Session);
+//! * [`Runtime`]: the models, skills, agents, tools and session options wired together, built
+//!   by [`Runtime::builder`] with what the caller chooses over the configuration (the
+//!   permission mode, model clients and tools of its own); [`Runtime::session`] gives a ready
+//!   [`Session`](session::Session);
 //! * [`McpServers`]: the configured MCP servers, started on a thread of their own whose
 //!   runtime keeps their sessions alive between turns.
 //!
@@ -18,16 +20,32 @@
 //! caller passes the environment in ([`EnvSnapshot`]) and gets typed errors back.
 //!
 //! ```no_run
-//! use weft_runtime::{EnvSnapshot, Locations, Runtime, SessionSettings, Workspace};
+//! use weft_runtime::{EnvSnapshot, Locations, PermissionMode, Runtime, SessionSettings, Workspace};
 //!
 //! let env = EnvSnapshot::default()
 //!     .with_var("HOME", "/home/me")
 //!     .with_current_dir("/home/me/code/app");
 //! let workspace = Workspace::resolve(&Locations::default(), env);
-//! let runtime = Runtime::load(&workspace)?;
+//! let runtime = Runtime::builder(&workspace)
+//!     .permission_mode(PermissionMode::Plan)
+//!     .build()?;
 //! let session = runtime.session(&SessionSettings::default())?;
 //! # Ok::<(), weft_runtime::RuntimeError>(())
 //! ```
+//!
+//! # Embedding
+//!
+//! This crate is the only weft dependency a program needs: besides its own types it
+//! re-exports, by area, what an embedding uses from the crates below it — [`session`] (the
+//! session, its events, [`Quiet`](session::Quiet), approvers), [`llm`] (the
+//! [`ChatModel`](llm::ChatModel) trait and messages, for a model client of the program's own),
+//! [`tools`] (the [`Tool`](tools::Tool) trait, for tools of its own), [`policy`] (skill sets
+//! validated and composed, the gate and its decisions), [`skills`] (the registry),
+//! [`sandbox`] (the helper the program's executable serves, [`sandbox::run_helper`]),
+//! [`PermissionMode`], and [`async_trait`] and [`serde_json`], which implementing those traits
+//! takes. Sessions run on a tokio runtime of the caller's. `examples/embed.rs` loads skills,
+//! composes a set, checks a call and runs a recorded turn; `examples/custom_model.rs` runs a
+//! scripted model of its own that calls a tool of its own; the tests run both.
 //!
 //! # Code map
 //!
@@ -73,8 +91,8 @@
 //! `permissions` section (mode, `allow` compiled to `PreApproval`) and `project_pattern_context`
 //! (the project as the directory of every configured pattern: `tools.deny`, `permissions.allow`,
 //! check-tool's lists); an untrusted project file sets nothing there (`permissions` is not in
-//! `PROJECT_KEYS`); `Runtime::set_permission_mode` takes the command line's mode. `user_only.rs`:
-//! what a project file never sets, trusted or not (`bypass`, and the sandbox keys that widen it),
+//! `PROJECT_KEYS`); `RuntimeBuilder::permission_mode` takes the command line's mode.
+//! `user_only.rs`: what a project file never sets, trusted or not (`bypass`, and the sandbox keys that widen it),
 //! dropped with a warning naming the key. `workspace.rs` makes the project (and the base directory)
 //! absolute and canonical and compares the home directory by its real path. `mcp.rs`: `mcp_servers`
 //! turned into server configurations with a small inherited environment (`enabled_servers` names
@@ -85,12 +103,16 @@
 //! `--continue` / `--resume` (`Resume`, `lookup_session`), the history read back and the agent and
 //! model a resumed session uses (`Runtime::session_with`). `error.rs`: `ConfigError`,
 //! `RuntimeError`, `UsageError` (the binary maps usage and configuration errors to exit code 2).
-//! `examples/embed.rs` shows another program loading skills, composing a set, checking a tool call
-//! and running a recorded turn. Depends on `weft-types`, `weft-fs`, `weft-parse`, `weft-registry`,
+//! `builder.rs`: `RuntimeBuilder` (the permission mode; model clients of the caller's, which
+//! serve their provider without a configured one and without a key; a default model; extra tools
+//! registered beside the built-in ones; `Runtime::load` is a builder with no choices). `lib.rs`
+//! holds the re-export modules of the front door (see "Embedding"); `tests/embed.rs` runs the
+//! examples. Depends on `weft-types`, `weft-fs`, `weft-parse`, `weft-registry`,
 //! `weft-permissions`, `weft-llm`, `weft-tools`, `weft-agents`, `weft-sandbox`, `weft-shell`,
-//! `weft-hooks`, `weft-plugin`, serde, serde_json, thiserror, tokio, tracing. Never reads the
-//! process environment, never prints.
+//! `weft-hooks`, `weft-plugin`, async-trait, serde, serde_json, thiserror, tokio, tracing. Never
+//! reads the process environment, never prints.
 
+mod builder;
 mod claude;
 mod config;
 mod config_key;
@@ -110,6 +132,7 @@ mod trust;
 mod user_only;
 mod workspace;
 
+pub use builder::RuntimeBuilder;
 pub use claude::{
     APPROVALS_FILE, ClaudeRules, ClaudeSettings, ClaudeSources, McpApprovals, McpJson,
     McpJsonServer, McpTransport, RuleNote, SettingsFile, SettingsScope, expand_vars,
@@ -135,3 +158,54 @@ pub use shell_program::choose_shell;
 pub use tool_availability::ToolAvailability;
 pub use trust::{IgnoredKey, KeyType, PROJECT_KEYS, ProjectSettings, ProjectTrust, TrustLevel};
 pub use workspace::{Locations, Workspace, detect_project};
+
+// The front door's re-exports: what a program embedding weft needs from the crates below,
+// so that `weft-runtime` is its only weft dependency.
+pub use async_trait::async_trait;
+pub use serde_json;
+pub use weft_types::PermissionMode;
+
+/// Sessions: the agent loop a [`Runtime`] builds ([`Runtime::session`]), what it reports as a
+/// turn runs ([`SessionEvents`](session::SessionEvents); [`Quiet`](session::Quiet) ignores
+/// everything), and who approves a call when the permission mode asks
+/// ([`Approver`](session::Approver); without one such calls are refused).
+pub mod session {
+    pub use weft_agents::{
+        ApprovalAnswer, ApprovalRequest, Approver, CallRules, EndReason, Quiet, RefusedCall,
+        Session, SessionError, SessionEvents, TurnOutcome, TurnStop,
+    };
+}
+
+/// Models: the [`ChatModel`](llm::ChatModel) trait a client of the caller's implements
+/// ([`RuntimeBuilder::model_client`]) and the provider-neutral messages it exchanges.
+pub mod llm {
+    pub use weft_llm::{
+        ChatModel, ChatRequest, ChatResponse, LlmError, Message, ModelRef, NoStream, ReplayModel,
+        RetryNotice, Role, StopReason, TextSink, ToolCall, ToolSpec, Usage,
+    };
+}
+
+/// Tools: the [`Tool`](tools::Tool) trait a tool of the caller's implements
+/// ([`RuntimeBuilder::tool`]), what it is told about each call and what it returns.
+pub mod tools {
+    pub use weft_tools::{CallContext, Sandboxing, Tool, ToolError, ToolOutput, ToolRegistry};
+}
+
+/// Tool policies: skill sets validated and composed
+/// ([`validate_and_compose_compiled`](policy::validate_and_compose_compiled), in a
+/// [`CompositionMode`](policy::CompositionMode)), the gate that checks a call against them
+/// ([`ToolGate`](policy::ToolGate) → [`Decision`](policy::Decision)), and
+/// [`decide`](policy::decide), the rule of permission modes.
+pub mod policy {
+    pub use weft_permissions::{
+        CallKind, Composition, CompositionMode, Decision, Origin, Policy, Step, ToolGate,
+        ValidationResult, decide, validate_and_compose_compiled,
+    };
+}
+
+/// Skills: the registry a [`Runtime`] loads ([`Runtime::skills`]) and the snapshots it
+/// publishes.
+pub mod skills {
+    pub use weft_registry::{SkillEntry, SkillRegistry, Snapshot};
+    pub use weft_types::Skill;
+}

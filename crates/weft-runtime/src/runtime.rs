@@ -19,6 +19,7 @@ use weft_tools::{
 use weft_types::suggest::{closest_names, did_you_mean};
 use weft_types::{AgentDefinition, PermissionMode};
 
+use crate::builder::RuntimeBuilder;
 use crate::config::Config;
 use crate::error::{RuntimeError, UsageError};
 use crate::mcp::McpServers;
@@ -85,8 +86,13 @@ pub struct Runtime {
     groups: ProcessGroups,
     /// Skill directories the file tools may read while a session has the skill loaded.
     read_grants: ReadGrants,
-    /// The permission mode chosen on the command line, beating the configuration's.
+    /// The permission mode the caller chose (weft's `--permission-mode`), beating the
+    /// configuration's.
     cli_mode: Option<PermissionMode>,
+    /// The providers served by the caller's own model clients ([`RuntimeBuilder::model_client`]).
+    own_providers: Vec<String>,
+    /// The caller's own tools ([`RuntimeBuilder::tool`]).
+    extra_tools: Vec<Arc<dyn weft_tools::Tool>>,
     /// The trust warnings logged so far: each is said once per run, however many sessions
     /// the run builds (a dry run may build two).
     warned: std::sync::Mutex<std::collections::BTreeSet<String>>,
@@ -99,11 +105,37 @@ pub struct Runtime {
 }
 
 impl Runtime {
-    /// Loads the configuration, the skills and the agents.
+    /// Loads the configuration, the skills and the agents ([`builder`](Self::builder) with
+    /// no choices).
     pub fn load(workspace: &Workspace) -> Result<Self, RuntimeError> {
+        Self::builder(workspace).build()
+    }
+
+    /// A runtime with the permission mode, model clients and tools the caller chooses.
+    pub fn builder(workspace: &Workspace) -> RuntimeBuilder<'_> {
+        RuntimeBuilder::new(workspace)
+    }
+
+    /// What [`RuntimeBuilder::build`] does.
+    pub(crate) fn from_builder(builder: RuntimeBuilder<'_>) -> Result<Self, RuntimeError> {
+        let workspace = builder.workspace;
         let config = Config::load(&workspace.config_sources())?;
         tracing::info!(files = ?config.files, "configuration loaded");
-        let catalog = config.models(&|name| workspace.env.var(name))?;
+        let mut catalog = config.models(&|name| workspace.env.var(name))?;
+        if let Some(model) = builder.default_model {
+            catalog.set_default(model);
+        }
+        let own_providers: Vec<String> = builder
+            .clients
+            .iter()
+            .map(|c| c.provider().to_owned())
+            .collect();
+        let models = builder
+            .clients
+            .into_iter()
+            .fold(ModelPool::new(catalog), |pool, client| {
+                pool.with_client(client.provider().to_owned(), client)
+            });
         let mut registry = workspace.registry_config();
         config.file.skills.apply_to(&mut registry);
         let skills = Arc::new(SkillRegistry::new(registry));
@@ -129,14 +161,16 @@ impl Runtime {
             hooks_off: workspace.no_hooks,
             workspace: workspace.clone(),
             config,
-            models: Arc::new(ModelPool::new(catalog)),
+            models: Arc::new(models),
+            own_providers,
+            extra_tools: builder.tools,
             skills,
             agents,
             mcp: OnceLock::new(),
             mcp_plan: OnceLock::new(),
             groups: ProcessGroups::new(),
             read_grants: ReadGrants::new(),
-            cli_mode: None,
+            cli_mode: builder.mode,
             warned: std::sync::Mutex::default(),
             shell: crate::shell_program::choose_shell(&workspace.env, workspace.project.as_deref()),
         })
@@ -156,13 +190,8 @@ impl Runtime {
             .with_dialect(self.shell.dialect())
     }
 
-    /// Sets the permission mode chosen on the command line (`--permission-mode`), which beats
-    /// `permissions.mode` in the configuration.
-    pub fn set_permission_mode(&mut self, mode: Option<PermissionMode>) {
-        self.cli_mode = mode;
-    }
-
-    /// The permission mode the command line chose, if it chose one.
+    /// The permission mode the caller chose ([`RuntimeBuilder::permission_mode`]: weft's
+    /// `--permission-mode`), if it chose one.
     pub fn command_line_permission_mode(&self) -> Option<PermissionMode> {
         self.cli_mode
     }
@@ -243,9 +272,10 @@ impl Runtime {
         Ok(tools)
     }
 
-    /// Built-in tools plus `create_skill` (when there is a home for user skills); no MCP
-    /// server is started. `exec_shell` runs as the permission mode and the sandbox settings
-    /// say (`auto`: sandboxed; `bypass`: directly).
+    /// Built-in tools plus `create_skill` (when there is a home for user skills) and the
+    /// caller's own tools ([`RuntimeBuilder::tool`]); no MCP server is started. `exec_shell`
+    /// runs as the permission mode and the sandbox settings say (`auto`: sandboxed; `bypass`:
+    /// directly).
     pub fn local_tools(&self) -> Result<ToolRegistry, RuntimeError> {
         let settings = &self.config.file.tools;
         let base = self.base_dir()?;
@@ -273,6 +303,9 @@ impl Runtime {
         });
         if let Some(dir) = self.workspace.user_skills_dir() {
             tools.register(Arc::new(CreateSkill::new(Arc::clone(&self.skills), dir)));
+        }
+        for tool in &self.extra_tools {
+            tools.register(Arc::clone(tool));
         }
         Ok(tools)
     }
@@ -547,18 +580,20 @@ impl Runtime {
 
     /// A session of the configured agent, model, skills and tools (MCP servers included,
     /// started here on first use), or the earlier session `settings.resume` names. Needs a
-    /// configured provider.
+    /// configured provider or a client of the caller's ([`RuntimeBuilder::model_client`]).
     pub fn session(&self, settings: &SessionSettings) -> Result<Session, RuntimeError> {
-        if self.models.catalog().is_empty() {
+        if self.models.catalog().is_empty() && self.own_providers.is_empty() {
             return Err(UsageError(NO_PROVIDER.to_owned()).into());
         }
         let session = self.session_with(Arc::clone(&self.models), settings)?;
-        // A provider whose key variable is not set stops only the runs that use it.
+        // A provider whose key variable is not set stops only the runs that use it (the
+        // caller's own client needs no key).
         let provider = &session.model().provider;
         if let Some(why) = self
             .models
             .catalog()
             .provider(provider)
+            .filter(|_| !self.own_providers.contains(provider))
             .and_then(|p| p.unusable.as_deref())
         {
             return Err(UsageError(format!("provider `{provider}`: {why}")).into());

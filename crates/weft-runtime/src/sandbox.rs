@@ -1,6 +1,7 @@
 //! `exec_shell`'s environment and sandbox, wired from the configuration and the permission
 //! mode: the commands' environment without secrets (always), and how they start: through
-//! weft's own hidden `weft sandbox exec` helper, sandboxed (the default wherever the sandbox
+//! the sandbox helper (`weft_sandbox::run_helper`, which the caller's executable serves:
+//! `weft sandbox exec` in weft's binary), sandboxed (the default wherever the sandbox
 //! is available, in every mode but `bypass`) unless a person approved the exact command and
 //! chose to run it outside; unsandboxed (`bypass`, `sandbox.enabled: false`, or unavailable
 //! with `sandbox.required: false`); or, where the sandbox is required but unavailable, only
@@ -9,13 +10,15 @@
 //! readable but the project). The helper also ties the command and everything it starts to
 //! weft: it asks the kernel for a signal when weft dies and ends them then, so not even a
 //! SIGKILL of weft leaves a command running. A caller that does not name its executable
-//! ([`EnvSnapshot::exe`]) has no helper: its commands start directly.
+//! ([`EnvSnapshot::exe`]) has no helper: its commands start directly; one that names it
+//! serves the helper from its `main` (see [`run_helper`], re-exported here).
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use weft_sandbox::{PolicyBase, SandboxPolicy, SandboxSettings, SandboxStatus};
+pub use weft_sandbox::{HELPER_COMMAND, HELPER_FAILED, is_helper_call, run_helper};
+use weft_sandbox::{HelperArgs, PolicyBase, SandboxPolicy, SandboxSettings, SandboxStatus};
 use weft_tools::ShellLauncher;
 use weft_types::PermissionMode;
 use weft_types::protected::PROTECTED_PATHS;
@@ -24,9 +27,6 @@ use crate::config::Config;
 use crate::env::EnvSnapshot;
 use crate::error::UsageError;
 use crate::workspace::Workspace;
-
-/// The helper's subcommand: `weft sandbox exec [--parent PID] [--policy JSON] -- ...`.
-const HELPER_ARGS: [&str; 2] = ["sandbox", "exec"];
 
 /// What `exec_shell` does under the current configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,19 +109,13 @@ impl ShellMode {
     /// process id lets the helper check that weft is still there when it starts.
     pub fn launchers(&self, env: &EnvSnapshot) -> Result<Launchers, UsageError> {
         let helper = |program: &Path, policy: Option<String>, note: String| {
-            let mut args: Vec<OsString> = HELPER_ARGS.iter().map(OsString::from).collect();
-            if let Some(pid) = env.pid() {
-                args.push("--parent".into());
-                args.push(pid.to_string().into());
-            }
-            if let Some(policy) = policy {
-                args.push("--policy".into());
-                args.push(policy.into());
-            }
-            args.push("--".into());
+            let args = HelperArgs {
+                parent: env.pid(),
+                policy,
+            };
             ShellLauncher::Wrapper {
                 program: program.to_path_buf(),
-                args,
+                args: args.to_args(),
                 note,
             }
         };

@@ -55,6 +55,15 @@ fn setup() -> Setup {
 }
 
 fn runtime(s: &Setup, vars: &[(&str, &str)]) -> Runtime {
+    runtime_in_mode(s, vars, None)
+}
+
+/// [`runtime`] with the permission mode chosen as the command line chooses it.
+fn runtime_in_mode(
+    s: &Setup,
+    vars: &[(&str, &str)],
+    mode: Option<weft_types::PermissionMode>,
+) -> Runtime {
     let mut env = EnvSnapshot::from_vars(vars.iter().copied())
         .with_var("HOME", s.home.to_str().unwrap())
         .with_current_dir(&s.project);
@@ -65,7 +74,10 @@ fn runtime(s: &Setup, vars: &[(&str, &str)]) -> Runtime {
         config: Some(s.explicit.clone()),
         ..Locations::default()
     };
-    Runtime::load(&Workspace::resolve(&locations, env)).unwrap()
+    Runtime::builder(&Workspace::resolve(&locations, env))
+        .permission_mode(mode)
+        .build()
+        .unwrap()
 }
 
 fn origin(config: &EffectiveConfig, key: &str) -> Origin {
@@ -226,7 +238,7 @@ fn the_permission_mode_names_the_file_or_the_command_line_and_a_project_never_se
         &s.project.join(".clawft/config.json"),
         &json!({"permissions": {"mode": "bypass"}}),
     );
-    let mut runtime = runtime(&s, &[]);
+    let runtime = runtime(&s, &[]);
     let config = EffectiveConfig::of(&runtime).unwrap();
     assert!(config.files[1].found && config.files[1].trusted);
     assert_eq!(value(&config, "permissions.mode"), json!("accept-edits"));
@@ -241,7 +253,7 @@ fn the_permission_mode_names_the_file_or_the_command_line_and_a_project_never_se
     assert_eq!(origin(&config, "permissions.allow"), Origin::File(user));
 
     // The command line beats the files, and says so.
-    runtime.set_permission_mode(Some(weft_types::PermissionMode::Plan));
+    let runtime = runtime_in_mode(&s, &[], Some(weft_types::PermissionMode::Plan));
     let config = EffectiveConfig::of(&runtime).unwrap();
     assert_eq!(value(&config, "permissions.mode"), json!("plan"));
     assert_eq!(

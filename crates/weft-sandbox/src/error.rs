@@ -44,6 +44,9 @@ pub enum SandboxError {
     /// Landlock refused the ruleset.
     #[error("Landlock: {0}")]
     Landlock(#[from] landlock::RulesetError),
+    /// The helper's command line cannot be read ([`run_helper`](crate::run_helper)).
+    #[error("sandbox helper: {0}")]
+    HelperArgs(String),
     /// The seccomp filter could not be built or installed.
     #[error("seccomp: {0}")]
     Seccomp(#[from] seccompiler::Error),

@@ -11,7 +11,7 @@ use std::net::{TcpListener, UdpSocket};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use weft_sandbox::{LandlockSupport, SandboxPolicy, probe};
+use weft_sandbox::{HELPER_FAILED, HelperArgs, LandlockSupport, SandboxPolicy, probe};
 
 const EACCES: &str = "error 13";
 
@@ -208,6 +208,54 @@ fn executed_programs_inherit_the_restrictions() {
     );
     assert!(l.root.join("project/a").exists());
     assert!(!l.root.join("outside/b").exists());
+}
+
+#[test]
+fn a_program_that_serves_the_helper_runs_commands_in_the_sandbox() {
+    let l = Layout::new();
+    let script = format!(
+        "echo inside > {p}/a; echo x > {o}/b || echo refused; cat {h}/.ssh/id_ed25519 || echo denied; exit 3",
+        p = l.path("project"),
+        o = l.path("outside"),
+        h = l.path("home")
+    );
+    // Through the helper with a policy (its second stage applies it), and without one.
+    for (policy, out) in [
+        (
+            Some(l.policy(false).to_json().unwrap()),
+            "refused\ndenied\n",
+        ),
+        (None, "SECRET KEY"),
+    ] {
+        let sandboxed = policy.is_some();
+        let output = Command::new(probe_exe())
+            .args(
+                HelperArgs {
+                    parent: None,
+                    policy,
+                }
+                .to_args(),
+            )
+            .args(["/bin/sh", "-c", &script])
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&output.stdout), out);
+        // The helper exits as the command did.
+        assert_eq!(output.status.code(), Some(3));
+        assert!(l.root.join("project/a").exists());
+        assert_eq!(l.root.join("outside/b").exists(), !sandboxed);
+        std::fs::remove_file(l.root.join("project/a")).unwrap();
+    }
+    // A command line it cannot read runs nothing, and says why.
+    let output = Command::new(probe_exe())
+        .args(["sandbox", "exec", "--policy"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(i32::from(HELPER_FAILED)));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "weft sandbox: sandbox helper: --policy needs a value\n"
+    );
 }
 
 #[test]

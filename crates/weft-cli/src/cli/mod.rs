@@ -32,7 +32,7 @@ pub use run::{AgentArgs, RunArgs};
 pub use sessions::{SessionsCommand, SessionsListArgs, SessionsShowArgs};
 pub use setup::{
     ConfigCommand, ConfigShowArgs, DoctorArgs, HooksCommand, HooksListArgs, McpApproveArgs,
-    McpCommand, McpListArgs, SandboxCommand, SandboxExecArgs, SandboxStatusArgs,
+    McpCommand, McpListArgs, SandboxCommand, SandboxStatusArgs,
 };
 pub use skills::{
     CatalogArgs, CatalogFormatArg, CheckToolArgs, ComposeArgs, ListArgs, MatchArgs, ModeArg,

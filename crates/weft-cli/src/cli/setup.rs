@@ -1,6 +1,6 @@
 //! The arguments of the commands about weft's own set-up: `weft config`, `weft doctor`,
-//! `weft sandbox` (with the internal `sandbox exec` helper), `weft mcp` and `weft hooks`. Separate from the
-//! skill and agent commands because they inspect the configuration, not skills or agents.
+//! `weft sandbox status` (the internal `weft sandbox exec` helper is weft-sandbox's, served
+//! before clap), `weft mcp` and `weft hooks`. Separate from the skill and agent commands because they inspect the configuration, not skills or agents.
 
 use clap::{Args, Subcommand};
 
@@ -44,10 +44,6 @@ pub enum SandboxCommand {
     /// What this machine offers (Landlock ABI, seccomp, user namespaces) and whether
     /// exec_shell runs sandboxed with the current configuration, and why not.
     Status(SandboxStatusArgs),
-    /// Internal: how exec_shell runs a command: tie it to weft's life, apply the sandbox
-    /// policy (if any), run COMMAND and exit as it exits.
-    #[command(hide = true)]
-    Exec(SandboxExecArgs),
 }
 
 /// Arguments of `weft sandbox status`.
@@ -56,24 +52,6 @@ pub struct SandboxStatusArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: ListFormat,
-}
-
-/// Arguments of the internal `weft sandbox exec`.
-#[derive(Debug, Args)]
-pub struct SandboxExecArgs {
-    /// The policy as JSON; without it the command runs unsandboxed (still tied to weft).
-    #[arg(long, value_name = "JSON")]
-    pub policy: Option<String>,
-    /// weft's process id: the helper starts nothing when it is no longer its parent.
-    #[arg(long, value_name = "PID")]
-    pub parent: Option<u32>,
-    /// The second stage: apply the policy to this process and execute the command in place
-    /// (the first stage, which supervises, starts it).
-    #[arg(long, requires = "policy")]
-    pub apply: bool,
-    /// The program and its arguments, after `--`.
-    #[arg(required = true, last = true, value_name = "COMMAND")]
-    pub command: Vec<std::ffi::OsString>,
 }
 
 /// `weft mcp ...`

@@ -158,8 +158,7 @@ pub fn check_tool(
     };
     // The session's rules: the configuration's `tools.deny`, the default agent, the project
     // as the shell's context, `permissions.allow`, the mode.
-    let mut runtime = Runtime::load(workspace)?;
-    runtime.set_permission_mode(mode);
+    let runtime = Runtime::builder(workspace).permission_mode(mode).build()?;
     let mut rules = runtime.call_rules(None)?;
     let mut gate = match &names {
         Some(names) => api.compose_skills(names)?.gate_within(&rules.gate),

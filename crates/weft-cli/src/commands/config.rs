@@ -93,8 +93,7 @@ pub fn show(
     args: &ConfigShowArgs,
     mode: Option<PermissionMode>,
 ) -> Result<ExitCode> {
-    let mut runtime = Runtime::load(workspace)?;
-    runtime.set_permission_mode(mode);
+    let runtime = Runtime::builder(workspace).permission_mode(mode).build()?;
     let config = EffectiveConfig::of(&runtime)?;
     let settings = selected(&config, args.key.as_deref());
     if let Some(key) = &args.key

@@ -15,7 +15,6 @@ pub mod plugin;
 pub mod repl;
 pub mod run;
 pub mod sandbox;
-pub mod sandbox_exec;
 pub mod scaffold;
 pub mod scan;
 pub mod sessions;

@@ -296,8 +296,7 @@ enum Send {
 /// The runtime of a run in permission mode `mode` (the command line's), with the bypass
 /// banner printed when that is the mode in effect.
 pub(crate) fn load_runtime(workspace: &Workspace, mode: Option<PermissionMode>) -> Result<Runtime> {
-    let mut runtime = Runtime::load(workspace)?;
-    runtime.set_permission_mode(mode);
+    let runtime = Runtime::builder(workspace).permission_mode(mode).build()?;
     crate::permissions::announce(runtime.permission_mode()?);
     Ok(runtime)
 }

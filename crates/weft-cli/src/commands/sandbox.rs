@@ -1,5 +1,5 @@
 //! `weft sandbox status` (the hidden `weft sandbox exec` helper that `exec_shell` runs commands
-//! through is `sandbox_exec.rs`).
+//! through is `weft_sandbox::run_helper`, served by `main`).
 
 use std::process::ExitCode;
 

@@ -9,6 +9,9 @@
 //!
 //! Exit status 0 when the action ran (whatever its outcome), 3 when the policy could not be
 //! applied, 2 on bad arguments.
+//!
+//! It also serves the sandbox helper, as an embedding program does: `sandbox_probe sandbox exec
+//! [--parent PID] [--policy JSON] -- COMMAND...` is `weft_sandbox::run_helper`.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -22,6 +25,10 @@ use weft_sandbox::SandboxPolicy;
 
 #[allow(clippy::disallowed_methods)] // a test program's own command line
 fn main() -> ExitCode {
+    let args_os: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if weft_sandbox::is_helper_call(&args_os) {
+        return weft_sandbox::run_helper(&args_os, &mut std::io::stderr());
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [policy, action, rest @ ..] = args.as_slice() else {
         eprintln!("usage: sandbox_probe POLICY ACTION ARG...");

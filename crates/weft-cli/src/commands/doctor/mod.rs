@@ -99,9 +99,8 @@ pub fn run(
         Status::Ok,
         format!("version {}", env!("CARGO_PKG_VERSION")),
     )];
-    match Runtime::load(workspace) {
-        Ok(mut runtime) => {
-            runtime.set_permission_mode(mode);
+    match Runtime::builder(workspace).permission_mode(mode).build() {
+        Ok(runtime) => {
             report.extend(with_configuration(workspace, &runtime, args.online));
         }
         Err(e) => report.extend(without_configuration(workspace, &anyhow::Error::from(e))),
