@@ -6,7 +6,7 @@
 //! the commands they run with `getrusage(RUSAGE_CHILDREN)`, the kernel's account of every child
 //! the test process has waited for, which is only theirs in a process of their own.
 
-// What the files allow themselves, for the helper modules they share.
+// What every file allows itself, for the whole binary (shared helpers included).
 #![allow(clippy::expect_used, clippy::print_stdout, clippy::unwrap_used)]
 
 mod sandbox;

@@ -2,7 +2,7 @@
 //! here (linking one binary instead of one per file is most of what they cost to build).
 //! The shared helpers are in `common`.
 
-// What the files allow themselves, for the helper modules they share.
+// What every file allows itself, for the whole binary (shared helpers included).
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 mod common;

@@ -2,7 +2,7 @@
 //! here (linking one binary instead of one per file is most of what they cost to build).
 //! The files share no helper module.
 
-// What the files allow themselves, for the helper modules they share.
+// What every file allows itself, for the whole binary (shared helpers included).
 #![allow(clippy::expect_used, clippy::print_stdout, clippy::unwrap_used)]
 
 mod corpus;
