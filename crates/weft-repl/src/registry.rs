@@ -77,8 +77,9 @@ impl CommandRegistry {
 
     /// Completion of `line` with the cursor at `pos`: the byte offset the candidates replace
     /// from, and the candidates. The first word completes to command and user-invocable skill
-    /// names (with their `/`); the first argument completes through the command
-    /// ([`SlashCommand::completions`]).
+    /// names (with their `/`; a plugin's are `/plugin:name`); the first argument completes
+    /// through the command ([`SlashCommand::completions`]), a later one through
+    /// [`SlashCommand::later_completions`].
     pub fn complete(
         &self,
         line: &str,
@@ -100,13 +101,17 @@ impl CommandRegistry {
             }
             Some((name, args)) => {
                 let args = args.trim_start();
-                if args.contains(char::is_whitespace) {
-                    return (pos, Vec::new());
-                }
                 let Some(command) = self.get(name) else {
                     return (pos, Vec::new());
                 };
-                (pos - args.len(), command.completions(args, names))
+                match args.rsplit_once(char::is_whitespace) {
+                    None => (pos - args.len(), command.completions(args, names)),
+                    Some((before, partial)) => {
+                        let previous: Vec<&str> = before.split_whitespace().collect();
+                        let found = command.later_completions(&previous, partial, names);
+                        (pos - partial.len(), found)
+                    }
+                }
             }
         }
     }

@@ -201,7 +201,8 @@ fn duplicate_registration_is_refused() {
             .to_string(),
         "a slash command named `/extra` is already registered"
     );
-    // Every command of DESIGN 9 (and /permissions, /expand, /context, /cost, /compact) is there, once.
+    // Every command of DESIGN 9 (and /permissions, /expand, /context, /cost, /compact,
+    // /plugin) is there, once.
     let builtin = CommandRegistry::builtin();
     let names: Vec<&str> = builtin.list().iter().map(|(n, _)| *n).collect();
     assert_eq!(
@@ -221,6 +222,7 @@ fn duplicate_registration_is_refused() {
             "memory",
             "model",
             "permissions",
+            "plugin",
             "quit",
             "reload",
             "session",
