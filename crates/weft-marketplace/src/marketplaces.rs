@@ -13,8 +13,8 @@ use weft_plugin::{DeclaredSource, MARKETPLACE_FILE, Marketplace, MarketplaceReco
 use weft_scan::Package;
 
 use crate::error::MarketplaceError;
-use crate::records::{self, recorded, source_of};
 use crate::manage::remove_together;
+use crate::records::{self, recorded, source_of};
 use crate::settings_edit::set_entry;
 use crate::target::PluginTarget;
 
