@@ -77,6 +77,53 @@ fn a_plugin_in_its_own_git_repository_is_fetched_at_the_commit_its_entry_pins() 
 }
 
 #[test]
+fn a_plugin_source_may_be_the_path_of_a_git_repository() {
+    let s = Sandbox::new();
+    let plugin = Repo::named(&s, "deploy");
+    write(
+        &plugin.work.join(".claude-plugin/plugin.json"),
+        r#"{"name": "deploy", "version": "1.0.0"}"#,
+    );
+    write(
+        &plugin.work.join("skills/ship/SKILL.md"),
+        "---\nname: ship\ndescription: Ship the release\n---\nShip.\n",
+    );
+    let commit = plugin.push("deploy 1");
+    // The work tree, as git would clone it (`git clone /path/to/repo`).
+    let path = plugin.work.to_str().unwrap().to_owned();
+    let market = ops_marketplace(&s, &path, None);
+    assert_eq!(
+        code(&weft(&s, &["plugin", "marketplace", "add", &market.url])),
+        0
+    );
+    let install = weft(&s, &["plugin", "install", "deploy@ops", "--yes"]);
+    assert_eq!(code(&install), 0, "{}", both(&install));
+    let record = &user_lock(&s)["plugins"]["deploy@ops"];
+    assert_eq!(record["commit"], commit.as_str());
+    assert_eq!(record["source"]["location"], format!("file://{path}"));
+    assert!(stdout(&weft(&s, &["skills", "list"])).contains("deploy:ship"));
+    // A directory that is not a repository is not a `url` source.
+    let plain = s.dir("plain");
+    write(
+        &plain.join(".claude-plugin/plugin.json"),
+        r#"{"name": "deploy"}"#,
+    );
+    ops_marketplace(&s, plain.to_str().unwrap(), None);
+    assert_eq!(
+        code(&weft(&s, &["plugin", "marketplace", "update", "ops"])),
+        0
+    );
+    assert_eq!(code(&weft(&s, &["plugin", "remove", "deploy@ops"])), 0);
+    let refused = weft(&s, &["plugin", "install", "deploy@ops", "--yes"]);
+    assert_ne!(code(&refused), 0, "{}", both(&refused));
+    assert!(
+        sandbox::stderr(&refused).contains("not a git repository"),
+        "{}",
+        both(&refused)
+    );
+}
+
+#[test]
 fn a_non_strict_entry_defines_a_plugin_without_a_manifest() {
     let s = Sandbox::new();
     let market = Repo::new(&s);
