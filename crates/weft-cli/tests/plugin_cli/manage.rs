@@ -146,10 +146,11 @@ fn install_update_enable_disable_and_remove_report_in_json() {
     assert_eq!(code(&update), 0, "{}", both(&update));
     let disable = weft(&s, &["plugin", "disable", "tools", "--format", "json"]);
     let enable = weft(&s, &["plugin", "enable", "tools@acme", "--format", "json"]);
+    let listed = weft(&s, &["plugin", "list", "--format", "json"]);
     let remove = weft(&s, &["plugin", "remove", "tools", "--format", "json"]);
     assert_eq!(code(&remove), 0, "{}", both(&remove));
     let list = weft(&s, &["plugin", "list", "--format", "json"]);
-    for out in [&disable, &enable, &list] {
+    for out in [&disable, &enable, &listed, &list] {
         assert_eq!(code(out), 0, "{}", both(out));
     }
     let json = |out: &Output| serde_json::to_string_pretty(&stdout_json(out)).unwrap();
@@ -169,6 +170,7 @@ fn install_update_enable_disable_and_remove_report_in_json() {
             ("plugin update tools --yes --format json", json(&update)),
             ("plugin disable tools --format json", json(&disable)),
             ("plugin enable tools@acme --format json", json(&enable)),
+            ("plugin list --format json", json(&listed)),
             ("plugin remove tools --format json", json(&remove)),
             ("plugin list --format json (none left)", json(&list)),
         ]
