@@ -17,13 +17,9 @@ use sandbox::packages::{both, runs};
 use sandbox::{Sandbox, code, render, snapshot, stdout, stdout_json, write};
 use serde_json::Value;
 
-#[path = "plugin_cli/claude_code.rs"]
 mod claude_code;
-#[path = "plugin_cli/manage.rs"]
 mod manage;
-#[path = "plugin_cli/sources.rs"]
 mod sources;
-#[path = "plugin_cli/team.rs"]
 mod team;
 
 /// A marketplace `acme` with two plugins: `fmt` (a skill, a command, an agent, a script its
