@@ -54,7 +54,7 @@ fn every_topic_prints_and_an_unknown_one_is_a_usage_error() {
     let topics = TOPICS
         .iter()
         .map(|(name, _)| *name)
-        .chain(["/agent", "/compact", "/context", "/cost"]);
+        .chain(["/agent", "/compact", "/context", "/cost", "/plugin"]);
     for topic in topics {
         let out = s.weft().args(["help", topic]).assert().success();
         let text = stdout(out.get_output());

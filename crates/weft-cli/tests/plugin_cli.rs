@@ -2,7 +2,9 @@
 //! built in the test (a git repository served over file://): each component, namespacing
 //! and shadowing, `${CLAUDE_PLUGIN_ROOT}`, what is shown before an install, enable /
 //! disable / update / remove, a tampered plugin, and a project's declared plugins in an
-//! untrusted project.
+//! untrusted project. The modules beside it: plugin sources (`sources`), a team sharing
+//! plugins (`team`), Claude Code's installs (`claude_code`), removing a marketplace and the
+//! JSON reports (`manage`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -14,6 +16,11 @@ use sandbox::git::Repo;
 use sandbox::packages::{both, runs};
 use sandbox::{Sandbox, code, render, snapshot, stdout, stdout_json, write};
 use serde_json::Value;
+
+mod claude_code;
+mod manage;
+mod sources;
+mod team;
 
 /// A marketplace `acme` with two plugins: `fmt` (a skill, a command, an agent, a script its
 /// skill names through `${CLAUDE_PLUGIN_ROOT}`) and `tools` (hooks, an MCP server, and a
@@ -75,9 +82,46 @@ fn weft(s: &Sandbox, args: &[&str]) -> Output {
     s.weft().args(args).output().unwrap()
 }
 
+/// A JSON file.
+fn json_file(path: &std::path::Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
 /// The user's plugins.lock.
 fn user_lock(s: &Sandbox) -> Value {
-    serde_json::from_slice(&std::fs::read(s.home.join(".clawft/plugins.lock")).unwrap()).unwrap()
+    json_file(&s.home.join(".clawft/plugins.lock"))
+}
+
+/// `weft --trust-project ARGS`.
+fn trusted(s: &Sandbox, args: &[&str]) -> Output {
+    let mut all = vec!["--trust-project"];
+    all.extend_from_slice(args);
+    weft(s, &all)
+}
+
+/// `acme` added for the (trusted) project and `fmt@acme` installed there.
+fn fmt_for_project(s: &Sandbox) -> Repo {
+    let repo = marketplace(s);
+    let add = trusted(
+        s,
+        &[
+            "plugin",
+            "marketplace",
+            "add",
+            &repo.url,
+            "--scope",
+            "project",
+        ],
+    );
+    assert_eq!(code(&add), 0, "{}", both(&add));
+    let install = trusted(
+        s,
+        &[
+            "plugin", "install", "fmt@acme", "--scope", "project", "--yes",
+        ],
+    );
+    assert_eq!(code(&install), 0, "{}", both(&install));
+    repo
 }
 
 #[test]
@@ -207,9 +251,11 @@ fn marketplace_install_list_disable_verify_update_remove() {
         both(&again)
     );
 
-    // Remove: files, record and skills gone; the marketplace can go once no plugin needs it.
+    // Remove: files, record and skills gone. Removing the marketplace would remove its
+    // plugins too, which is asked first (no terminal here: nothing happens).
     let busy = weft(&s, &["plugin", "marketplace", "remove", "acme"]);
     assert_eq!(code(&busy), 1, "{}", both(&busy));
+    assert!(root.exists());
     let remove = weft(&s, &["plugin", "remove", "fmt@acme"]);
     assert_eq!(code(&remove), 0, "{}", both(&remove));
     assert!(!root.exists());
@@ -221,7 +267,7 @@ fn marketplace_install_list_disable_verify_update_remove() {
         s,
         "remove",
         &runs(&[
-            ("plugin marketplace remove acme (in use)", &busy),
+            ("plugin marketplace remove acme (a plugin installed)", &busy),
             ("plugin remove fmt@acme", &remove),
             ("plugin marketplace remove acme", &gone),
         ])
@@ -343,13 +389,9 @@ fn a_project_declared_plugin_installs_only_in_a_trusted_project() {
         "{status}"
     );
     // The team's settings keep their keys; the lock pins the plugin.
-    let settings: Value =
-        serde_json::from_slice(&std::fs::read(s.project.join(".claude/settings.json")).unwrap())
-            .unwrap();
+    let settings = json_file(&s.project.join(".claude/settings.json"));
     assert_eq!(settings["enabledPlugins"]["fmt@acme"], true);
-    let lock: Value =
-        serde_json::from_slice(&std::fs::read(s.project.join(".clawft/plugins.lock")).unwrap())
-            .unwrap();
+    let lock = json_file(&s.project.join(".clawft/plugins.lock"));
     assert_eq!(
         lock["plugins"]["fmt@acme"]["tree_sha256"]
             .as_str()

@@ -5,7 +5,8 @@
 //! REPL goes on), and `/exit`; then the history file. And the approval prompt of `ask` mode:
 //! allow once, allow always (remembered as the rule the prompt shows: another call of the same
 //! program and subcommand does not ask again), deny with a message, and
-//! Ctrl-C while it waits.
+//! Ctrl-C while it waits. And `/plugin`: listing, switching a plugin off (for the next
+//! session), completing `/plugin:name` and plugin ids.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -542,4 +543,93 @@ fn a_first_question_tool_previews_and_a_picked_session_with_its_recap() {
     let messages = openai_messages(&bodies[2]);
     assert_eq!(messages[1]["content"], "What is in notes.txt?");
     assert_eq!(last_message(&bodies[2]), "hello again");
+}
+
+/// A marketplace directory `acme` with the plugin `fmt` (a skill `lint`, a command `run`),
+/// added and installed for the user with `weft plugin`.
+fn install_fmt_plugin(s: &Sandbox) {
+    let market = s.dir("market");
+    sandbox::write(
+        &market.join(".claude-plugin/marketplace.json"),
+        r#"{"name": "acme", "owner": {"name": "Acme"}, "plugins": [{"name": "fmt", "source": "./fmt"}]}"#,
+    );
+    sandbox::write(
+        &market.join("fmt/.claude-plugin/plugin.json"),
+        r#"{"name": "fmt", "version": "1.0.0", "description": "Formats code"}"#,
+    );
+    sandbox::write(
+        &market.join("fmt/skills/lint/SKILL.md"),
+        "---\nname: lint\ndescription: Lint the code\n---\nLint $ARGUMENTS with the plugin linter.\n",
+    );
+    sandbox::write(
+        &market.join("fmt/commands/run.md"),
+        "---\ndescription: Run the formatter\n---\nFormat $ARGUMENTS.\n",
+    );
+    for args in [
+        vec!["plugin", "marketplace", "add", market.to_str().unwrap()],
+        vec!["plugin", "install", "fmt@acme", "--yes"],
+    ] {
+        let out = s.weft().args(&args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", sandbox::stderr(&out));
+    }
+}
+
+#[test]
+fn plugin_lists_switches_and_completes_plugin_names() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(ScriptServer::openai(vec![openai_stream(&["Linted."])]));
+    let s = Sandbox::new();
+    install_fmt_plugin(&s);
+    let config = s.loopback_config(&server);
+    let mut p = spawn_repl(&s, &config);
+    expect(&mut p, "default (local/m)> ");
+
+    // /plugin lists it; its skill completes from `/fmt:` and runs under its qualified name.
+    type_line(&mut p, "/plugin");
+    expect(&mut p, "fmt@acme");
+    expect(&mut p, "enabled");
+    expect(&mut p, "default (local/m)> ");
+    p.send("/fmt:l\t").unwrap();
+    expect(&mut p, "/fmt:lint");
+    type_line(&mut p, " src");
+    expect(&mut p, "Linted.");
+    expect(&mut p, "default (local/m)> ");
+    let bodies = server.bodies();
+    assert_eq!(bodies.len(), 1);
+    assert_eq!(
+        last_message(&bodies[0]),
+        "[Skill: fmt:lint]\n\nLint src with the plugin linter."
+    );
+
+    // `/plugin dis<Tab> fmt@<Tab>` completes the subcommand and the plugin's id.
+    p.send("/plugin dis\t").unwrap();
+    expect(&mut p, "/plugin disable");
+    p.send(" fmt@\t").unwrap();
+    expect(&mut p, "fmt@acme");
+    type_line(&mut p, "");
+    expect(
+        &mut p,
+        "Disabled fmt@acme for the user. It applies from the next session",
+    );
+    expect(&mut p, "default (local/m)> ");
+    type_line(&mut p, "/plugin");
+    expect(&mut p, "disabled");
+    expect(&mut p, "default (local/m)> ");
+    type_line(&mut p, "/plugin enable nothing");
+    expect(&mut p, "no installed plugin is named `nothing`");
+    expect(&mut p, "default (local/m)> ");
+    exit_cleanly(&mut p);
+    let lock: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(s.home.join(".clawft/plugins.lock")).unwrap())
+            .unwrap();
+    assert_eq!(lock["plugins"]["fmt@acme"]["enabled"], false);
+
+    // The next session goes without it.
+    let mut p = spawn_repl(&s, &config);
+    expect(&mut p, "default (local/m)> ");
+    type_line(&mut p, "/fmt:lint");
+    expect(&mut p, "Unknown command");
+    expect(&mut p, "default (local/m)> ");
+    exit_cleanly(&mut p);
+    assert_eq!(server.count(), 1);
 }

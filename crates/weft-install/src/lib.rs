@@ -110,7 +110,7 @@ pub use lock::{
 pub use locked::{LockedAction, LockedPlan, LockedSkill, apply_locked, plan_locked};
 pub use remove::remove;
 pub use source::{Source, SourceKind};
-pub use target::{InstallScope, InstallTarget, STALE_STAGING};
+pub use target::{InstallScope, InstallTarget, STALE_STAGING, SetAside};
 pub use timestamp::rfc3339;
 pub use tree::{Limits, TreeBuilder, normalize_entry_path, subtree};
 pub use update::{SkillUpdate, UpdatePlan, apply_update, plan_update};

@@ -180,16 +180,52 @@ impl InstallTarget {
     /// Moves `<parent>/<name>` into the staging directory and deletes it (nothing when it is
     /// not there).
     pub fn delete_tree_in(&self, parent: &Path, name: &str) -> Result<(), InstallError> {
+        if let Some(aside) = self.set_aside_in(parent, name)? {
+            aside.discard();
+        }
+        Ok(())
+    }
+
+    /// Moves `<parent>/<name>` into the staging directory (a rename), to be deleted once
+    /// everything it is removed with has succeeded ([`SetAside::discard`]) or put back when
+    /// something failed ([`SetAside::restore`]); `None` when it is not there.
+    pub fn set_aside_in(
+        &self,
+        parent: &Path,
+        name: &str,
+    ) -> Result<Option<SetAside>, InstallError> {
         let dest = parent.join(name);
         if std::fs::symlink_metadata(&dest).is_err() {
-            return Ok(());
+            return Ok(None);
         }
         let staging = self.prepare_staging()?;
         self.real_dirs(parent)?;
         let old = unique_dir(&staging, &format!("old-{name}"));
         std::fs::rename(&dest, &old).map_err(|e| InstallError::io(&dest, e))?;
-        remove_any(&old);
-        Ok(())
+        Ok(Some(SetAside {
+            from: dest,
+            at: old,
+        }))
+    }
+}
+
+/// A tree [`InstallTarget::set_aside_in`] moved out of its place.
+#[derive(Debug)]
+#[must_use = "a tree set aside is either restored or discarded"]
+pub struct SetAside {
+    from: PathBuf,
+    at: PathBuf,
+}
+
+impl SetAside {
+    /// Moves it back where it was.
+    pub fn restore(self) -> Result<(), InstallError> {
+        std::fs::rename(&self.at, &self.from).map_err(|e| InstallError::io(&self.from, e))
+    }
+
+    /// Deletes it (what is left is removed with the staging directory's other leftovers).
+    pub fn discard(self) {
+        remove_any(&self.at);
     }
 }
 

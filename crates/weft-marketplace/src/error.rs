@@ -6,6 +6,8 @@ use weft_install::InstallError;
 use weft_plugin::PluginError;
 use weft_scan::Finding;
 
+use crate::target::Scope;
+
 /// A marketplace or plugin operation that failed or was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum MarketplaceError {
@@ -44,6 +46,17 @@ pub enum MarketplaceError {
         /// ` for the project`, ` for the user`.
         where_: String,
     },
+    /// No installed plugin has that name, or several have it.
+    #[error("{}", no_such_plugin(.name, .candidates))]
+    NoSuchPlugin {
+        /// The name asked for.
+        name: String,
+        /// The installed plugins of that name (several: the name is ambiguous).
+        candidates: Vec<String>,
+    },
+    /// There is no store for that scope (no home directory, no project).
+    #[error("{}", no_store(*.0))]
+    NoStore(Scope),
     /// A marketplace of that name is known already.
     #[error(
         "a marketplace named `{name}` is known already (from {location}); `weft plugin marketplace update {name}` fetches it again"
@@ -54,8 +67,8 @@ pub enum MarketplaceError {
         /// Where it comes from.
         location: String,
     },
-    /// Plugins from the marketplace are installed.
-    #[error("marketplace `{name}` still has installed plugins ({}); remove them first (`weft plugin remove ID`)", plugins.join(", "))]
+    /// Plugins from the marketplace were installed that the removal did not list.
+    #[error("marketplace `{name}` has installed plugins that were not listed for removal ({}); nothing was removed", plugins.join(", "))]
     MarketplaceInUse {
         /// The marketplace.
         name: String,
@@ -124,6 +137,26 @@ pub enum MarketplaceError {
     },
 }
 
+fn no_store(scope: Scope) -> &'static str {
+    match scope {
+        Scope::User => {
+            "there is no home directory to keep the user's plugins in (set HOME or pass --home)"
+        }
+        Scope::Project => "there is no project here to keep the project's plugins in",
+    }
+}
+
+fn no_such_plugin(name: &str, candidates: &[String]) -> String {
+    if candidates.is_empty() {
+        format!("no installed plugin is named `{name}`; `weft plugin list` lists them")
+    } else {
+        format!(
+            "several installed plugins are named `{name}` ({}); name one as NAME@MARKETPLACE",
+            candidates.join(", ")
+        )
+    }
+}
+
 fn known_list(known: &[String]) -> String {
     if known.is_empty() {
         String::new()
@@ -150,6 +183,8 @@ impl MarketplaceError {
                 | MarketplaceError::UnknownPlugin { .. }
                 | MarketplaceError::BadId(_)
                 | MarketplaceError::NotInstalled { .. }
+                | MarketplaceError::NoSuchPlugin { .. }
+                | MarketplaceError::NoStore(_)
                 | MarketplaceError::ClaudeCodeOwned { .. }
         ) || matches!(
             self,

@@ -51,7 +51,13 @@ async fn plugin_files(
             Ok((package, source, marketplace_record.commit.clone()))
         }
         PluginSource::Git { url, .. } => {
-            let source = Source::parse(url, std::path::Path::new("/"))?;
+            // git takes the path of a repository as a URL; so does Claude Code's `url`.
+            let source = match Source::parse(url, std::path::Path::new("/"))? {
+                Source::Local(dir) if is_git_repository(&dir) => {
+                    Source::Git(format!("file://{}", dir.display()))
+                }
+                other => other,
+            };
             if !matches!(source, Source::Git(_)) {
                 return Err(MarketplaceError::UnsupportedSource {
                     id: id.to_owned(),
@@ -71,6 +77,11 @@ async fn plugin_files(
             source_form: format!("a `{kind}` source"),
         }),
     }
+}
+
+/// A work tree with `.git`, or a bare repository (`HEAD` and `objects/`).
+fn is_git_repository(dir: &std::path::Path) -> bool {
+    dir.join(".git").exists() || (dir.join("HEAD").is_file() && dir.join("objects").is_dir())
 }
 
 /// Plans installing plugin `id` (`name@marketplace`) from the scope's copy of its

@@ -10,7 +10,10 @@
 //!   [`RunsCode`] — what will be able to run code once it is enabled — for the caller to
 //!   show and confirm before anything is written;
 //! - [`plan_update`] / [`apply_update`], [`plan_locked`] (what a project's lock pins, for a
-//!   teammate), [`set_enabled`], [`remove_plugin`], [`verify_plugins`].
+//!   teammate), [`set_enabled`], [`remove_plugin`], [`verify_plugins`];
+//! - [`find_installed`] and [`PluginTargets::switch`]: a plugin a person names (`NAME@MKT`,
+//!   or a name only one plugin has) and switching it on or off, shared by `weft plugin` and
+//!   the REPL's `/plugin`.
 //!
 //! The project scope records what a team shares in `.claude/settings.json`
 //! (`enabledPlugins`, `extraKnownMarketplaces`), edited in place ([`set_entry`]). Every
@@ -25,6 +28,7 @@ mod marketplaces;
 mod plan;
 mod records;
 mod settings_edit;
+mod switch;
 mod target;
 
 pub use error::MarketplaceError;
@@ -35,9 +39,10 @@ pub use manage::{
     PluginVerification, remove_plugin, set_claude_code_enabled, set_enabled, verify_plugins,
 };
 pub use marketplaces::{
-    AddedMarketplace, KnownMarketplace, MarketplaceUpdate, add_marketplace, list_marketplaces,
-    remove_marketplace, update_marketplace,
+    AddedMarketplace, KnownMarketplace, MarketplaceUpdate, RemovedMarketplace, add_marketplace,
+    installed_from, list_marketplaces, remove_marketplace, update_marketplace,
 };
 pub use plan::{DynamicCommand, PluginPlan, RunsCode};
 pub use settings_edit::set_entry;
+pub use switch::{NamedPlugin, PluginTargets, Switched, find_installed};
 pub use target::{PluginTarget, Scope};

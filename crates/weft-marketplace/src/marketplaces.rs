@@ -13,6 +13,7 @@ use weft_plugin::{DeclaredSource, MARKETPLACE_FILE, Marketplace, MarketplaceReco
 use weft_scan::Package;
 
 use crate::error::MarketplaceError;
+use crate::manage::remove_together;
 use crate::records::{self, recorded, source_of};
 use crate::settings_edit::set_entry;
 use crate::target::PluginTarget;
@@ -226,36 +227,64 @@ pub async fn update_marketplace(
     })
 }
 
-/// Removes marketplace `name` from the scope. Refused while plugins from it are installed
-/// (remove them first), so no installed plugin loses where it came from.
-pub fn remove_marketplace(
-    target: &PluginTarget,
-    name: &str,
-) -> Result<MarketplaceRecord, MarketplaceError> {
-    let _lock = target.install.exclusive()?;
-    let mut lock = records::load(target)?;
-    let record = known(&lock, name)?;
-    let plugins: Vec<String> = lock
-        .plugins
+/// A marketplace removed, with the plugins that were installed from it.
+#[derive(Debug, Clone, Serialize)]
+pub struct RemovedMarketplace {
+    /// Its name.
+    pub name: String,
+    /// Its record.
+    pub record: MarketplaceRecord,
+    /// The plugins removed with it (`name@marketplace`).
+    pub plugins: Vec<String>,
+}
+
+/// The plugins installed from marketplace `name` in this scope: what removing it removes.
+pub fn installed_from(target: &PluginTarget, name: &str) -> Result<Vec<String>, MarketplaceError> {
+    let lock = records::load(target)?;
+    known(&lock, name)?;
+    Ok(plugins_of(&lock, name))
+}
+
+fn plugins_of(lock: &weft_plugin::PluginLock, name: &str) -> Vec<String> {
+    lock.plugins
         .iter()
         .filter(|(_, p)| p.marketplace == name)
         .map(|(id, _)| id.clone())
+        .collect()
+}
+
+/// Removes marketplace `name` from the scope and, as Claude Code does, the plugins installed
+/// from it (their files, data directories, records and, in the project scope, their
+/// `enabledPlugins` entries). `agreed` is what the caller showed and the person agreed to
+/// lose ([`installed_from`]): when the marketplace has other plugins by now, nothing is
+/// removed. Every tree is moved aside first, the settings file edited in one write and the
+/// lock written last; when a step fails, the steps before it are undone.
+pub fn remove_marketplace(
+    target: &PluginTarget,
+    name: &str,
+    agreed: &[String],
+) -> Result<RemovedMarketplace, MarketplaceError> {
+    let _lock = target.install.exclusive()?;
+    let mut lock = records::load(target)?;
+    let record = known(&lock, name)?;
+    let plugins = plugins_of(&lock, name);
+    let unexpected: Vec<String> = plugins
+        .iter()
+        .filter(|id| !agreed.contains(id))
+        .cloned()
         .collect();
-    if !plugins.is_empty() {
+    if !unexpected.is_empty() {
         return Err(MarketplaceError::MarketplaceInUse {
             name: name.to_owned(),
-            plugins,
+            plugins: unexpected,
         });
     }
-    target
-        .install
-        .delete_tree_in(&target.store.marketplaces_dir(), name)?;
-    if let Some(settings) = target.shared_settings().filter(|s| s.is_file()) {
-        set_entry(&settings, "extraKnownMarketplaces", name, None)?;
-    }
-    lock.marketplaces.remove(name);
-    records::save(target, &lock)?;
-    Ok(record)
+    remove_together(target, &mut lock, &plugins, Some(name))?;
+    Ok(RemovedMarketplace {
+        name: name.to_owned(),
+        record,
+        plugins,
+    })
 }
 
 /// Reads marketplace `name`'s copy as a package (for relative plugin sources).

@@ -32,10 +32,24 @@ pub struct DynamicCommand {
 pub struct RunsCode {
     /// Its hook handlers (`${CLAUDE_PLUGIN_ROOT}` as written).
     pub hooks: Vec<HookCommand>,
-    /// Its MCP servers: the name and what each starts or connects to.
+    /// Its MCP servers: the name and what each starts or connects to (in JSON, objects
+    /// with `name` and `runs`).
+    #[serde(serialize_with = "named_servers")]
     pub mcp_servers: Vec<(String, String)>,
     /// Dynamic-context lines in its skills and commands.
     pub dynamic_context: Vec<DynamicCommand>,
+}
+
+fn named_servers<S: serde::Serializer>(
+    servers: &[(String, String)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Server<'a> {
+        name: &'a str,
+        runs: &'a str,
+    }
+    serializer.collect_seq(servers.iter().map(|(name, runs)| Server { name, runs }))
 }
 
 impl RunsCode {
@@ -130,9 +144,15 @@ pub(crate) fn plan(
             .map(|d| d.as_nanos())
             .unwrap_or_default()
     );
-    let root = install.put_tree_in(&staging, &dir_name, &input.package, false)?;
-    let staged = Staged(root.clone());
+    // The plugin's root is named after it, as when installed: a plugin without a manifest
+    // takes its name from its directory.
+    let outer = staging.join(&dir_name);
+    let staged = Staged(outer.clone());
+    let root = install.put_tree_in(&outer, input.name, &input.package, false)?;
     let id = plugin_id(input.name, input.marketplace);
+    // What is said about its files names them inside the plugin (`fmt/hooks/hooks.json`),
+    // not in the staging directory.
+    let shown = Path::new(input.name);
     let manifest = match PluginManifest::load(&root) {
         Ok(m) if m.name == input.name => m,
         Ok(m) => {
@@ -145,7 +165,7 @@ pub(crate) fn plan(
         Err(e) if input.entry.is_some_and(|e| !e.strict) && e.is_missing() => {
             PluginManifest::implicit(input.name)
         }
-        Err(e) => return Err(e.into()),
+        Err(e) => return Err(e.rebased(&root, shown).into()),
     };
     let reference = PluginRef {
         name: input.name.to_owned(),
@@ -153,13 +173,18 @@ pub(crate) fn plan(
         root: root.clone(),
         data: None,
     };
-    let components = Components::resolve(&reference, &manifest, input.entry)?;
+    let components = Components::resolve(&reference, &manifest, input.entry)
+        .map_err(|e| e.rebased(&root, shown))?;
     let runs = runs_code(&root, &components, &input.package);
     let scan = scan_plugin(&input.package);
     let tree_sha256 = tree_hash(&file_entries(&input.package));
     let mut warnings = manifest.warnings(&root);
     warnings.extend(components.warnings.iter().cloned());
     warnings.dedup();
+    let warnings = warnings
+        .into_iter()
+        .map(|w| w.rebased(&root, shown))
+        .collect();
     Ok(PluginPlan {
         id,
         name: input.name.to_owned(),

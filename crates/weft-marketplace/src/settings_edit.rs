@@ -27,6 +27,48 @@ pub fn set_entry(
     Ok(())
 }
 
+/// One entry of [`set_entries`]: under the top-level object `key`, `entry` set to the value
+/// (`None` removes it).
+pub(crate) type SettingsEdit<'a> = (&'a str, &'a str, Option<Value>);
+
+/// Applies every edit to the settings file at `path` and writes it once (atomically), so
+/// either all of them are made or none; returns the file's text before, for the caller to
+/// write back ([`restore_settings`]) when what the edits belong to fails later. A file that
+/// does not exist is left alone when every edit is a removal.
+pub(crate) fn set_entries(
+    path: &Path,
+    edits: &[SettingsEdit<'_>],
+) -> Result<Option<String>, crate::MarketplaceError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if edits.iter().all(|(_, _, v)| v.is_none()) {
+                return Ok(None);
+            }
+            String::new()
+        }
+        Err(e) => return Err(weft_install::InstallError::io(path, e).into()),
+    };
+    let mut edited = text.clone();
+    for (key, entry, value) in edits {
+        edited = edit(&edited, key, entry, value.clone(), path)?;
+    }
+    if edited != text {
+        weft_install::write_atomically(path, edited.as_bytes())?;
+    }
+    Ok(Some(text))
+}
+
+/// Writes back what [`set_entries`] returned (best effort: this runs when something else
+/// already failed, whose error is the one reported).
+pub(crate) fn restore_settings(path: &Path, before: Option<String>) {
+    if let Some(text) = before
+        && let Err(e) = weft_install::write_atomically(path, text.as_bytes())
+    {
+        tracing::warn!(path = %path.display(), error = %e, "could not restore the settings file");
+    }
+}
+
 /// `text` with `key.entry` set (or removed).
 pub(crate) fn edit(
     text: &str,

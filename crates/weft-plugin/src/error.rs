@@ -1,7 +1,7 @@
 //! What goes wrong with a plugin, a marketplace or a record of them: each error names the
 //! file, a line and column where one exists, and the reason.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A plugin file, marketplace file or record that cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -53,6 +53,45 @@ impl PluginError {
     pub fn is_missing(&self) -> bool {
         matches!(self, PluginError::Read { source, .. } if source.is_not_found())
     }
+
+    /// The same error about the file at `to` instead of under `from` (a plugin read in a
+    /// staging directory, named as the person knows it).
+    pub fn rebased(self, from: &Path, to: &Path) -> Self {
+        match self {
+            PluginError::Read {
+                path,
+                reason,
+                source,
+            } => PluginError::Read {
+                path: rebase(path, from, to),
+                reason,
+                source,
+            },
+            PluginError::Json {
+                path,
+                line,
+                column,
+                message,
+            } => PluginError::Json {
+                path: rebase(path, from, to),
+                line,
+                column,
+                message,
+            },
+            PluginError::Invalid { path, reason } => PluginError::Invalid {
+                path: rebase(path, from, to),
+                reason,
+            },
+        }
+    }
+}
+
+/// `path` under `to` when it is under `from`, else unchanged.
+fn rebase(path: PathBuf, from: &Path, to: &Path) -> PathBuf {
+    match path.strip_prefix(from) {
+        Ok(rest) => to.join(rest),
+        Err(_) => path,
+    }
 }
 
 /// Something about a plugin weft reports without refusing it: a component it does not
@@ -72,6 +111,15 @@ impl PluginWarning {
         PluginWarning {
             path: Some(path.into()),
             message: message.into(),
+        }
+    }
+
+    /// The same warning about the file at `to` instead of under `from` (see
+    /// [`PluginError::rebased`]).
+    pub fn rebased(self, from: &Path, to: &Path) -> Self {
+        PluginWarning {
+            path: self.path.map(|p| rebase(p, from, to)),
+            message: self.message,
         }
     }
 

@@ -478,6 +478,12 @@ fn load_plugin(load: LoadPlugin) -> InstalledPlugin {
     if plugin.version.is_none() {
         plugin.version = manifest.version.clone();
     }
+    // A marketplace entry may carry any manifest field: its description stands in for a
+    // missing one (a plugin a `strict: false` entry defines has no manifest at all).
+    let mut manifest = manifest;
+    if manifest.description.is_none() {
+        manifest.description = entry.and_then(|e| e.description.clone());
+    }
     match Components::resolve(&plugin.plugin_ref(), &manifest, entry) {
         Ok(components) => plugin.components = components,
         Err(e) => plugin.inactive = Some(Inactive::Broken(e.to_string())),

@@ -8,6 +8,8 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use weft_agents::{AgentRegistry, AgentRoot, ModelPool, Session, SessionError};
+use weft_marketplace::PluginTargets;
+use weft_plugin::{PluginSet, PluginSources};
 
 use crate::registry::CommandRegistry;
 
@@ -93,6 +95,34 @@ pub struct ReplEnv {
     pub config_origins: Vec<Vec<String>>,
     /// Locations.
     pub workspace: WorkspaceInfo,
+    /// Where plugins are read from and switched (`/plugin`).
+    pub plugins: PluginEnv,
+}
+
+/// What `/plugin` reads and changes, as the CLI resolved it.
+#[derive(Debug, Clone, Default)]
+pub struct PluginEnv {
+    /// Where the installed plugins are looked for (read again by each `/plugin`).
+    pub sources: PluginSources,
+    /// The user's and the project's stores, where a plugin is switched on or off.
+    pub targets: PluginTargets,
+    /// The installed plugins' ids and names, for completion (refreshed by `/plugin`).
+    pub names: Vec<String>,
+}
+
+impl PluginEnv {
+    /// Completion's names from `set`: every id, and every name only one plugin has.
+    pub fn refresh_names(&mut self, set: &PluginSet) {
+        let mut names: Vec<String> = set.plugins.iter().map(|p| p.id.clone()).collect();
+        for p in &set.plugins {
+            if set.plugins.iter().filter(|q| q.name == p.name).count() == 1 {
+                names.push(p.name.clone());
+            }
+        }
+        names.sort();
+        names.dedup();
+        self.names = names;
+    }
 }
 
 /// What a command runs with.
@@ -136,6 +166,8 @@ pub struct CompletionContext {
     pub agents: Vec<String>,
     /// Dot paths of the configuration (`agent.temperature`, ...).
     pub config_keys: Vec<String>,
+    /// Installed plugins' ids and unambiguous names (`/plugin enable ...`).
+    pub plugins: Vec<String>,
 }
 
 impl CompletionContext {
@@ -175,6 +207,17 @@ pub trait SlashCommand: Send + Sync {
     /// Completion candidates for the word being typed (`partial`) as the first argument.
     fn completions(&self, partial: &str, names: &CompletionContext) -> Vec<String> {
         let _ = (partial, names);
+        Vec::new()
+    }
+
+    /// Completion candidates for a later argument: `previous` are the arguments before it.
+    fn later_completions(
+        &self,
+        previous: &[&str],
+        partial: &str,
+        names: &CompletionContext,
+    ) -> Vec<String> {
+        let _ = (previous, partial, names);
         Vec::new()
     }
 }

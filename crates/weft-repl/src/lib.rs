@@ -6,11 +6,13 @@
 //! * the built-in commands: `/help [topic]`, `/skills [name]`, `/skill <name> [args]`,
 //!   `/<skill> [args]`, `/agents`, `/agent <name>`, `/tools`, `/memory [search q]`,
 //!   `/config [key]`, `/model <name>`, `/permissions`, `/hooks`, `/session`, `/context`,
-//!   `/cost`, `/compact [instructions]`, `/workspace`, `/reload`, `/clear`, `/exit`, `/quit`;
+//!   `/cost`, `/compact [instructions]`, `/workspace`, `/reload`, `/plugin [list | enable |
+//!   disable NAME]`, `/clear`, `/exit`, `/quit`;
 //! * [`PromptApprover`]: the approval prompt (allow once, allow always, deny) for calls the
 //!   permission mode does not let run without asking;
 //! * [`help`]: the help topics shared with `weft help <topic>`; [`hooks_listing`], the hooks
-//!   table shared with `weft hooks list`;
+//!   table shared with `weft hooks list`; [`plugins_listing`], the plugins table shared with
+//!   `weft plugin list`;
 //! * [`Repl`]: the loop, with Ctrl-C cancelling the running turn;
 //! * [`call_line`], [`result_preview`], [`recap`]: tool activity in a few lines (each call
 //!   and a preview of its result, `/expand` for the whole), and a resumed session's last
@@ -33,7 +35,7 @@
 //! topic and config-key names; hints from `usage` and `argument-hint`). `dispatch.rs`: a line to a
 //! `Dispatch` (a first word with a second `/` is a message; built-ins first, then user-invocable
 //! skills, else the unknown-command message; arguments split by `weft_template::split_args`).
-//! `preview.rs`: tool activity in a few lines (a call, a two-line preview of its result, a resumed
+//! `plugins.rs`: the plugins table `/plugin` and `weft plugin list` share. `preview.rs`: tool activity in a few lines (a call, a two-line preview of its result, a resumed
 //! session's last turns), which the printer, `/expand` and the recap share. `commands/`: the
 //! built-ins of DESIGN 9, one file per group (their listings through weft-term's
 //! `fit_table`/`fit_columns`, a skill's details through weft-registry's `skill_details`, like the
@@ -54,6 +56,7 @@
 //! writes to a `weft_term::StyledWrite`: content through `Write`, its own styling (built on
 //! neutralised text) through `write_styled`. Tables, paths and labels come from `weft-term`.
 //! Depends on `weft-types`, `weft-fs`, `weft-template`, `weft-registry`, `weft-permissions`,
+//! `weft-plugin` and `weft-marketplace` (reading and switching plugins for `/plugin`),
 //! `weft-llm`, `weft-tools` (the memory file's size cap), `weft-agents`, `weft-hooks`, `weft-term`,
 //! rustyline, rustix (`dup` and `poll` of standard input), tokio, async-trait, serde_json,
 //! thiserror, tracing. Prints only to the writer it is given; never reads the environment (the CLI
@@ -66,6 +69,7 @@ mod dispatch;
 mod frontend;
 pub mod help;
 mod hooks;
+mod plugins;
 mod preview;
 mod printer;
 mod registry;
@@ -73,13 +77,14 @@ mod repl;
 
 pub use approval::{AnswerSource, PromptApprover, TerminalInput, parse_answer, question};
 pub use command::{
-    CommandContext, CommandError, CompletionContext, Dispatch, ReplEnv, SkillName, SlashCommand,
-    WorkspaceInfo, starting_with,
+    CommandContext, CommandError, CompletionContext, Dispatch, PluginEnv, ReplEnv, SkillName,
+    SlashCommand, WorkspaceInfo, starting_with,
 };
 pub use commands::{config_keys, context_report, cost_report, lookup, redact, unknown_key};
 pub use dispatch::{ParsedLine, parse_line, unknown_command};
 pub use frontend::{LineEditor, join_continuations};
 pub use hooks::{HOOKS_HEADER, hook_source_label, hooks_listing, matcher_label};
+pub use plugins::{PLUGINS_HEADER, plugin_status, plugins_listing};
 pub use preview::{call_line, recap, result_preview, tool_result_preview};
 pub use printer::{Activity, TurnPrinter};
 pub use registry::{CommandRegistry, DuplicateCommand};

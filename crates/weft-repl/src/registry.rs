@@ -77,8 +77,10 @@ impl CommandRegistry {
 
     /// Completion of `line` with the cursor at `pos`: the byte offset the candidates replace
     /// from, and the candidates. The first word completes to command and user-invocable skill
-    /// names (with their `/`); the first argument completes through the command
-    /// ([`SlashCommand::completions`]).
+    /// names (with their `/`; a plugin's are `/plugin:name`, which a bare `/name` completes to
+    /// when no other name starts so); the first argument completes
+    /// through the command ([`SlashCommand::completions`]), a later one through
+    /// [`SlashCommand::later_completions`].
     pub fn complete(
         &self,
         line: &str,
@@ -95,18 +97,31 @@ impl CommandRegistry {
             None => {
                 let commands = self.commands.keys().map(String::as_str);
                 let skills = names.skills.iter().map(|s| s.name.as_str());
-                let found = starting_with(rest, commands.chain(skills));
+                let mut found = starting_with(rest, commands.chain(skills));
+                if found.is_empty() && !rest.contains(':') {
+                    // `/lin` for a plugin's `fmt:lint`: its qualified name, when nothing
+                    // else starts so.
+                    let plugins = names.skills.iter().map(|s| s.name.as_str()).filter(|n| {
+                        n.split_once(':')
+                            .is_some_and(|(_, bare)| bare.starts_with(rest))
+                    });
+                    found = starting_with("", plugins);
+                }
                 (0, found.into_iter().map(|n| format!("/{n}")).collect())
             }
             Some((name, args)) => {
                 let args = args.trim_start();
-                if args.contains(char::is_whitespace) {
-                    return (pos, Vec::new());
-                }
                 let Some(command) = self.get(name) else {
                     return (pos, Vec::new());
                 };
-                (pos - args.len(), command.completions(args, names))
+                match args.rsplit_once(char::is_whitespace) {
+                    None => (pos - args.len(), command.completions(args, names)),
+                    Some((before, partial)) => {
+                        let previous: Vec<&str> = before.split_whitespace().collect();
+                        let found = command.later_completions(&previous, partial, names);
+                        (pos - partial.len(), found)
+                    }
+                }
             }
         }
     }

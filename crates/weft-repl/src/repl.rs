@@ -155,6 +155,7 @@ impl Repl {
             skills,
             agents: self.env.agents.names().map(str::to_owned).collect(),
             config_keys: config_keys(&self.env.config),
+            plugins: self.env.plugins.names.clone(),
         }
     }
 

@@ -201,7 +201,8 @@ fn duplicate_registration_is_refused() {
             .to_string(),
         "a slash command named `/extra` is already registered"
     );
-    // Every command of DESIGN 9 (and /permissions, /expand, /context, /cost, /compact) is there, once.
+    // Every command of DESIGN 9 (and /permissions, /expand, /context, /cost, /compact,
+    // /plugin) is there, once.
     let builtin = CommandRegistry::builtin();
     let names: Vec<&str> = builtin.list().iter().map(|(n, _)| *n).collect();
     assert_eq!(
@@ -221,6 +222,7 @@ fn duplicate_registration_is_refused() {
             "memory",
             "model",
             "permissions",
+            "plugin",
             "quit",
             "reload",
             "session",
@@ -255,6 +257,33 @@ fn completion_candidates() {
     );
     assert_eq!(complete("/memory s"), (8, vec!["search".to_owned()]));
     assert_eq!(complete("hello"), (5, vec![]));
+    // A plugin's skills complete from `/plugin:`, and from their bare name when no other
+    // name starts so.
+    let mut names = names.clone();
+    for name in ["fmt:lint", "tools:lint", "fmt:run", "fmt:reload"] {
+        names.skills.push(weft_repl::SkillName {
+            name: name.to_owned(),
+            argument_hint: None,
+        });
+    }
+    let complete = |line: &str| registry.complete(line, line.len(), &names);
+    assert_eq!(
+        complete("/fmt:"),
+        (
+            0,
+            ["/fmt:lint", "/fmt:reload", "/fmt:run"]
+                .map(str::to_owned)
+                .to_vec()
+        )
+    );
+    assert_eq!(complete("/ru"), (0, vec!["/fmt:run".to_owned()]));
+    assert_eq!(
+        complete("/lin"),
+        (0, vec!["/fmt:lint".to_owned(), "/tools:lint".to_owned()])
+    );
+    // `/rel` is the command `/reload`, not the plugin's `fmt:reload` too.
+    assert_eq!(complete("/rel"), (0, vec!["/reload".to_owned()]));
+    let names = f.repl.completion_context();
     // Hints: argument-hint after the skill name, usage after a command, the rest of a name.
     let hint = |line: &str| registry.hint(line, line.len(), &names);
     assert_eq!(hint("/research ").as_deref(), Some("[topic] [depth]"));

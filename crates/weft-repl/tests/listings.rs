@@ -60,3 +60,90 @@ async fn a_mistyped_configuration_key_gets_the_closest_ones() {
     }
     insta::assert_snapshot!("unknown_keys", out);
 }
+
+/// A home directory where Claude Code installed `review@cc-market` and enabled it, and the
+/// `/plugin` environment the CLI would build for it.
+fn claude_code_home(home: &std::path::Path) -> weft_repl::PluginEnv {
+    let root = home.join(".claude/plugins/cache/cc-market/review/1.2.0");
+    let write = |path: std::path::PathBuf, text: &str| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        root.join(".claude-plugin/plugin.json"),
+        r#"{"name": "review", "version": "1.2.0", "description": "Reviews pull requests"}"#,
+    );
+    write(
+        root.join("skills/pr/SKILL.md"),
+        "---\nname: pr\ndescription: Review a pull request\n---\nReview it.\n",
+    );
+    write(
+        home.join(".claude/plugins/installed_plugins.json"),
+        &format!(
+            r#"{{"version": 2, "plugins": {{"review@cc-market": [{{"scope": "user", "installPath": "{}", "version": "1.2.0"}}]}}}}"#,
+            root.display()
+        ),
+    );
+    write(
+        home.join(".claude/settings.json"),
+        r#"{"enabledPlugins": {"review@cc-market": true}}"#,
+    );
+    weft_repl::PluginEnv {
+        sources: weft_plugin::PluginSources {
+            user_clawft: Some(home.join(".clawft")),
+            project: None,
+            project_trusted: false,
+            claude_dir: Some(home.join(".claude")),
+        },
+        targets: weft_marketplace::PluginTargets {
+            user: Some(weft_marketplace::PluginTarget::user(home)),
+            project: None,
+            project_trusted: false,
+        },
+        names: Vec::new(),
+    }
+}
+
+#[tokio::test]
+async fn plugins_are_listed_and_switched_for_the_next_session() {
+    let mut f = fixture();
+    let empty = f.dispatch("/plugin").await.1;
+    let home = tempfile::tempdir().unwrap();
+    f.repl.env.plugins = claude_code_home(home.path());
+    let mut out = format!("> /plugin (none installed)\n{empty}");
+    for command in [
+        "/plugin",
+        "/plugin disable review",
+        "/plugin list",
+        "/plugin enable review@cc-market --scope user",
+        "/plugin enable nothing",
+        "/plugin enable review --scope project",
+        "/plugin enable",
+        "/plugin remove review",
+        "/help plugin",
+    ] {
+        let (_, text) = f.dispatch(command).await;
+        out.push_str(&format!("> {command}\n{text}"));
+    }
+    let out = out.replace(home.path().to_str().unwrap(), "[HOME]");
+    insta::assert_snapshot!("plugins", out);
+    // Switched for weft only: recorded in weft's store, Claude Code's settings untouched.
+    let lock = std::fs::read_to_string(home.path().join(".clawft/plugins.lock")).unwrap();
+    assert!(lock.contains("\"review@cc-market\": true"), "{lock}");
+    assert_eq!(
+        std::fs::read_to_string(home.path().join(".claude/settings.json")).unwrap(),
+        r#"{"enabledPlugins": {"review@cc-market": true}}"#
+    );
+    // Completion offers the subcommands, then the plugin's id and its unambiguous name.
+    let names = f.repl.completion_context();
+    assert_eq!(names.plugins, ["review", "review@cc-market"]);
+    let complete = |line: &str| f.repl.commands.complete(line, line.len(), &names).1;
+    assert_eq!(complete("/plugin e"), ["enable"]);
+    assert_eq!(
+        complete("/plugin enable rev"),
+        ["review", "review@cc-market"]
+    );
+    assert_eq!(complete("/plugin disable review --s"), ["--scope"]);
+    assert_eq!(complete("/plugin disable review --scope p"), ["project"]);
+    assert!(complete("/plugin list x").is_empty());
+}

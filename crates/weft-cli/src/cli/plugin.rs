@@ -91,6 +91,9 @@ pub struct MarketplaceRemoveArgs {
     /// Whose marketplace.
     #[arg(long, value_enum, default_value = "user")]
     pub scope: InstallScope,
+    /// Remove the plugins installed from it without asking.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
 }
 
 /// Arguments of `weft plugin install`.
@@ -110,6 +113,10 @@ pub struct PluginInstallArgs {
     /// Install despite high-severity findings.
     #[arg(long)]
     pub force: bool,
+    /// Output format: with json, what it brings is shown on stderr and stdout has
+    /// {"installed": [...], "not_installed": [...]}.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
 }
 
 /// Arguments of `weft plugin list`.
@@ -129,6 +136,9 @@ pub struct PluginIdArgs {
     /// Which install (default: wherever it is installed).
     #[arg(long, value_enum)]
     pub scope: Option<InstallScope>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
 }
 
 /// Arguments of `weft plugin update`.
@@ -146,6 +156,10 @@ pub struct PluginUpdateArgs {
     /// Apply despite high-severity findings.
     #[arg(long)]
     pub force: bool,
+    /// Output format: with json, the changes are shown on stderr and stdout has
+    /// {"updates": [...]}.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReportFormat,
 }
 
 /// Arguments of `weft plugin verify`.

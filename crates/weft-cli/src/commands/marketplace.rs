@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::SystemTime;
 
 use weft_install::Source;
-use weft_marketplace::{MarketplaceError, PluginTarget};
+use weft_marketplace::{MarketplaceError, PluginTarget, PluginTargets};
 use weft_runtime::{UsageError, Workspace};
 use weft_term::{fit_table, one_line, plural};
 
@@ -33,6 +33,16 @@ pub(crate) fn plugin_target(workspace: &Workspace, project: bool) -> anyhow::Res
         .as_deref()
         .ok_or_else(|| UsageError("no home directory (set HOME or pass --home)".to_owned()))?;
     Ok(PluginTarget::user(home))
+}
+
+/// Both scopes' stores (each when there is one) and the project's trust: where a named
+/// plugin is switched on or off (`weft plugin enable|disable`, the REPL's `/plugin`).
+pub(crate) fn plugin_targets(workspace: &Workspace) -> PluginTargets {
+    PluginTargets {
+        user: plugin_target(workspace, false).ok(),
+        project: plugin_target(workspace, true).ok(),
+        project_trusted: workspace.trust.is_trusted(),
+    }
 }
 
 /// A marketplace error as `main` reports it: a usage error for a mistake in what was asked,
@@ -199,14 +209,38 @@ fn update(workspace: &Workspace, args: &MarketplaceUpdateArgs) -> anyhow::Result
     Ok(ExitCode::SUCCESS)
 }
 
+/// Removes a marketplace and, as Claude Code does, the plugins installed from it: they are
+/// listed and asked about first (or `--yes`).
 fn remove(workspace: &Workspace, args: &MarketplaceRemoveArgs) -> anyhow::Result<ExitCode> {
     let target = plugin_target(workspace, args.scope == InstallScope::Project)?;
-    let record = weft_marketplace::remove_marketplace(&target, &args.name).map_err(explain)?;
+    let plugins = weft_marketplace::installed_from(&target, &args.name).map_err(explain)?;
+    if !plugins.is_empty() {
+        crate::output::outln!(
+            "Removing marketplace {} also removes the {} installed from it{}: {}",
+            args.name,
+            plural(plugins.len(), "plugin"),
+            target.scope.phrase(),
+            plugins.join(", ")
+        );
+        let question = format!(
+            "Remove {} and {}?",
+            args.name,
+            plural(plugins.len(), "plugin")
+        );
+        if !crate::commands::plugin::approve(&question, args.yes, "removed", "what goes") {
+            return Ok(ExitCode::FAILURE);
+        }
+    }
+    let removed =
+        weft_marketplace::remove_marketplace(&target, &args.name, &plugins).map_err(explain)?;
     crate::output::outln!(
         "Removed marketplace {} (from {}){}",
         args.name,
-        record.source.location,
+        removed.record.source.location,
         target.scope.phrase()
     );
+    for id in &removed.plugins {
+        crate::output::outln!("Removed {id}{}", target.scope.phrase());
+    }
     Ok(ExitCode::SUCCESS)
 }

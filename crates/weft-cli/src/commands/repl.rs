@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use weft_repl::{LineEditor, PromptApprover, Repl, ReplEnv, WorkspaceInfo};
+use weft_repl::{LineEditor, PluginEnv, PromptApprover, Repl, ReplEnv, WorkspaceInfo};
 use weft_types::PermissionMode;
 
 use crate::cli::{RunArgs, RunFormat};
@@ -31,6 +31,18 @@ pub fn workspace_info(workspace: &Workspace, memory_file: &Path) -> WorkspaceInf
         history_file: workspace.history_file(),
         config_files: workspace.config_files(),
     }
+}
+
+/// Where `/plugin` reads plugins and switches them: the workspace's (the set it started
+/// with gives completion its names; `/plugin` reads them again each time).
+fn plugin_env(workspace: &Workspace) -> PluginEnv {
+    let mut env = PluginEnv {
+        sources: workspace.plugin_sources(),
+        targets: crate::commands::marketplace::plugin_targets(workspace),
+        names: Vec::new(),
+    };
+    env.refresh_names(workspace.plugins());
+    env
 }
 
 /// Runs the interactive session until `/exit` or Ctrl-D, starting with `first` when given;
@@ -87,6 +99,7 @@ pub fn run(
             workspace.home.as_deref(),
         ),
         workspace: workspace_info(workspace, &runtime.memory_file(&base)),
+        plugins: plugin_env(workspace),
     };
     let history = env.workspace.history_file.clone();
     let mut repl = Repl::new(session, env)

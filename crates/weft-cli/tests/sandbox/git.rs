@@ -17,9 +17,19 @@ pub struct Repo {
 impl Repo {
     /// An empty repository (branch `main`) and its work tree.
     pub fn new(s: &Sandbox) -> Self {
-        let bare = s.dir("remote.git");
+        Self::named(s, "remote")
+    }
+
+    /// Another one, at `<tmp>/<name>.git` fed from `<tmp>/<name>-work`.
+    pub fn named(s: &Sandbox, name: &str) -> Self {
+        let bare = s.dir(&format!("{name}.git"));
+        let work = if name == "remote" {
+            s.dir("work")
+        } else {
+            s.dir(&format!("{name}-work"))
+        };
         let repo = Repo {
-            work: s.dir("work"),
+            work,
             url: format!("file://{}", bare.display()),
             home: s.home.clone(),
         };

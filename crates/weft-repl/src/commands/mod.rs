@@ -8,6 +8,7 @@ mod help;
 mod hooks;
 mod memory;
 mod permissions;
+mod plugin;
 mod session;
 pub(crate) mod skills;
 mod tools;
@@ -32,6 +33,7 @@ pub fn builtin_commands() -> Vec<Arc<dyn SlashCommand>> {
         Arc::new(tools::Tools),
         Arc::new(permissions::PermissionsCommand),
         Arc::new(hooks::HooksCommand),
+        Arc::new(plugin::PluginCommand),
         Arc::new(memory::Memory),
         Arc::new(config::ConfigCommand),
         Arc::new(session::SessionInfo),

@@ -14,7 +14,7 @@ use weft_llm::{
     TextSink, ToolCall, Usage,
 };
 use weft_registry::{RegistryConfig, SkillRegistry, SkillRoot};
-use weft_repl::{CommandContext, Dispatch, Interrupt, Repl, ReplEnv, WorkspaceInfo};
+use weft_repl::{CommandContext, Dispatch, Interrupt, PluginEnv, Repl, ReplEnv, WorkspaceInfo};
 use weft_tools::{BuiltinConfig, ExecConfig, FsScope};
 use weft_types::{PermissionMode, Scope};
 
@@ -186,6 +186,7 @@ pub fn fixture_with(interrupt: Interrupt) -> Fixture {
             memory_file: Some(memory_file),
             ..WorkspaceInfo::default()
         },
+        plugins: PluginEnv::default(),
     };
     Fixture {
         _tmp: tmp,
