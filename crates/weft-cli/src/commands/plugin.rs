@@ -76,7 +76,7 @@ fn resolve(
             Ok((plugin_target(workspace, in_project)?, p.id.clone(), Some(p.scope)))
         }
         None if split_id(id).is_some() => Ok((plugin_target(workspace, project)?, id.to_owned(), None)),
-        None => Err(UsageError(format!(
+        None => Err(UsageError::new(format!(
             "no installed plugin is named `{id}` (one that several marketplaces provide needs NAME@MARKETPLACE); `weft plugin list` lists them"
         ))
         .into()),
@@ -217,9 +217,7 @@ fn install_plan(
 fn install(workspace: &Workspace, args: &PluginInstallArgs) -> anyhow::Result<ExitCode> {
     let Some(id) = &args.id else {
         if args.scope != InstallScope::Project {
-            return Err(UsageError(
-                "name the plugin (NAME@MARKETPLACE), or pass --scope project to install the project's declared plugins".to_owned(),
-            )
+            return Err(UsageError::new("name the plugin (NAME@MARKETPLACE), or pass --scope project to install the project's declared plugins")
             .into());
         }
         return install_declared(workspace, args);
@@ -296,8 +294,7 @@ fn install_declared(workspace: &Workspace, args: &PluginInstallArgs) -> anyhow::
                 ok = false;
                 continue;
             };
-            let source =
-                Source::parse(&location, &project).map_err(|e| UsageError(e.to_string()))?;
+            let source = Source::parse(&location, &project).map_err(UsageError::from_error)?;
             rt.block_on(weft_marketplace::add_marketplace(
                 &target,
                 &source,
