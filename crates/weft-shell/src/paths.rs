@@ -110,7 +110,7 @@ pub(crate) enum Outside {
     /// An absolute path outside the project.
     Beyond,
     /// A relative path while the working directory is outside the project.
-    RelativeToOutside,
+    RelativeElsewhere,
     /// A relative path whose `..` leave the project.
     ClimbsOut,
 }
@@ -121,7 +121,7 @@ impl std::fmt::Display for Outside {
             Outside::Home => "is in a home directory",
             Outside::NotLiteral => "is not literal",
             Outside::Beyond => "is outside the project",
-            Outside::RelativeToOutside => "is relative to a directory outside the project",
+            Outside::RelativeElsewhere => "is relative to a directory outside the project",
             Outside::ClimbsOut => "climbs out of the project",
         })
     }
@@ -160,7 +160,7 @@ pub(crate) fn place(word: &Word, ctx: &ShellContext) -> Place {
         };
     }
     let Some(base) = ctx.base() else {
-        return Place::Outside(Outside::RelativeToOutside);
+        return Place::Outside(Outside::RelativeElsewhere);
     };
     match normalise(base, text) {
         Some(_) => Place::Inside,
@@ -235,7 +235,7 @@ mod tests {
         assert_eq!(at("../x", &sub), Place::Inside);
         assert_eq!(at("../../x", &sub), Place::Outside(Outside::ClimbsOut));
         let away = root.with_cwd("/tmp");
-        assert_eq!(at("x", &away), Place::Outside(Outside::RelativeToOutside));
+        assert_eq!(at("x", &away), Place::Outside(Outside::RelativeElsewhere));
         assert_eq!(
             place(&Word::placeholder("$F"), &none),
             Place::Outside(Outside::NotLiteral)
