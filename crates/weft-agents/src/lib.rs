@@ -19,12 +19,16 @@
 //! and lowers its limits to the user's (`W179`). `session/`: the agent loop (`error.rs`:
 //! `SessionError`). `mod.rs` is the `Session`: built or resumed from `options.rs`'s `SessionParts`
 //! and `SessionOptions`, its state, the agent switch, and every message appended to the transcript
-//! before it is kept in memory; `turn.rs` runs a turn (request, model, tool calls, results, until
+//! before it is kept in memory; `turn_state.rs` is what holds for one turn only (`TurnState`: the
+//! active skills, the gate they narrowed, their model, effort, grants and pre-approvals), reset by
+//! replacing it with its default; `turn.rs` runs a turn (request, model, tool calls, results, until
 //! an answer or `max_tool_iterations`; `send` and the user's skill runs start one) and reports it
 //! through `SessionEvents`; `view.rs` applies an agent definition over the session options as a
 //! view (model, temperature, cap, gate), so switching back restores; `prompt.rs` builds the system
 //! prompt (agent prompt, preloaded skills, catalog) and the tool list the gate lets the model see;
-//! `dispatch.rs` runs one call through the gate (`check_resolved`, with `real_path.rs` resolving
+//! `dispatch.rs` runs one call through the gate (the tool looked up by `callee.rs`: a registered
+//! tool, or one of the session's own, `use_skill` and the spawn tools, on the same path;
+//! `check_resolved`, with `real_path.rs` resolving
 //! the call's path; a search tool gets the gate's `FileRules` as its file filter, and what a tool
 //! would refuse anyway, `Tool::check_reach`, is answered before anyone is asked), then
 //! `approval.rs` (the permission mode via `decide`, `permissions.allow` and remembered answers; an

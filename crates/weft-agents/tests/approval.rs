@@ -191,7 +191,7 @@ fn agent_with_mode(name: &str, mode: &str) -> AgentDefinition {
         "A test agent",
         Source::in_memory(Scope::Project, AgentFormat::Yaml),
     );
-    agent.permission_mode = Some(mode.to_owned());
+    agent.permission_mode = Some(mode.parse());
     agent
 }
 

@@ -42,8 +42,8 @@ pub fn apply(command: &mut Command) -> Result<(), UsageError> {
         }
         | Command::Help { .. }
         | Command::Completions { .. } => {
-            return Err(UsageError(
-                "--json: this command prints no data, so it has no JSON output".to_owned(),
+            return Err(UsageError::new(
+                "--json: this command prints no data, so it has no JSON output",
             ));
         }
     }
@@ -78,8 +78,8 @@ fn plugin(command: &mut PluginCommand) -> Result<(), UsageError> {
             command: MarketplaceCommand::List(a),
         } => a.format = ListFormat::Json,
         _ => {
-            return Err(UsageError(
-                "--json: of the plugin commands, `plugin list`, `plugin verify` and `plugin marketplace list` print data".to_owned(),
+            return Err(UsageError::new(
+                "--json: of the plugin commands, `plugin list`, `plugin verify` and `plugin marketplace list` print data",
             ));
         }
     }

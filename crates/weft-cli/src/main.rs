@@ -15,8 +15,9 @@
 //! terminal, the help and status 2 through a pipe; `front.rs` is what `weft` takes without a
 //! command (Claude Code's `-p`, `-c`, `-r [ID]`, `-m`, a first message); each command family's
 //! arguments in a module of its own: `skills.rs`, `install.rs`, `run.rs`, `agents.rs`,
-//! `sessions.rs`, `setup.rs` (config, doctor, sandbox, mcp), and the shared `--format` values in
-//! `format.rs`); `commands/front.rs` runs `weft` without a command (a one-word near miss of a
+//! `sessions.rs`, `setup.rs` (config, doctor, sandbox, mcp), the shared `--format` values in
+//! `format.rs`, and `mode.rs`, `--permission-mode` parsed by `PermissionMode`'s own `FromStr`);
+//! `commands/front.rs` runs `weft` without a command (a one-word near miss of a
 //! command is a usage error, piped input joins `-p`'s prompt, capped), `commands/picker.rs` is
 //! `-r`'s session picker, `commands/scaffold.rs` is `weft skills new`; `environment.rs`, the one
 //! module that reads the process (environment variables, current directory, the executable and its
@@ -104,7 +105,7 @@ fn main() -> ExitCode {
         return finish(Err(e.into()), stderr);
     }
     let workspace = environment::workspace(&cli.locations);
-    let mode = cli.permission_mode.map(weft_types::PermissionMode::from);
+    let mode = cli.permission_mode;
     let Some(command) = cli.command else {
         let result = commands::front::run(&workspace, &cli.front, cli.json, mode, cli.verbose > 0);
         return finish(result, stderr);
@@ -168,8 +169,8 @@ fn main() -> ExitCode {
 /// Session options given before a command (`weft --model x skills list`) would be ignored:
 /// a usage error says where they go.
 fn front_with_command() -> UsageError {
-    UsageError(
-        "options such as -p, -c, -r, -m, --model and --agent before a command belong to the session; put them after the command (`weft agent --model x`)".to_owned(),
+    UsageError::new(
+        "options such as -p, -c, -r, -m, --model and --agent before a command belong to the session; put them after the command (`weft agent --model x`)",
     )
 }
 

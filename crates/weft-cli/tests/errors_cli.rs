@@ -74,6 +74,22 @@ fn mistyped_models_and_providers_get_the_closest_names() {
     insta::assert_snapshot!("suggest_models", format!("{out}{anthropic}"));
 }
 
+/// One parser reads a permission mode wherever it is written: a misspelt one on the command
+/// line is clap's usage error with that parser's reason, and in a configuration file an error
+/// of the file that names the key.
+#[test]
+fn a_misspelt_permission_mode_is_refused_with_the_spellings() {
+    let s = Sandbox::new();
+    let mut out = transcript(&s, &[], &[&["--permission-mode", "yolo", "agents", "list"]]);
+    let config = s.config(&json!({"permissions": {"mode": "acceptedits"}}));
+    out.push_str(&transcript(
+        &s,
+        &[],
+        &[&["--config", config.to_str().unwrap(), "agents", "list"]],
+    ));
+    insta::assert_snapshot!("misspelt_permission_mode", out);
+}
+
 #[test]
 fn an_unknown_config_key_names_its_file_line_path_and_the_closest_key() {
     let s = Sandbox::new();

@@ -433,8 +433,19 @@ fn the_mode_in_effect_is_shown_by_doctor_sandbox_status_and_config_show() {
         doctor_permissions(&s, &["--permission-mode", "plan"]).1,
         "mode plan (--permission-mode); 1 pattern pre-approved (permissions.allow)"
     );
+    // Every spelling the files take works on the command line too (Claude Code's names).
+    for (spelling, mode) in [
+        ("acceptEdits", "accept-edits"),
+        ("dontAsk", "dont-ask"),
+        ("default", "ask"),
+    ] {
+        assert_eq!(
+            doctor_permissions(&s, &["--permission-mode", spelling]).1,
+            format!("mode {mode} (--permission-mode); 1 pattern pre-approved (permissions.allow)")
+        );
+    }
     // bypass is worth a warning.
-    let (status, detail) = doctor_permissions(&s, &["--permission-mode", "bypass"]);
+    let (status, detail) = doctor_permissions(&s, &["--permission-mode", "bypassPermissions"]);
     assert_eq!(status, "warn", "{detail}");
     assert!(detail.ends_with("no call asks and exec_shell runs without the sandbox"));
 

@@ -435,18 +435,20 @@ fn read_permission_mode(f: &mut Fields<'_>, agent: &mut AgentDefinition, report:
     ) else {
         return;
     };
-    agent.permission_mode = fields::string(report, &field, Rule::WrongType);
-    if let Some(mode) = agent.permission_mode.as_deref()
-        && mode.parse::<weft_types::PermissionMode>().is_err()
-    {
+    let Some(text) = fields::string(report, &field, Rule::WrongType) else {
+        return;
+    };
+    let mode = text.parse::<weft_types::PermissionMode>();
+    if mode.is_err() {
         report.emit(Rule::AgentUnknownPermissionMode, field.pos(), || {
             format!(
                 "unknown permissionMode `{}`; expected one of {} (or weft's ask, accept-edits, dont-ask, bypass)",
-                shorten(mode),
+                shorten(&text),
                 PERMISSION_MODES.join(", ")
             )
         });
     }
+    agent.permission_mode = Some(mode);
 }
 
 /// Claude Code agent fields weft recognises but does not implement, and why: kept, without

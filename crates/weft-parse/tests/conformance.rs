@@ -14,7 +14,9 @@ use std::path::Path;
 
 use common::{Case, ONLY, fm, row, run};
 use weft_parse::{ParseOptions, ParsedAgent, Profile, parse_agent};
-use weft_types::{AgentDefinition, DescriptionSource, SkillContext};
+use weft_types::{
+    AgentDefinition, DescriptionSource, PermissionMode, SkillContext, UnknownPermissionMode,
+};
 
 /// The same expectations under every profile.
 fn every_profile(r: &common::Row, f: impl Fn(Case) -> Case) -> Vec<Case> {
@@ -1417,8 +1419,8 @@ fn section_i() -> Vec<AgentCase> {
             |a| {
                 eq(
                     "permission_mode",
-                    a.permission_mode.as_deref(),
-                    Some("manual"),
+                    a.permission_mode.clone(),
+                    Some(Ok(PermissionMode::Ask)),
                 )
             },
         ),
@@ -1431,8 +1433,8 @@ fn section_i() -> Vec<AgentCase> {
             |a| {
                 eq(
                     "permission_mode",
-                    a.permission_mode.as_deref(),
-                    Some("acceptEdits"),
+                    a.permission_mode.clone(),
+                    Some(Ok(PermissionMode::AcceptEdits)),
                 )
             },
         ),
@@ -1442,7 +1444,13 @@ fn section_i() -> Vec<AgentCase> {
             Load,
             true,
             &["W174"],
-            |_| Ok(()),
+            |a| {
+                eq(
+                    "permission_mode",
+                    a.permission_mode.clone(),
+                    Some(Err(UnknownPermissionMode("yolo".to_owned()))),
+                )
+            },
         ),
         agent_case(
             "I07c/strict",

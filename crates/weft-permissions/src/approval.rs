@@ -129,12 +129,7 @@ impl PreApproval {
                     rule: "read-only helpers".to_owned(),
                 },
                 LayerVerdict::Allowed(used) => approved(set, &used),
-                LayerVerdict::Ask(reason) => {
-                    not_approved(reason.trim_start_matches("ask: ").to_owned())
-                }
-                LayerVerdict::Denied(reason) => {
-                    not_approved(reason.trim_start_matches("denied: ").to_owned())
-                }
+                LayerVerdict::Ask(reason) | LayerVerdict::Denied(reason) => not_approved(reason),
             };
         }
         let scoped = set.scoped_for(&name);

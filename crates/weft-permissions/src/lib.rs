@@ -60,8 +60,8 @@
 //! let gate = composition.gate_within(&parent);
 //! assert!(gate.check("specKit", &json!({})).is_allowed());
 //! assert_eq!(
-//!     gate.check("write", &json!({})).reason(),
-//!     Some("denied: `write` is forbidden by skill 'opencode-implementer'"),
+//!     gate.check("write", &json!({})).to_string(),
+//!     "denied: `write` is forbidden by skill 'opencode-implementer'",
 //! );
 //! # Ok::<(), weft_permissions::PolicyError>(())
 //! ```
@@ -81,7 +81,8 @@
 //! `gate_within`). `validate.rs`: V001–V006 and protocol-tool warnings. `gate/`:
 //! `ToolGate::check(tool, input)` over layered policies (skills, agent, parent ceiling, background)
 //! deciding `Allowed`, `Ask` or `Denied` (deny beats ask beats allow) with reasons that name the
-//! rule and its origin; `gate/shell.rs` judges `exec_shell` calls on the analysis, `explain.rs`
+//! rule and its origin (`gate/decision.rs`: `Decision` and its `Reason`, kind and text apart, the
+//! `ask: `/`denied: ` prefix added only by its display); `gate/shell.rs` judges `exec_shell` calls on the analysis, `explain.rs`
 //! says what each rule thinks of each simple command; `gate/resolved.rs`: `check_resolved`, a call
 //! judged on its path as spelled and on its real path (the caller resolves links); `gate/files.rs`:
 //! `FileRules`, the `Read(...)` and search-tool path rules of every layer gathered once per search
@@ -117,7 +118,10 @@ pub use compose::{
 };
 pub use context::PatternContext;
 pub use error::{PatternError, PatternErrorKind, PolicyError};
-pub use gate::{CommandRulings, Decision, Explanation, FileRules, PATH_KEYS, ToolGate, path_of};
+pub use gate::{
+    CommandRulings, Decision, Explanation, FileRules, PATH_KEYS, Reason, ReasonKind, ToolGate,
+    path_of,
+};
 pub use mode::{CallKind, Step, decide, offered_in, only_with_a_person};
 pub use name::{
     ALIASES, BACKGROUND_TOOLS, BUILTIN_TOOLS, MCP_PREFIX, MCP_SEPARATOR, aliases_of,

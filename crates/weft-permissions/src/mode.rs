@@ -157,10 +157,10 @@ pub fn decide(
     let gate_ask = match gate {
         Decision::Denied { reason } => {
             return Step::Refuse {
-                reason: strip(reason, "denied: ").to_owned(),
+                reason: reason.text().to_owned(),
             };
         }
-        Decision::Ask { reason } => Some(strip(reason, "ask: ")),
+        Decision::Ask { reason } => Some(reason.text()),
         Decision::Allowed => None,
     };
     if mode == PermissionMode::Plan && !kind.is_harmless() {
@@ -248,10 +248,6 @@ fn what_changes(tool: &str, kind: CallKind, not_approved: &str) -> String {
     format!("{what} ({not_approved})")
 }
 
-fn strip<'a>(reason: &'a str, prefix: &str) -> &'a str {
-    reason.strip_prefix(prefix).unwrap_or(reason)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -306,12 +302,8 @@ mod tests {
         ];
         let gates = [
             Decision::Allowed,
-            Decision::Ask {
-                reason: "ask: `git -c` can run other programs".into(),
-            },
-            Decision::Denied {
-                reason: "denied: `rm` is forbidden".into(),
-            },
+            Decision::ask("`git -c` can run other programs"),
+            Decision::denied("`rm` is forbidden"),
         ];
         let mut rows = 0;
         for kind in kinds {
@@ -353,9 +345,7 @@ mod tests {
                 reason: "`exec_shell` may change something (no pre-approval pattern matches this `exec_shell` call)".into()
             }
         );
-        let gate_ask = Decision::Ask {
-            reason: "ask: `git -c` can run other programs, in `git -c x=y log`".into(),
-        };
+        let gate_ask = Decision::ask("`git -c` can run other programs, in `git -c x=y log`");
         assert_eq!(
             decide(Auto, "exec_shell", CallKind::Mutating, &gate_ask, &no),
             Step::Ask {
@@ -367,9 +357,7 @@ mod tests {
                 Bypass,
                 "exec_shell",
                 CallKind::Mutating,
-                &Decision::Denied {
-                    reason: "denied: `rm x` matches `Bash(rm:*)`".into()
-                },
+                &Decision::denied("`rm x` matches `Bash(rm:*)`"),
                 &no
             ),
             Step::Refuse {

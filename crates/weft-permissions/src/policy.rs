@@ -23,7 +23,7 @@ use crate::{Origin, PatternContext, PatternSet, PolicyError, ToolPattern};
 /// assert!(policy.check("read_file", &json!({})).is_allowed());
 /// assert_eq!(
 ///     policy.check("Write", &json!({})),
-///     Decision::Denied { reason: "denied: `Write` is forbidden by agent 'explore'".into() },
+///     Decision::denied("`Write` is forbidden by agent 'explore'"),
 /// );
 /// # Ok::<(), weft_permissions::PolicyError>(())
 /// ```

@@ -153,8 +153,8 @@ fn i04_disallowed_is_removed_first() {
     let gate = agent(Some(&["Read", "Write"]), &["Write"]);
     assert_eq!(gate.visible_tools(&["Read", "Write", "Grep"]), ["Read"]);
     assert_eq!(
-        gate.check("Write", &json!({})).reason(),
-        Some("denied: `Write` is forbidden by agent 'reviewer'")
+        gate.check("Write", &json!({})).to_string(),
+        "denied: `Write` is forbidden by agent 'reviewer'"
     );
 }
 

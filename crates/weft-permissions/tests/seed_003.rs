@@ -59,19 +59,18 @@ fn composition_example_gate_allows_exactly_the_composed_tools() {
     assert!(gate.check("specKit", &json!({})).is_allowed());
     assert!(gate.check("opencode-executor", &json!({})).is_allowed());
     assert_eq!(
-        gate.check("write", &json!({})).reason(),
-        Some("denied: `write` is forbidden by skill 'opencode-implementer'")
+        gate.check("write", &json!({})).to_string(),
+        "denied: `write` is forbidden by skill 'opencode-implementer'"
     );
     assert_eq!(
-        gate.check("edit", &json!({})).reason(),
-        Some("denied: `edit` is forbidden by skill 'opencode-implementer'")
+        gate.check("edit", &json!({})).to_string(),
+        "denied: `edit` is forbidden by skill 'opencode-implementer'"
     );
     // Seed 003's lowercase `write`/`edit` are tools of their own, not aliases of
     // write_file/edit_file; those are simply not allowed.
     assert!(
         gate.check("write_file", &json!({}))
-            .reason()
-            .unwrap()
+            .to_string()
             .contains("is not in the tools allowed by")
     );
 }

@@ -566,23 +566,21 @@ impl View {
     /// project file's `bypass` was dropped when it was read) and `permissions.allow`.
     fn permissions(&mut self, runtime: &Runtime) {
         let file = &runtime.config.file.permissions;
-        // A mode the files misspell stays as written: loading a session reports it.
-        if let Ok(mode) = runtime.permission_mode() {
-            let value = json!(mode.as_str());
-            let claude = runtime.config.claude.default_mode();
-            match (runtime.command_line_permission_mode(), &file.mode, claude) {
-                (Some(_), _, _) => self.force(
-                    path(&["permissions", "mode"]),
-                    value,
-                    Origin::Flag("--permission-mode".to_owned()),
-                ),
-                (None, None, Some((_, from))) => self.force(
-                    path(&["permissions", "mode"]),
-                    value,
-                    Origin::File(from.to_path_buf()),
-                ),
-                (None, _, _) => self.effective(&["permissions", "mode"], value, Origin::Default),
-            }
+        let mode = runtime.permission_mode();
+        let value = json!(mode.as_str());
+        let claude = runtime.config.claude.default_mode();
+        match (runtime.command_line_permission_mode(), &file.mode, claude) {
+            (Some(_), _, _) => self.force(
+                path(&["permissions", "mode"]),
+                value,
+                Origin::Flag("--permission-mode".to_owned()),
+            ),
+            (None, None, Some((_, from))) => self.force(
+                path(&["permissions", "mode"]),
+                value,
+                Origin::File(from.to_path_buf()),
+            ),
+            (None, _, _) => self.effective(&["permissions", "mode"], value, Origin::Default),
         }
         // Claude Code's `permissions.allow` pre-approves too.
         let claude_allow = runtime.config.claude.list("/permissions/allow");

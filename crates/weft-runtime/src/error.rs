@@ -93,10 +93,59 @@ fn display_paths(files: &[PathBuf]) -> String {
 }
 
 /// A mistake in how weft was invoked or configured (an unknown agent, a bad `tools.deny`
-/// pattern, no provider): the `weft` binary reports it without causes and exits with 2.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct UsageError(pub String);
+/// pattern, no provider): the `weft` binary exits with 2 for it. A mistake found by another
+/// error (a pattern that does not compile) keeps that error as its source, and its message
+/// ends with it, as every weft error's does.
+///
+/// ```
+/// use std::error::Error;
+/// use weft_runtime::UsageError;
+///
+/// let cause = "x".parse::<u8>().unwrap_err();
+/// let err = UsageError::caused("config `x`", cause);
+/// assert_eq!(err.to_string(), "config `x`: invalid digit found in string");
+/// assert!(err.source().is_some());
+/// assert_eq!(UsageError::new("the message is empty").to_string(), "the message is empty");
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct UsageError {
+    message: String,
+    #[source]
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+impl UsageError {
+    /// A mistake that `message` explains on its own.
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// A mistake `source` found in what `context` names (`config `tools.deny``): the message
+    /// is `context: source`.
+    pub fn caused(
+        context: impl std::fmt::Display,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> Self {
+        let source = source.into();
+        Self {
+            message: format!("{context}: {source}"),
+            source: Some(source),
+        }
+    }
+
+    /// A mistake `source` explains on its own: its message is the source's.
+    pub fn from_error(source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        let source = source.into();
+        Self {
+            message: source.to_string(),
+            source: Some(source),
+        }
+    }
+}
 
 /// Why a runtime cannot be assembled.
 #[derive(Debug, thiserror::Error)]

@@ -9,7 +9,8 @@
 
 use std::path::Path;
 
-use serde::Deserialize;
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
 use weft_permissions::{Origin, PatternContext, PatternSet, PreApproval};
 use weft_types::PermissionMode;
 
@@ -21,7 +22,8 @@ use crate::error::UsageError;
 pub struct PermissionSettings {
     /// `ask` (the default), `accept-edits`, `plan`, `auto`, `bypass` or `dont-ask` (Claude
     /// Code's spellings too); `--permission-mode` beats it.
-    pub mode: Option<String>,
+    #[serde(default, deserialize_with = "named_mode")]
+    pub mode: Option<PermissionMode>,
     /// Calls that run without asking: tool patterns (`Bash(cargo test:*)`, `Edit(src/**)`,
     /// `WebFetch(domain:docs.rs)`, `github__get_issue`), judged by the same analyser as
     /// `tools.deny`.
@@ -31,16 +33,8 @@ pub struct PermissionSettings {
 
 impl PermissionSettings {
     /// The mode in effect: `cli` (the command line) beats the configuration, else `ask`.
-    pub fn mode(&self, cli: Option<PermissionMode>) -> Result<PermissionMode, UsageError> {
-        if let Some(mode) = cli {
-            return Ok(mode);
-        }
-        match &self.mode {
-            None => Ok(PermissionMode::default()),
-            Some(text) => text
-                .parse()
-                .map_err(|e| UsageError(format!("config `permissions.mode`: {e}"))),
-        }
+    pub fn mode(&self, cli: Option<PermissionMode>) -> PermissionMode {
+        cli.or(self.mode).unwrap_or_default()
     }
 
     /// `allow` compiled; relative path patterns start at `base` (the project).
@@ -58,10 +52,19 @@ impl PermissionSettings {
         let ctx = project_pattern_context(base);
         let origin = Origin::Other("`permissions.allow` in the configuration".to_owned());
         let mut set = PatternSet::compile(&self.allow, &origin, &ctx)
-            .map_err(|e| UsageError(format!("config `permissions.allow`: {e}")))?;
+            .map_err(|e| UsageError::caused("config `permissions.allow`", e))?;
         set.extend_from(extra);
         Ok(PreApproval::new(set).with_shell_context(ctx.shell_context()))
     }
+}
+
+/// `permissions.mode`, read by [`PermissionMode`]'s own parser; a misspelt mode is an error of
+/// the configuration that names the key.
+fn named_mode<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<PermissionMode>, D::Error> {
+    Option::<PermissionMode>::deserialize(deserializer)
+        .map_err(|e| D::Error::custom(format_args!("`permissions.mode`: {e}")))
 }
 
 /// What the configuration's patterns (`tools.deny`, `permissions.allow`, a `--deny` list) are
@@ -113,14 +116,14 @@ mod tests {
             ..Default::default()
         };
         let settings = load(&untrusted);
-        assert_eq!(settings.mode.as_deref(), Some("accept-edits"));
+        assert_eq!(settings.mode, Some(PermissionMode::AcceptEdits));
         assert_eq!(settings.allow, ["Bash(git status:*)"]);
         // Trusted: its patterns count, its bypass does not.
         let trusted = load(&ConfigSources {
             trust_project: true,
             ..untrusted.clone()
         });
-        assert_eq!(trusted.mode.as_deref(), Some("accept-edits"));
+        assert_eq!(trusted.mode, Some(PermissionMode::AcceptEdits));
         assert_eq!(trusted.allow, ["Bash"]);
         // A trusted project may choose another mode.
         let plan = write(
@@ -133,14 +136,14 @@ mod tests {
             trust_project: true,
             ..untrusted.clone()
         });
-        assert_eq!(planned.mode(None).unwrap(), PermissionMode::Plan);
+        assert_eq!(planned.mode(None), PermissionMode::Plan);
         // The user's own file and `--config FILE` may choose bypass.
         let explicit = write(tmp.path(), "x.json", r#"{"permissions":{"mode":"bypass"}}"#);
         let chosen = load(&ConfigSources {
             explicit: Some(explicit),
             ..untrusted
         });
-        assert_eq!(chosen.mode(None).unwrap(), PermissionMode::Bypass);
+        assert_eq!(chosen.mode(None), PermissionMode::Bypass);
         let own = write(
             tmp.path(),
             "own.json",
@@ -150,33 +153,36 @@ mod tests {
             user: Some(own),
             ..Default::default()
         });
-        assert_eq!(mine.mode(None).unwrap(), PermissionMode::Bypass);
+        assert_eq!(mine.mode(None), PermissionMode::Bypass);
     }
 
     #[test]
-    fn the_command_line_beats_the_configuration_and_bad_values_are_usage_errors() {
+    fn the_command_line_beats_the_configuration_and_bad_values_are_errors() {
         let settings = PermissionSettings {
-            mode: Some("auto".into()),
+            mode: Some(PermissionMode::Auto),
             allow: vec!["Bash(git log:*".into()],
         };
-        assert_eq!(settings.mode(None).unwrap(), PermissionMode::Auto);
+        assert_eq!(settings.mode(None), PermissionMode::Auto);
         assert_eq!(
-            settings.mode(Some(PermissionMode::Plan)).unwrap(),
+            settings.mode(Some(PermissionMode::Plan)),
             PermissionMode::Plan
         );
         assert_eq!(
-            PermissionSettings::default().mode(None).unwrap(),
+            PermissionSettings::default().mode(None),
             PermissionMode::Ask
         );
-        let bad = PermissionSettings {
-            mode: Some("yolo".into()),
-            allow: Vec::new(),
-        };
+        // A mode that is none is an error of the file, naming the key.
+        let tmp = tempfile::tempdir().unwrap();
+        let bad = write(tmp.path(), "bad.json", r#"{"permissions":{"mode":"yolo"}}"#);
+        let err = Config::load(&ConfigSources {
+            user: Some(bad),
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
         assert!(
-            bad.mode(None)
-                .unwrap_err()
-                .to_string()
-                .starts_with("config `permissions.mode`: unknown permission mode `yolo`")
+            err.contains("`permissions.mode`: unknown permission mode `yolo`"),
+            "{err}"
         );
         let err = settings
             .pre_approval(Path::new("/p"))

@@ -39,7 +39,7 @@ pub(crate) fn find_history(
         Resume::Latest => {
             let sessions = list_sessions(dir);
             let latest = latest_session(&sessions, cwd).ok_or_else(|| {
-                UsageError(format!(
+                UsageError::new(format!(
                     "no earlier session of {} to continue (`weft sessions list` shows them all; `--resume ID` resumes any)",
                     cwd.display()
                 ))
@@ -60,13 +60,13 @@ pub fn lookup_session(dir: &Path, id: &str) -> Result<SessionSummary, RuntimeErr
         Ok(summary) => Ok(summary.clone()),
         Err(SessionLookupError::NotFound(id)) => match index.take_unreadable(&id) {
             Some(damage) => Err(damage.into()),
-            None => Err(UsageError(format!(
+            None => Err(UsageError::new(format!(
                 "no session `{id}` in {}; `weft sessions list` shows them",
                 dir.display()
             ))
             .into()),
         },
-        Err(ambiguous) => Err(UsageError(ambiguous.to_string()).into()),
+        Err(ambiguous) => Err(UsageError::from_error(ambiguous).into()),
     }
 }
 
@@ -79,7 +79,7 @@ pub(crate) fn resumed_model(
     agent_model: Option<&str>,
 ) -> Result<Option<String>, UsageError> {
     let recorded = models.choose(Some(&history.model), None, None).map_err(|e| {
-        UsageError(format!(
+        UsageError::new(format!(
             "session `{}` used the model `{}`, which cannot be used now ({e}); pass --model to choose one",
             history.session_id, history.model
         ))

@@ -40,7 +40,7 @@ Ollama: OPENAI_BASE_URL=http://localhost:11434/v1), or add `providers` to
 pub fn unknown_agent(agents: &AgentRegistry, name: &str) -> UsageError {
     let known: Vec<&str> = agents.names().collect();
     let suggestions = closest_names(name, known.iter().copied());
-    UsageError(format!(
+    UsageError::new(format!(
         "unknown agent `{name}`; available: {}{}",
         known.join(", "),
         did_you_mean(&suggestions)
@@ -199,12 +199,12 @@ impl Runtime {
     /// The permission mode of new sessions: the command line's, else the configuration's,
     /// else Claude Code's `defaultMode` (its settings files), else `ask`. An agent's
     /// `permissionMode` can only narrow it.
-    pub fn permission_mode(&self) -> Result<PermissionMode, UsageError> {
+    pub fn permission_mode(&self) -> PermissionMode {
         if self.cli_mode.is_none()
             && self.config.file.permissions.mode.is_none()
             && let Some((mode, _)) = self.config.claude.default_mode()
         {
-            return Ok(mode);
+            return mode;
         }
         self.config.file.permissions.mode(self.cli_mode)
     }
@@ -279,7 +279,7 @@ impl Runtime {
     pub fn local_tools(&self) -> Result<ToolRegistry, RuntimeError> {
         let settings = &self.config.file.tools;
         let base = self.base_dir()?;
-        let mode = self.permission_mode()?;
+        let mode = self.permission_mode();
         let launchers =
             crate::sandbox::mode_for_permissions(mode, &self.workspace, &self.config, &base)?
                 .launchers(&self.workspace.env)?;
@@ -318,7 +318,7 @@ impl Runtime {
         // not as the workspace's.
         for path in &paths {
             if let Err(e) = std::fs::canonicalize(path) {
-                return Err(UsageError(format!(
+                return Err(UsageError::new(format!(
                     "config `tools.allow_paths`: {}: {e}",
                     path.display()
                 ))
@@ -362,7 +362,7 @@ impl Runtime {
     /// own mode: sandboxed in `auto`, as `sandbox.enabled` says in `ask`, never the
     /// unsandboxed one of a `bypass` parent).
     fn permissions(&self, base: &std::path::Path) -> Result<Permissions, RuntimeError> {
-        let mode = self.permission_mode()?;
+        let mode = self.permission_mode();
         let mut permissions = Permissions::new(mode);
         permissions.pre_approval = self
             .config
@@ -539,7 +539,7 @@ impl Runtime {
         if !deny.is_empty() {
             let patterns = crate::permissions::project_pattern_context(&base);
             let policy = Policy::from_lists::<String>(None, deny, Origin::Session, &patterns)
-                .map_err(|e| UsageError(format!("config `tools.deny`: {e}")))?;
+                .map_err(|e| UsageError::caused("config `tools.deny`", e))?;
             layers.push(policy);
         }
         if !self.claude_rules.deny.is_empty() {
@@ -560,7 +560,7 @@ impl Runtime {
         let base = self.base_dir()?;
         let agent = self.agent(agent)?;
         let gate = agent_gate(&agent, &self.ceiling()?, Some(&base))?;
-        let mode = agent_mode(&agent, self.permission_mode()?)?;
+        let mode = agent_mode(&agent, self.permission_mode())?;
         let shell =
             crate::sandbox::mode_for_permissions(mode, &self.workspace, &self.config, &base)?;
         Ok(CallRules {
@@ -583,7 +583,7 @@ impl Runtime {
     /// configured provider or a client of the caller's ([`RuntimeBuilder::model_client`]).
     pub fn session(&self, settings: &SessionSettings) -> Result<Session, RuntimeError> {
         if self.models.catalog().is_empty() && self.own_providers.is_empty() {
-            return Err(UsageError(NO_PROVIDER.to_owned()).into());
+            return Err(UsageError::new(NO_PROVIDER).into());
         }
         let session = self.session_with(Arc::clone(&self.models), settings)?;
         // A provider whose key variable is not set stops only the runs that use it (the
@@ -596,7 +596,7 @@ impl Runtime {
             .filter(|_| !self.own_providers.contains(provider))
             .and_then(|p| p.unusable.as_deref())
         {
-            return Err(UsageError(format!("provider `{provider}`: {why}")).into());
+            return Err(UsageError::new(format!("provider `{provider}`: {why}")).into());
         }
         Ok(session)
     }
@@ -639,7 +639,7 @@ impl Runtime {
         let dir = self
             .workspace
             .sessions_dir()
-            .ok_or_else(|| UsageError("no home directory for sessions: pass --home".to_owned()))?;
+            .ok_or_else(|| UsageError::new("no home directory for sessions: pass --home"))?;
         let history = find_history(&dir, resume, &cwd)?;
         let agent = self.agent(Some(settings.agent.as_deref().unwrap_or(&history.agent)))?;
         let model = match (&settings.model, &settings.agent) {

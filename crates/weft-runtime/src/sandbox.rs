@@ -64,7 +64,7 @@ pub fn shell_mode(
     }
     let policy = settings
         .policy(base)
-        .map_err(|e| UsageError(format!("config `sandbox`: {e}")))?;
+        .map_err(|e| UsageError::caused("config `sandbox`", e))?;
     let missing = match exe {
         Some(exe) => match status.missing_for(policy.network) {
             None => {
@@ -147,7 +147,7 @@ impl ShellMode {
                 let json = |policy: &SandboxPolicy| {
                     policy
                         .to_json()
-                        .map_err(|e| UsageError(format!("config `sandbox`: {e}")))
+                        .map_err(|e| UsageError::caused("config `sandbox`", e))
                 };
                 Launchers {
                     default: helper(exe, Some(json(policy)?), note(policy)),

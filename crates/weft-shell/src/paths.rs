@@ -96,8 +96,35 @@ pub(crate) enum Place {
     Inside,
     /// `/dev/null`, `-` and the like.
     Special,
-    /// Outside the project, or unknown; the reason completes "`x` ...".
-    Outside(&'static str),
+    /// Outside the project, or unknown; which way (its display completes "`x` ...").
+    Outside(Outside),
+}
+
+/// How a path is outside the project (or cannot be known to be inside).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outside {
+    /// `~/...`.
+    Home,
+    /// It has an expansion the analyser cannot read.
+    NotLiteral,
+    /// An absolute path outside the project.
+    Beyond,
+    /// A relative path while the working directory is outside the project.
+    RelativeElsewhere,
+    /// A relative path whose `..` leave the project.
+    ClimbsOut,
+}
+
+impl std::fmt::Display for Outside {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Outside::Home => "is in a home directory",
+            Outside::NotLiteral => "is not literal",
+            Outside::Beyond => "is outside the project",
+            Outside::RelativeElsewhere => "is relative to a directory outside the project",
+            Outside::ClimbsOut => "climbs out of the project",
+        })
+    }
 }
 
 /// Device files any command may use.
@@ -114,10 +141,10 @@ const SPECIAL: &[&str] = &[
 pub(crate) fn place(word: &Word, ctx: &ShellContext) -> Place {
     let text = word.text();
     if text.starts_with('~') {
-        return Place::Outside("is in a home directory");
+        return Place::Outside(Outside::Home);
     }
     if !word.is_literal() && !is_plain_glob(word) {
-        return Place::Outside("is not literal");
+        return Place::Outside(Outside::NotLiteral);
     }
     if SPECIAL.contains(&text)
         || text
@@ -129,15 +156,15 @@ pub(crate) fn place(word: &Word, ctx: &ShellContext) -> Place {
     if text.starts_with('/') {
         return match ctx.components_in_project(text) {
             Some(_) => Place::Inside,
-            None => Place::Outside("is outside the project"),
+            None => Place::Outside(Outside::Beyond),
         };
     }
     let Some(base) = ctx.base() else {
-        return Place::Outside("is relative to a directory outside the project");
+        return Place::Outside(Outside::RelativeElsewhere);
     };
     match normalise(base, text) {
         Some(_) => Place::Inside,
-        None => Place::Outside("climbs out of the project"),
+        None => Place::Outside(Outside::ClimbsOut),
     }
 }
 
@@ -194,48 +221,24 @@ mod tests {
         let none = ShellContext::new();
         assert_eq!(at("src/a.rs", &none), Place::Inside);
         assert_eq!(at("./a/../b", &none), Place::Inside);
-        assert_eq!(
-            at("../x", &none),
-            Place::Outside("climbs out of the project")
-        );
-        assert_eq!(
-            at("a/../../x", &none),
-            Place::Outside("climbs out of the project")
-        );
-        assert_eq!(
-            at("/etc/passwd", &none),
-            Place::Outside("is outside the project")
-        );
+        assert_eq!(at("../x", &none), Place::Outside(Outside::ClimbsOut));
+        assert_eq!(at("a/../../x", &none), Place::Outside(Outside::ClimbsOut));
+        assert_eq!(at("/etc/passwd", &none), Place::Outside(Outside::Beyond));
         assert_eq!(at("/dev/null", &none), Place::Special);
         assert_eq!(at("/dev/fd/3", &none), Place::Special);
-        assert_eq!(
-            at("/dev/sda", &none),
-            Place::Outside("is outside the project")
-        );
+        assert_eq!(at("/dev/sda", &none), Place::Outside(Outside::Beyond));
         let root = ShellContext::new().with_project_root("/p/proj");
         assert_eq!(at("/p/proj/x", &root), Place::Inside);
-        assert_eq!(
-            at("/p/proj/../x", &root),
-            Place::Outside("is outside the project")
-        );
-        assert_eq!(
-            at("/p/projx", &root),
-            Place::Outside("is outside the project")
-        );
+        assert_eq!(at("/p/proj/../x", &root), Place::Outside(Outside::Beyond));
+        assert_eq!(at("/p/projx", &root), Place::Outside(Outside::Beyond));
         let sub = root.clone().with_cwd("sub");
         assert_eq!(at("../x", &sub), Place::Inside);
-        assert_eq!(
-            at("../../x", &sub),
-            Place::Outside("climbs out of the project")
-        );
+        assert_eq!(at("../../x", &sub), Place::Outside(Outside::ClimbsOut));
         let away = root.with_cwd("/tmp");
-        assert_eq!(
-            at("x", &away),
-            Place::Outside("is relative to a directory outside the project")
-        );
+        assert_eq!(at("x", &away), Place::Outside(Outside::RelativeElsewhere));
         assert_eq!(
             place(&Word::placeholder("$F"), &none),
-            Place::Outside("is not literal")
+            Place::Outside(Outside::NotLiteral)
         );
     }
 }

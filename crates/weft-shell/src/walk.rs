@@ -9,7 +9,7 @@ use super::dialect::Dialect;
 use super::environment::{Scope, env_finding};
 use super::helpers::{self, Reading};
 use super::parse::{RawCommand, RedirectKind, Sink, parse_into};
-use super::paths::{Place, ShellContext, place};
+use super::paths::{Outside, Place, ShellContext, place};
 use super::protected::{Reach, protected_write};
 use super::word::Word;
 use super::wrapper_options::{join, replace_string, wrapper_option, write_to};
@@ -317,7 +317,7 @@ impl Walk<'_> {
                     let place = place(&r.target, self.ctx);
                     let target = r.target.text();
                     if let Place::Outside(why) = place {
-                        let reason = if why == "is outside the project" {
+                        let reason = if why == Outside::Beyond {
                             format!("`> {target}` writes outside the project")
                         } else {
                             format!("`> {target}` writes to a path that {why}")

@@ -64,12 +64,17 @@ pub struct AgentDefinition {
     /// Always run as a background subagent.
     #[cfg_attr(feature = "serde", serde(default))]
     pub background: bool,
-    /// Claude Code `permissionMode`, kept as written.
+    /// Claude Code `permissionMode`, parsed once where the file is read; a spelling that is no
+    /// mode stays an error, which a session starting the agent reports.
     #[cfg_attr(
         feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "crate::permission_mode::as_written"
+        )
     )]
-    pub permission_mode: Option<String>,
+    pub permission_mode: Option<crate::WrittenPermissionMode>,
     /// Hooks (`hooks:`, Claude Code's shape): active while the skill or agent is.
     #[cfg_attr(
         feature = "serde",

@@ -75,7 +75,7 @@ pub use hooks::{
     is_claude_code_hook_event,
 };
 pub use invocation::InvocationContext;
-pub use permission_mode::{PermissionMode, UnknownPermissionMode};
+pub use permission_mode::{PermissionMode, UnknownPermissionMode, WrittenPermissionMode};
 pub use scope::{AgentFormat, PluginRef, Scope, SkillFormat, Source};
 pub use skill::{
     CompatibilityKind, CompatibilityRule, ComposabilityKind, ComposabilityRule, DescriptionSource,

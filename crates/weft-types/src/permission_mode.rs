@@ -119,6 +119,54 @@ impl FromStr for PermissionMode {
     }
 }
 
+#[cfg(feature = "serde")]
+impl serde::Serialize for PermissionMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// Read by [`FromStr`]: every spelling the command line takes, and the same message for one
+/// that is no mode.
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for PermissionMode {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A `permissionMode` as an agent file writes it: a mode, or the spelling that is none (kept,
+/// so that a session refuses the agent rather than run it wider than its author meant).
+pub type WrittenPermissionMode = Result<PermissionMode, UnknownPermissionMode>;
+
+/// serde for an optional [`WrittenPermissionMode`]: the mode's name, or the text as written.
+#[cfg(feature = "serde")]
+pub mod as_written {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::WrittenPermissionMode;
+
+    /// Writes the mode's name, or the unknown text as it was written.
+    pub fn serialize<S: Serializer>(
+        mode: &Option<WrittenPermissionMode>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match mode {
+            None => serializer.serialize_none(),
+            Some(Ok(mode)) => serializer.serialize_some(mode.as_str()),
+            Some(Err(unknown)) => serializer.serialize_some(&unknown.0),
+        }
+    }
+
+    /// Reads a string and parses it (an unknown one is kept as the error).
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<WrittenPermissionMode>, D::Error> {
+        Ok(Option::<String>::deserialize(deserializer)?.map(|text| text.parse()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,6 +184,20 @@ mod tests {
         assert_eq!(" plan ".parse(), Ok(PermissionMode::Plan));
         assert!("Plan".parse::<PermissionMode>().is_err());
         assert!("".parse::<PermissionMode>().is_err());
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serde_reads_every_spelling_and_writes_weft_s() {
+        let mode: PermissionMode = serde_json::from_str(r#""bypassPermissions""#).unwrap();
+        assert_eq!(mode, PermissionMode::Bypass);
+        assert_eq!(serde_json::to_string(&mode).unwrap(), r#""bypass""#);
+        let err = serde_json::from_str::<PermissionMode>(r#""yolo""#).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("unknown permission mode `yolo`; expected one of"),
+            "{err}"
+        );
     }
 
     #[test]

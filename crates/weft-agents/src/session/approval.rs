@@ -127,9 +127,7 @@ impl Session {
                     reason: format!("{reason}; it needs a person, and bypass mode does not ask"),
                 };
             }
-            let asked = Decision::Ask {
-                reason: format!("ask: {reason}"),
-            };
+            let asked = Decision::ask(reason);
             let none = Approval::NotPreApproved {
                 reason: String::new(),
             };
@@ -206,7 +204,8 @@ impl Session {
         }
         // The trusted skills active in this turn (their `allowed-tools`).
         if let Some(skill) = self
-            .turn_pre_approvals
+            .turn
+            .pre_approvals
             .iter()
             .map(|pre| pre.check_resolved(name, input, real.map(|r| &r.input)))
             .find(Approval::is_pre_approved)
@@ -252,7 +251,7 @@ impl Session {
             &call.arguments,
             real,
             &ctx,
-            self.gate.shell_context(),
+            self.gate().shell_context(),
         );
         let sandboxing = self.sandboxing(name);
         let request = ApprovalRequest {
@@ -368,7 +367,7 @@ impl Session {
         };
         let input = &call.arguments;
         let candidates =
-            weft_permissions::suggest_allow(asked.name, input, self.gate.shell_context());
+            weft_permissions::suggest_allow(asked.name, input, self.gate().shell_context());
         let patterns = match PreApproval::compile(
             &candidates,
             &Origin::Session,

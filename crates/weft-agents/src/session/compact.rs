@@ -385,13 +385,14 @@ impl Session {
     /// part (`messages[..split]`): a `use_skill` result, or the user's `/name` run.
     fn active_skill_bodies(&self, split: usize) -> String {
         let mut out = String::new();
-        if self.active_skills.is_empty() {
+        if self.turn.active_skills.is_empty() {
             return out;
         }
         let summarised = &self.messages[..split];
         for message in summarised {
             let body = match message.role {
                 Role::User => self
+                    .turn
                     .active_skills
                     .iter()
                     .any(|name| message.content.starts_with(&format!("[Skill: {name}]")))
@@ -404,7 +405,7 @@ impl Session {
                         .filter(|c| c.name == USE_SKILL)
                         .and_then(|c| c.arguments.get("skill").and_then(|s| s.as_str()));
                     skill
-                        .filter(|s| self.active_skills.iter().any(|a| a == s))
+                        .filter(|s| self.turn.active_skills.iter().any(|a| a == s))
                         .map(|s| {
                             out.push_str(&format!("\n### {s}\n\n"));
                             message.content.as_str()

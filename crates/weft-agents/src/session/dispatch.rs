@@ -10,14 +10,14 @@ use std::sync::Arc;
 
 use weft_llm::{Message, ToolCall};
 use weft_permissions::{CallKind, Decision, FileRules, canonical_tool_name};
-use weft_tools::{CallContext, FileFilter, Tool};
+use weft_tools::{CallContext, FileFilter};
 use weft_types::tool_names;
 
 use super::Session;
 use super::approval::Authorized;
+use super::callee::Callee;
 use super::hooks::{HookApproval, PreTool};
-use super::skill::USE_SKILL;
-use super::spawn::{SESSIONS_SPAWN, SubagentError};
+use super::spawn::SubagentError;
 use super::subagent_error::SpawnToolError;
 
 impl Session {
@@ -48,33 +48,27 @@ impl Session {
         } else {
             canonical_tool_name(&call.name)
         };
-        let spawn_tool = !self.tools.contains(name) && tool_names::SUBAGENT_TOOLS.contains(&name);
-        // The companions of sessions_spawn (result, list, cancel) are allowed exactly when it is.
-        let gate_name = if spawn_tool {
-            SESSIONS_SPAWN
-        } else {
-            call.name.as_str()
-        };
-        let session_tool = !self.tools.contains(name) && (spawn_tool || name == USE_SKILL);
-        // The registry holds the `exec_shell` of the session's effective mode.
-        let tool: Option<Arc<dyn Tool>> = self.tools.get(name).cloned();
-        if tool.is_none() && !session_tool {
+        let Some(callee) = self.callee(name) else {
             return (self.unknown_tool(&call.name), true);
-        }
+        };
+        let gate_name = match &callee {
+            Callee::Session(tool) => tool.gate_name().unwrap_or(call.name.as_str()),
+            Callee::Registered(_) => call.name.as_str(),
+        };
         let mut current = Cow::Borrowed(call);
         let mut hook = HookApproval::None;
         let mut hooked = false;
         let (kind, decision, real) = loop {
             let call = current.as_ref();
             let real = self.real_path(name, &call.arguments);
-            let decision = self.gate.check_resolved(
+            let decision = self.gate().check_resolved(
                 gate_name,
                 &call.arguments,
                 real.as_ref().map(|r| &r.input),
             );
             if let Decision::Denied { reason } = &decision {
                 tracing::info!(tool = %call.name, %reason, "tool call denied");
-                let reason = reason.strip_prefix("denied: ").unwrap_or(reason);
+                let reason = reason.text();
                 let rewritten = if hooked {
                     " (in the input a PreToolUse hook rewrote)"
                 } else {
@@ -85,10 +79,14 @@ impl Session {
                     true,
                 );
             }
-            let read_only_hint = tool.as_ref().is_some_and(|t| t.read_only_hint());
-            let kind = self.call_kind(name, read_only_hint, &call.arguments, real.as_ref());
+            let kind = self.call_kind(
+                name,
+                callee.read_only_hint(),
+                &call.arguments,
+                real.as_ref(),
+            );
             // What the tool would refuse anyway (a path outside its reach) is not put to anyone.
-            if let Some(tool) = &tool
+            if let Callee::Registered(tool) = &callee
                 && let Err(e) = tool.check_reach(&call.arguments)
             {
                 return (format!("tool `{}` failed: {e}", call.name), true);
@@ -121,39 +119,29 @@ impl Session {
             Ok(authorized) => authorized,
             Err(refusal) => return (refusal.to_string(), true),
         };
-        let (content, is_error) = self
-            .run_tool(call, name, tool, spawn_tool, session_tool, authorized)
-            .await;
+        let (content, is_error) = self.run_tool(call, name, callee, authorized).await;
         if is_error {
             return (content, true);
         }
         (self.post_tool_use(call, name, content).await, false)
     }
 
-    /// Runs an authorized call: `use_skill`, a spawn tool, or a registered tool.
+    /// Runs an authorized call: a session tool, or a registered tool.
     async fn run_tool(
         &mut self,
         call: &ToolCall,
         name: &str,
-        tool: Option<Arc<dyn Tool>>,
-        spawn_tool: bool,
-        session_tool: bool,
+        callee: Callee,
         authorized: Authorized,
     ) -> (String, bool) {
-        if name == USE_SKILL && session_tool {
-            return match self.use_skill(&call.arguments).await {
-                Ok(text) => (text, false),
-                Err(e) => (e.to_string(), true),
-            };
-        }
-        if spawn_tool {
-            return match self.run_spawn_tool(name, &call.arguments).await {
-                Ok(text) => (text, false),
-                Err(e) => (e.to_string(), true),
-            };
-        }
-        let Some(tool) = tool else {
-            return (format!("unknown tool `{}`", call.name), true);
+        let tool = match callee {
+            Callee::Session(tool) => {
+                return match tool.run(self, &call.arguments).await {
+                    Ok(text) => (text, false),
+                    Err(text) => (text, true),
+                };
+            }
+            Callee::Registered(tool) => tool,
         };
         tracing::debug!(tool = %call.name, "tool call");
         let mut context = self.call_context(name);
@@ -193,7 +181,7 @@ impl Session {
         if protected {
             CallKind::Protected
         } else {
-            self.shell_kind(name, input, kind, &self.gate)
+            self.shell_kind(name, input, kind, self.gate())
         }
     }
 
@@ -235,7 +223,7 @@ impl Session {
         if !tool_names::SEARCH_TOOLS.contains(&name) {
             return CallContext::default();
         }
-        let rules = self.gate.file_rules(name);
+        let rules = self.gate().file_rules(name);
         CallContext {
             files: (!rules.is_empty()).then(|| Arc::new(GateFiles(rules)) as Arc<dyn FileFilter>),
             ..CallContext::default()
@@ -257,7 +245,7 @@ impl Session {
 
     /// A spawn tool, unless this session cannot spawn; the error's text is the error result
     /// the model reads.
-    async fn run_spawn_tool(
+    pub(super) async fn run_spawn_tool(
         &mut self,
         name: &str,
         input: &serde_json::Value,

@@ -91,7 +91,7 @@ impl Session {
     /// The dynamic-context commands of the last skill loaded and what became of them (in a
     /// dry run, the verdict each would get).
     pub fn dynamic_context(&self) -> &[DynamicCommand] {
-        &self.dynamic
+        &self.last_skill.dynamic
     }
 
     /// `rendered` with each dynamic-context block replaced by its command's output, or by a
@@ -103,7 +103,7 @@ impl Session {
         rendered: &Rendered,
         gate: &ToolGate,
     ) -> Result<String, TranscriptWriteError> {
-        self.dynamic.clear();
+        self.last_skill.dynamic.clear();
         let mut texts: Vec<String> = Vec::with_capacity(rendered.commands.len());
         for (n, block) in rendered.commands.iter().enumerate() {
             let (verdict, text) = self.dynamic_command(n, &block.command, gate).await;
@@ -118,7 +118,7 @@ impl Session {
                 })?;
             }
             tracing::info!(%skill, command = %block.command, ?verdict, "dynamic context");
-            self.dynamic.push(DynamicCommand {
+            self.last_skill.dynamic.push(DynamicCommand {
                 command: block.command.clone(),
                 kind: block.kind.label(),
                 verdict,
@@ -154,7 +154,7 @@ impl Session {
         let kind = self.shell_kind(EXEC_SHELL, &call.arguments, kind, gate);
         let step = match &decision {
             Decision::Denied { reason } => {
-                let reason = reason.strip_prefix("denied: ").unwrap_or(reason).to_owned();
+                let reason = reason.text().to_owned();
                 let note = not_run(&format!("permission denied: {reason}"));
                 return (DynamicVerdict::Denied { reason }, note);
             }

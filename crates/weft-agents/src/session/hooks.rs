@@ -125,9 +125,9 @@ impl Session {
     fn scoped_hooks(&self) -> Vec<HookEntry> {
         let hooks = &self.options.hooks;
         let mut entries = hooks.agent_entries(&self.view.agent, self.is_subagent());
-        if !self.active_skills.is_empty() {
+        if !self.turn.active_skills.is_empty() {
             let snapshot = self.skills.snapshot();
-            for name in &self.active_skills {
+            for name in &self.turn.active_skills {
                 if let Some(entry) = snapshot.get(name) {
                     entries.extend(hooks.skill_entries(&entry.skill));
                 }

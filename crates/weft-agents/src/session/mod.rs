@@ -13,6 +13,7 @@
 
 mod always;
 mod approval;
+mod callee;
 mod children;
 mod compact;
 mod context;
@@ -33,13 +34,14 @@ mod spawn_tools;
 mod spill;
 mod subagent_error;
 mod turn;
+mod turn_state;
 mod view;
 
 use std::path::Path;
 use std::sync::Arc;
 
 use weft_llm::{Message, ModelRef, Usage};
-use weft_permissions::{PreApproval, ToolGate};
+use weft_permissions::ToolGate;
 use weft_registry::SkillRegistry;
 use weft_tools::{ReadGrant, ToolRegistry};
 use weft_types::AgentDefinition;
@@ -83,28 +85,16 @@ pub struct Session {
     view: AgentView,
     /// The model chosen explicitly for the session (`--model`): it beats every agent's.
     explicit_model: Option<String>,
-    /// The view's gate narrowed by skills active in this turn.
-    gate: ToolGate,
-    active_skills: Vec<String>,
+    /// The active skills and what they brought, until the turn ends.
+    turn: turn_state::TurnState,
+    /// What the last skill loaded left unfilled and its dynamic-context commands.
+    last_skill: turn_state::LastSkill,
     /// Conditional skills (`paths:`) the session's file tools revealed: listed from then on.
     revealed: std::collections::BTreeSet<String>,
-    /// The model of this turn when an active skill chose one (`model:`); cleared at its end.
-    turn_model: Option<ModelRef>,
-    /// The reasoning effort of this turn when an active skill set one (`effort:`).
-    turn_effort: Option<String>,
-    /// What the active skill's body left unfilled (for `--dry-run`).
-    unfilled: Vec<String>,
-    /// The last loaded skill's dynamic-context commands and what became of them.
-    dynamic: Vec<DynamicCommand>,
     /// Nothing runs: dynamic-context commands are judged, not run (`--dry-run`).
     dry_run: bool,
     /// Notices not yet shown (see [`SessionEvents::notice`]).
     notices: Vec<String>,
-    /// The directories of the skills active in this turn, readable until it ends.
-    turn_grants: Vec<ReadGrant>,
-    /// The `allowed-tools` of the trusted skills active in this turn, pre-approving what
-    /// they match until it ends (Claude Code's meaning of the field).
-    turn_pre_approvals: Vec<PreApproval>,
     /// The directories of the agent's preloaded skills (and a fork skill's, in its
     /// subagent), readable while the view lasts.
     view_grants: Vec<ReadGrant>,
@@ -210,9 +200,8 @@ impl Session {
         let notices = view.notice.iter().cloned().collect();
         let view_grants = skill::grant_dirs(&skills, &options.read_grants, &view.agent.skills);
         Ok(Self {
-            gate: view.gate.clone(),
-            turn_grants: Vec::new(),
-            turn_pre_approvals: Vec::new(),
+            turn: turn_state::TurnState::default(),
+            last_skill: turn_state::LastSkill::default(),
             view_grants,
             options,
             models,
@@ -220,12 +209,7 @@ impl Session {
             tools,
             view,
             explicit_model,
-            active_skills: Vec::new(),
             revealed: std::collections::BTreeSet::new(),
-            turn_model: None,
-            turn_effort: None,
-            unfilled: Vec::new(),
-            dynamic: Vec::new(),
             dry_run: false,
             notices,
             messages: Vec::new(),
@@ -269,12 +253,12 @@ impl Session {
 
     /// The model the next request goes to: an active skill's `model:`, else the agent's.
     pub fn turn_model(&self) -> &ModelRef {
-        self.turn_model.as_ref().unwrap_or(&self.view.model)
+        self.turn.model.as_ref().unwrap_or(&self.view.model)
     }
 
     /// The placeholders the last activated skill's body left unfilled.
     pub fn unfilled_placeholders(&self) -> &[String] {
-        &self.unfilled
+        &self.last_skill.unfilled
     }
 
     /// The notices not yet shown (a model alias replaced by the session's model...); a turn
@@ -285,7 +269,7 @@ impl Session {
 
     /// The gate calls are checked against right now (the agent's, narrowed by active skills).
     pub fn gate(&self) -> &ToolGate {
-        &self.gate
+        self.turn.gate.as_ref().unwrap_or(&self.view.gate)
     }
 
     /// The conversation so far.
@@ -327,7 +311,7 @@ impl Session {
 
     /// Skills active in the current turn.
     pub fn active_skills(&self) -> &[String] {
-        &self.active_skills
+        &self.turn.active_skills
     }
 
     /// Switches agent: model, temperature, iteration cap, tools, preloaded skills and system
@@ -347,7 +331,6 @@ impl Session {
             agent: view.agent.name.clone(),
             model: view.model.to_string(),
         })?;
-        self.gate = view.gate.clone();
         self.options
             .permissions
             .tools_for_mode(&mut self.tools, view.mode);
@@ -355,9 +338,13 @@ impl Session {
         self.view_grants =
             skill::grant_dirs(&self.skills, &self.options.read_grants, &view.agent.skills);
         self.view = view;
-        self.active_skills.clear();
-        self.turn_grants.clear();
-        self.turn_pre_approvals.clear();
+        // The new agent's gate, without the skills of this turn (their model and effort
+        // hold until it ends).
+        self.turn = turn_state::TurnState {
+            model: self.turn.model.take(),
+            effort: self.turn.effort.take(),
+            ..turn_state::TurnState::default()
+        };
         self.prompt_cache = prompt::PromptCache::default();
         self.measured = None;
         self.window_cap = None;

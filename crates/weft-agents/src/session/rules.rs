@@ -65,9 +65,7 @@ impl CallRules {
             .then(|| self.ask.check_resolved(tool, input, real_input))
             .flatten();
         if let Some(reason) = &asked {
-            gate = Decision::Ask {
-                reason: format!("ask: {reason}"),
-            };
+            gate = Decision::ask(reason.clone());
         }
         let mut kind = CallKind::of(
             tool,

@@ -363,7 +363,7 @@ impl Session {
         let canonical = entry.name().to_owned();
         let name = canonical.as_str();
         let (rendered, policy) = self.render_skill(&entry, &args)?;
-        let gate = self.gate.clone().with_layer(policy.clone());
+        let gate = self.gate().clone().with_layer(policy.clone());
         let task = self.skill_text(name, &rendered, &gate).await?;
         let unfilled = rendered.unfilled;
         let model = entry.skill.model.clone().filter(|m| m.trim() != "inherit");
@@ -380,7 +380,7 @@ impl Session {
         if let Some(grant) = grant_dir(&entry, &self.options.read_grants) {
             plan.hold_grant(grant);
         }
-        self.unfilled.clone_from(&unfilled);
+        self.last_skill.unfilled.clone_from(&unfilled);
         let record = TranscriptRecord::Skill {
             at: now_millis(),
             skill: name.to_owned(),
@@ -427,27 +427,28 @@ impl Session {
         })?;
         // The skill's model and effort hold until the turn ends.
         if model.is_some() {
-            self.turn_model = model;
+            self.turn.model = model;
         }
         if entry.skill.effort.is_some() {
-            self.turn_effort.clone_from(&entry.skill.effort);
+            self.turn.effort.clone_from(&entry.skill.effort);
         }
         self.notices.extend(notice);
-        self.unfilled = unfilled;
+        self.last_skill.unfilled = unfilled;
         if let Some(allow) = policy.allow().filter(|_| self.skill_pre_approves(&entry)) {
             let pre = PreApproval::new(allow.clone())
-                .with_shell_context(self.gate.shell_context().clone());
-            self.turn_pre_approvals.push(pre);
+                .with_shell_context(self.gate().shell_context().clone());
+            self.turn.pre_approvals.push(pre);
         }
         let narrows = !policy.is_unrestricted();
         if narrows {
-            self.gate = self.gate.clone().with_layer(policy);
+            self.turn.gate = Some(self.gate().clone().with_layer(policy));
         }
-        self.active_skills.push(name.to_owned());
-        self.turn_grants
+        self.turn.active_skills.push(name.to_owned());
+        self.turn
+            .grants
             .extend(grant_dir(&entry, &self.options.read_grants));
         // The commands run under the gate the skill's turn has (narrowed above).
-        let gate = self.gate.clone();
+        let gate = self.gate().clone();
         let rendered = self.skill_text(name, &rendered, &gate).await?;
         if !narrows {
             return Ok(rendered);
@@ -455,9 +456,9 @@ impl Session {
         let mut visible: Vec<&str> = self
             .tools
             .names()
-            .filter(|t| self.gate.tool_visible(t))
+            .filter(|t| self.gate().tool_visible(t))
             .collect();
-        if self.gate.tool_visible(USE_SKILL) {
+        if self.gate().tool_visible(USE_SKILL) {
             visible.push(USE_SKILL);
         }
         let list = if visible.is_empty() {

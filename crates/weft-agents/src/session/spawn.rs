@@ -328,7 +328,7 @@ impl Session {
         extra: Option<Policy>,
         background: bool,
     ) -> Result<ToolGate, SubagentError> {
-        let mut ceiling = self.gate.clone();
+        let mut ceiling = self.gate().clone();
         if let Some(policy) = extra {
             ceiling = ceiling.with_layer(policy);
         }

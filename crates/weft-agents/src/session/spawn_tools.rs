@@ -78,7 +78,7 @@ impl Session {
     /// to its agent).
     pub fn can_spawn(&self) -> bool {
         self.options.spawn.depth < self.options.spawn.max_depth
-            && self.gate.tool_visible(SESSIONS_SPAWN)
+            && self.gate().tool_visible(SESSIONS_SPAWN)
     }
 
     /// The subagents of this session, oldest first.

@@ -452,7 +452,8 @@ impl Session {
             temperature: self.view.temperature,
             max_tokens: self.options.max_tokens,
             reasoning_effort: self
-                .turn_effort
+                .turn
+                .effort
                 .clone()
                 .or_else(|| self.options.effort.clone()),
         }
@@ -491,14 +492,7 @@ impl Session {
     /// Deactivates the turn's skills: the gate returns to the agent's, their directories are
     /// no longer readable.
     pub(super) fn end_turn(&mut self) {
-        self.turn_model = None;
-        self.turn_effort = None;
-        self.turn_grants.clear();
-        self.turn_pre_approvals.clear();
-        if !self.active_skills.is_empty() {
-            self.active_skills.clear();
-            self.gate = self.view.gate.clone();
-        }
+        self.turn = super::turn_state::TurnState::default();
     }
 
     /// A model call failed with `error`. If the session never got an answer and recorded

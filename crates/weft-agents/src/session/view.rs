@@ -110,19 +110,16 @@ pub fn agent_mode(
     Ok(agent_own_mode(agent)?.map_or(mode, |own| mode.narrow(own)))
 }
 
-/// The agent's own `permissionMode`, parsed; `None` when it sets none.
+/// The agent's own `permissionMode`; `None` when it sets none, an error when it is no mode.
 fn agent_own_mode(agent: &AgentDefinition) -> Result<Option<PermissionMode>, SessionError> {
     agent
         .permission_mode
-        .as_deref()
-        .map(|text| {
-            text.parse()
-                .map_err(|source| SessionError::AgentPermissionMode {
-                    agent: agent.name.clone(),
-                    source,
-                })
-        })
+        .clone()
         .transpose()
+        .map_err(|source| SessionError::AgentPermissionMode {
+            agent: agent.name.clone(),
+            source,
+        })
 }
 
 /// The values permission patterns are resolved with in this session.

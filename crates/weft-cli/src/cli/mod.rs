@@ -9,6 +9,7 @@ mod agents;
 mod format;
 mod front;
 mod install;
+mod mode;
 mod plugin;
 mod run;
 mod sessions;
@@ -17,7 +18,7 @@ mod skills;
 
 use std::path::PathBuf;
 
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 pub use agents::{AgentsCommand, AgentsListArgs, AgentsShowArgs};
 pub use format::{ListFormat, ReportFormat, RunFormat};
@@ -68,9 +69,10 @@ pub struct Cli {
     pub json: bool,
 
     /// What runs without asking (default: ask); beats `permissions.mode` in the
-    /// configuration. See docs/PERMISSIONS.md.
-    #[arg(long, global = true, value_enum, value_name = "MODE", help_heading = GLOBAL)]
-    pub permission_mode: Option<PermissionModeArg>,
+    /// configuration. Claude Code's spellings work too (default, acceptEdits, dontAsk,
+    /// bypassPermissions). See docs/PERMISSIONS.md.
+    #[arg(long, global = true, value_parser = mode::PermissionModeParser, value_name = "MODE", help_heading = GLOBAL)]
+    pub permission_mode: Option<weft_types::PermissionMode>,
 
     /// Where to find skills, agents and configuration.
     #[command(flatten)]
@@ -121,37 +123,6 @@ fn hide_globals(cmd: &mut clap::Command, globals: &[clap::Arg]) {
 pub fn parse() -> Cli {
     let matches = command().get_matches();
     Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
-}
-
-/// `--permission-mode`: weft's spellings of [`weft_types::PermissionMode`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PermissionModeArg {
-    /// Read-only tools run; anything else asks (refused where no one can be asked).
-    Ask,
-    /// As ask, and file edits inside the project run without asking.
-    AcceptEdits,
-    /// Only read-only tools are offered and run.
-    Plan,
-    /// Everything the tool rules allow runs without asking; exec_shell runs in the sandbox.
-    Auto,
-    /// No prompts and no sandbox (a warning is printed).
-    Bypass,
-    /// As ask, but what would ask is refused.
-    DontAsk,
-}
-
-impl From<PermissionModeArg> for weft_types::PermissionMode {
-    fn from(arg: PermissionModeArg) -> Self {
-        use weft_types::PermissionMode as M;
-        match arg {
-            PermissionModeArg::Ask => M::Ask,
-            PermissionModeArg::AcceptEdits => M::AcceptEdits,
-            PermissionModeArg::Plan => M::Plan,
-            PermissionModeArg::Auto => M::Auto,
-            PermissionModeArg::Bypass => M::Bypass,
-            PermissionModeArg::DontAsk => M::DontAsk,
-        }
-    }
 }
 
 /// Top-level commands.

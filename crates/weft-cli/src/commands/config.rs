@@ -105,7 +105,7 @@ pub fn show(
             .map(Setting::dotted)
             .collect::<Vec<_>>();
         let message = weft_repl::unknown_key(key, known.iter().map(String::as_str));
-        return Err(UsageError(format!("{message} (weft config show lists them all)")).into());
+        return Err(UsageError::new(format!("{message} (weft config show lists them all)")).into());
     }
     let home = workspace.home.as_deref();
     match (args.origin, args.format) {

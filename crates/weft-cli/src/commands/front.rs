@@ -51,7 +51,7 @@ pub fn run(
     }
     if front.print {
         let message = with_piped_input(prompt)?.ok_or_else(|| {
-            UsageError("-p needs a prompt (`weft -p \"question\"`) or piped input".to_owned())
+            UsageError::new("-p needs a prompt (`weft -p \"question\"`) or piped input")
         })?;
         return one_shot(Some(message));
     }
@@ -91,7 +91,7 @@ fn refuse_mistyped_command(prompt: &[String]) -> Result<()> {
         return Ok(());
     }
     let text = prompt.join(" ");
-    Err(UsageError(format!(
+    Err(UsageError::new(format!(
         "`{first}` is not a command; did you mean `weft {}`? To send `{text}` to the model as a message: weft -- \"{text}\"",
         command.get_name()
     ))
@@ -122,12 +122,12 @@ pub(crate) fn read_stdin() -> Result<String> {
         .read_to_end(&mut bytes)
         .context("cannot read the message from stdin")?;
     if bytes.len() as u64 > STDIN_CAP {
-        return Err(UsageError(format!(
+        return Err(UsageError::new(format!(
             "the piped input is larger than {}; pass a smaller part of it",
             weft_fs::human_size(STDIN_CAP)
         ))
         .into());
     }
     String::from_utf8(bytes)
-        .map_err(|_| UsageError("the piped input is not UTF-8 text".to_owned()).into())
+        .map_err(|_| UsageError::new("the piped input is not UTF-8 text").into())
 }

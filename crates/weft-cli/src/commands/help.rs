@@ -137,7 +137,7 @@ fn unknown(name: &str, registry: &CommandRegistry) -> anyhow::Error {
                 .filter(|c| !c.is_hide_set())
                 .map(clap::Command::get_name),
         );
-    UsageError(format!(
+    UsageError::new(format!(
         "no help for `{name}`; topics: {}; or a command (`weft help agent`) or a slash command (`weft help /agent`){}",
         names.join(", "),
         did_you_mean(&closest_names(name.trim_start_matches('/'), known))

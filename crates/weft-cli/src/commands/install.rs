@@ -37,7 +37,7 @@ pub fn target(workspace: &Workspace, scope: InstallScope) -> anyhow::Result<Inst
         &cwd,
         workspace.home.as_deref(),
     )
-    .ok_or_else(|| UsageError("no home directory (set HOME or pass --home)".to_owned()).into())
+    .ok_or_else(|| UsageError::new("no home directory (set HOME or pass --home)").into())
 }
 
 /// The current directory, as the workspace's environment snapshot recorded it.
@@ -107,14 +107,14 @@ fn explain(err: InstallError) -> anyhow::Error {
                 let _ = writeln!(stderr, "  {name:width$}  {dir}");
             }
             drop(stderr);
-            return UsageError(err.to_string()).into();
+            return UsageError::from_error(err).into();
         }
         InstallError::UnknownSkill { .. }
         | InstallError::RefWithoutGit(_)
         | InstallError::BadSubpath { .. }
         | InstallError::BadSource(_)
         | InstallError::NotInstalled { .. } => {
-            return UsageError(err.to_string()).into();
+            return UsageError::from_error(err).into();
         }
         _ => {}
     }
@@ -128,7 +128,7 @@ pub fn install(workspace: &Workspace, args: &InstallArgs) -> anyhow::Result<Exit
         return install_locked(workspace, &target, args);
     };
     let cwd = current_dir(workspace)?;
-    let source = Source::parse(source, &cwd).map_err(|e| UsageError(e.to_string()))?;
+    let source = Source::parse(source, &cwd).map_err(UsageError::from_error)?;
     let selection = if args.all {
         Selection::All
     } else if args.skills.is_empty() {
@@ -468,7 +468,7 @@ pub fn remove(workspace: &Workspace, args: &RemoveArgs) -> anyhow::Result<ExitCo
             } else {
                 weft_types::suggest::did_you_mean(&close)
             };
-            return Err(UsageError(format!("{e}{hint}")).into());
+            return Err(UsageError::new(format!("{e}{hint}")).into());
         }
         Err(e) => return Err(e.into()),
     };

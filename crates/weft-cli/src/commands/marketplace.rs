@@ -31,7 +31,7 @@ pub(crate) fn plugin_target(workspace: &Workspace, project: bool) -> anyhow::Res
     let home = workspace
         .home
         .as_deref()
-        .ok_or_else(|| UsageError("no home directory (set HOME or pass --home)".to_owned()))?;
+        .ok_or_else(|| UsageError::new("no home directory (set HOME or pass --home)"))?;
     Ok(PluginTarget::user(home))
 }
 
@@ -54,7 +54,7 @@ pub(crate) fn explain(err: MarketplaceError) -> anyhow::Error {
         }
     }
     if err.is_usage() {
-        return UsageError(err.to_string()).into();
+        return UsageError::from_error(err).into();
     }
     err.into()
 }
@@ -72,7 +72,7 @@ pub fn run(workspace: &Workspace, command: &MarketplaceCommand) -> anyhow::Resul
 fn add(workspace: &Workspace, args: &MarketplaceAddArgs) -> anyhow::Result<ExitCode> {
     let target = plugin_target(workspace, args.scope == InstallScope::Project)?;
     let cwd = current_dir(workspace)?;
-    let source = Source::parse(&args.source, &cwd).map_err(|e| UsageError(e.to_string()))?;
+    let source = Source::parse(&args.source, &cwd).map_err(UsageError::from_error)?;
     let options = fetch_options(&target.install, workspace)?;
     let added = runtime()?
         .block_on(weft_marketplace::add_marketplace(

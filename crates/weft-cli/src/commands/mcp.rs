@@ -157,9 +157,8 @@ pub fn list(workspace: &Workspace, args: &McpListArgs) -> Result<ExitCode> {
 /// project's `.mcp.json` servers, remembered in the user's own state.
 pub fn approve(workspace: &Workspace, args: &McpApproveArgs, approve: bool) -> Result<ExitCode> {
     let (Some(project), Some(file)) = (&workspace.project, workspace.mcp_approvals_file()) else {
-        return Err(UsageError(
-            "no project or no home directory: approvals are kept per project under ~/.clawft"
-                .to_owned(),
+        return Err(UsageError::new(
+            "no project or no home directory: approvals are kept per project under ~/.clawft",
         )
         .into());
     };
@@ -176,7 +175,7 @@ pub fn approve(workspace: &Workspace, args: &McpApproveArgs, approve: bool) -> R
                     name,
                     known.iter().map(String::as_str),
                 ));
-                return Err(UsageError(format!(
+                return Err(UsageError::new(format!(
                     "`{name}` is not a server of {}{hint}",
                     project.join(".mcp.json").display()
                 ))

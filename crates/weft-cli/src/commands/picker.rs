@@ -21,12 +21,12 @@ pub fn pick_session(runtime: &Runtime) -> Result<String> {
     let dir = runtime
         .workspace
         .sessions_dir()
-        .ok_or_else(|| UsageError("no home directory for sessions: pass --home".to_owned()))?;
+        .ok_or_else(|| UsageError::new("no home directory for sessions: pass --home"))?;
     let base = runtime.base_dir()?;
     let here = std::fs::canonicalize(&base).unwrap_or(base);
     let sessions = recent(read_sessions(&dir).sessions, &here);
     if sessions.is_empty() {
-        return Err(UsageError("no session to resume yet (`weft` starts one)".to_owned()).into());
+        return Err(UsageError::new("no session to resume yet (`weft` starts one)").into());
     }
     let home = runtime.workspace.home.as_deref();
     let mut header = vec!["#"];
@@ -56,7 +56,9 @@ pub fn pick_session(runtime: &Runtime) -> Result<String> {
             .parse::<usize>()
             .ok()
             .filter(|n| (1..=sessions.len()).contains(n))
-            .ok_or_else(|| UsageError(format!("`{text}` is not one of 1-{}", sessions.len())))?,
+            .ok_or_else(|| {
+                UsageError::new(format!("`{text}` is not one of 1-{}", sessions.len()))
+            })?,
     };
     Ok(sessions[choice - 1].id.clone())
 }
@@ -67,9 +69,7 @@ pub fn can_pick() -> Result<()> {
     if crate::output::stdin_is_terminal() && crate::output::stderr_is_terminal() {
         return Ok(());
     }
-    Err(UsageError(
-        "-r without an id picks a session on a terminal; here, name one: `-r ID` (`weft sessions list` shows them) or `-c` for the latest".to_owned(),
-    )
+    Err(UsageError::new("-r without an id picks a session on a terminal; here, name one: `-r ID` (`weft sessions list` shows them) or `-c` for the latest")
     .into())
 }
 

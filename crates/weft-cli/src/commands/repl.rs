@@ -54,15 +54,14 @@ pub fn run(
     first: Option<String>,
 ) -> Result<ExitCode> {
     if run.dry_run {
-        return Err(UsageError(
-            "--dry-run needs a message: pass -m MESSAGE or pipe it on stdin".to_owned(),
+        return Err(UsageError::new(
+            "--dry-run needs a message: pass -m MESSAGE or pipe it on stdin",
         )
         .into());
     }
     if run.format != RunFormat::Text {
-        return Err(UsageError(
-            "--format json and stream-json need a message: pass -m MESSAGE or pipe it on stdin"
-                .to_owned(),
+        return Err(UsageError::new(
+            "--format json and stream-json need a message: pass -m MESSAGE or pipe it on stdin",
         )
         .into());
     }

@@ -106,10 +106,10 @@ pub(crate) fn start_mcp(runtime: &Runtime, status: Option<&StatusLine>) {
 pub(crate) fn session_error(e: SessionError) -> anyhow::Error {
     match e {
         SessionError::Skill(SkillInvocationError::DoesNotLoad { .. }) => e.into(),
-        SessionError::Model(m) => UsageError(m.to_string()).into(),
+        SessionError::Model(m) => UsageError::from_error(m).into(),
         SessionError::AgentTools { .. }
         | SessionError::AgentPermissionMode { .. }
-        | SessionError::Skill(_) => UsageError(e.to_string()).into(),
+        | SessionError::Skill(_) => UsageError::from_error(e).into(),
         other => other.into(),
     }
 }
@@ -297,7 +297,7 @@ enum Send {
 /// banner printed when that is the mode in effect.
 pub(crate) fn load_runtime(workspace: &Workspace, mode: Option<PermissionMode>) -> Result<Runtime> {
     let runtime = Runtime::builder(workspace).permission_mode(mode).build()?;
-    crate::permissions::announce(runtime.permission_mode()?);
+    crate::permissions::announce(runtime.permission_mode());
     Ok(runtime)
 }
 
@@ -344,7 +344,7 @@ pub fn agent(
         None => return crate::commands::repl::run(workspace, &args.run, mode, None),
     };
     if message.trim().is_empty() {
-        return Err(UsageError("the message is empty".to_owned()).into());
+        return Err(UsageError::new("the message is empty").into());
     }
     one_shot(workspace, &args.run, Send::Message(message), mode, verbose)
 }
@@ -455,8 +455,9 @@ fn slash_to_skill(send: Send, session: &Session) -> Result<Send> {
     let runs = snapshot.get(name).is_some_and(|e| e.skill.user_invocable)
         || !snapshot.broken_named(name).is_empty();
     if runs && !name.is_empty() {
-        let args = weft_template::split_args(args)
-            .map_err(|e| UsageError(format!("skill `{name}`: cannot split the arguments: {e}")))?;
+        let args = weft_template::split_args(args).map_err(|e| {
+            UsageError::caused(format!("skill `{name}`: cannot split the arguments"), e)
+        })?;
         return Ok(Send::Skill {
             name: name.to_owned(),
             args,
@@ -464,14 +465,14 @@ fn slash_to_skill(send: Send, session: &Session) -> Result<Send> {
     }
     let registry = weft_repl::CommandRegistry::builtin();
     if line.name != "skill" && registry.get(line.name).is_some() {
-        return Err(UsageError(format!(
+        return Err(UsageError::new(format!(
             "`/{}` is a command of the interactive session (run `weft` on a terminal); in a one-shot message, a `/name` runs the skill `name`",
             line.name
         ))
         .into());
     }
     let known = snapshot.user_invocable().map(|e| e.name());
-    Err(UsageError(weft_repl::unknown_command(name, known)).into())
+    Err(UsageError::new(weft_repl::unknown_command(name, known)).into())
 }
 
 /// A one-shot run does not end while background subagents work: it waits for them (each is

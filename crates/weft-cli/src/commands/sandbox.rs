@@ -23,7 +23,7 @@ pub fn status(
 ) -> Result<ExitCode> {
     let config = Config::load(&workspace.config_sources())?;
     let base = workspace.base_dir()?;
-    let permissions = config.file.permissions.mode(permission_mode)?;
+    let permissions = config.file.permissions.mode(permission_mode);
     let mode = mode_for_permissions(permissions, workspace, &config, &base)?;
     let status = weft_sandbox::probe();
     let scrub = child_env(&config, &workspace.env);

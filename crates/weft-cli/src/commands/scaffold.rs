@@ -17,7 +17,7 @@ use crate::output::outln;
 /// `weft skills new`.
 pub fn new(workspace: &Workspace, args: &NewArgs) -> Result<ExitCode> {
     if let Some(problem) = name_problems(&args.name).into_iter().next() {
-        return Err(UsageError(format!(
+        return Err(UsageError::new(format!(
             "{problem}: a new skill or agent takes a name of a-z, 0-9 and `-`, such as `review-diff`"
         ))
         .into());
@@ -26,7 +26,7 @@ pub fn new(workspace: &Workspace, args: &NewArgs) -> Result<ExitCode> {
         InstallScope::User => workspace
             .home
             .clone()
-            .ok_or_else(|| UsageError("no home directory (set HOME or pass --home)".to_owned()))?,
+            .ok_or_else(|| UsageError::new("no home directory (set HOME or pass --home)"))?,
         InstallScope::Project => workspace.base_dir()?,
     };
     let (path, text) = if args.agent {
@@ -99,7 +99,7 @@ fn yaml_string(text: &str) -> String {
 /// Writes `text` to `path`, a file that must not exist yet (created with its directories).
 fn write_new(path: &Path, text: &str) -> Result<()> {
     if std::fs::symlink_metadata(path).is_ok() || dir_taken(path) {
-        return Err(UsageError(format!(
+        return Err(UsageError::new(format!(
             "{} exists already; nothing was written (choose another name, or edit it)",
             taken(path).display()
         ))

@@ -55,7 +55,7 @@ impl<'a> From<&'a SessionSummary> for SessionJson<'a> {
 fn sessions_dir(workspace: &Workspace) -> Result<PathBuf> {
     workspace
         .sessions_dir()
-        .ok_or_else(|| UsageError("no home directory: pass --home".to_owned()).into())
+        .ok_or_else(|| UsageError::new("no home directory: pass --home").into())
 }
 
 /// `weft sessions list`.

@@ -6,6 +6,7 @@
 //! `exec_shell` call under scoped `Bash(...)` patterns can also need approval (see `shell.rs`):
 //! deny beats ask beats allow, in one layer and across layers.
 
+mod decision;
 mod explain;
 mod files;
 mod reason;
@@ -13,11 +14,11 @@ mod resolved;
 pub(crate) mod shell;
 
 use std::borrow::Cow;
-use std::fmt;
 use std::sync::{Arc, LazyLock};
 
 use serde_json::Value;
 
+pub use decision::{Decision, Reason, ReasonKind};
 pub use explain::{CommandRulings, Explanation};
 pub use files::FileRules;
 pub use resolved::{PATH_KEYS, path_of};
@@ -29,59 +30,6 @@ use weft_shell::{CommandAnalysis, ShellContext};
 use crate::{Effect, PatternSet, Policy};
 pub(crate) use reason::list;
 use reason::{deny_reason, not_allowed_reason, unjudgeable_allow, unjudgeable_deny};
-
-/// The outcome of a gate check.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decision {
-    /// The call may run.
-    Allowed,
-    /// The call may run only if someone approves it: the patterns cannot pre-approve it (a
-    /// part of the command cannot be analysed, or it uses an option that runs other programs
-    /// or writes outside the project).
-    Ask {
-        /// E.g. ``ask: `git -c` can run other programs, in `git -c x=y log` ``.
-        reason: String,
-    },
-    /// The call must not run; `reason` names the rule and where it came from.
-    Denied {
-        /// E.g. ``denied: `write` is forbidden by skill 'opencode-implementer'``.
-        reason: String,
-    },
-}
-
-impl Decision {
-    /// True for [`Decision::Allowed`].
-    pub fn is_allowed(&self) -> bool {
-        matches!(self, Decision::Allowed)
-    }
-
-    /// True for [`Decision::Ask`].
-    pub fn is_ask(&self) -> bool {
-        matches!(self, Decision::Ask { .. })
-    }
-
-    /// True for [`Decision::Denied`].
-    pub fn is_denied(&self) -> bool {
-        matches!(self, Decision::Denied { .. })
-    }
-
-    /// The reason (`ask: ...` or `denied: ...`), unless allowed.
-    pub fn reason(&self) -> Option<&str> {
-        match self {
-            Decision::Allowed => None,
-            Decision::Ask { reason } | Decision::Denied { reason } => Some(reason),
-        }
-    }
-}
-
-impl fmt::Display for Decision {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Decision::Allowed => f.write_str("allowed"),
-            Decision::Ask { reason } | Decision::Denied { reason } => f.write_str(reason),
-        }
-    }
-}
 
 /// Checks every call against a stack of policies.
 ///
@@ -95,12 +43,12 @@ impl fmt::Display for Decision {
 /// assert!(gate.check("exec_shell", &json!({"command": "git status"})).is_allowed());
 /// assert!(gate.check("exec_shell", &json!({"command": "git log | head -5"})).is_allowed());
 /// assert_eq!(
-///     gate.check("exec_shell", &json!({"command": "git status; rm -rf /"})).reason(),
-///     Some("denied: `rm -rf /` matches none of the allowed `Bash(git:*)` from skill 'git-helper'"),
+///     gate.check("exec_shell", &json!({"command": "git status; rm -rf /"})).to_string(),
+///     "denied: `rm -rf /` matches none of the allowed `Bash(git:*)` from skill 'git-helper'",
 /// );
 /// assert_eq!(
-///     gate.check("exec_shell", &json!({"command": "git -c core.pager=cat log"})).reason(),
-///     Some("ask: `git -c` can run other programs, in `git -c core.pager=cat log`"),
+///     gate.check("exec_shell", &json!({"command": "git -c core.pager=cat log"})).to_string(),
+///     "ask: `git -c` can run other programs, in `git -c core.pager=cat log`",
 /// );
 /// assert_eq!(gate.visible_tools(&["read_file", "exec_shell", "write_file"]), ["read_file", "exec_shell"]);
 ///
@@ -329,12 +277,10 @@ fn check_named<P: AsRef<Policy>>(
                 Ok(analysis) => shell::deny_reason(deny, name, analysis),
             };
             if let Some(reason) = reason {
-                return Decision::Denied { reason };
+                return Decision::denied(reason);
             }
         } else if let Some(index) = deny.deny_hit(name, input) {
-            return Decision::Denied {
-                reason: deny_reason(name, deny, index, input),
-            };
+            return Decision::denied(deny_reason(name, deny, index, input));
         }
     }
     let mut ask = None;
@@ -353,16 +299,14 @@ fn check_named<P: AsRef<Policy>>(
                 shell::LayerVerdict::Ask(reason) => {
                     ask.get_or_insert(reason);
                 }
-                shell::LayerVerdict::Denied(reason) => return Decision::Denied { reason },
+                shell::LayerVerdict::Denied(reason) => return Decision::denied(reason),
             }
         } else if !allow.permits(name, input) {
-            return Decision::Denied {
-                reason: not_allowed_reason(name, layer, allow, input),
-            };
+            return Decision::denied(not_allowed_reason(name, layer, allow, input));
         }
     }
     match ask {
-        Some(reason) => Decision::Ask { reason },
+        Some(reason) => Decision::ask(reason),
         None => Decision::Allowed,
     }
 }
@@ -391,10 +335,7 @@ mod tests {
     }
 
     fn reason(gate: &ToolGate, tool: &str, input: Value) -> String {
-        gate.check(tool, &input)
-            .reason()
-            .unwrap_or("allowed")
-            .to_owned()
+        gate.check(tool, &input).to_string()
     }
 
     #[test]

@@ -11,7 +11,7 @@ pub(super) fn unjudgeable_deny(deny: &PatternSet, name: &ToolName<'_>, why: &Why
     let scoped = deny.scoped_for(name);
     let (pattern, origin) = deny.entry(scoped[0]);
     format!(
-        "denied: {} (it cannot be checked against `{pattern}`, forbidden by {origin})",
+        "{} (it cannot be checked against `{pattern}`, forbidden by {origin})",
         why.describe()
     )
 }
@@ -21,7 +21,7 @@ pub(super) fn unjudgeable_allow(allow: &PatternSet, name: &ToolName<'_>, why: &W
     let scoped = allow.scoped_for(name);
     let (pattern, origin) = allow.entry(scoped[0]);
     format!(
-        "denied: {} (needed to check `{pattern}` from {origin})",
+        "{} (needed to check `{pattern}` from {origin})",
         why.describe()
     )
 }
@@ -38,7 +38,7 @@ pub(super) fn deny_reason(
     if !pattern.is_scoped() {
         // The common denial, built without the formatting machinery.
         let mut reason = String::with_capacity(64 + tool.len() + pattern.as_str().len());
-        reason.push_str("denied: `");
+        reason.push('`');
         reason.push_str(tool);
         reason.push_str("` is forbidden by ");
         origin.push_to(&mut reason);
@@ -51,11 +51,11 @@ pub(super) fn deny_reason(
     }
     match pattern.verdict(input, Effect::Deny) {
         Verdict::Unjudgeable(why) => format!(
-            "denied: {} (it cannot be checked against `{pattern}`, forbidden by {origin})",
+            "{} (it cannot be checked against `{pattern}`, forbidden by {origin})",
             why.describe()
         ),
         _ => format!(
-            "denied: `{tool}` {}matches `{pattern}`, forbidden by {origin}",
+            "`{tool}` {}matches `{pattern}`, forbidden by {origin}",
             subject(pattern, input)
         ),
     }
@@ -73,15 +73,13 @@ pub(super) fn not_allowed_reason(
     if scoped.is_empty() {
         let grantors = list(layer.grantors().map(Origin::to_string), "the policy");
         let allowed = list(allow.iter().map(|(p, _)| p.to_string()), "none");
-        return format!(
-            "denied: `{tool}` is not in the tools allowed by {grantors} (allowed: {allowed})"
-        );
+        return format!("`{tool}` is not in the tools allowed by {grantors} (allowed: {allowed})");
     }
     for &index in &scoped {
         let (pattern, origin) = allow.entry(index);
         if let Verdict::Unjudgeable(why) = pattern.verdict(input, Effect::Allow) {
             return format!(
-                "denied: {} (needed to check `{pattern}` from {origin})",
+                "{} (needed to check `{pattern}` from {origin})",
                 why.describe()
             );
         }
@@ -95,7 +93,7 @@ pub(super) fn not_allowed_reason(
         "none",
     );
     format!(
-        "denied: `{tool}` {}is outside the allowed {rules}",
+        "`{tool}` {}is outside the allowed {rules}",
         subject(first, input)
     )
 }

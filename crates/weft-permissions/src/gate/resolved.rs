@@ -28,8 +28,8 @@ impl ToolGate {
     /// assert!(gate.check("read_file", &spelled).is_allowed());
     /// let real = json!({"path": "/p/.env"});
     /// assert_eq!(
-    ///     gate.check_resolved("read_file", &spelled, Some(&real)).reason(),
-    ///     Some("denied: `src/notes.txt` resolves to `/p/.env`: `read_file` call `/p/.env` is outside the allowed `Read(src/**)` from the session"),
+    ///     gate.check_resolved("read_file", &spelled, Some(&real)).to_string(),
+    ///     "denied: `src/notes.txt` resolves to `/p/.env`: `read_file` call `/p/.env` is outside the allowed `Read(src/**)` from the session",
     /// );
     /// # Ok::<(), weft_permissions::PolicyError>(())
     /// ```
@@ -50,18 +50,10 @@ impl ToolGate {
         };
         match self.check(tool, real) {
             Decision::Denied { reason } => Decision::Denied {
-                reason: format!(
-                    "denied: {}: {}",
-                    link(),
-                    reason.strip_prefix("denied: ").unwrap_or(&reason)
-                ),
+                reason: reason.within(&link()),
             },
             Decision::Ask { reason } if !spelled.is_ask() => Decision::Ask {
-                reason: format!(
-                    "ask: {}: {}",
-                    link(),
-                    reason.strip_prefix("ask: ").unwrap_or(&reason)
-                ),
+                reason: reason.within(&link()),
             },
             _ => spelled,
         }
@@ -118,8 +110,7 @@ mod tests {
         assert!(deny.check("Read", &spelled).is_allowed());
         assert_eq!(
             deny.check_resolved("Read", &spelled, Some(&real))
-                .reason()
-                .unwrap(),
+                .to_string(),
             "denied: `notes/key` resolves to `/home/me/.ssh/id_ed25519`: `Read` call `/home/me/.ssh/id_ed25519` matches `Read(/home/me/.ssh/**)`, forbidden by the session"
         );
         assert_eq!(path_of(&json!({"x": 1})), None);

@@ -129,9 +129,9 @@ pub(crate) fn deny_reason(
             let (pattern, origin) = set.entry(i);
             let what = command.describe();
             return Some(match why {
-                None => format!("denied: {what} matches `{pattern}`, forbidden by {origin}"),
+                None => format!("{what} matches `{pattern}`, forbidden by {origin}"),
                 Some(why) => {
-                    format!("denied: {what} could match `{pattern}` ({why}), forbidden by {origin}")
+                    format!("{what} could match `{pattern}` ({why}), forbidden by {origin}")
                 }
             });
         }
@@ -139,12 +139,12 @@ pub(crate) fn deny_reason(
     let (pattern, origin) = set.entry(scoped[0]);
     if let Some(part) = analysis.unanalysable().first() {
         return Some(format!(
-            "denied: {part}, so the command could reach a program forbidden by `{pattern}` from {origin}"
+            "{part}, so the command could reach a program forbidden by `{pattern}` from {origin}"
         ));
     }
     let risk = analysis.risks().iter().find(|r| r.runs_unseen_program())?;
     Some(format!(
-        "denied: {risk}{}, and the analyser cannot see what it runs, so the command could reach a program forbidden by `{pattern}` from {origin}",
+        "{risk}{}, and the analyser cannot see what it runs, so the command could reach a program forbidden by `{pattern}` from {origin}",
         risk_place(analysis, risk)
     ))
 }
@@ -161,9 +161,9 @@ fn risk_place(analysis: &CommandAnalysis, risk: &weft_shell::Risk) -> String {
 pub(crate) enum LayerVerdict {
     /// Every simple command is accepted; the patterns that matched.
     Allowed(Vec<usize>),
-    /// Someone must approve the call; why.
+    /// Someone must approve the call; why (the text of a [`Reason`](super::Reason)).
     Ask(String),
-    /// The call is outside the layer; why.
+    /// The call is outside the layer; why (the text of a [`Reason`](super::Reason)).
     Denied(String),
 }
 
@@ -188,14 +188,14 @@ pub(crate) fn allow_verdict(
                 if ask.is_none() {
                     let (pattern, origin) = set.entry(i);
                     ask = Some(format!(
-                        "ask: {} may not match `{pattern}` from {origin} ({why})",
+                        "{} may not match `{pattern}` from {origin} ({why})",
                         command.describe()
                     ));
                 }
             }
             AllowRuling::Unmatched => {
                 return LayerVerdict::Denied(format!(
-                    "denied: {} matches none of the allowed {}",
+                    "{} matches none of the allowed {}",
                     command.describe(),
                     rules(set, &scoped)
                 ));
@@ -207,12 +207,12 @@ pub(crate) fn allow_verdict(
     }
     if let Some(part) = analysis.unanalysable().first() {
         return LayerVerdict::Ask(format!(
-            "ask: {part}, so the command cannot be checked against {}",
+            "{part}, so the command cannot be checked against {}",
             rules(set, &scoped)
         ));
     }
     if let Some(risk) = analysis.risks().iter().find(|r| r.needs_approval()) {
-        return LayerVerdict::Ask(format!("ask: {risk}{}", risk_place(analysis, risk)));
+        return LayerVerdict::Ask(format!("{risk}{}", risk_place(analysis, risk)));
     }
     LayerVerdict::Allowed(used)
 }

@@ -19,7 +19,7 @@ async fn dispatch(
     input: Value,
 ) -> Result<String, String> {
     if let Decision::Denied { reason } = gate.check(name, &input) {
-        return Err(reason);
+        return Err(reason.to_string());
     }
     let tool = registry
         .get(name)

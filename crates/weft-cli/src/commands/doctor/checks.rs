@@ -303,11 +303,11 @@ pub fn sandbox_support() -> Check {
 pub fn sandbox(workspace: &Workspace, runtime: &Runtime) -> Check {
     let landlock = landlock();
     // As the sessions run: `auto` switches the sandbox on, `bypass` off.
-    let mode = runtime
-        .permission_mode()
+    let permissions = runtime.permission_mode();
+    let mode = workspace
+        .base_dir()
         .map_err(|e| e.to_string())
-        .and_then(|permissions| {
-            let base = workspace.base_dir().map_err(|e| e.to_string())?;
+        .and_then(|base| {
             mode_for_permissions(permissions, workspace, &runtime.config, &base)
                 .map_err(|e| e.to_string())
         });
@@ -344,10 +344,7 @@ pub fn permissions(
     config: Option<&EffectiveConfig>,
     home: Option<&Path>,
 ) -> Check {
-    let mode = match runtime.permission_mode() {
-        Ok(mode) => mode,
-        Err(e) => return Check::new("permissions", Status::Fail, e.to_string()),
-    };
+    let mode = runtime.permission_mode();
     let origin = config
         .and_then(|c| c.get("permissions.mode"))
         .map_or_else(|| "default".to_owned(), |s| origin_label(&s.origin, home));

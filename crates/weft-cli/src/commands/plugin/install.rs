@@ -195,8 +195,8 @@ fn install_plan(
 pub(super) fn install(workspace: &Workspace, args: &PluginInstallArgs) -> anyhow::Result<ExitCode> {
     let Some(id) = &args.id else {
         if args.scope != InstallScope::Project {
-            return Err(UsageError(
-                "name the plugin (NAME@MARKETPLACE), or pass --scope project to install the project's declared plugins".to_owned(),
+            return Err(UsageError::new(
+                "name the plugin (NAME@MARKETPLACE), or pass --scope project to install the project's declared plugins",
             )
             .into());
         }
@@ -278,8 +278,7 @@ fn install_declared(workspace: &Workspace, args: &PluginInstallArgs) -> anyhow::
                 ok = false;
                 continue;
             };
-            let source =
-                Source::parse(&location, &project).map_err(|e| UsageError(e.to_string()))?;
+            let source = Source::parse(&location, &project).map_err(UsageError::from_error)?;
             rt.block_on(weft_marketplace::add_marketplace(
                 &target,
                 &source,
