@@ -116,6 +116,7 @@ mod builder;
 mod claude;
 mod config;
 mod config_key;
+mod dry_run;
 mod effective;
 mod env;
 mod error;

@@ -601,12 +601,12 @@ impl Runtime {
         Ok(session)
     }
 
-    /// [`session`](Self::session) with these model clients (a dry run's placeholder, a
-    /// test's recording); no provider check.
+    /// [`session`](Self::session) with these model clients (a dry run's placeholder); no
+    /// provider check.
     ///
     /// A resumed session keeps its agent unless `settings.agent` names another, and its
     /// model unless `settings` names a model or another agent.
-    pub fn session_with(
+    pub(crate) fn session_with(
         &self,
         models: Arc<ModelPool>,
         settings: &SessionSettings,

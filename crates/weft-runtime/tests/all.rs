@@ -5,5 +5,6 @@
 // What every file allows itself, for the whole binary (shared helpers included).
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+mod dry_run;
 mod effective;
 mod embed;

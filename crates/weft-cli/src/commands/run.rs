@@ -5,11 +5,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use async_trait::async_trait;
-use weft_agents::{
-    DynamicCommand, EndReason, ModelPool, Session, SessionError, SkillInvocationError,
-};
-use weft_llm::{ChatModel, ChatRequest, ChatResponse, LlmError, ModelError, TextSink};
+use weft_agents::{DynamicCommand, EndReason, Session, SessionError, SkillInvocationError};
+use weft_llm::ChatRequest;
 use weft_runtime::{Resume, Runtime, RuntimeError, SessionSettings, UsageError};
 use weft_types::PermissionMode;
 
@@ -22,25 +19,6 @@ use crate::output::{Styled, errln, outln};
 use weft_runtime::Workspace;
 
 use crate::signals::{Exits, kill_groups_on_exit};
-
-/// The provider a dry run uses when none is configured: it is never called.
-struct Offline;
-
-#[async_trait]
-impl ChatModel for Offline {
-    fn provider(&self) -> &str {
-        "offline"
-    }
-
-    async fn chat(
-        &self,
-        _request: &ChatRequest,
-        _stream: bool,
-        _sink: &mut dyn TextSink,
-    ) -> Result<ChatResponse, LlmError> {
-        Err(LlmError::Config("dry run: nothing is sent".to_owned()))
-    }
-}
 
 /// Where a one-shot run shows its turn: the answer on stdout, tool activity, retries and the
 /// status line on stderr, each as its stream allows.
@@ -139,7 +117,8 @@ fn settings(run: &RunArgs, stream: bool) -> SessionSettings {
 }
 
 /// Builds the session for a run (a new one, or the one `--continue` / `--resume` names). A
-/// dry run without a provider or a model uses a placeholder model that is never called.
+/// dry run without a provider or a model uses a placeholder model that is never called
+/// ([`Runtime::dry_run_session`]).
 pub(crate) fn start(runtime: &Runtime, run: &RunArgs, stream: bool) -> Result<Session> {
     let mut settings = settings(run, stream);
     if run.resume == Some(None) {
@@ -149,19 +128,7 @@ pub(crate) fn start(runtime: &Runtime, run: &RunArgs, stream: bool) -> Result<Se
     if !run.dry_run {
         return runtime.session(&settings).map_err(runtime_error);
     }
-    match runtime.session_with(Arc::clone(&runtime.models), &settings) {
-        Err(RuntimeError::Session(SessionError::Model(ModelError::NoDefault))) => {
-            let models = Arc::new(
-                ModelPool::new(runtime.models.catalog().clone())
-                    .with_client("offline", Arc::new(Offline)),
-            );
-            settings.model = Some("offline/dry-run".to_owned());
-            runtime
-                .session_with(models, &settings)
-                .map_err(runtime_error)
-        }
-        other => other.map_err(runtime_error),
-    }
+    runtime.dry_run_session(&settings).map_err(runtime_error)
 }
 
 /// What `--dry-run` prints. Serialized directly (not through `serde_json::Value`) so numbers

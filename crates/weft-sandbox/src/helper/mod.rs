@@ -82,12 +82,18 @@ pub fn run_helper(args: &[OsString], reports: &mut dyn Write) -> ExitCode {
     // handler below is in place, the signal's default action ends this process, which has
     // started nothing).
     if let Err(e) = set_parent_process_death_signal(Some(Signal::TERM)) {
-        return failed(reports, &format!("cannot follow weft's life: {e}"));
+        return failed(
+            reports,
+            &format!("cannot ask to end with the program that started it: {e}"),
+        );
     }
     if let Some(parent) = invocation.args.parent
         && getppid() != Pid::from_raw(i32::try_from(parent).unwrap_or(0))
     {
-        return failed(reports, "weft ended before the command started");
+        return failed(
+            reports,
+            "the program that started it ended before the command started",
+        );
     }
     if let Err(e) = crate::become_subreaper() {
         return failed(reports, &e.to_string());
