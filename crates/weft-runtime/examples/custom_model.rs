@@ -9,8 +9,8 @@
 use std::sync::Arc;
 
 use weft_runtime::llm::{ChatModel, ChatRequest, ChatResponse, LlmError, Role, TextSink, ToolCall};
-use weft_runtime::serde_json::{Value, json};
-use weft_runtime::tools::{Tool, ToolError, ToolOutput};
+use weft_runtime::serde_json::json;
+use weft_runtime::tools::{FnTool, ToolError, ToolOutput};
 use weft_runtime::{EnvSnapshot, Locations, PermissionMode, Runtime, Workspace, async_trait};
 
 /// Calls `word_count` first; once it has the tool's result, answers with it.
@@ -23,59 +23,42 @@ impl ChatModel for Scripted {
     }
     async fn chat(
         &self,
-        request: &ChatRequest,
+        req: &ChatRequest,
         _: bool,
         _: &mut dyn TextSink,
     ) -> Result<ChatResponse, LlmError> {
-        Ok(match request.messages.last() {
-            Some(result) if result.role == Role::Tool => {
-                ChatResponse::assistant(format!("{} words.", result.content), vec![])
+        let answer = match req.messages.last() {
+            Some(m) if m.role == Role::Tool => format!("{} words.", m.content),
+            _ => {
+                let call = ToolCall::new("1", "word_count", json!({"text": "to be or not to be"}));
+                return Ok(ChatResponse::assistant("", vec![call]));
             }
-            _ => ChatResponse::assistant(
-                "",
-                vec![ToolCall::new(
-                    "1",
-                    "word_count",
-                    json!({"text": "to be or not to be"}),
-                )],
-            ),
-        })
-    }
-}
-
-/// The program's own tool.
-struct WordCount;
-
-#[async_trait]
-impl Tool for WordCount {
-    fn name(&self) -> &str {
-        "word_count"
-    }
-    fn description(&self) -> &str {
-        "Counts the words of `text`."
-    }
-    fn input_schema(&self) -> Value {
-        json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]})
-    }
-    async fn call(&self, input: Value) -> Result<ToolOutput, ToolError> {
-        let text = input["text"]
-            .as_str()
-            .ok_or(ToolError::InvalidInput("no `text`".into()))?;
-        Ok(ToolOutput::text(
-            text.split_whitespace().count().to_string(),
-        ))
+        };
+        Ok(ChatResponse::assistant(answer, vec![]))
     }
 }
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let word_count = FnTool::new(
+        "word_count",
+        "Counts the words of `text`.",
+        json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}),
+        |input| {
+            let text = input["text"]
+                .as_str()
+                .ok_or(ToolError::InvalidInput("no `text`".into()))?;
+            Ok(ToolOutput::text(
+                text.split_whitespace().count().to_string(),
+            ))
+        },
+    );
     let env = EnvSnapshot::default().with_current_dir(env!("CARGO_MANIFEST_DIR"));
-    let workspace = Workspace::resolve(&Locations::default(), env);
-    let runtime = Runtime::builder(&workspace)
+    let runtime = Runtime::builder(&Workspace::resolve(&Locations::default(), env))
         .permission_mode(PermissionMode::Auto) // what the tool rules allow runs without asking
         .model_client(Arc::new(Scripted)) // serves `scripted/...`
         .default_model("scripted/v1")
-        .tool(Arc::new(WordCount))
+        .tool(Arc::new(word_count))
         .build()?;
     let mut session = runtime.session(&Default::default())?;
     let turn = session

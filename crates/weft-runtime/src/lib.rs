@@ -39,13 +39,15 @@
 //! re-exports, by area, what an embedding uses from the crates below it — [`session`] (the
 //! session, its events, [`Quiet`](session::Quiet), approvers), [`llm`] (the
 //! [`ChatModel`](llm::ChatModel) trait and messages, for a model client of the program's own),
-//! [`tools`] (the [`Tool`](tools::Tool) trait, for tools of its own), [`policy`] (skill sets
+//! [`tools`] (the [`Tool`](tools::Tool) trait, for tools of its own, and
+//! [`FnTool`](tools::FnTool), a tool made of a closure), [`policy`] (skill sets
 //! validated and composed, the gate and its decisions), [`skills`] (the registry),
 //! [`sandbox`] (the helper the program's executable serves, [`sandbox::run_helper`]),
 //! [`PermissionMode`], and [`async_trait`] and [`serde_json`], which implementing those traits
 //! takes. Sessions run on a tokio runtime of the caller's. `examples/embed.rs` loads skills,
 //! composes a set, checks a call and runs a recorded turn; `examples/custom_model.rs` runs a
-//! scripted model of its own that calls a tool of its own; the tests run both.
+//! scripted model of its own that calls a tool of its own (an `FnTool`); the tests run both.
+//! [`Runtime::dry_run_session`] previews a session without a provider or key.
 //!
 //! # Code map
 //!
@@ -101,7 +103,9 @@
 //! closest known key). With one provider and no model named, OpenAI's and Anthropic's own endpoints
 //! get a documented default (`OPENAI_DEFAULT_MODEL`, `ANTHROPIC_DEFAULT_MODEL`). `resume.rs`:
 //! `--continue` / `--resume` (`Resume`, `lookup_session`), the history read back and the agent and
-//! model a resumed session uses (`Runtime::session_with`). `error.rs`: `ConfigError`,
+//! model a resumed session uses (`Runtime::session_with`). `dry_run.rs`:
+//! `Runtime::dry_run_session`, the session `--dry-run` shows, on a placeholder model that refuses
+//! every call when none is configured. `error.rs`: `ConfigError`,
 //! `RuntimeError`, `UsageError` (the binary maps usage and configuration errors to exit code 2).
 //! `builder.rs`: `RuntimeBuilder` (the permission mode; model clients of the caller's, which
 //! serve their provider without a configured one and without a key; a default model; extra tools
@@ -189,7 +193,9 @@ pub mod llm {
 /// Tools: the [`Tool`](tools::Tool) trait a tool of the caller's implements
 /// ([`RuntimeBuilder::tool`]), what it is told about each call and what it returns.
 pub mod tools {
-    pub use weft_tools::{CallContext, Sandboxing, Tool, ToolError, ToolOutput, ToolRegistry};
+    pub use weft_tools::{
+        CallContext, FnTool, Sandboxing, Tool, ToolError, ToolOutput, ToolRegistry,
+    };
 }
 
 /// Tool policies: skill sets validated and composed

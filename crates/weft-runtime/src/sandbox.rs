@@ -77,7 +77,7 @@ pub fn shell_mode(
             }
             Some(reason) => reason,
         },
-        None => "cannot find weft's own executable to run the sandbox helper: the caller did not say which executable it is".to_owned(),
+        None => "cannot find the program's own executable to run the sandbox helper: the caller did not say which executable it is".to_owned(),
     };
     if settings.required() {
         Ok(ShellMode::PersonOnly(format!(

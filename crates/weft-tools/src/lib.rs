@@ -19,6 +19,7 @@
 //! # Code map
 //!
 //! Tools. `tool.rs`: the `Tool` trait (name, description, JSON schema, async call) and `ToolError`;
+//! `fn_tool.rs`: `FnTool`, a tool made of a closure (for embedders' simple tools);
 //! `registry.rs`: `ToolRegistry`, with filtered views. `scope.rs`: `FsScope`, the directories file
 //! tools may touch: a path must lie inside as spelled and as it really is (symlinks resolved),
 //! everything else refused; `resolve` for writing, `resolve_read` for reading; `real_path`, a
@@ -53,6 +54,7 @@
 //! serde_json, thiserror, tracing (weft-permissions is a dev-dependency of the MCP gate tests).
 
 mod builtins;
+mod fn_tool;
 mod grants;
 mod mcp;
 mod process_group;
@@ -66,6 +68,7 @@ pub use builtins::{
     BUILTIN_TOOL_NAMES, BuiltinConfig, ExecConfig, READ_ONLY_TOOLS, ShellLauncher, WebFetchConfig,
     builtin_registry, builtin_tools, exec_shell_tool, plain_stdout,
 };
+pub use fn_tool::FnTool;
 pub use grants::{ReadGrant, ReadGrants};
 pub use mcp::{
     MAX_MCP_OUTPUT, MAX_SERVER_NAME_LEN, MCP_TOOL_SEPARATOR, McpConfigError, McpManager,
