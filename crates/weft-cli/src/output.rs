@@ -264,7 +264,8 @@ pub fn eprint_diagnostics(diagnostics: &[Diagnostic]) {
 /// Errors in full; warnings in full when `verbose`, else counted in one line. What an
 /// untrusted project was refused or warned about (a project skill or agent overriding yours,
 /// a lowered limit: `W181`, `W178`, `W179`) is always shown in full: it changes what runs.
-pub fn eprint_discovery_diagnostics(diagnostics: &[Diagnostic], verbose: bool) {
+/// `files` names what was read (`skill files`, `agent files`) in the count's line.
+pub fn eprint_discovery_diagnostics(diagnostics: &[Diagnostic], files: &str, verbose: bool) {
     if verbose {
         eprint_diagnostics(diagnostics);
         return;
@@ -280,7 +281,7 @@ pub fn eprint_discovery_diagnostics(diagnostics: &[Diagnostic], verbose: bool) {
     let warnings = diagnostics.len() - shown.len();
     if warnings > 0 {
         errln!(
-            "weft: {warnings} {} about skill files (-v shows them)",
+            "weft: {warnings} {} about {files} (-v shows them)",
             if shown.iter().any(|d| !d.is_error()) {
                 if warnings == 1 {
                     "other warning"

@@ -89,7 +89,7 @@ impl Session {
         let can_spawn = self.options.spawn.depth < self.options.spawn.max_depth
             && gate.tool_visible(SESSIONS_SPAWN);
         if can_spawn && !self.tools.contains(SESSIONS_SPAWN) {
-            specs.extend(spawn_specs());
+            specs.extend(spawn_specs(&self.options.spawn.agents));
         }
         specs
     }

@@ -13,10 +13,43 @@ use super::{
     SESSIONS_CANCEL, SESSIONS_LIST, SESSIONS_RESULT, SESSIONS_SPAWN, Session, SessionError,
     SpawnRequest,
 };
+use crate::AgentRegistry;
 use crate::transcript::{TranscriptRecord, now_millis};
 
-/// The spawn tools as offered to the model.
-pub(super) fn spawn_specs() -> [ToolSpec; 4] {
+/// The most agent types `sessions_spawn`'s description names; the others are counted.
+const LISTED_AGENT_TYPES: usize = 40;
+
+/// The longest description of one agent type there, in characters.
+const AGENT_TYPE_DESCRIPTION_CHARS: usize = 160;
+
+/// What `sessions_spawn` says of its `agent` input: the agent types the model may name, each
+/// with its description on one line (cut to [`AGENT_TYPE_DESCRIPTION_CHARS`]), at most
+/// [`LISTED_AGENT_TYPES`] of them. Without the list the model could not know a plugin's or
+/// the project's agents exist, as Claude Code's Task tool lists them.
+fn agent_types(agents: &AgentRegistry) -> String {
+    let mut text = "Agent type (default general-purpose). Available:".to_owned();
+    let all: Vec<_> = agents.list().collect();
+    for entry in all.iter().take(LISTED_AGENT_TYPES) {
+        let words: Vec<&str> = entry.agent.description.split_whitespace().collect();
+        let mut description = words.join(" ");
+        if description.chars().count() > AGENT_TYPE_DESCRIPTION_CHARS {
+            description = description
+                .chars()
+                .take(AGENT_TYPE_DESCRIPTION_CHARS - 1)
+                .collect::<String>()
+                + "…";
+        }
+        text.push_str(&format!("\n- {}: {description}", entry.agent.name));
+    }
+    if all.len() > LISTED_AGENT_TYPES {
+        text.push_str(&format!("\n(and {} more)", all.len() - LISTED_AGENT_TYPES));
+    }
+    text
+}
+
+/// The spawn tools as offered to the model, `agents` being the types `sessions_spawn` may
+/// start.
+pub(super) fn spawn_specs(agents: &AgentRegistry) -> [ToolSpec; 4] {
     [
         ToolSpec {
             name: SESSIONS_SPAWN.to_owned(),
@@ -30,7 +63,7 @@ pub(super) fn spawn_specs() -> [ToolSpec; 4] {
                 "properties": {
                     "task": {"type": "string", "description": "What the subagent must do; it sees nothing else of this conversation"},
                     "skills": {"type": "array", "items": {"type": "string"}, "description": "Skills to inject; its tools become their composition"},
-                    "agent": {"type": "string", "description": "Agent type (default general-purpose)"},
+                    "agent": {"type": "string", "description": agent_types(agents)},
                     "label": {"type": "string", "description": "A short name for listings"},
                     "model": {"type": "string", "description": "provider/model or an alias (default: inherit)"},
                     "thinking": {"description": "Accepted for compatibility; ignored"},
@@ -185,4 +218,56 @@ impl Session {
 /// The receipt as the model reads it.
 pub(super) fn receipt_text(child: &ChildSummary) -> String {
     serde_json::to_string_pretty(child).unwrap_or_else(|_| format!("{child:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use weft_types::{AgentDefinition, AgentFormat, Scope, Source};
+
+    use super::*;
+
+    #[test]
+    fn the_spawn_tool_names_every_agent_type_with_its_description() {
+        let mut agents = AgentRegistry::builtins();
+        agents.register(AgentDefinition::new(
+            "rev:checker",
+            format!("Checks a change.\n  Use after edits. {}", "x".repeat(200)),
+            Source::in_memory(Scope::Plugin, AgentFormat::Markdown),
+        ));
+        let text = agent_types(&agents);
+        let expected = format!(
+            "Agent type (default general-purpose). Available:\n\
+             - default: General-purpose agent (uses config defaults)\n\
+             - general-purpose: Researches complex questions and carries out multi-step tasks\n\
+             - explore: Read-only exploration of a codebase\n\
+             - plan: Read-only research for planning a change\n\
+             - planner: Planning mode (no tool execution)\n\
+             - coder: Code-focused agent with file write access and a shell\n\
+             - rev:checker: Checks a change. Use after edits. {}…",
+            "x".repeat(
+                AGENT_TYPE_DESCRIPTION_CHARS - 1 - "Checks a change. Use after edits. ".len()
+            )
+        );
+        assert_eq!(text, expected);
+        let spec = &spawn_specs(&agents)[0];
+        assert_eq!(
+            spec.input_schema["properties"]["agent"]["description"],
+            expected
+        );
+    }
+
+    #[test]
+    fn a_long_list_of_agent_types_is_cut_and_counted() {
+        let mut agents = AgentRegistry::builtins();
+        for i in 0..50 {
+            agents.register(AgentDefinition::new(
+                format!("a{i:02}"),
+                "An agent.",
+                Source::in_memory(Scope::Project, AgentFormat::Markdown),
+            ));
+        }
+        let text = agent_types(&agents);
+        assert_eq!(text.lines().count(), 1 + LISTED_AGENT_TYPES + 1);
+        assert!(text.ends_with("\n(and 16 more)"), "{text}");
+    }
 }

@@ -92,7 +92,7 @@ fn model_fallback(agent: &AgentDefinition, runtime: &Runtime) -> Option<String> 
 /// `weft agents list`.
 pub fn list(workspace: &Workspace, args: &AgentsListArgs, verbose: bool) -> Result<ExitCode> {
     let runtime = Runtime::load(workspace)?;
-    eprint_discovery_diagnostics(runtime.agents.diagnostics(), verbose);
+    eprint_discovery_diagnostics(runtime.agents.diagnostics(), "agent files", verbose);
     match args.format {
         ListFormat::Json => {
             let all: Vec<_> = runtime

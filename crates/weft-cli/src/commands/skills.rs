@@ -54,7 +54,7 @@ pub fn list(workspace: &Workspace, args: &ListArgs, verbose: bool) -> anyhow::Re
     // allocations per skill one by one would be about a tenth of its work.
     let registry = std::mem::ManuallyDrop::new(SkillRegistry::new(registry_config(workspace)?));
     let snapshot = registry.snapshot();
-    eprint_discovery_diagnostics(snapshot.diagnostics(), verbose);
+    eprint_discovery_diagnostics(snapshot.diagnostics(), "skill files", verbose);
     // Disabled skills are listed (marked) only with --all.
     let disabled = if args.all { snapshot.disabled() } else { &[] };
     let mut entries: Vec<_> = snapshot

@@ -5,7 +5,10 @@
 //!
 //! * path rules: `//p` is absolute, `~/p` is under the home directory, `/p` is under the
 //!   settings file's root (the project for the project's files, the home directory for the
-//!   user's), `p` and `./p` under the working directory (the project);
+//!   user's), `p` and `./p` under the working directory (the project); read as gitignore
+//!   reads them, `dir/` covers what is in `dir`, and a deny or ask rule's path also covers
+//!   what is inside it and, when relative, matches at any depth (`Read(.env)` denies
+//!   `app/.env`);
 //! * `Edit(...)` covers every edit tool, so it stands for `Write(...)` too;
 //! * a rule weft cannot read: a deny or ask rule applies to the whole tool instead (asking or
 //!   refusing too much is the safe mistake), an allow rule is skipped; each is noted.
@@ -100,7 +103,7 @@ impl ClaudeRules {
         // The patterns that compile (a deny or ask rule weft cannot read falls back to its
         // whole tool).
         let mut texts = Vec::new();
-        for text in translate(rule, root, home) {
+        for text in translate(rule, list != "allow", root, home) {
             match ToolPattern::parse_with(&text, ctx) {
                 Ok(_) => texts.push(text),
                 Err(e) if list == "allow" => {
@@ -138,28 +141,80 @@ impl ClaudeRules {
     }
 }
 
-/// A Claude Code rule as the weft patterns that mean the same.
-fn translate(rule: &str, root: Option<&Path>, home: Option<&Path>) -> Vec<String> {
+/// A Claude Code rule as the weft patterns that mean the same. `restrictive` for a deny or
+/// ask rule, whose path reaches further (see [`path_specs`]).
+fn translate(
+    rule: &str,
+    restrictive: bool,
+    root: Option<&Path>,
+    home: Option<&Path>,
+) -> Vec<String> {
     let rule = rule.trim();
     let (tool, spec) = match rule.split_once('(') {
         Some((tool, rest)) if rest.ends_with(')') => (tool, Some(&rest[..rest.len() - 1])),
         _ => (rule, None),
     };
-    let spec = match spec {
-        Some(spec) if PATH_RULE_TOOLS.contains(&tool) => Some(path_spec(spec, root, home)),
-        other => other.map(str::to_owned),
+    let specs = match spec {
+        Some(spec) if PATH_RULE_TOOLS.contains(&tool) => path_specs(spec, restrictive, root, home),
+        Some(spec) => vec![spec.to_owned()],
+        None => Vec::new(),
     };
     let tools: &[&str] = if tool == "Edit" {
         &["Edit", "Write"]
     } else {
         &[tool]
     };
-    tools
+    let mut patterns = Vec::new();
+    for t in tools {
+        if spec.is_none() {
+            patterns.push((*t).to_owned());
+        }
+        patterns.extend(specs.iter().map(|spec| format!("{t}({spec})")));
+    }
+    patterns
+}
+
+/// A path specifier as the weft path globs that mean the same, read as gitignore reads its
+/// patterns:
+///
+/// * `dir/` names a directory, so everything in it: `dir/**`;
+/// * in a deny or ask rule (`restrictive`), a path without a wildcard in its last component
+///   also covers what is inside it when it is a directory (`Read(./secrets)` covers
+///   `secrets/key.pem`), and a relative path matches at any depth (`Read(.env)` covers
+///   `app/.env`, `Edit(config/**)` covers `pkg/config/x.json`), as Claude Code applies them.
+///   An allow rule stays as written: reaching less is its safe mistake.
+fn path_specs(
+    spec: &str,
+    restrictive: bool,
+    root: Option<&Path>,
+    home: Option<&Path>,
+) -> Vec<String> {
+    let spec = spec.trim();
+    let directory = spec.len() > 1 && spec.ends_with('/');
+    let bare = spec.trim_end_matches('/');
+    let relative = !(bare.starts_with('/') || bare == "~" || bare.starts_with("~/"));
+    let mut shapes = Vec::new();
+    if directory {
+        shapes.push(format!("{bare}/**"));
+    } else {
+        shapes.push(spec.to_owned());
+        let last = bare.rsplit('/').next().unwrap_or(bare);
+        if restrictive && !last.is_empty() && !last.contains(['*', '?', '[', '{']) {
+            shapes.push(format!("{bare}/**"));
+        }
+    }
+    if restrictive && relative {
+        let anywhere: Vec<String> = shapes
+            .iter()
+            .map(|s| s.strip_prefix("./").unwrap_or(s))
+            .filter(|s| !s.starts_with("**/") && *s != "**")
+            .map(|s| format!("**/{s}"))
+            .collect();
+        shapes.extend(anywhere);
+    }
+    shapes
         .iter()
-        .map(|t| match &spec {
-            Some(spec) => format!("{t}({spec})"),
-            None => (*t).to_owned(),
-        })
+        .map(|shape| path_spec(shape, root, home))
         .collect()
 }
 
@@ -190,14 +245,52 @@ mod tests {
     fn rules_are_translated_to_weft_patterns() {
         let root = Some(Path::new("/proj"));
         let home = Some(Path::new("/home/me"));
-        let t = |rule: &str| translate(rule, root, home);
-        assert_eq!(t("Read(./.env)"), ["Read(./.env)"]);
-        assert_eq!(t("Read(//etc/passwd)"), ["Read(/etc/passwd)"]);
-        assert_eq!(t("Read(~/.ssh/**)"), ["Read(/home/me/.ssh/**)"]);
-        assert_eq!(t("Read(/secrets/**)"), ["Read(/proj/secrets/**)"]);
-        assert_eq!(t("Edit(src/**)"), ["Edit(src/**)", "Write(src/**)"]);
-        assert_eq!(t("Edit"), ["Edit", "Write"]);
-        assert_eq!(t("Bash(npm run test:*)"), ["Bash(npm run test:*)"]);
-        assert_eq!(t("mcp__github"), ["mcp__github"]);
+        let allow = |rule: &str| translate(rule, false, root, home);
+        assert_eq!(allow("Read(./.env)"), ["Read(./.env)"]);
+        assert_eq!(allow("Read(//etc/passwd)"), ["Read(/etc/passwd)"]);
+        assert_eq!(allow("Read(~/.ssh/**)"), ["Read(/home/me/.ssh/**)"]);
+        assert_eq!(allow("Read(/secrets/**)"), ["Read(/proj/secrets/**)"]);
+        assert_eq!(allow("Edit(src/**)"), ["Edit(src/**)", "Write(src/**)"]);
+        assert_eq!(allow("Edit(src/)"), ["Edit(src/**)", "Write(src/**)"]);
+        assert_eq!(allow("Edit"), ["Edit", "Write"]);
+        assert_eq!(allow("Bash(npm run test:*)"), ["Bash(npm run test:*)"]);
+        assert_eq!(allow("mcp__github"), ["mcp__github"]);
+    }
+
+    #[test]
+    fn deny_and_ask_paths_reach_inside_directories_and_any_depth() {
+        let root = Some(Path::new("/proj"));
+        let home = Some(Path::new("/home/me"));
+        let deny = |rule: &str| translate(rule, true, root, home);
+        assert_eq!(
+            deny("Read(.env)"),
+            [
+                "Read(.env)",
+                "Read(.env/**)",
+                "Read(**/.env)",
+                "Read(**/.env/**)"
+            ]
+        );
+        assert_eq!(
+            deny("Read(./secrets/)"),
+            ["Read(./secrets/**)", "Read(**/secrets/**)"]
+        );
+        assert_eq!(
+            deny("Edit(config/**)"),
+            [
+                "Edit(config/**)",
+                "Edit(**/config/**)",
+                "Write(config/**)",
+                "Write(**/config/**)"
+            ]
+        );
+        assert_eq!(deny("Read(**/*.key)"), ["Read(**/*.key)"]);
+        assert_eq!(
+            deny("Read(~/.ssh)"),
+            ["Read(/home/me/.ssh)", "Read(/home/me/.ssh/**)"]
+        );
+        assert_eq!(deny("Read(//etc/)"), ["Read(/etc/**)"]);
+        assert_eq!(deny("Read(/build/*.log)"), ["Read(/proj/build/*.log)"]);
+        assert_eq!(deny("Bash(rm *)"), ["Bash(rm *)"]);
     }
 }
