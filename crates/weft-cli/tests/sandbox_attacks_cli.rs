@@ -566,3 +566,39 @@ fn read_only_commands_run_without_asking_and_read_and_write_nothing_but_the_proj
     );
     assert_eq!(results[3], "exit code: 0\n--- stdout ---\n1");
 }
+
+/// A `Read(...)` deny (here Claude Code's, in the project's settings) also keeps the read-only
+/// commands that name the file from running without a person: `cat .env` and `head < .env`
+/// ask like any command (and without a terminal are refused), while a read-only command that
+/// names no denied file still runs.
+#[test]
+fn a_read_deny_keeps_read_only_commands_off_the_denied_file() {
+    let s = Sandbox::project_under_home();
+    s.file(".env", "TOPSECRET=hunter2\n");
+    s.file("src/main.rs", "fn main() {}");
+    s.file(
+        ".claude/settings.json",
+        r#"{"permissions": {"deny": ["Read(./.env)"]}}"#,
+    );
+    let calls = [
+        ("exec_shell", json!({"command": "cat .env"})),
+        ("exec_shell", json!({"command": "head -1 < ./src/../.env"})),
+        ("exec_shell", json!({"command": "cat src/main.rs | wc -c"})),
+    ];
+    let config = replay(&s, &calls, json!({}));
+    // Refused calls end the run with exit status 4 (no terminal to ask on).
+    let output = weft(&s, &config, &[]).output().unwrap();
+    assert_eq!(output.status.code(), Some(4), "{output:?}");
+    let results = results(&s);
+    assert_eq!(results.len(), calls.len());
+    for result in &results[..2] {
+        assert!(!result.contains("hunter2"), "{result}");
+        assert!(result.starts_with("approval needed: "), "{result}");
+        assert!(result.contains("The tool did not run"), "{result}");
+    }
+    if sandboxed_here(&s, &config) {
+        assert_eq!(results[2], "exit code: 0\n--- stdout ---\n12");
+    } else {
+        assert!(results[2].contains(PERSON_ONLY), "{}", results[2]);
+    }
+}

@@ -87,7 +87,7 @@ pub use dialect::{Dialect, ShellProgram};
 pub use environment::SAFE_VARIABLES;
 pub use globals::without_global_options;
 pub use helpers::{Helper, READ_ONLY_HELPERS};
-pub use paths::ShellContext;
+pub use paths::{ShellContext, UnreadablePaths};
 pub use protected::PROTECTED_PATHS;
 pub use read_only::ReadOnlyVerdict;
 pub use word::Word;

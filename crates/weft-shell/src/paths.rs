@@ -4,8 +4,55 @@
 //! the file system, so a symlink inside the project that points elsewhere is the sandbox's
 //! business, not the analyser's.
 
+use std::sync::Arc;
+
 use super::dialect::Dialect;
 use super::word::Word;
+
+/// The files commands may not read, as the caller's permission rules say (`Read(.env)`
+/// denied): a test of normalised absolute paths inside the project. A command that names
+/// one (`cat .env`, `head < .env`) is then judged as reading outside the project, so it is
+/// never run without asking as a read-only command. Only the path as written is judged (a
+/// recursive search of a directory holding such a file is not), as the rest of the analysis.
+///
+/// ```
+/// use weft_shell::{ShellContext, UnreadablePaths, analyse_command};
+///
+/// let ctx = ShellContext::new()
+///     .with_project_root("/p")
+///     .with_unreadable(UnreadablePaths::new(|path| path.ends_with("/.env")));
+/// assert!(analyse_command("cat README.md", &ctx).read_only_verdict().is_read_only());
+/// assert!(!analyse_command("cat .env", &ctx).read_only_verdict().is_read_only());
+/// assert!(!analyse_command("head -5 < sub/.env", &ctx).read_only_verdict().is_read_only());
+/// ```
+#[derive(Clone)]
+pub struct UnreadablePaths(Arc<dyn Fn(&str) -> bool + Send + Sync>);
+
+impl UnreadablePaths {
+    /// The paths for which `test` is true.
+    pub fn new(test: impl Fn(&str) -> bool + Send + Sync + 'static) -> Self {
+        Self(Arc::new(test))
+    }
+
+    /// True when `path` (absolute, normalised) may not be read.
+    pub fn contains(&self, path: &str) -> bool {
+        (self.0)(path)
+    }
+}
+
+impl PartialEq for UnreadablePaths {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for UnreadablePaths {}
+
+impl std::fmt::Debug for UnreadablePaths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("UnreadablePaths(..)")
+    }
+}
 
 /// What the analysis knows about where a command runs: the project, the working directory,
 /// and the [`Dialect`] of the shell that runs it ([`Dialect::Posix`] unless said).
@@ -25,6 +72,7 @@ pub struct ShellContext {
     project_root: Option<String>,
     cwd: Option<String>,
     dialect: Dialect,
+    unreadable: Option<UnreadablePaths>,
 }
 
 impl ShellContext {
@@ -53,6 +101,17 @@ impl ShellContext {
     pub fn with_dialect(mut self, dialect: Dialect) -> Self {
         self.dialect = dialect;
         self
+    }
+
+    /// The files commands may not read (replacing any set before; `None`: no such rule).
+    pub fn with_unreadable(mut self, unreadable: impl Into<Option<UnreadablePaths>>) -> Self {
+        self.unreadable = unreadable.into();
+        self
+    }
+
+    /// The files commands may not read, if any rule says so.
+    pub fn unreadable(&self) -> Option<&UnreadablePaths> {
+        self.unreadable.as_ref()
     }
 
     /// The language commands are read in.
@@ -113,6 +172,8 @@ pub(crate) enum Outside {
     RelativeElsewhere,
     /// A relative path whose `..` leave the project.
     ClimbsOut,
+    /// A path inside the project the permission rules forbid reading ([`UnreadablePaths`]).
+    Unreadable,
 }
 
 impl std::fmt::Display for Outside {
@@ -123,6 +184,7 @@ impl std::fmt::Display for Outside {
             Outside::Beyond => "is outside the project",
             Outside::RelativeElsewhere => "is relative to a directory outside the project",
             Outside::ClimbsOut => "climbs out of the project",
+            Outside::Unreadable => "is a file the permission rules forbid reading",
         })
     }
 }
@@ -155,7 +217,7 @@ pub(crate) fn place(word: &Word, ctx: &ShellContext) -> Place {
     }
     if text.starts_with('/') {
         return match ctx.components_in_project(text) {
-            Some(_) => Place::Inside,
+            Some(parts) => inside(&parts, ctx),
             None => Place::Outside(Outside::Beyond),
         };
     }
@@ -163,8 +225,33 @@ pub(crate) fn place(word: &Word, ctx: &ShellContext) -> Place {
         return Place::Outside(Outside::RelativeElsewhere);
     };
     match normalise(base, text) {
-        Some(_) => Place::Inside,
+        Some(parts) => inside(&parts, ctx),
         None => Place::Outside(Outside::ClimbsOut),
+    }
+}
+
+/// A path inside the project, at `parts` below its root: [`Place::Inside`] unless the rules
+/// forbid reading it ([`ShellContext::with_unreadable`]).
+fn inside(parts: &[&str], ctx: &ShellContext) -> Place {
+    let (Some(unreadable), Some(root)) = (&ctx.unreadable, ctx.project_root.as_deref()) else {
+        return Place::Inside;
+    };
+    let mut path = String::new();
+    for part in normalise(Vec::new(), root)
+        .unwrap_or_default()
+        .iter()
+        .chain(parts)
+    {
+        path.push('/');
+        path.push_str(part);
+    }
+    if path.is_empty() {
+        path.push('/');
+    }
+    if unreadable.contains(&path) {
+        Place::Outside(Outside::Unreadable)
+    } else {
+        Place::Inside
     }
 }
 

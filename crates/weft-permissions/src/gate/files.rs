@@ -6,11 +6,14 @@
 //! [`FileRules`] gathers, once per call, the rules each such file is judged by: the `Read(...)`
 //! path rules and the search tool's own (`Grep(...)`...), from every layer of the gate.
 
+use std::sync::Arc;
+
+use weft_shell::UnreadablePaths;
 use weft_types::tool_names;
 
 use super::ToolGate;
 use crate::name::ToolName;
-use crate::{Effect, PatternSet, ToolPattern};
+use crate::{Effect, PatternSet, Policy, ToolPattern};
 
 /// The path rules of a gate that every file a search visits must pass, on its path as reached
 /// and on its real path (see [`ToolGate::file_rules`]).
@@ -96,6 +99,24 @@ impl ToolGate {
     }
 }
 
+/// The files the `Read(...)` denies of `layers` cover, for the shell analysis
+/// ([`weft_shell::UnreadablePaths`]); `None` when no layer denies reading any path. A path a
+/// deny cannot be compared with counts as covered (the safe mistake: the command asks).
+pub(super) fn unreadable_paths(layers: &[Arc<Policy>]) -> Option<UnreadablePaths> {
+    let read = ToolName::new(tool_names::READ_FILE);
+    let denies: Vec<ToolPattern> = layers
+        .iter()
+        .flat_map(|layer| scoped(layer.deny(), &read))
+        .collect();
+    (!denies.is_empty()).then(|| {
+        UnreadablePaths::new(move |path| {
+            denies
+                .iter()
+                .any(|p| p.covers_file(path, Effect::Deny).unwrap_or(true))
+        })
+    })
+}
+
 /// The scoped path patterns of `name` in `set`.
 fn scoped(set: &PatternSet, name: &ToolName<'_>) -> Vec<ToolPattern> {
     set.scoped_for(name)
@@ -163,6 +184,38 @@ mod tests {
         // Another tool's rules do not count.
         let other = gate(Some(&["Grep(src/**)", "Glob"]), &[]).file_rules("glob");
         assert!(other.is_empty());
+    }
+
+    #[test]
+    fn read_denies_make_files_unreadable_to_read_only_commands() {
+        use crate::{CallKind, ShellContext};
+        let kind = |gate: &ToolGate, command: &str| {
+            CallKind::Mutating.with_command(
+                "Bash",
+                &serde_json::json!({"command": command}),
+                gate.shell_context(),
+            )
+        };
+        let shell = ShellContext::new().with_project_root("/p");
+        let open = gate(None, &[]).with_shell_context(shell.clone());
+        assert_eq!(kind(&open, "cat .env"), CallKind::ReadOnlyCommand);
+        let denied = gate(None, &["Read(.env)", "Read(keys/**)"]).with_shell_context(shell);
+        assert_eq!(kind(&denied, "cat README.md"), CallKind::ReadOnlyCommand);
+        for command in [
+            "cat .env",
+            "wc -l < .env",
+            "head keys/a.pem",
+            "cat src/../.env",
+        ] {
+            assert_eq!(kind(&denied, command), CallKind::Mutating, "{command}");
+        }
+        // A layer added later (a skill's) brings its own denies into the analysis.
+        let ctx = PatternContext::new().with_working_dir("/p");
+        let narrowed = open.with_layer(
+            Policy::from_lists::<&str>(None, &["Read(notes.txt)"], Origin::Session, &ctx).unwrap(),
+        );
+        assert_eq!(kind(&narrowed, "cat notes.txt"), CallKind::Mutating);
+        assert_eq!(kind(&narrowed, "cat .env"), CallKind::ReadOnlyCommand);
     }
 
     #[test]

@@ -135,8 +135,16 @@ impl ToolGate {
         self.with_shared_shell(Arc::new(ctx))
     }
 
+    /// Sets the shell context, with the files this gate's `Read(...)` denies marked
+    /// unreadable in it ([`files::unreadable_paths`]): a command naming one is not judged
+    /// read-only, so only a person lets it run.
     fn with_shared_shell(mut self, shell: Arc<ShellContext>) -> Self {
-        self.shell = shell;
+        let unreadable = files::unreadable_paths(&self.layers);
+        self.shell = if unreadable.is_none() && shell.unreadable().is_none() {
+            shell
+        } else {
+            Arc::new(shell.as_ref().clone().with_unreadable(unreadable))
+        };
         self
     }
 
