@@ -22,9 +22,9 @@ mod manage;
 mod sources;
 mod team;
 
-/// A marketplace `acme` with two plugins: `fmt` (a skill, a command, an agent, a script its
-/// skill names through `${CLAUDE_PLUGIN_ROOT}`) and `tools` (hooks, an MCP server, and a
-/// skill `lint` with a dynamic-context line, like fmt's).
+/// A marketplace `acme` with two plugins: `fmt` (a skill, two commands, one in a subfolder,
+/// an agent, a script its skill names through `${CLAUDE_PLUGIN_ROOT}`) and `tools` (hooks, an
+/// MCP server, and a skill `lint` with a dynamic-context line, like fmt's).
 fn marketplace(s: &Sandbox) -> Repo {
     let repo = Repo::new(s);
     let w = &repo.work;
@@ -45,6 +45,11 @@ fn marketplace(s: &Sandbox) -> Repo {
     write(
         &w.join("plugins/fmt/commands/run.md"),
         "---\ndescription: Run the formatter\n---\nFormat $ARGUMENTS.\n",
+    );
+    // A subfolder is a namespace: `fmt:git:sync`, in the install preview as once loaded.
+    write(
+        &w.join("plugins/fmt/commands/git/sync.md"),
+        "---\ndescription: Sync the branch\n---\nSync.\n",
     );
     write(
         &w.join("plugins/fmt/agents/reviewer.md"),

@@ -416,6 +416,27 @@ fn readiness_judges_the_tools_a_skill_names() {
     snapshot!(s, "readiness_of_tools", text);
 }
 
+/// A command naming, beside tools weft has, one of Claude Code's that weft lacks (Anthropic's
+/// own plugins name `TodoWrite` and `AskUserQuestion`) is ready and in the catalog: no
+/// session could have that tool, and the command works with the others; `show` still warns
+/// (`W136`) that the name grants nothing.
+#[test]
+fn a_claude_code_tool_weft_lacks_does_not_hide_a_command() {
+    let s = Sandbox::new();
+    s.file(
+        ".claude/commands/tidy.md",
+        "---\ndescription: Tidy the imports\nallowed-tools: Read, Edit, TodoWrite, AskUserQuestion\n---\n\nTidy them.\n",
+    );
+    let catalog = s.weft().args(["skills", "catalog"]).output().unwrap();
+    assert!(catalog.status.success(), "{catalog:?}");
+    assert!(sandbox::stdout(&catalog).contains("tidy"), "{catalog:?}");
+    let show = s.weft().args(["skills", "show", "tidy"]).output().unwrap();
+    let shown = sandbox::stdout(&show);
+    assert!(!shown.contains("not ready"), "{shown}");
+    let warnings = String::from_utf8_lossy(&show.stderr).into_owned() + &shown;
+    assert!(warnings.contains("`TodoWrite`"), "{warnings}");
+}
+
 /// `weft skills new`: a skill (and with --agent an agent) that validates clean under every
 /// profile, where Claude Code looks; never over an existing one; names by the spec's rule.
 #[test]

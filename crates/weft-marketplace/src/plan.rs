@@ -178,11 +178,11 @@ pub(crate) fn plan(
     let runs = runs_code(&root, &components, &input.package);
     let scan = scan_plugin(&input.package);
     let tree_sha256 = tree_hash(&file_entries(&input.package));
-    let mut warnings = manifest.warnings(&root);
-    warnings.extend(components.warnings.iter().cloned());
-    warnings.dedup();
-    let warnings = warnings
-        .into_iter()
+    // The manifest's ignored fields are among the components' warnings already.
+    let warnings = components
+        .warnings
+        .iter()
+        .cloned()
         .map(|w| w.rebased(&root, shown))
         .collect();
     Ok(PluginPlan {
@@ -200,7 +200,7 @@ pub(crate) fn plan(
         source: input.source,
         commit: input.commit,
         skills: names(&components.skill_dirs, Kind::Skill),
-        commands: names(&components.command_paths, Kind::Markdown),
+        commands: names(&components.command_paths, Kind::Command),
         agents: names(&components.agent_paths, Kind::Markdown),
         package: input.package,
         tree_sha256,
@@ -297,7 +297,13 @@ enum Kind {
     Skill,
     /// Directories of `<name>.md`, or one such file.
     Markdown,
+    /// As `Markdown`, and each subfolder a namespace (`git/commit.md` is `git:commit`), as
+    /// commands are named when they load.
+    Command,
 }
+
+/// How many folder levels below a commands directory are named (as the loader reads).
+const COMMAND_DEPTH: usize = 4;
 
 /// The names of the skills, commands or agents under `paths`.
 fn names(paths: &[PathBuf], kind: Kind) -> Vec<String> {
@@ -314,7 +320,8 @@ fn names(paths: &[PathBuf], kind: Kind) -> Vec<String> {
                     }
                 }
             }
-            Kind::Markdown if path.is_file() => out.extend(stem(path)),
+            Kind::Markdown | Kind::Command if path.is_file() => out.extend(stem(path)),
+            Kind::Command => command_names(path, "", COMMAND_DEPTH, &mut out),
             Kind::Markdown => {
                 for entry in read_dir(path) {
                     if entry.extension().is_some_and(|e| e == "md") && entry.is_file() {
@@ -327,6 +334,29 @@ fn names(paths: &[PathBuf], kind: Kind) -> Vec<String> {
     out.sort();
     out.dedup();
     out
+}
+
+/// The commands under `dir`, each named `prefix` + its path's folders and stem joined by `:`;
+/// `depth` more folder levels are entered (links are not followed).
+fn command_names(dir: &Path, prefix: &str, depth: usize, out: &mut Vec<String>) {
+    for entry in read_dir(dir) {
+        let Ok(kind) = std::fs::symlink_metadata(&entry).map(|m| m.file_type()) else {
+            continue;
+        };
+        let hidden = entry
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if hidden {
+            continue;
+        }
+        if kind.is_dir() && depth > 0 {
+            if let Some(name) = file_name(&entry) {
+                command_names(&entry, &format!("{prefix}{name}:"), depth - 1, out);
+            }
+        } else if entry.extension().is_some_and(|e| e == "md") && entry.is_file() {
+            out.extend(stem(&entry).map(|stem| format!("{prefix}{stem}")));
+        }
+    }
 }
 
 fn read_dir(dir: &Path) -> Vec<PathBuf> {

@@ -82,8 +82,12 @@ impl Components {
             Some(entry) => manifest.components.clone().merged_with(&entry.components),
             None => manifest.components.clone(),
         };
+        let mut warnings = manifest.warnings(&manifest_file);
+        if let Some(entry) = entry {
+            warnings.extend(entry_warnings(entry, root));
+        }
         let mut out = Components {
-            warnings: manifest.warnings(&manifest_file),
+            warnings,
             ..Components::default()
         };
         // Skills: `skills/` and whatever the manifest adds.
@@ -240,4 +244,21 @@ fn display_rel(root: &Path, path: &Path) -> String {
         .unwrap_or(path)
         .to_string_lossy()
         .into_owned()
+}
+
+/// The keys a marketplace entry may carry besides `plugin.json`'s (Claude Code's marketplace
+/// format): never reported as ignored.
+const ENTRY_KEYS: [&str; 4] = ["source", "strict", "category", "tags"];
+
+/// What the marketplace entry sets that weft ignores (an entry may carry any `plugin.json`
+/// field, `lspServers` among them), each once, at the plugin's root: the entry of a
+/// `strict: false` plugin is its whole definition, so its ignored fields are the plugin's.
+fn entry_warnings(entry: &MarketplaceEntry, root: &Path) -> Vec<PluginWarning> {
+    entry
+        .manifest
+        .unsupported
+        .iter()
+        .filter(|(key, _)| !ENTRY_KEYS.contains(&key.as_str()))
+        .map(|(key, why)| PluginWarning::at(root, format!("marketplace entry `{key}`: {why}")))
+        .collect()
 }

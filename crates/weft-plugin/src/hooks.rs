@@ -182,6 +182,13 @@ pub fn parse_hooks(
             {
                 return Err(bad(format!("`{at}.matcher` must be a string")));
             }
+            if !group.contains_key("hooks")
+                && (group.contains_key("type") || group.contains_key("command"))
+            {
+                return Err(bad(format!(
+                    "`{at}` is a handler where a matcher group belongs: write `{{\"matcher\": ..., \"hooks\": [ <the handler> ]}}`"
+                )));
+            }
             let handlers = group
                 .get("hooks")
                 .and_then(Value::as_array)
@@ -312,6 +319,10 @@ mod tests {
             (
                 json!({"Stop": [{"matcher": 1, "hooks": []}]}),
                 "`Stop[0].matcher` must be a string",
+            ),
+            (
+                json!({"Stop": [{"type": "command", "command": "x"}]}),
+                "`Stop[0]` is a handler where a matcher group belongs",
             ),
             (
                 json!({"Stop": [{"hooks": [{"command": "x", "timeout": -1}]}]}),

@@ -172,6 +172,38 @@ fn a_hooks_path_out_of_the_plugin_or_malformed_is_an_error() {
     );
 }
 
+/// What a marketplace entry sets that weft ignores (`lspServers`, as Anthropic's LSP plugins
+/// define them in the entry) is named once, beside the plugin.json's own; the keys only an
+/// entry has (`source`, `strict`, `category`, `tags`) are not.
+#[test]
+fn an_entrys_ignored_fields_are_named_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let market = tmp.path().join("market");
+    let root = market.join("plugins/ts");
+    write(&root.join("README.md"), "A language server.\n");
+    let file = market.join(".claude-plugin/marketplace.json");
+    let value = json!({"name": "m", "owner": {"name": "o"}, "plugins": [{
+        "name": "ts", "source": "./plugins/ts", "strict": false, "category": "lsp",
+        "tags": ["ts"], "lspServers": {"ts": {"command": "tsls"}}
+    }]});
+    let marketplace = weft_plugin::Marketplace::from_value(&value, &file).unwrap();
+    let manifest = PluginManifest::load(&root).unwrap();
+    let plugin = PluginRef {
+        name: "ts".into(),
+        id: "ts@m".into(),
+        root: root.clone(),
+        data: None,
+    };
+    let c = Components::resolve(&plugin, &manifest, Some(&marketplace.plugins[0])).unwrap();
+    let warnings: Vec<String> = c.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0]
+            .ends_with("marketplace entry `lspServers`: LSP servers are not started by weft"),
+        "{warnings:?}"
+    );
+}
+
 fn record(name: &str, enabled: bool) -> PluginRecord {
     PluginRecord {
         name: name.into(),

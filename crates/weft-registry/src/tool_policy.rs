@@ -84,12 +84,19 @@ fn list_position(file: &Path, spellings: &[&str]) -> Option<weft_types::Position
 
 /// The tools `policy`'s allow list names one by one (canonical: `Read` is `read_file`) that
 /// `has_tool` says are missing. Globs and MCP server patterns name no one tool and are never
-/// missing.
+/// missing; nor is a tool of Claude Code, OpenClaw or Codex that weft does not have at all
+/// (`TodoWrite`, `WebSearch`, `AskUserQuestion`: `W136` says it grants nothing here). No
+/// session could ever have one, and in Claude Code `allowed-tools` only pre-approves, so a
+/// command naming one (as many of Anthropic's own plugins' do) still works there, and here
+/// with the tools it names that weft has.
 pub(crate) fn missing_tools(policy: &Policy, has_tool: &dyn Fn(&str) -> bool) -> Vec<String> {
+    use weft_types::tool_names::{CLAUDE_CODE_ONLY_TOOLS, OTHER_RUNTIME_TOOLS};
     let mut missing: Vec<String> = Vec::new();
     for (pattern, _) in policy.allow().into_iter().flat_map(|set| set.iter()) {
         if let Some(tool) = pattern.tool()
             && !has_tool(tool)
+            && !CLAUDE_CODE_ONLY_TOOLS.contains(&tool)
+            && !OTHER_RUNTIME_TOOLS.contains(&tool)
             && !missing.iter().any(|m| m == tool)
         {
             missing.push(tool.to_owned());
@@ -123,9 +130,17 @@ mod tests {
     #[test]
     fn missing_tools_are_the_named_ones_the_session_lacks() {
         let mut skill = Skill::in_memory("s", "S", Scope::User);
-        skill.tools = ToolPolicy::allow_only(["Read", "specKit", "github__*", "WebSearch"]);
+        skill.tools = ToolPolicy::allow_only([
+            "Read",
+            "specKit",
+            "github__*",
+            "WebSearch",
+            "TodoWrite",
+            "mcp__gh__comment",
+        ]);
         let policy = compile(&skill, None, &PatternContext::new(), Profile::Load).unwrap();
         let has = |t: &str| t == "read_file";
-        assert_eq!(missing_tools(&policy, &has), ["specKit", "WebSearch"]);
+        // Claude Code's `WebSearch` and `TodoWrite` no session of weft has: never missing.
+        assert_eq!(missing_tools(&policy, &has), ["specKit", "gh__comment"]);
     }
 }

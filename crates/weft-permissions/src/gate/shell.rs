@@ -136,17 +136,37 @@ pub(crate) fn deny_reason(
             });
         }
     }
-    let (pattern, origin) = set.entry(scoped[0]);
+    let denies = scoped_denies(set, &scoped);
     if let Some(part) = analysis.unanalysable().first() {
         return Some(format!(
-            "{part}, so the command could reach a program forbidden by `{pattern}` from {origin}"
+            "{part}, so the command could reach a program forbidden by {denies}"
         ));
     }
     let risk = analysis.risks().iter().find(|r| r.runs_unseen_program())?;
     Some(format!(
-        "{risk}{}, and the analyser cannot see what it runs, so the command could reach a program forbidden by `{pattern}` from {origin}",
+        "{risk}{}, and the analyser cannot see what it runs, so the command could reach a program forbidden by {denies}",
         risk_place(analysis, risk)
     ))
+}
+
+/// The scoped denies a command that cannot be seen through might reach: the one pattern with
+/// its origin, or several named (none of them matched, so none is singled out).
+fn scoped_denies(set: &PatternSet, scoped: &[usize]) -> String {
+    const SHOWN: usize = 3;
+    if let [only] = scoped {
+        let (pattern, origin) = set.entry(*only);
+        return format!("`{pattern}` from {origin}");
+    }
+    let shown: Vec<String> = scoped
+        .iter()
+        .take(SHOWN)
+        .map(|&i| format!("`{}`", set.entry(i).0))
+        .collect();
+    let more = match scoped.len().saturating_sub(SHOWN) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    format!("one of the scoped denies ({}{more})", shown.join(", "))
 }
 
 /// ", in `git -c x=y log`": the simple command a risk belongs to, if any.

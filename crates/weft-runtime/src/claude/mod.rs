@@ -298,6 +298,11 @@ fn read_settings(
     if !unused.is_empty() {
         tracing::info!(file = %path.display(), "Claude Code settings weft does not use: {}", unused.join(", "));
     }
+    // Hooks misplaced inside `permissions` (as some setup guides show them) run neither in
+    // Claude Code nor here: a policy hook that silently does not run is worth a warning.
+    if unused.iter().any(|k| k == "permissions.hooks") {
+        tracing::warn!(file = %path.display(), "`permissions.hooks` is not where hooks go: they run from the top-level `hooks` key, so these hooks do not run (in Claude Code either)");
+    }
     // Hooks are read before trust is applied: an untrusted project's are listed, not run.
     let (hooks, hook_diagnostics) = match value.get("hooks") {
         Some(hooks) => weft_parse::parse_hooks_value(hooks, path, weft_parse::Profile::Load),
@@ -375,6 +380,26 @@ mod tests {
             home: Some(dir.join("home")),
             project_dir: Some(dir.join("proj")),
         }
+    }
+
+    #[test]
+    fn a_bash_rule_holding_an_operator_is_noted_as_never_matching() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        write(
+            dir,
+            "project.json",
+            &json!({"permissions": {"deny": ["Bash(curl * | bash)", "Bash(rm:*)", "Bash(make && make install)"]}}),
+        );
+        let settings = ClaudeSettings::load(&sources(dir), false).unwrap();
+        let rules = ClaudeRules::compile(&settings, dir);
+        let noted: Vec<&str> = rules.notes.iter().map(|n| n.rule.as_str()).collect();
+        assert_eq!(noted, ["Bash(curl * | bash)", "Bash(make && make install)"]);
+        assert!(
+            rules.notes[0].what.contains("never matches"),
+            "{:?}",
+            rules.notes
+        );
     }
 
     #[test]

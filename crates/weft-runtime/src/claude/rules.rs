@@ -100,6 +100,17 @@ impl ClaudeRules {
                 what,
             });
         };
+        // A `Bash` rule is compared with each simple command of a call, so an operator in it
+        // (`Bash(curl * | bash)`) can never match: say so (the call's own analysis still
+        // judges the pipeline's programs).
+        if let Some(spec) = rule.trim().strip_prefix("Bash(")
+            && ["|", "&&", ";"].iter().any(|op| spec.contains(op))
+        {
+            note(
+                "a `Bash` rule is compared with each command of a pipeline or list on its own, so one holding `|`, `&&` or `;` never matches; write one rule per program"
+                    .to_owned(),
+            );
+        }
         // The patterns that compile (a deny or ask rule weft cannot read falls back to its
         // whole tool).
         let mut texts = Vec::new();

@@ -353,13 +353,27 @@ pub fn permissions(
         "mode {mode} ({origin}); {} pre-approved (permissions.allow)",
         plural(allow, "pattern")
     );
-    let status = match mode {
+    let mut status = match mode {
         PermissionMode::Bypass => {
             detail.push_str("; bypass: no call asks and exec_shell runs without the sandbox");
             Status::Warn
         }
         _ => Status::Ok,
     };
+    // A Claude Code rule weft applies otherwise than written (a deny it cannot read now
+    // covers its whole tool; a rule that can never match): said here, not only in the log.
+    let notes = &runtime.claude_rules().notes;
+    if let Some(first) = notes.first() {
+        detail.push_str(&format!(
+            "; {} of Claude Code's settings used otherwise than written: `{}` in `permissions.{}` of {}: {}",
+            plural(notes.len(), "rule"),
+            first.rule,
+            first.list,
+            first.file.display(),
+            first.what
+        ));
+        status = Status::Warn;
+    }
     Check::new("permissions", status, detail)
 }
 
