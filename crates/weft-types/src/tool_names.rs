@@ -252,7 +252,7 @@ pub fn static_name(name: &str) -> Option<&'static str> {
 
 /// Claude Code's tools that weft does not have. A skill written for Claude Code may name them
 /// in `allowed-tools`: they are recognised (never "unknown"), and grant nothing here.
-pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 14] = [
+pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 15] = [
     "WebSearch",
     "TodoWrite",
     "TodoRead",
@@ -267,6 +267,7 @@ pub const CLAUDE_CODE_ONLY_TOOLS: [&str; 14] = [
     "AskUserQuestion",
     "ListMcpResourcesTool",
     "ReadMcpResourceTool",
+    "PowerShell",
 ];
 
 /// Tools of OpenClaw and Codex that skills written for them name in `allowed-tools`:

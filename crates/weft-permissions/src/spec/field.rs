@@ -48,6 +48,14 @@ impl FieldSpec {
     /// `param:value` for a tool without a grammar of its own.
     pub(crate) fn param(tool: &str, spec: &str) -> Result<Self, PatternErrorKind> {
         let Some((param, value)) = spec.split_once(':') else {
+            use weft_types::tool_names::{CLAUDE_CODE_ONLY_TOOLS, OTHER_RUNTIME_TOOLS};
+            // A tool weft does not have (`PowerShell`): its own grammar is not known here, and
+            // suggesting `param:value` would be wrong advice for it.
+            if CLAUDE_CODE_ONLY_TOOLS.contains(&tool) || OTHER_RUNTIME_TOOLS.contains(&tool) {
+                return Err(PatternErrorKind::Specifier(format!(
+                    "`{tool}` is a tool of another runtime, which weft does not have"
+                )));
+            }
             return Err(PatternErrorKind::Specifier(format!(
                 "`{tool}` has no specifier grammar of its own: write `{tool}(param:value)`"
             )));
@@ -120,6 +128,22 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_specifier_without_param_says_why_for_tools_weft_has_and_lacks() {
+        let message = |tool: &str| match FieldSpec::param(tool, "Get-Service *") {
+            Err(PatternErrorKind::Specifier(m)) => m,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            message("PowerShell"),
+            "`PowerShell` is a tool of another runtime, which weft does not have"
+        );
+        assert_eq!(
+            message("deploy"),
+            "`deploy` has no specifier grammar of its own: write `deploy(param:value)`"
+        );
+    }
 
     #[test]
     fn names_with_alternatives() {
