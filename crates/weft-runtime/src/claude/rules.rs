@@ -201,8 +201,13 @@ fn path_specs(
     home: Option<&Path>,
 ) -> Vec<String> {
     let spec = spec.trim();
+    // `dir/` (but not `/` alone): one slash off, so `//` (the file system root) stays `/`.
     let directory = spec.len() > 1 && spec.ends_with('/');
-    let bare = spec.trim_end_matches('/');
+    let bare = if directory {
+        &spec[..spec.len() - 1]
+    } else {
+        spec
+    };
     let relative = !(bare.starts_with('/') || bare == "~" || bare.starts_with("~/"));
     let mut shapes = Vec::new();
     if directory {
@@ -302,6 +307,7 @@ mod tests {
         );
         assert_eq!(deny("Read(//etc/)"), ["Read(/etc/**)"]);
         assert_eq!(deny("Read(/build/*.log)"), ["Read(/proj/build/*.log)"]);
+        assert_eq!(deny("Read(//)"), ["Read(/**)"]);
         assert_eq!(deny("Bash(rm *)"), ["Bash(rm *)"]);
     }
 }
