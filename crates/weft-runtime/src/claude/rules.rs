@@ -223,7 +223,9 @@ fn path_specs(
         let anywhere: Vec<String> = shapes
             .iter()
             .map(|s| s.strip_prefix("./").unwrap_or(s))
-            .filter(|s| !s.starts_with("**/") && *s != "**")
+            // `**/a/../b` cannot be compiled (`..` after a wildcard): such a path keeps only
+            // its anchored form rather than falling back to denying the whole tool.
+            .filter(|s| !s.starts_with("**/") && *s != "**" && !s.split('/').any(|p| p == ".."))
             .map(|s| format!("**/{s}"))
             .collect();
         shapes.extend(anywhere);
@@ -308,6 +310,10 @@ mod tests {
         assert_eq!(deny("Read(//etc/)"), ["Read(/etc/**)"]);
         assert_eq!(deny("Read(/build/*.log)"), ["Read(/proj/build/*.log)"]);
         assert_eq!(deny("Read(//)"), ["Read(/**)"]);
+        assert_eq!(
+            deny("Read(./a/../.env)"),
+            ["Read(./a/../.env)", "Read(./a/../.env/**)"]
+        );
         assert_eq!(deny("Bash(rm *)"), ["Bash(rm *)"]);
     }
 }
